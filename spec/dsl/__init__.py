@@ -1,0 +1,274 @@
+"""The rules language: the only vocabulary a game module imports.
+
+A game is a sequence of :class:`Rule` objects, each with a stable id, one sentence, a
+source and a construct saying what the rule does.  Constructs hold expressions built from
+the context values below with Python operators (``card.suit == led_suit``); expressions
+are data and refuse to act as Python booleans.
+
+Context values (what a rule can read) depend on where it is judged:
+
+* a **call** in the auction: ``seat``, ``dealer``, ``hand``, ``call``, ``standing``,
+  ``calls_made``, ``passes_in_row``;
+* a **card about to be played**: ``seat``, ``hand``, ``card``, ``is_leading``,
+  ``led_suit``, ``trump``, ``trick_number``, ``declared_suit``, ``contract``, ``declarer``;
+* a **card played to a trick**: ``card``, ``card_suit``, ``led_suit``, ``trump``, ...;
+* a **complete trick**: ``played_card(i)``, ``played_suit(i)``, ``trick_winner``;
+* the **end of the play**: ``seat``, ``declarer``, ``contract``, ``points_won(seat)``,
+  ``tricks_won(seat)``, ``score_of(seat)``.
+"""
+from __future__ import annotations
+
+from spec.cards import SUITS, Card, CardSet, Deck, Rank, Suit, ranks
+from spec.dsl._build import (
+    Bid,
+    Game,
+    Origin,
+    Property,
+    Rule,
+    Source,
+    Variant,
+    assumption,
+    seed,
+    source,
+)
+from spec.dsl._constructs import (
+    AlwaysPlayable,
+    AuctionTurns,
+    BidOrder,
+    CallRule,
+    Claim,
+    CountsAsSuit,
+    DealerRotation,
+    DealPackets,
+    DeclarationRule,
+    DeckIs,
+    HighestBidderDeclares,
+    Ladder,
+    MatchLength,
+    MatchOf,
+    NameSuit,
+    PlayDirection,
+    PlayRule,
+    RankOrder,
+    RecordTricks,
+    RedealIfNoBid,
+    ScoreRule,
+    Seats,
+    SidesByContract,
+    TrickPlay,
+    TrickValue,
+    WinningTier,
+)
+from spec.dsl._nodes import (
+    NO_SUIT,
+    BidAttr,
+    BidField,
+    BoolOp,
+    CardsOfSuit,
+    CardTable,
+    Const,
+    Ctx,
+    Expr,
+    IfThenElse,
+    Implies,
+    LegalCards,
+    Let,
+    Op,
+    PointsWon,
+    Ref,
+    ScoreOf,
+    Scope,
+    SeatAfter,
+    Strength,
+    T,
+    TricksWon,
+    Var,
+    WonTrick,
+    lift,
+)
+from spec.seats import Direction
+
+# -- context values -----------------------------------------------------------------
+seat = Ref(Ctx.SEAT)
+dealer = Ref(Ctx.DEALER)
+hand = Ref(Ctx.HAND)
+card = Ref(Ctx.CARD)
+card_suit = Ref(Ctx.CARD_SUIT)
+declared_suit = Ref(Ctx.DECLARED)
+is_leading = Ref(Ctx.IS_LEADING)
+led_suit = Ref(Ctx.LED_SUIT)
+trump = Ref(Ctx.TRUMP)
+trick_number = Ref(Ctx.TRICK_NUMBER)
+position = Ref(Ctx.POSITION)
+contract = Ref(Ctx.CONTRACT)
+declarer = Ref(Ctx.DECLARER)
+calls_made = Ref(Ctx.CALLS_MADE)
+passes_in_row = Ref(Ctx.PASSES_IN_ROW)
+trick_winner = Ref(Ctx.TRICK_WINNER)
+points = Ref(Ctx.POINTS)
+legal_cards = LegalCards()
+no_suit = Const(None, T.SUIT)
+
+
+class _Call:
+    """The call being judged in the auction."""
+
+    @property
+    def is_bid(self) -> Expr:
+        return Ref(Ctx.CALL_IS_BID)
+
+    @property
+    def bid(self) -> Expr:
+        return Ref(Ctx.CALL_BID)
+
+
+class _Standing:
+    """The highest bid so far in the auction."""
+
+    @property
+    def exists(self) -> Expr:
+        return Ref(Ctx.HAS_STANDING)
+
+    @property
+    def bid(self) -> Expr:
+        return Ref(Ctx.STANDING)
+
+    @property
+    def bidder(self) -> Expr:
+        return Ref(Ctx.HIGH_BIDDER)
+
+
+class _BidDefinition:
+    """A bid while the bid order is defined: its level and the rank of its strain."""
+
+    @property
+    def level(self) -> Expr:
+        return Ref(Ctx.LEVEL)
+
+    @property
+    def strain_rank(self) -> Expr:
+        return Ref(Ctx.STRAIN_RANK)
+
+
+call = _Call()
+standing = _Standing()
+bid = _BidDefinition()
+
+
+def cards_of(suit: object) -> Expr:
+    """Every card of a suit (a suit expression or a Suit)."""
+    return CardsOfSuit(lift(suit, T.SUIT))
+
+
+def cards(*items: Card) -> Expr:
+    """A constant set of cards."""
+    return Const(frozenset(items), T.CARDS)
+
+
+def if_then_else(cond: object, then: object, orelse: object) -> Expr:
+    """``then`` when ``cond`` holds, otherwise ``orelse``."""
+    c = lift(cond, T.BOOL)
+    a = then if isinstance(then, Expr) else lift(then, orelse.type if isinstance(orelse, Expr) else None)
+    b = lift(orelse, a.type)
+    return IfThenElse(c, a, b)
+
+
+def all_of(*conds: object) -> Expr:
+    """Every condition holds."""
+    return BoolOp(Op.AND, tuple(lift(c, T.BOOL) for c in conds))
+
+
+def any_of(*conds: object) -> Expr:
+    """At least one condition holds."""
+    return BoolOp(Op.OR, tuple(lift(c, T.BOOL) for c in conds))
+
+
+def implies(cond: object, then: object) -> Expr:
+    return Implies(lift(cond, T.BOOL), lift(then, T.BOOL))
+
+
+def seat_after(s: object, steps: int = 1) -> Expr:
+    """The seat that plays ``steps`` turns after ``s``."""
+    return SeatAfter(lift(s, T.SEAT), steps)
+
+
+def played_card(i: int) -> Expr:
+    """The card at position ``i`` of a complete trick (0 is the lead)."""
+    return Ref(Ctx.PLAYED_CARD, i)
+
+
+def played_suit(i: int) -> Expr:
+    """The suit the card at position ``i`` counts as."""
+    return Ref(Ctx.PLAYED_SUIT, i)
+
+
+def played_declared(i: int) -> Expr:
+    return Ref(Ctx.PLAYED_DECLARED, i)
+
+
+def strength(i: int) -> Expr:
+    """How strongly the card at position ``i`` competes for the trick."""
+    return Strength(i)
+
+
+def points_won(s: object) -> Expr:
+    return PointsWon(lift(s, T.SEAT))
+
+
+def tricks_won(s: object) -> Expr:
+    return TricksWon(lift(s, T.SEAT))
+
+
+def won_trick(s: object, number: object) -> Expr:
+    return WonTrick(lift(s, T.SEAT), lift(number, T.INT))
+
+
+def score_of(s: object) -> Expr:
+    return ScoreOf(lift(s, T.SEAT))
+
+
+def let(value_of: Ref, value: object, body: Expr) -> Expr:
+    """``body`` as if the context value ``value_of`` were ``value``."""
+    return Let(value_of.ctx, lift(value, value_of.type), body)
+
+
+def free_bid(name: str) -> Var:
+    """A free variable ranging over the bids of the ladder."""
+    return Var(name, T.BID)
+
+
+def free_seat(name: str) -> Var:
+    return Var(name, T.SEAT)
+
+
+def rank_table(name: str, order: tuple[Rank, ...], deck: Deck) -> CardTable:
+    """A table giving each card of ``deck`` its place in ``order`` (high to low): 1 = lowest."""
+    n = len(order)
+    return CardTable(name, tuple((c, n - order.index(c.rank)) for c in deck))
+
+
+def card_table(name: str, values: dict[Rank, int], deck: Deck) -> CardTable:
+    """A table giving each card of ``deck`` the number printed for its rank."""
+    return CardTable(name, tuple((c, values[c.rank]) for c in deck))
+
+
+__all__ = [
+    # values and equipment
+    "SUITS", "Card", "CardSet", "Deck", "Rank", "Suit", "ranks", "Direction", "Bid",
+    # rules and games
+    "Game", "Origin", "Property", "Rule", "Source", "Variant", "assumption", "seed", "source",
+    "Scope", "T", "Ctx", "Expr", "Var", "NO_SUIT", "BidAttr", "BidField", "CardTable",
+    # constructs
+    "AlwaysPlayable", "AuctionTurns", "BidOrder", "CallRule", "Claim", "CountsAsSuit",
+    "DealerRotation", "DealPackets", "DeclarationRule", "DeckIs", "HighestBidderDeclares",
+    "Ladder", "MatchLength", "MatchOf", "NameSuit", "PlayDirection", "PlayRule", "RankOrder", "RecordTricks",
+    "RedealIfNoBid", "ScoreRule", "Seats", "SidesByContract", "TrickPlay", "TrickValue",
+    "WinningTier",
+    # vocabulary
+    "seat", "dealer", "hand", "card", "card_suit", "declared_suit", "is_leading", "led_suit",
+    "trump", "trick_number", "position", "contract", "declarer", "calls_made",
+    "passes_in_row", "trick_winner", "points", "legal_cards", "no_suit", "call", "standing", "bid",
+    "cards_of", "cards", "if_then_else", "all_of", "any_of", "implies", "seat_after",
+    "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
+    "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
+]

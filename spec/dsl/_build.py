@@ -1,0 +1,495 @@
+"""Rules, sources, variants, properties and the Game they build, with its static checks.
+
+``Game(...)`` validates everything an author can get wrong and raises
+:class:`~spec.errors.SpecDefinitionError` naming the rule id and ``file:line``.
+"""
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from spec.cards import SUITS, Card, Deck, Rank, Suit
+from spec.dsl import _constructs as K
+from spec.dsl._nodes import (
+    NO_SUIT,
+    CardTable,
+    Ctx,
+    Expr,
+    Ref,
+    Scope,
+    SrcLoc,
+    T,
+    Var,
+    caller_loc,
+    walk,
+)
+from spec.errors import NotationError, SpecDefinitionError
+from spec.seats import Direction, Table
+
+_RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+_REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")
+
+
+class Origin(enum.Enum):
+    """Where a rule comes from."""
+
+    SEED = "seed"
+    SOURCE = "source"
+    ASSUMPTION = "assumption"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """The digest rule a DSL rule implements and how sure we are of it."""
+
+    ref: str
+    origin: Origin
+    note: str = ""
+
+    def __str__(self) -> str:
+        tag = {Origin.SEED: "[seed]", Origin.SOURCE: "[source]", Origin.ASSUMPTION: "[assumption]"}
+        return f"{self.ref} {tag[self.origin]}" + (f" {self.note}" if self.note else "")
+
+
+def seed(ref: str, note: str = "") -> Source:
+    """A rule stated in the seed document."""
+    return Source(ref, Origin.SEED, note)
+
+
+def source(ref: str, citation: str) -> Source:
+    """A rule filled in from a cited source."""
+    return Source(ref, Origin.SOURCE, citation)
+
+
+def assumption(ref: str, alternatives: str) -> Source:
+    """A rule that neither the seed nor a source settles: our choice, with the alternatives."""
+    return Source(ref, Origin.ASSUMPTION, alternatives)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rule:
+    """One rule of a game: a stable id, a sentence a player recognises, a source, a construct."""
+
+    id: str
+    text: str
+    source: Source
+    body: K.Construct
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not _RULE_ID.match(self.id):
+            raise SpecDefinitionError(
+                f"rule id {self.id!r} is not of the form <phase>.<snake_name> "
+                "(e.g. 'play.follow_suit')",
+                src_loc=self.src_loc,
+            )
+        if not isinstance(self.source, Source):
+            raise SpecDefinitionError(
+                f"source= must be seed(...), source(...) or assumption(...), got {self.source!r}",
+                rule_id=self.id, src_loc=self.src_loc,
+            )
+        if not isinstance(self.body, K.Construct):
+            raise SpecDefinitionError(
+                f"body= must be a rules-language construct, got {self.body!r}",
+                rule_id=self.id, src_loc=self.src_loc,
+            )
+        if not self.text or not self.text.strip().endswith("."):
+            raise SpecDefinitionError(
+                "text= must be one sentence ending with a full stop", rule_id=self.id,
+                src_loc=self.src_loc,
+            )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Variant:
+    """A named alternative: rules it replaces (by a new rule, or by nothing)."""
+
+    id: str
+    text: str
+    replaces: tuple[tuple[Rule, Rule | None], ...]
+    source: Source
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Property:
+    """A property of a game to prove, written in the rules language.
+
+    ``holds`` must be true in every situation of ``scope`` for every value of the
+    ``free`` variables; with ``exists=True``, for every value of the free variables some
+    situation of the scope must make it true.  A ``finding`` is a proved consequence
+    worth telling players.
+    """
+
+    id: str
+    text: str
+    scope: Scope
+    holds: Expr
+    free: tuple[Var, ...] = ()
+    exists: bool = False
+    finding: bool = False
+    covers: tuple[str, ...] = ()
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid on a game's ladder: a level and a strain (None: no trumps)."""
+
+    level: int
+    strain: Suit | None
+
+    def __str__(self) -> str:
+        return f"{self.level}{self.strain.letter if self.strain else 'NT'}"
+
+    @property
+    def symbol(self) -> str:
+        return f"{self.level}{self.strain.symbol if self.strain else 'NT'}"
+
+
+_BID_RE = re.compile(r"^\s*(\d+)\s*(NT|N|[CDHS♣♦♥♠])\s*$", re.IGNORECASE)
+
+
+_SINGLETONS = (
+    K.Seats, K.PlayDirection, K.DeckIs, K.RankOrder, K.TrickValue, K.DealPackets,
+    K.AuctionTurns, K.Ladder, K.BidOrder, K.TrickPlay, K.HighestBidderDeclares,
+)
+
+
+class Game:
+    """A game built from its rules; checked when built, immutable afterwards."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        key: str,
+        ref_prefix: str,
+        rules: Iterable[Rule],
+        variants: Iterable[Variant] = (),
+        properties: Iterable[Property] = (),
+        doc: str = "",
+        aliases: Iterable[str] = (),
+        active_variants: Iterable[str] = (),
+    ) -> None:
+        self.name = name
+        self.key = key
+        self.ref_prefix = ref_prefix
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        self.variants: tuple[Variant, ...] = tuple(variants)
+        self.properties: tuple[Property, ...] = tuple(properties)
+        self.doc = doc
+        self.aliases = tuple(aliases)
+        self.active_variants: tuple[str, ...] = tuple(active_variants)
+        self._check()
+
+    # -- errors ---------------------------------------------------------------------
+    def _fail(self, msg: str, rule: Rule | None = None, loc: SrcLoc | None = None,
+              rule_id: str | None = None) -> SpecDefinitionError:
+        rid = rule_id or (rule.id if rule else None)
+        return SpecDefinitionError(
+            msg,
+            rule_id=f"{self.key}/{rid}" if rid else self.key,
+            src_loc=loc or (rule.src_loc if rule else None),
+        )
+
+    # -- lookups --------------------------------------------------------------------
+    def constructs(self, kind: type[K.Construct]) -> tuple[tuple[Rule, K.Construct], ...]:
+        return tuple((r, r.body) for r in self.rules if isinstance(r.body, kind))
+
+    def one(self, kind: type[K.Construct]) -> K.Construct:
+        return self.constructs(kind)[0][1]
+
+    def rule(self, rule_id: str) -> Rule:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise KeyError(rule_id)
+
+    def rule_by_ref(self, ref: str) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.source.ref == ref)
+
+    def variant(self, variant_id: str) -> Variant:
+        for v in self.variants:
+            if v.id == variant_id:
+                return v
+        known = ", ".join(v.id for v in self.variants) or "none"
+        raise NotationError(
+            f"unknown variant {variant_id!r} of {self.name} (known: {known})", value=variant_id
+        )
+
+    def with_variants(self, *variant_ids: str) -> Game:
+        """The same game with named variants in force.
+
+        Raises:
+            NotationError: a variant id is unknown.
+            SpecDefinitionError: the result is malformed.
+        """
+        rules = list(self.rules)
+        for vid in variant_ids:
+            var = self.variant(vid)
+            for old, new in var.replaces:
+                idx = [i for i, r in enumerate(rules) if r is old or r.id == old.id]
+                if not idx:
+                    raise self._fail(f"variant {vid} replaces rule {old.id}, which is not in force",
+                                     loc=var.src_loc)
+                if new is None:
+                    del rules[idx[0]]
+                else:
+                    rules[idx[0]] = new
+        return Game(
+            name=self.name, key=self.key, ref_prefix=self.ref_prefix, rules=rules,
+            variants=self.variants, properties=self.properties, doc=self.doc,
+            aliases=self.aliases, active_variants=self.active_variants + tuple(variant_ids),
+        )
+
+    # -- derived equipment ----------------------------------------------------------
+    @cached_property
+    def table(self) -> Table:
+        seats = self.one(K.Seats)
+        direction = self.one(K.PlayDirection)
+        assert isinstance(seats, K.Seats) and isinstance(direction, K.PlayDirection)
+        return Table(seats.names, direction.direction, seats.partnerships)
+
+    @property
+    def players(self) -> int:
+        return self.table.players
+
+    @cached_property
+    def deck(self) -> Deck:
+        body = self.one(K.DeckIs)
+        assert isinstance(body, K.DeckIs)
+        return body.deck
+
+    @property
+    def tricks(self) -> int:
+        return len(self.deck) // self.players
+
+    @cached_property
+    def rank_table(self) -> CardTable:
+        """Rank strength of every card: 1 for the lowest rank, counting up."""
+        body = self.one(K.RankOrder)
+        assert isinstance(body, K.RankOrder)
+        n = len(body.order)
+        value = {r: n - i for i, r in enumerate(body.order)}
+        rule = self.constructs(K.RankOrder)[0][0]
+        return CardTable("rank", tuple((c, value[c.rank]) for c in self.deck), rule.src_loc)
+
+    @cached_property
+    def ladder(self) -> tuple[Bid, ...]:
+        body = self.one(K.Ladder)
+        assert isinstance(body, K.Ladder)
+        return tuple(Bid(lv, st) for lv in body.levels for st in body.strains)
+
+    @cached_property
+    def strain_rank(self) -> dict[Suit | None, int]:
+        body = self.one(K.Ladder)
+        assert isinstance(body, K.Ladder)
+        return {s: i for i, s in enumerate(body.strains)}
+
+    @cached_property
+    def bid_keys(self) -> tuple[int, ...]:
+        """The bid-order key of every bid on the ladder, computed from the BidOrder rule."""
+        from spec.dsl._pycompile import evaluate
+
+        body = self.one(K.BidOrder)
+        assert isinstance(body, K.BidOrder)
+        keys = []
+        for b in self.ladder:
+            env = {Ctx.LEVEL: b.level, Ctx.STRAIN_RANK: self.strain_rank[b.strain]}
+            keys.append(int(evaluate(self, body.key, env)))  # type: ignore[call-overload]
+        return tuple(keys)
+
+    def bid_index(self, bid: Bid) -> int:
+        return self.ladder.index(bid)
+
+    def parse_bid(self, text: str) -> Bid:
+        """Read a bid such as ``15C``, ``19♠`` or ``28NT``.
+
+        Raises:
+            NotationError: malformed, or not on this game's ladder.
+        """
+        m = _BID_RE.match(text) if isinstance(text, str) else None
+        if not m:
+            raise NotationError(
+                f"not a bid: {text!r} (write level then strain, e.g. "
+                f"'{self.ladder[0]}' or '{self.ladder[-1]}')",
+                value=text,
+            )
+        level, strain_text = m.groups()
+        strain = None if strain_text.upper() in ("NT", "N") else Suit.parse(strain_text)
+        bid = Bid(int(level), strain)
+        if bid not in self.ladder:
+            raise NotationError(
+                f"{bid} is not a bid in {self.name} (bids run from {self.ladder[0]} "
+                f"to {self.ladder[-1]})",
+                value=text,
+            )
+        return bid
+
+    # -- static checks ------------------------------------------------------------------
+    def _check(self) -> None:
+        seen: dict[str, Rule] = {}
+        for r in self.rules:
+            if not isinstance(r, Rule):
+                raise self._fail(f"rules= must hold Rule objects, got {r!r}")
+            if r.id in seen:
+                raise self._fail(
+                    f"duplicate rule id (first at {seen[r.id].src_loc})", r
+                )
+            seen[r.id] = r
+            m = _REF_ID.match(r.source.ref)
+            if not m or m.group(1) != self.ref_prefix:
+                raise self._fail(
+                    f"unknown rule id {r.source.ref!r} in source= (expected an id of the "
+                    f"{self.name} digest such as '{self.ref_prefix}-PLAY-1')",
+                    r,
+                )
+        for kind in _SINGLETONS:
+            found = self.constructs(kind)
+            if not found:
+                raise self._fail(
+                    f"no rule states {kind.__name__} ({(kind.__doc__ or '').strip().splitlines()[0]})"
+                )
+            if len(found) > 1:
+                raise self._fail(
+                    f"{kind.__name__} is stated twice (also by {found[0][0].id})", found[1][0]
+                )
+        self._check_equipment()
+        self._check_scopes()
+        self._check_ladder()
+        self._check_variants_and_properties(seen)
+
+    def _check_equipment(self) -> None:
+        (seats_rule, seats), = self.constructs(K.Seats)
+        assert isinstance(seats, K.Seats)
+        if len(seats.names) < 2 or len(set(seats.names)) != len(seats.names):
+            raise self._fail(f"seats need two or more distinct names, got {seats.names}", seats_rule)
+        for team in seats.partnerships:
+            for s in team:
+                if not 0 <= s < len(seats.names):
+                    raise self._fail(f"partnership names seat {s}, which does not exist", seats_rule)
+        (deck_rule, body), = self.constructs(K.DeckIs)
+        assert isinstance(body, K.DeckIs)
+        deck = body.deck
+        dup = deck.duplicates()
+        if dup:
+            raise self._fail(
+                f"duplicate card {dup[0]} in the deck (every card must be distinct)", deck_rule
+            )
+        if len(deck) == 0 or len(deck) % len(seats.names):
+            raise self._fail(
+                f"a deck of {len(deck)} cards does not share out among {len(seats.names)} seats",
+                deck_rule,
+            )
+        (rank_rule, order), = self.constructs(K.RankOrder)
+        assert isinstance(order, K.RankOrder)
+        if len(set(order.order)) != len(order.order):
+            raise self._fail("a rank appears twice in the rank order", rank_rule)
+        missing = sorted({c.rank for c in deck} - set(order.order), key=lambda r: r.value)
+        if missing:
+            raise self._fail(
+                f"the rank order misses {', '.join(r.value for r in missing)}, which the deck has "
+                f"(card {next(c for c in deck if c.rank is missing[0])})",
+                rank_rule,
+            )
+        (deal_rule, deal), = self.constructs(K.DealPackets)
+        assert isinstance(deal, K.DealPackets)
+        if sum(deal.packets) * len(seats.names) != len(deck):
+            raise self._fail(
+                f"packets {deal.packets} give {sum(deal.packets)} cards to each of "
+                f"{len(seats.names)} seats, but the deck has {len(deck)}",
+                deal_rule,
+            )
+
+    def _check_scopes(self) -> None:
+        def check(rule_id: str, loc: SrcLoc, expr: Expr, scope: Scope, free: tuple[Var, ...] = ()) -> None:
+            if not isinstance(expr, Expr):
+                raise self._fail(f"expected a rule expression, got {expr!r}", rule_id=rule_id, loc=loc)
+            for node in walk(expr):
+                if isinstance(node, Ref) and scope not in node.ctx.scopes:
+                    raise self._fail(
+                        f"{node.ctx.name.lower()} ({node.ctx.description}) is not known when "
+                        f"judging {scope.value}",
+                        rule_id=rule_id, loc=loc,
+                    )
+                if isinstance(node, Var) and node not in free:
+                    raise self._fail(f"free variable {node.name} is not declared in free=",
+                                     rule_id=rule_id, loc=node.src_loc)
+
+        for r in self.rules:
+            if isinstance(r.body, K.Claim):
+                if r.body.holds.type is not T.BOOL:
+                    raise self._fail("a claim must be a condition", r)
+                check(r.id, r.src_loc, r.body.holds, r.body.scope, r.body.free)
+                continue
+            for name in r.body.__dataclass_fields__:  # type: ignore[attr-defined]
+                scope = K.FIELD_SCOPES.get((type(r.body), name))
+                if scope is not None:
+                    check(r.id, r.src_loc, getattr(r.body, name), scope)
+        for p in self.properties:
+            check(p.id, p.src_loc, p.holds, p.scope, p.free)
+
+    def _check_ladder(self) -> None:
+        (ladder_rule, ladder), = self.constructs(K.Ladder)
+        assert isinstance(ladder, K.Ladder)
+        if not ladder.levels or not ladder.strains:
+            raise self._fail("the bid ladder is empty", ladder_rule)
+        if len(set(ladder.strains)) != len(ladder.strains):
+            raise self._fail("a strain appears twice on the ladder", ladder_rule)
+        (order_rule, _), = self.constructs(K.BidOrder)
+        seen: dict[int, Bid] = {}
+        for bid, key in zip(self.ladder, self.bid_keys):
+            if key in seen:
+                raise self._fail(
+                    f"the bid order is not total: {seen[key]} and {bid} have the same key {key}",
+                    order_rule,
+                )
+            seen[key] = bid
+
+    def _check_variants_and_properties(self, rules: dict[str, Rule]) -> None:
+        ids = set(rules)
+        vseen: set[str] = set()
+        for v in self.variants:
+            if v.id in vseen:
+                raise self._fail(f"duplicate variant id {v.id!r}", loc=v.src_loc)
+            vseen.add(v.id)
+            if not v.replaces:
+                raise self._fail(f"variant {v.id} replaces nothing", loc=v.src_loc)
+            for old, _new in v.replaces:
+                if old.id not in ids and v.id not in self.active_variants:
+                    raise self._fail(
+                        f"variant {v.id} replaces unknown rule id {old.id!r}", loc=v.src_loc
+                    )
+        pseen: set[str] = set()
+        for p in self.properties:
+            if p.id in pseen or p.id in ids:
+                raise self._fail(f"duplicate property id {p.id!r}", loc=p.src_loc)
+            pseen.add(p.id)
+            if not _RULE_ID.match(p.id):
+                raise self._fail(f"property id {p.id!r} is not <phase>.<snake_name>", loc=p.src_loc)
+            for c in p.covers:
+                if c not in ids:
+                    raise self._fail(f"property {p.id} covers unknown rule id {c!r}", loc=p.src_loc)
+
+    def __repr__(self) -> str:
+        extra = f" +{','.join(self.active_variants)}" if self.active_variants else ""
+        return f"<Game {self.key}{extra}: {len(self.rules)} rules>"
+
+
+def suit_code(suit: Suit | None) -> int:
+    """The shared encoding of a suit value (see :mod:`spec.dsl._nodes`)."""
+    return NO_SUIT if suit is None else SUITS.index(suit)
+
+
+def suit_from_code(code: int) -> Suit | None:
+    return None if code == NO_SUIT else SUITS[code]
+
+
+__all__ = [
+    "Bid", "Game", "Origin", "Property", "Rule", "Source", "Variant", "assumption", "seed",
+    "source", "suit_code", "suit_from_code", "Card", "Rank", "Direction",
+]

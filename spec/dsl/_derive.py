@@ -1,0 +1,209 @@
+"""The meaning of a game's constructs, as expressions every back end compiles.
+
+This module is where the rules language says, once, what its constructs mean: which cards
+are legal, which suit a played card counts as, how strongly it competes for the trick,
+who wins the trick, what a seat scores.  The engine and the Z3 compiler both compile the
+expressions built here, so they cannot disagree about the rules, only about the
+compilation, which the differential tests check.
+"""
+from __future__ import annotations
+
+from spec.cards import CardSet
+from spec.dsl import _constructs as K
+from spec.dsl._build import Game
+from spec.dsl._nodes import (
+    NO_SUIT,
+    BoolOp,
+    Compare,
+    Const,
+    Ctx,
+    Expr,
+    IfThenElse,
+    Let,
+    Not,
+    Op,
+    Ref,
+    SetOp,
+    T,
+    WonTrick,
+)
+
+
+def _true() -> Expr:
+    return Const(True, T.BOOL)
+
+
+def _all(exprs: list[Expr]) -> Expr:
+    if not exprs:
+        return _true()
+    if len(exprs) == 1:
+        return exprs[0]
+    return BoolOp(Op.AND, tuple(exprs))
+
+
+def legal_cards(game: Game) -> Expr:
+    """The hand's cards that the play rules allow (scope: PLAY)."""
+    full = Const(game.deck.full, T.CARDS)
+    allowed: Expr = full
+    for _rule, body in game.constructs(K.PlayRule):
+        assert isinstance(body, K.PlayRule)
+        term = IfThenElse(body.applies, body.permits, full)
+        allowed = term if allowed is full else SetOp(Op.INTER, allowed, term)
+    for _rule, body in game.constructs(K.AlwaysPlayable):
+        assert isinstance(body, K.AlwaysPlayable)
+        allowed = SetOp(Op.UNION, allowed, body.cards)
+    return SetOp(Op.INTER, Ref(Ctx.HAND), allowed)
+
+
+def needs_declaration(game: Game) -> Expr:
+    """Whether the card being played must be accompanied by a named suit (scope: PLAY)."""
+    terms = [b.when for _r, b in game.constructs(K.NameSuit)]  # type: ignore[attr-defined]
+    if not terms:
+        return Const(False, T.BOOL)
+    return terms[0] if len(terms) == 1 else BoolOp(Op.OR, tuple(terms))
+
+
+def declaration_choices(game: Game) -> tuple[int, ...]:
+    """The suit codes that can be named (by any NameSuit rule)."""
+    from spec.dsl._build import suit_code
+
+    codes: list[int] = []
+    for _r, body in game.constructs(K.NameSuit):
+        assert isinstance(body, K.NameSuit)
+        for s in body.choices:
+            if suit_code(s) not in codes:
+                codes.append(suit_code(s))
+    return tuple(codes)
+
+
+def declaration_ok(game: Game) -> Expr:
+    """The named suit is allowed (scope: PLAY, with DECLARED the named suit)."""
+    return _all(
+        [
+            BoolOp(Op.OR, (Not(b.applies), b.requires))  # type: ignore[attr-defined]
+            for _r, b in game.constructs(K.DeclarationRule)
+        ]
+    )
+
+
+def entry_suit(game: Game) -> Expr:
+    """The suit a played card counts as (scope: ENTRY, without CARD_SUIT)."""
+    result: Expr = Ref(Ctx.CARD).suit
+    for _r, body in reversed(game.constructs(K.CountsAsSuit)):
+        assert isinstance(body, K.CountsAsSuit)
+        result = IfThenElse(body.when, body.suit, result)
+    if game.constructs(K.NameSuit):
+        declared = Ref(Ctx.DECLARED)
+        result = IfThenElse(Compare(Op.NE, declared, Const(None, T.SUIT)), declared, result)
+    return result
+
+
+def strength(game: Game) -> Expr:
+    """How strongly a played card competes for the trick (scope: ENTRY); -1 cannot win."""
+    tiers = sorted(
+        (b for _r, b in game.constructs(K.WinningTier)),
+        key=lambda b: b.level,  # type: ignore[attr-defined]
+    )
+    step = len(game.one(K.RankOrder).order) + 1  # type: ignore[attr-defined]
+    rank = game.rank_table[Ref(Ctx.CARD)]
+    result: Expr = Const(-1, T.INT)
+    for tier in tiers:
+        assert isinstance(tier, K.WinningTier)
+        result = IfThenElse(tier.when, Const(tier.level * step, T.INT) + rank, result)
+    return Let(Ctx.CARD_SUIT, entry_suit(game), result)
+
+
+def _entry(game: Game, i: int, body: Expr) -> Expr:
+    """``body`` (scope: ENTRY) for the card at trick position ``i`` (scope: TRICK)."""
+    return Let(
+        Ctx.CARD,
+        Ref(Ctx.PLAYED_CARD, i),
+        Let(
+            Ctx.DECLARED,
+            Ref(Ctx.PLAYED_DECLARED, i),
+            Let(Ctx.IS_LEADING, Const(i == 0, T.BOOL), Let(Ctx.POSITION, Const(i, T.INT), body)),
+        ),
+    )
+
+
+def played_suit(game: Game, i: int) -> Expr:
+    """The suit the card at position ``i`` counts as (scope: TRICK)."""
+    led = Const(None, T.SUIT) if i == 0 else played_suit(game, 0)
+    return Let(Ctx.LED_SUIT, led, _entry(game, i, entry_suit(game)))
+
+
+def strength_at(game: Game, i: int) -> Expr:
+    """The strength of the card at position ``i`` (scope: TRICK)."""
+    led = Const(None, T.SUIT) if i == 0 else played_suit(game, 0)
+    return Let(Ctx.LED_SUIT, led, _entry(game, i, strength(game)))
+
+
+def trick_winner(game: Game) -> Expr:
+    """The position of the card that wins a complete trick (scope: TRICK)."""
+    best_i: Expr = Const(0, T.INT)
+    best_s: Expr = strength_at(game, 0)
+    for i in range(1, game.players):
+        s = strength_at(game, i)
+        better = Compare(Op.GT, s, best_s)
+        best_i = IfThenElse(better, Const(i, T.INT), best_i)
+        best_s = IfThenElse(better, s, best_s)
+    return best_i
+
+
+def trick_value(game: Game, number: int) -> Expr:
+    """The value of trick ``number`` (scope: OUTCOME)."""
+    body = game.one(K.TrickValue)
+    assert isinstance(body, K.TrickValue)
+    return Let(Ctx.TRICK_NUMBER, Const(number, T.INT), body.value)
+
+
+def points_won(game: Game, seat: Expr) -> Expr:
+    """The points a seat took in tricks (scope: OUTCOME)."""
+    total: Expr = Const(0, T.INT)
+    for k in range(1, game.tricks + 1):
+        total = total + IfThenElse(WonTrick(seat, Const(k, T.INT)), trick_value(game, k),
+                                   Const(0, T.INT))
+    return total
+
+
+def tricks_won(game: Game, seat: Expr) -> Expr:
+    """The number of tricks a seat won (scope: OUTCOME)."""
+    total: Expr = Const(0, T.INT)
+    for k in range(1, game.tricks + 1):
+        total = total + IfThenElse(WonTrick(seat, Const(k, T.INT)), Const(1, T.INT),
+                                   Const(0, T.INT))
+    return total
+
+
+def score(game: Game, seat: Expr) -> Expr:
+    """A seat's score for the deal (scope: OUTCOME)."""
+    total: Expr = Const(0, T.INT)
+    for _r, body in game.constructs(K.ScoreRule):
+        assert isinstance(body, K.ScoreRule)
+        total = total + IfThenElse(body.when, body.amount, Const(0, T.INT))
+    return Let(Ctx.SEAT, seat, total)
+
+
+def call_legal(game: Game) -> Expr:
+    """A call obeys every call rule (scope: CALL)."""
+    terms: list[Expr] = []
+    for _r, body in game.constructs(K.CallRule):
+        assert isinstance(body, K.CallRule)
+        terms.append(BoolOp(Op.OR, (Not(body.applies), body.requires)))
+    return _all(terms)
+
+
+def auction_over(game: Game) -> Expr:
+    """The auction has ended (scope: CALL, after the last call)."""
+    return game.one(K.AuctionTurns).ends_when  # type: ignore[attr-defined, no-any-return]
+
+
+def full_deck(game: Game) -> CardSet:
+    return game.deck.full
+
+
+__all__ = [
+    "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
+    "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "tricks_won", "score", "call_legal", "auction_over", "NO_SUIT",
+]

@@ -1,0 +1,731 @@
+"""Expression nodes of the rules language: frozen, typed, and located in the source.
+
+Every node is an immutable value that records where in a game module it was written
+(``src_loc``).  Python operators build new nodes (``card.suit == led_suit`` is a node, not
+a boolean), so a node refuses to be used as a Python truth value: rules are data that
+the engine, the Z3 compiler and the documentation interpret, never code that runs.
+
+Values and their encodings, shared by every back end:
+
+====== ==================================================================
+BOOL   a truth value
+INT    an integer
+SUIT   ``0..3`` for ♣ ♦ ♥ ♠ (deck-independent), ``4`` for *no suit* (no trumps, the joker)
+SEAT   a seat number, in order of play
+CARD   the card's number in the game's deck
+CARDS  a set of cards of the game's deck (a bitmask; bit *i* is card *i*)
+BID    the bid's number on the game's bid ladder (``-1``: no bid)
+====== ==================================================================
+"""
+from __future__ import annotations
+
+import enum
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Union
+
+from spec.cards import SUITS, Card, CardSet, Suit
+from spec.errors import SpecDefinitionError, SrcLoc
+
+NO_SUIT = len(SUITS)  # encoding of "no suit": no trumps, or the joker's own suit
+
+
+class T(enum.Enum):
+    """The type of a rules-language value."""
+
+    BOOL = "bool"
+    INT = "int"
+    SUIT = "suit"
+    SEAT = "seat"
+    CARD = "card"
+    CARDS = "cards"
+    BID = "bid"
+
+
+_DSL_DIR = os.path.dirname(os.path.abspath(__file__))
+_SPEC_DIR = os.path.dirname(_DSL_DIR)
+
+
+def caller_loc() -> SrcLoc:
+    """The first source line outside the rules-language package (where a rule was written)."""
+    f = sys._getframe(1)
+    while f is not None:
+        path = os.path.abspath(f.f_code.co_filename)
+        if not path.startswith(_DSL_DIR) and os.path.basename(path) not in ("dataclasses.py",):
+            return SrcLoc(path, f.f_lineno)
+        f = f.f_back  # type: ignore[assignment]  # walking to the module frame
+    return SrcLoc("<unknown>", 0)
+
+
+class Scope(enum.Enum):
+    """Where an expression is evaluated; it decides which context values exist."""
+
+    BID = "a bid on the ladder"
+    CALL = "a call in the auction"
+    PLAY = "a card about to be played"
+    ENTRY = "a card played to a trick"
+    TRICK = "a complete trick"
+    TRICK_VALUE = "a trick won"
+    OUTCOME = "the end of the play"
+
+
+_S = Scope
+
+
+class Ctx(enum.Enum):
+    """The context values a rule can read.  Each back end supplies every one of them."""
+
+    # name = (type, scopes, description); indexed ones take a trick position
+    LEVEL = (T.INT, {_S.BID}, "the level (number) of a bid")
+    STRAIN_RANK = (T.INT, {_S.BID}, "the rank of a bid's strain in the strain order")
+
+    SEAT = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME}, "the seat to act, or the seat scored")
+    DEALER = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME}, "the dealer")
+    HAND = (T.CARDS, {_S.CALL, _S.PLAY}, "the cards in the acting seat's hand")
+
+    CALL_IS_BID = (T.BOOL, {_S.CALL}, "the call is a bid (not a pass)")
+    CALL_BID = (T.BID, {_S.CALL}, "the bid made by the call")
+    HAS_STANDING = (T.BOOL, {_S.CALL}, "some bid has been made in this auction")
+    STANDING = (T.BID, {_S.CALL}, "the highest bid so far")
+    HIGH_BIDDER = (T.SEAT, {_S.CALL}, "the seat that made the highest bid so far")
+    CALLS_MADE = (T.INT, {_S.CALL}, "the number of calls made so far in this auction")
+    PASSES_IN_ROW = (T.INT, {_S.CALL}, "consecutive passes just made")
+
+    CONTRACT = (
+        T.BID,
+        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME},
+        "the contract: the bid that won the auction",
+    )
+    DECLARER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME}, "the seat that won the auction")
+    TRUMP = (T.SUIT, {_S.PLAY, _S.ENTRY, _S.TRICK}, "the trump suit (no suit: no trumps)")
+    TRICK_NUMBER = (
+        T.INT,
+        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE},
+        "the number of the trick, from 1",
+    )
+    CARD = (T.CARD, {_S.PLAY, _S.ENTRY}, "the card being played")
+    DECLARED = (T.SUIT, {_S.PLAY, _S.ENTRY}, "the suit named with the card (no suit: none)")
+    IS_LEADING = (T.BOOL, {_S.PLAY, _S.ENTRY}, "the card leads the trick")
+    POSITION = (T.INT, {_S.PLAY, _S.ENTRY}, "how many cards the trick held before this one")
+    LED_SUIT = (
+        T.SUIT,
+        {_S.PLAY, _S.ENTRY, _S.TRICK},
+        "the suit of the trick's first card (no suit when leading)",
+    )
+    CARD_SUIT = (T.SUIT, {_S.ENTRY}, "the suit the played card counts as")
+
+    PLAYED_CARD = (T.CARD, {_S.TRICK}, "the card at a position of the trick")
+    PLAYED_SUIT = (T.SUIT, {_S.TRICK}, "the suit the card at a position counts as")
+    PLAYED_DECLARED = (T.SUIT, {_S.TRICK}, "the suit named with the card at a position")
+    TRICK_WINNER = (T.INT, {_S.TRICK}, "the position (0 = the lead) of the trick's winner")
+    POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
+
+    @property
+    def type(self) -> T:
+        return self.value[0]
+
+    @property
+    def scopes(self) -> set[Scope]:
+        return self.value[1]
+
+    @property
+    def description(self) -> str:
+        return self.value[2]
+
+    @property
+    def indexed(self) -> bool:
+        return self in (Ctx.PLAYED_CARD, Ctx.PLAYED_SUIT, Ctx.PLAYED_DECLARED)
+
+
+class Op(enum.Enum):
+    """Operators of the binary nodes."""
+
+    AND = "and"
+    OR = "or"
+    EQ = "=="
+    NE = "!="
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    UNION = "|"
+    INTER = "&"
+    DIFF = "-"
+
+
+_CMP = (Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE)
+_ORDERED = (T.INT,)
+
+
+def _type_error(msg: str, loc: SrcLoc | None = None) -> SpecDefinitionError:
+    return SpecDefinitionError(msg, src_loc=loc or caller_loc())
+
+
+class Expr:
+    """Base of every expression node."""
+
+    __slots__ = ()
+    type: T
+    src_loc: SrcLoc
+
+    def __bool__(self) -> bool:
+        raise SpecDefinitionError(
+            "a rule expression has no Python truth value (use applies=/when= or "
+            "if_then_else(...), not Python if/and/or/not)",
+            src_loc=caller_loc(),
+        )
+
+    __hash__ = object.__hash__
+
+    # -- comparisons ------------------------------------------------------------
+    def _cmp(self, op: Op, other: object) -> Expr:
+        rhs = lift(other, self.type)
+        return Compare(op, self, rhs, src_loc=caller_loc())
+
+    def __eq__(self, other: object) -> Expr:  # type: ignore[override]  # builds a node
+        return self._cmp(Op.EQ, other)
+
+    def __ne__(self, other: object) -> Expr:  # type: ignore[override]  # builds a node
+        return self._cmp(Op.NE, other)
+
+    def __lt__(self, other: object) -> Expr:
+        return self._cmp(Op.LT, other)
+
+    def __le__(self, other: object) -> Expr:
+        return self._cmp(Op.LE, other)
+
+    def __gt__(self, other: object) -> Expr:
+        return self._cmp(Op.GT, other)
+
+    def __ge__(self, other: object) -> Expr:
+        return self._cmp(Op.GE, other)
+
+    # -- boolean and set algebra -----------------------------------------------
+    def __and__(self, other: object) -> Expr:
+        if self.type is T.CARDS:
+            return SetOp(Op.INTER, self, lift(other, T.CARDS), src_loc=caller_loc())
+        return BoolOp(Op.AND, (self, lift(other, T.BOOL)), src_loc=caller_loc())
+
+    def __rand__(self, other: object) -> Expr:
+        return lift(other, self.type).__and__(self)
+
+    def __or__(self, other: object) -> Expr:
+        if self.type is T.CARDS:
+            return SetOp(Op.UNION, self, lift(other, T.CARDS), src_loc=caller_loc())
+        return BoolOp(Op.OR, (self, lift(other, T.BOOL)), src_loc=caller_loc())
+
+    def __ror__(self, other: object) -> Expr:
+        return lift(other, self.type).__or__(self)
+
+    def __invert__(self) -> Expr:
+        return Not(self, src_loc=caller_loc())
+
+    # -- arithmetic -----------------------------------------------------------------
+    def __add__(self, other: object) -> Expr:
+        return Arith(Op.ADD, self, lift(other, T.INT), src_loc=caller_loc())
+
+    def __radd__(self, other: object) -> Expr:
+        return Arith(Op.ADD, lift(other, T.INT), self, src_loc=caller_loc())
+
+    def __sub__(self, other: object) -> Expr:
+        if self.type is T.CARDS:
+            return SetOp(Op.DIFF, self, lift(other, T.CARDS), src_loc=caller_loc())
+        return Arith(Op.SUB, self, lift(other, T.INT), src_loc=caller_loc())
+
+    def __rsub__(self, other: object) -> Expr:
+        return Arith(Op.SUB, lift(other, T.INT), self, src_loc=caller_loc())
+
+    def __mul__(self, other: object) -> Expr:
+        return Arith(Op.MUL, self, lift(other, T.INT), src_loc=caller_loc())
+
+    def __rmul__(self, other: object) -> Expr:
+        return Arith(Op.MUL, lift(other, T.INT), self, src_loc=caller_loc())
+
+    def __neg__(self) -> Expr:
+        return Arith(Op.SUB, Const(0, T.INT, src_loc=caller_loc()), self, src_loc=caller_loc())
+
+    # -- typed accessors ------------------------------------------------------------
+    def _need(self, t: T, what: str) -> None:
+        if self.type is not t:
+            raise _type_error(f"{what} needs a {t.value}, got a {self.type.value} ({self})")
+
+    @property
+    def suit(self) -> Expr:
+        """The natural suit of a card (no suit for the joker)."""
+        self._need(T.CARD, ".suit")
+        return SuitOf(self, src_loc=caller_loc())
+
+    def holds(self, card: object) -> Expr:
+        """A set of cards contains a card."""
+        self._need(T.CARDS, ".holds()")
+        return Contains(self, lift(card, T.CARD), src_loc=caller_loc())
+
+    def holds_any(self, cards: object) -> Expr:
+        """A set of cards shares at least one card with another set."""
+        self._need(T.CARDS, ".holds_any()")
+        return Not(IsEmpty(SetOp(Op.INTER, self, lift(cards, T.CARDS), src_loc=caller_loc()),
+                           src_loc=caller_loc()), src_loc=caller_loc())
+
+    @property
+    def is_empty(self) -> Expr:
+        self._need(T.CARDS, ".is_empty")
+        return IsEmpty(self, src_loc=caller_loc())
+
+    @property
+    def count(self) -> Expr:
+        self._need(T.CARDS, ".count")
+        return Count(self, src_loc=caller_loc())
+
+    @property
+    def level(self) -> Expr:
+        """The level (number) of a bid."""
+        self._need(T.BID, ".level")
+        return BidAttr(BidField.LEVEL, self, src_loc=caller_loc())
+
+    @property
+    def key(self) -> Expr:
+        """A bid's place in the bid order (higher is stronger)."""
+        self._need(T.BID, ".key")
+        return BidAttr(BidField.KEY, self, src_loc=caller_loc())
+
+    @property
+    def strain(self) -> Expr:
+        """The trump suit a bid names (no suit for no trumps)."""
+        self._need(T.BID, ".strain")
+        return BidAttr(BidField.STRAIN, self, src_loc=caller_loc())
+
+
+def lift(value: object, want: T | None = None) -> Expr:
+    """Turn a Python value into a constant node (nodes pass through).
+
+    Raises:
+        SpecDefinitionError: the value cannot stand for the wanted type.
+    """
+    if isinstance(value, Expr):
+        if want is not None and value.type is not want:
+            raise _type_error(f"expected a {want.value} expression, got a {value.type.value} ({value})",
+                              value.src_loc)
+        return value
+    loc = caller_loc()
+    if isinstance(value, bool):
+        got = Const(value, T.BOOL, src_loc=loc)
+    elif isinstance(value, int):
+        got = Const(value, T.SEAT if want is T.SEAT else T.INT, src_loc=loc)
+    elif isinstance(value, Suit) or (value is None and want is T.SUIT):
+        got = Const(value, T.SUIT, src_loc=loc)
+    elif isinstance(value, Card):
+        got = Const(value, T.CARD, src_loc=loc)
+    elif isinstance(value, CardSet):
+        got = Const(value, T.CARDS, src_loc=loc)
+    elif isinstance(value, (frozenset, tuple)) and want is T.CARDS and all(
+        isinstance(c, Card) for c in value
+    ):
+        got = Const(frozenset(value), T.CARDS, src_loc=loc)
+    else:
+        hint = ""
+        if isinstance(value, str):
+            hint = " (write cards as Card.parse('AS') or use a named constant)"
+        raise _type_error(f"cannot use {value!r} in a rule{hint}", loc)
+    if want is not None and got.type is not want:
+        if want is T.CARDS and got.type is T.CARD:
+            return Const(frozenset({value}), T.CARDS, src_loc=loc)
+        raise _type_error(f"expected a {want.value}, got {value!r} (a {got.type.value})", loc)
+    return got
+
+
+def _node(cls: type) -> type:
+    return dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
+
+
+@_node
+class Const(Expr):
+    """A constant: a bool, int, Suit (or None for no suit), Card, or set of cards."""
+
+    value: object
+    type: T
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __repr__(self) -> str:
+        return f"Const({self.value!r})"
+
+
+@_node
+class Ref(Expr):
+    """A context value (see :class:`Ctx`); ``index`` picks a position in the trick."""
+
+    ctx: Ctx
+    index: int | None = None
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    @property
+    def type(self) -> T:  # type: ignore[override]  # derived from the context value
+        return self.ctx.type
+
+    def __repr__(self) -> str:
+        return f"{self.ctx.name.lower()}" + (f"[{self.index}]" if self.index is not None else "")
+
+
+@_node
+class Var(Expr):
+    """A free variable of a property: the claim must hold for every value of it."""
+
+    name: str
+    type: T
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@_node
+class Not(Expr):
+    arg: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.arg.type is not T.BOOL:
+            raise _type_error(f"'not' needs a condition, got a {self.arg.type.value}", self.src_loc)
+
+    type = T.BOOL
+
+
+@_node
+class BoolOp(Expr):
+    op: Op
+    args: tuple[Expr, ...]
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        for a in self.args:
+            if a.type is not T.BOOL:
+                raise _type_error(f"'{self.op.value}' needs conditions, got a {a.type.value}",
+                                  self.src_loc)
+
+    type = T.BOOL
+
+
+@_node
+class Implies(Expr):
+    cond: Expr
+    then: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        for a in (self.cond, self.then):
+            if a.type is not T.BOOL:
+                raise _type_error(f"implies() needs conditions, got a {a.type.value}", self.src_loc)
+
+    type = T.BOOL
+
+
+@_node
+class Compare(Expr):
+    op: Op
+    lhs: Expr
+    rhs: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.lhs.type is not self.rhs.type:
+            raise _type_error(
+                f"cannot compare a {self.lhs.type.value} with a {self.rhs.type.value}", self.src_loc
+            )
+        if self.op not in (Op.EQ, Op.NE) and self.lhs.type not in _ORDERED:
+            raise _type_error(
+                f"'{self.op.value}' orders numbers only, got {self.lhs.type.value}s "
+                "(compare bids by .key, cards by a rank table)",
+                self.src_loc,
+            )
+
+    type = T.BOOL
+
+
+@_node
+class Arith(Expr):
+    op: Op
+    lhs: Expr
+    rhs: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        for a in (self.lhs, self.rhs):
+            if a.type is not T.INT:
+                raise _type_error(f"'{self.op.value}' needs numbers, got a {a.type.value}",
+                                  self.src_loc)
+
+    type = T.INT
+
+
+@_node
+class IfThenElse(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.cond.type is not T.BOOL:
+            raise _type_error("if_then_else() needs a condition first", self.src_loc)
+        if self.then.type is not self.orelse.type:
+            raise _type_error(
+                f"if_then_else() branches differ: {self.then.type.value} and "
+                f"{self.orelse.type.value}",
+                self.src_loc,
+            )
+
+    @property
+    def type(self) -> T:  # type: ignore[override]  # the branches' type
+        return self.then.type
+
+
+@_node
+class SetOp(Expr):
+    op: Op
+    lhs: Expr
+    rhs: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.CARDS
+
+
+@_node
+class Contains(Expr):
+    cards: Expr
+    card: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
+class IsEmpty(Expr):
+    cards: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
+class Count(Expr):
+    cards: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+@_node
+class SuitOf(Expr):
+    """The printed suit of a card; the joker has none."""
+
+    card: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.SUIT
+
+
+@_node
+class CardsOfSuit(Expr):
+    """Every card of the deck in a suit (empty for no suit)."""
+
+    suit: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.suit.type is not T.SUIT:
+            raise _type_error(f"cards_of() needs a suit, got a {self.suit.type.value}", self.src_loc)
+
+    type = T.CARDS
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CardTable:
+    """A number for every card of the deck (rank strength, card points), as printed."""
+
+    name: str
+    entries: tuple[tuple[Card, int], ...]
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def value(self, card: Card) -> int:
+        for c, v in self.entries:
+            if c == card:
+                return v
+        raise KeyError(card)
+
+    def __getitem__(self, card: object) -> Expr:
+        return CardValue(self, lift(card, T.CARD), src_loc=caller_loc())
+
+    def total(self, cards: object) -> Expr:
+        """The sum of the table over a set of cards."""
+        return SumValues(self, lift(cards, T.CARDS), src_loc=caller_loc())
+
+
+@_node
+class CardValue(Expr):
+    table: CardTable
+    card: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+@_node
+class SumValues(Expr):
+    table: CardTable
+    cards: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+class BidField(enum.Enum):
+    LEVEL = "level"
+    STRAIN = "strain"
+    STRAIN_RANK = "strain rank"
+    KEY = "key"
+
+
+@_node
+class BidAttr(Expr):
+    """A field of a bid on the game's ladder (level, strain, key in the bid order)."""
+
+    field: BidField
+    bid: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    @property
+    def type(self) -> T:  # type: ignore[override]  # strain is a suit, the rest numbers
+        return T.SUIT if self.field is BidField.STRAIN else T.INT
+
+
+@_node
+class SeatAfter(Expr):
+    """The seat that plays ``steps`` turns after a seat."""
+
+    seat: Expr
+    steps: int
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.SEAT
+
+
+@_node
+class Let(Expr):
+    """``body`` with a context value replaced by ``value`` (what-if reasoning)."""
+
+    ctx: Ctx
+    value: Expr
+    body: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.value.type is not self.ctx.type:
+            raise _type_error(
+                f"let {self.ctx.name.lower()} needs a {self.ctx.type.value}, "
+                f"got a {self.value.type.value}",
+                self.src_loc,
+            )
+
+    @property
+    def type(self) -> T:  # type: ignore[override]  # the body's type
+        return self.body.type
+
+
+# -- values the game's own rules define ------------------------------------------------
+
+
+@_node
+class LegalCards(Expr):
+    """The cards of the hand that the game's play rules allow here."""
+
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.CARDS
+
+
+@_node
+class Strength(Expr):
+    """How strongly the card at a trick position competes for the trick (higher wins)."""
+
+    position: int
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+@_node
+class PointsWon(Expr):
+    """The points a seat took in tricks, by the game's trick-value rules."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+@_node
+class TricksWon(Expr):
+    """The number of tricks a seat won."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+@_node
+class WonTrick(Expr):
+    """A seat won the trick with the given number."""
+
+    seat: Expr
+    number: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
+class ScoreOf(Expr):
+    """A seat's score for the deal, by the game's scoring rules."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+NODE_CLASSES: tuple[type[Expr], ...] = (
+    Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
+    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, Let,
+    LegalCards, Strength, PointsWon, TricksWon, WonTrick, ScoreOf,
+)
+
+Node = Union[
+    Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
+    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, Let,
+    LegalCards, Strength, PointsWon, TricksWon, WonTrick, ScoreOf,
+]
+
+
+def children(node: Expr) -> tuple[Expr, ...]:
+    """The sub-expressions of a node, for walks that need no per-node logic."""
+    out = []
+    for name in node.__dataclass_fields__:  # type: ignore[attr-defined]  # nodes are dataclasses
+        v = getattr(node, name)
+        if isinstance(v, Expr):
+            out.append(v)
+        elif isinstance(v, tuple):
+            out.extend(x for x in v if isinstance(x, Expr))
+    return tuple(out)
+
+
+def walk(node: Expr):  # type: ignore[no-untyped-def]  # generator of Expr
+    """Every node of an expression, depth first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(children(n))

@@ -1,0 +1,74 @@
+"""Errors raised by the rules language, the card notation and the engine.
+
+Every message is lowercase and says what is wrong and what would be right.  When a rule
+is involved the message starts with ``<game>/<rule id> (<file>:<line>)`` and the
+exception carries the same facts as attributes.
+"""
+from __future__ import annotations
+
+__all__ = [
+    "SpecError",
+    "SpecDefinitionError",
+    "NotationError",
+    "IllegalActionError",
+    "AmbiguousActionError",
+    "SrcLoc",
+]
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SrcLoc:
+    """Where in a game module a rule or expression was written."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        import os
+
+        return f"{os.path.basename(self.file)}:{self.line}"
+
+
+def _prefix(rule_id: str | None, src_loc: SrcLoc | None) -> str:
+    parts = []
+    if rule_id:
+        parts.append(rule_id)
+    if src_loc is not None:
+        parts.append(f"({src_loc})")
+    return " ".join(parts) + ": " if parts else ""
+
+
+class SpecError(Exception):
+    """Base class of every error about games, cards and actions."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule_id: str | None = None,
+        src_loc: SrcLoc | None = None,
+        value: object = None,
+    ) -> None:
+        self.rule_id = rule_id
+        self.src_loc = src_loc
+        self.value = value
+        self.bare_message = message
+        super().__init__(_prefix(rule_id, src_loc) + message)
+
+
+class SpecDefinitionError(SpecError):
+    """A game module is malformed; raised when the game is built."""
+
+
+class NotationError(SpecError, ValueError):
+    """Text that should name a card, a set of cards, a bid or a call does not."""
+
+
+class IllegalActionError(SpecError, ValueError):
+    """An action that the rules forbid here; names the rule that forbids it."""
+
+
+class AmbiguousActionError(SpecError, ValueError):
+    """Text that matches more than one legal action."""

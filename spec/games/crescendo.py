@@ -1,0 +1,472 @@
+"""Crescendo (クレッシェンド), a three-player solo-bid trick-taking game by rikkati.
+
+Players: 3, no partnerships; one soloist per deal.  Deck: A 5 4 3 2 of each suit and
+one joker (21 cards).  Trick *k* is worth *k* points, so the late tricks decide the deal.
+
+Sources:
+  [seed] the designer's rules page, as scraped in ``000_1bd38c10ddd6cc68.txt``
+  [R]    https://rikkati.web.fc2.com/mygame8.htm (the seed's original)
+  [G]    https://gokurakism.com/crescendo/ (review with a rules summary)
+
+Deviations from the sources: the designer sets no top bid; by default the engine offers
+bids up to 28, the most a soloist can take (variant ``allow_unmakeable_bids`` lifts that
+limit, and the ladder then stops at 56).  Whether a led joker may name the trump suit is
+not stated; by default it may (variant ``joker_names_plain_suit`` forbids it).
+"""
+from __future__ import annotations
+
+from spec.cards import JOKER, SUITS, make_deck, ranks
+from spec.dsl import (
+    AlwaysPlayable,
+    AuctionTurns,
+    BidOrder,
+    CallRule,
+    Claim,
+    CountsAsSuit,
+    DealerRotation,
+    DealPackets,
+    DeclarationRule,
+    DeckIs,
+    Direction,
+    Game,
+    HighestBidderDeclares,
+    Ladder,
+    MatchLength,
+    MatchOf,
+    NameSuit,
+    PlayDirection,
+    PlayRule,
+    Property,
+    RankOrder,
+    RecordTricks,
+    RedealIfNoBid,
+    Rule,
+    Scope,
+    ScoreRule,
+    Seats,
+    SidesByContract,
+    TrickPlay,
+    TrickValue,
+    Variant,
+    WinningTier,
+    all_of,
+    assumption,
+    bid,
+    call,
+    calls_made,
+    card,
+    card_suit,
+    cards,
+    cards_of,
+    contract,
+    dealer,
+    declared_suit,
+    declarer,
+    free_bid,
+    hand,
+    implies,
+    is_leading,
+    led_suit,
+    legal_cards,
+    let,
+    no_suit,
+    played_card,
+    played_suit,
+    points,
+    points_won,
+    score_of,
+    seat,
+    seat_after,
+    seed,
+    standing,
+    trick_number,
+    trick_winner,
+    trump,
+)
+
+# 1. Players and seats ---------------------------------------------------------------
+PLAYERS = 3
+
+SEATING = Rule(
+    id="setup.seats",
+    text="Three play: Forehand on the dealer's left, Middlehand on the dealer's right, "
+    "and Rearhand, who deals.",
+    source=seed("CR-SETUP-1"),
+    body=Seats(("Forehand", "Middlehand", "Rearhand")),
+)
+CLOCKWISE = Rule(
+    id="setup.clockwise",
+    text="Dealing, bidding and play go clockwise: Forehand, Middlehand, Rearhand.",
+    source=seed("CR-SETUP-2"),
+    body=PlayDirection(Direction.CLOCKWISE),
+)
+SOLOIST_ALONE = Rule(
+    id="setup.soloist_alone",
+    text="There are no partnerships: the auction makes one seat the soloist, who plays "
+    "alone against the other two.",
+    source=seed("CR-SETUP-3"),
+    body=SidesByContract(declarer_alone=True),
+)
+
+# 2. The cards -------------------------------------------------------------------------
+DECK = make_deck("A 5 4 3 2", jokers=1, name="Crescendo 21-card")
+RANK_ORDER = ranks("A 5 4 3 2 JK")  # high to low; the joker sits below the 2
+TRICKS = len(DECK) // PLAYERS  # 7
+TOTAL_POINTS = sum(range(1, TRICKS + 1))  # 28: what the trick values add up to
+LADDER_TOP = 2 * TOTAL_POINTS  # where the ladder stops when unmakeable bids are allowed
+
+PACK = Rule(
+    id="deck.cards",
+    text="The pack is the A, 5, 4, 3 and 2 of each suit and one joker: 21 cards.",
+    source=seed("CR-DECK-1"),
+    body=DeckIs(DECK),
+)
+RANKS = Rule(
+    id="deck.rank_order",
+    text="In every suit the ace is highest, then 5, 4, 3 and 2; the joker ranks below the 2.",
+    source=seed("CR-DECK-2"),
+    body=RankOrder(RANK_ORDER),
+)
+TRICK_VALUES = Rule(
+    id="deck.trick_values",
+    text="Cards carry no points: trick k is worth k points to whoever wins it.",
+    source=seed("CR-DECK-3"),
+    body=TrickValue(trick_number),
+)
+
+# 3. The deal --------------------------------------------------------------------------
+DEAL = Rule(
+    id="deal.one_at_a_time",
+    text="The dealer deals the whole pack one card at a time clockwise, starting with "
+    "Forehand: seven cards each and no talon.",
+    source=seed("CR-DEAL-1"),
+    body=DealPackets((1,) * TRICKS, first=seat_after(dealer)),
+)
+NEXT_DEALER = Rule(
+    id="deal.next_dealer",
+    text="The first dealer is chosen by any method; after each played deal the deal "
+    "passes to the left.",
+    source=assumption(
+        "CR-DEAL-2", "the designer does not say; [G]: 'choose the dealer by any method'"
+    ),
+    body=DealerRotation(steps=1),
+)
+
+# 4. The auction -----------------------------------------------------------------------
+ONE_ROUND = Rule(
+    id="auction.one_round",
+    text="The auction is a single round: Forehand, Middlehand and Rearhand each make "
+    "exactly one call.",
+    source=seed("CR-AUC-1"),
+    body=AuctionTurns(first=seat_after(dealer), ends_when=calls_made == PLAYERS),
+)
+BIDS = Rule(
+    id="auction.bids",
+    text="A call is a pass or a bid: at least 15 points and a strain, one of clubs, "
+    "diamonds, hearts, spades or no trumps.",
+    source=seed("CR-AUC-2"),
+    body=Ladder(levels=tuple(range(15, LADDER_TOP + 1)), strains=(*SUITS, None)),
+)
+BID_ORDER = Rule(
+    id="auction.bid_order",
+    text="More points beat fewer; at equal points no trumps beats spades, spades beat "
+    "hearts, hearts beat diamonds and diamonds beat clubs.",
+    source=seed("CR-AUC-3"),
+    # strains are listed low to high above: clubs 0, diamonds 1, hearts 2, spades 3, NT 4
+    body=BidOrder(key=5 * bid.level + bid.strain_rank),
+)
+OVERCALL = Rule(
+    id="auction.overcall",
+    text="Once someone has bid, a bid must beat the highest bid so far.",
+    source=seed("CR-AUC-4"),
+    body=CallRule(applies=call.is_bid & standing.exists, requires=call.bid.key > standing.bid.key),
+)
+SOLOIST = Rule(
+    id="auction.soloist",
+    text="After the three calls the highest bidder is the soloist, and the strain of the "
+    "bid is trumps (or no trumps).",
+    source=seed("CR-AUC-5"),
+    body=HighestBidderDeclares(),
+)
+ALL_PASS = Rule(
+    id="auction.all_pass",
+    text="If all three pass, the same dealer gathers the cards, shuffles and deals again, "
+    "and Forehand calls first again.",
+    source=seed("CR-AUC-6"),
+    body=RedealIfNoBid(steps=0),
+)
+MAKEABLE_BIDS = Rule(
+    id="auction.makeable_bids",
+    text="No bid may be above 28 points, the most that can be taken.",
+    source=assumption(
+        "CR-AUC-7",
+        "the designer sets no top bid; bids above 28 can never be made, so they are "
+        "offered only under the variant allow_unmakeable_bids",
+    ),
+    body=CallRule(applies=call.is_bid, requires=call.bid.level <= TOTAL_POINTS),
+)
+
+# 5. The play --------------------------------------------------------------------------
+TRICK_PLAY = Rule(
+    id="play.tricks",
+    text="Seven tricks are played; Forehand leads to the first (not the soloist), and "
+    "the winner of each trick leads to the next.",
+    source=seed("CR-PLAY-1"),
+    body=TrickPlay(first_lead=seat_after(dealer)),
+)
+LEAD_ANY = Rule(
+    id="play.lead_any",
+    text="The leader may lead any card.",
+    source=seed("CR-PLAY-2"),
+    body=Claim(Scope.PLAY, implies(is_leading, legal_cards == hand)),
+)
+FOLLOW_SUIT = Rule(
+    id="play.follow_suit",
+    text="A follower who holds a card of the led suit must play a card of that suit "
+    "(or the joker).",
+    source=seed("CR-PLAY-3"),
+    body=PlayRule(
+        applies=~is_leading & hand.holds_any(cards_of(led_suit)),
+        permits=cards_of(led_suit),
+    ),
+)
+NO_OBLIGATION = Rule(
+    id="play.no_obligation",
+    text="A follower who cannot follow suit may play any card: nobody is obliged to "
+    "trump or to beat.",
+    source=seed("CR-PLAY-4"),
+    body=Claim(
+        Scope.PLAY,
+        implies(~is_leading & ~hand.holds_any(cards_of(led_suit)), legal_cards == hand),
+    ),
+)
+TRUMPS_WIN = Rule(
+    id="play.trumps_win",
+    text="In a suit contract, if trumps are played the highest trump wins the trick.",
+    source=seed("CR-PLAY-5"),
+    body=WinningTier(2, when=(trump != no_suit) & (card_suit == trump)),
+)
+LED_SUIT_WINS = Rule(
+    id="play.led_suit_wins",
+    text="Otherwise, and always in no trumps, the highest card of the led suit wins; "
+    "cards of other suits never win.",
+    source=seed("CR-PLAY-6"),
+    body=WinningTier(1, when=card_suit == led_suit),
+)
+RECORD = Rule(
+    id="play.record_tricks",
+    text="The tricks each seat wins are kept by their number, since the number is the "
+    "trick's value.",
+    source=seed("CR-PLAY-7"),
+    body=RecordTricks(),
+)
+
+# 5a. The joker
+JOKER_ANY_TIME = Rule(
+    id="play.joker_any_time",
+    text="The joker may be played to any trick at any time, even by a player who could "
+    "follow suit, and it is never compulsory.",
+    source=seed("CR-JOKER-1"),
+    body=AlwaysPlayable(cards(JOKER)),
+)
+JOKER_FOLLOWING = Rule(
+    id="play.joker_following",
+    text="Played second or third, the joker counts as a card of the led suit ranked "
+    "below the 2, so it cannot win.",
+    source=seed("CR-JOKER-2"),
+    body=CountsAsSuit(when=(card == JOKER) & ~is_leading, suit=led_suit),
+)
+JOKER_LED = Rule(
+    id="play.joker_led",
+    text="Whoever leads the joker names a suit; the joker is the lowest card of that "
+    "suit, and that suit is the led suit.",
+    source=seed("CR-JOKER-3"),
+    body=NameSuit(when=is_leading & (card == JOKER), choices=SUITS),
+)
+_NO_FOLLOWER_IN_SUIT_OR_TRUMP = all_of(
+    *(
+        (played_suit(i) != played_suit(0)) & (played_suit(i) != trump)
+        for i in range(1, PLAYERS)
+    )
+)
+JOKER_LED_WINS = Rule(
+    id="play.joker_led_wins",
+    text="Followers must follow the named suit, so a led joker wins only if neither "
+    "follower plays that suit and nobody plays a trump.",
+    source=seed("CR-JOKER-4", "with [G]"),
+    body=Claim(
+        Scope.TRICK,
+        implies(played_card(0) == JOKER, (trick_winner == 0) == _NO_FOLLOWER_IN_SUIT_OR_TRUMP),
+    ),
+)
+JOKER_NAMES_TRUMP = Rule(
+    id="play.joker_names_trump",
+    text="The suit named for a led joker may be trumps; the joker is then the lowest "
+    "trump and wins only if nobody else plays a trump.",
+    source=assumption(
+        "CR-JOKER-5",
+        "the designer is silent; the variant joker_names_plain_suit forbids naming trumps",
+    ),
+    body=Claim(
+        Scope.TRICK,
+        implies(
+            (played_card(0) == JOKER) & (played_suit(0) == trump),
+            (trick_winner == 0)
+            == all_of(*(played_suit(i) != trump for i in range(1, PLAYERS))),
+        ),
+    ),
+)
+
+# 6. Scoring ---------------------------------------------------------------------------
+# points: the sum of the numbers of the tricks the seat won; contract.level: the bid
+IS_SOLOIST = seat == declarer
+
+SCORE_EXACT = Rule(
+    id="score.exact",
+    text="A soloist who takes exactly the points bid scores twice the bid.",
+    source=seed("CR-SCORE-1"),
+    body=ScoreRule(when=IS_SOLOIST & (points == contract.level), amount=2 * contract.level),
+)
+SCORE_OVER = Rule(
+    id="score.over",
+    text="A soloist who takes more points than bid scores the points taken.",
+    source=seed("CR-SCORE-2"),
+    body=ScoreRule(when=IS_SOLOIST & (points > contract.level), amount=points),
+)
+SCORE_UNDER = Rule(
+    id="score.under",
+    text="A soloist who takes fewer points than bid loses the bid.",
+    source=seed("CR-SCORE-3"),
+    body=ScoreRule(when=IS_SOLOIST & (points < contract.level), amount=-contract.level),
+)
+OTHERS_SCORE_NOTHING = Rule(
+    id="score.others_nothing",
+    text="The other two seats score nothing, whatever happens: the game is not zero-sum.",
+    source=seed("CR-SCORE-4"),
+    body=Claim(Scope.OUTCOME, implies(seat != declarer, score_of(seat) == 0)),
+)
+_OTHER = free_bid("other")
+STRAIN_IRRELEVANT = Rule(
+    id="score.strain_irrelevant",
+    text="The strain of the contract does not change the score.",
+    source=seed("CR-SCORE-5"),
+    body=Claim(
+        Scope.OUTCOME,
+        implies(_OTHER.level == contract.level, let(contract, _OTHER, score_of(seat)) == score_of(seat)),
+        free=(_OTHER,),
+    ),
+)
+
+# 7. End of the game -------------------------------------------------------------------
+MATCH = Rule(
+    id="game.match",
+    text="Play an agreed number of deals (or to an agreed target); the highest total "
+    "score wins.",
+    source=seed("CR-GAME-1"),
+    body=MatchOf(),
+)
+MATCH_LENGTH = Rule(
+    id="game.match_length",
+    text="By default a match is a multiple of three deals, so every seat deals equally "
+    "often, and equal totals share the win.",
+    source=assumption("CR-GAME-2", "the seat says 'several games'; any count or a target score works"),
+    body=MatchLength(deals=PLAYERS, multiple_of=PLAYERS, ties_shared=True),
+)
+
+# 8. Variants --------------------------------------------------------------------------
+ALLOW_UNMAKEABLE_BIDS = Variant(
+    id="allow_unmakeable_bids",
+    text="Bids above 28 are allowed (up to 56); they can never be made.",
+    replaces=((MAKEABLE_BIDS, None),),
+    source=assumption("CR-AUC-7", "the designer sets no top bid"),
+)
+JOKER_NAMES_PLAIN_SUIT = Variant(
+    id="joker_names_plain_suit",
+    text="The suit named for a led joker may not be trumps.",
+    replaces=(
+        (
+            JOKER_NAMES_TRUMP,
+            Rule(
+                id="play.joker_names_plain_suit",
+                text="The suit named for a led joker may not be trumps.",
+                source=assumption("CR-JOKER-5", "the alternative to naming trumps"),
+                body=DeclarationRule(
+                    applies=is_leading & (card == JOKER), requires=declared_suit != trump
+                ),
+            ),
+        ),
+    ),
+    source=assumption("CR-JOKER-5", "the designer is silent"),
+)
+
+# 9. Properties to prove -----------------------------------------------------------------
+PROPERTIES = (
+    Property(
+        id="deck.trick_values_total",
+        text="The seven tricks are worth 28 points in all, whoever wins them.",
+        scope=Scope.OUTCOME,
+        holds=sum((points_won(s) for s in range(1, PLAYERS)), points_won(0)) == TOTAL_POINTS,
+        covers=("deck.trick_values",),
+    ),
+    Property(
+        id="score.every_bid_reachable",
+        text="Every bid from 15 to 28 can be made exactly: some set of tricks is worth "
+        "exactly the bid.",
+        scope=Scope.OUTCOME,
+        free=(_OTHER,),
+        exists=True,
+        holds=(_OTHER.level > TOTAL_POINTS) | (points_won(declarer) == _OTHER.level),
+        covers=("deck.trick_values", "auction.bids"),
+    ),
+    Property(
+        id="play.joker_never_wins_following",
+        text="The joker never wins a trick it does not lead.",
+        scope=Scope.TRICK,
+        holds=all_of(*(implies(played_card(i) == JOKER, trick_winner != i) for i in range(1, PLAYERS))),
+        covers=("play.joker_following",),
+    ),
+    Property(
+        id="score.soloist_range",
+        text="The soloist's score lies between -28 and +56.",
+        scope=Scope.OUTCOME,
+        holds=(score_of(declarer) >= -TOTAL_POINTS) & (score_of(declarer) <= 2 * TOTAL_POINTS),
+        covers=("score.exact", "score.over", "score.under"),
+    ),
+    Property(
+        id="score.overshoot_costs",
+        text="Taking more points than bid always scores less than taking exactly the bid.",
+        scope=Scope.OUTCOME,
+        holds=implies(
+            points_won(declarer) > contract.level,
+            score_of(declarer) < let(points, contract.level, score_of(declarer)),
+        ),
+        finding=True,
+        covers=("score.exact", "score.over"),
+    ),
+    Property(
+        id="score.unmakeable_bid_loses",
+        text="A bid above 28 (possible only under allow_unmakeable_bids) always loses the bid.",
+        scope=Scope.OUTCOME,
+        holds=implies(contract.level > TOTAL_POINTS, score_of(declarer) == -contract.level),
+        covers=("score.under",),
+    ),
+)
+
+GAME = Game(
+    name="Crescendo",
+    key="crescendo",
+    ref_prefix="CR",
+    doc=__doc__ or "",
+    rules=(
+        SEATING, CLOCKWISE, SOLOIST_ALONE,
+        PACK, RANKS, TRICK_VALUES,
+        DEAL, NEXT_DEALER,
+        ONE_ROUND, BIDS, BID_ORDER, OVERCALL, SOLOIST, ALL_PASS, MAKEABLE_BIDS,
+        TRICK_PLAY, LEAD_ANY, FOLLOW_SUIT, NO_OBLIGATION, TRUMPS_WIN, LED_SUIT_WINS, RECORD,
+        JOKER_ANY_TIME, JOKER_FOLLOWING, JOKER_LED, JOKER_LED_WINS, JOKER_NAMES_TRUMP,
+        SCORE_EXACT, SCORE_OVER, SCORE_UNDER, OTHERS_SCORE_NOTHING, STRAIN_IRRELEVANT,
+        MATCH, MATCH_LENGTH,
+    ),
+    variants=(ALLOW_UNMAKEABLE_BIDS, JOKER_NAMES_PLAIN_SUIT),
+    properties=PROPERTIES,
+)

@@ -1,0 +1,90 @@
+"""Seats, the direction of play and partnerships, the same for every game.
+
+A seat is a place at the table, numbered ``0 .. players-1`` *in the order of play*:
+seat ``s + 1`` always plays after seat ``s``.  Whether that next seat sits on the left
+(clockwise games) or on the right (counter-clockwise games such as 304) is the table's
+:class:`Direction`; it matters for the names players use (left-hand opponent, right-hand
+opponent), never for the order of turns.
+
+>>> t = Table(("North", "East", "South", "West"), Direction.CLOCKWISE, partnerships=((0, 2), (1, 3)))
+>>> t.next(3), t.partner(1), t.name(t.lho(0)), t.name(t.rho(0))
+(0, 3, 'East', 'West')
+>>> t.parse_seat("south")
+2
+"""
+from __future__ import annotations
+
+__all__ = ["Direction", "Table"]
+
+import enum
+from dataclasses import dataclass
+
+from spec.errors import NotationError
+
+
+class Direction(enum.Enum):
+    """Which way the turn passes around the table."""
+
+    CLOCKWISE = "clockwise"
+    COUNTER_CLOCKWISE = "counter-clockwise"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The seats of a game: their names, the direction of play and fixed partnerships."""
+
+    names: tuple[str, ...]
+    direction: Direction = Direction.CLOCKWISE
+    partnerships: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def seats(self) -> range:
+        return range(len(self.names))
+
+    def next(self, seat: int, steps: int = 1) -> int:
+        """The seat that plays ``steps`` turns after ``seat``."""
+        return (seat + steps) % len(self.names)
+
+    def lho(self, seat: int) -> int:
+        """The seat on this seat's left."""
+        return self.next(seat, 1 if self.direction is Direction.CLOCKWISE else -1)
+
+    def rho(self, seat: int) -> int:
+        """The seat on this seat's right."""
+        return self.next(seat, -1 if self.direction is Direction.CLOCKWISE else 1)
+
+    def partner(self, seat: int) -> int | None:
+        """The fixed partner of a seat, or ``None`` in a game without partnerships."""
+        for team in self.partnerships:
+            if seat in team:
+                others = [s for s in team if s != seat]
+                return others[0] if len(others) == 1 else None
+        return None
+
+    def iter_from(self, seat: int) -> tuple[int, ...]:
+        """Every seat once, in order of play, starting with ``seat``."""
+        return tuple(self.next(seat, k) for k in range(len(self.names)))
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    def parse_seat(self, text: str) -> int:
+        """Read a seat by name (any case), by its first letter or by number.
+
+        Raises:
+            NotationError: no seat has that name.
+        """
+        key = str(text).strip().lower()
+        for i, n in enumerate(self.names):
+            if key in (n.lower(), str(i)):
+                return i
+        matches = [i for i, n in enumerate(self.names) if n.lower().startswith(key) and key]
+        if len(matches) == 1:
+            return matches[0]
+        raise NotationError(
+            f"not a seat: {text!r} (expected one of {', '.join(self.names)})", value=text
+        )
