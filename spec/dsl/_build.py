@@ -464,6 +464,11 @@ class Game:
                     raise self._fail(
                         f"variant {v.id} replaces unknown rule id {old.id!r}", loc=v.src_loc
                     )
+        # rules that an active variant replaced keep their ids valid for properties
+        for vid in self.active_variants:
+            for v in self.variants:
+                if v.id == vid:
+                    ids |= {old.id for old, _new in v.replaces}
         pseen: set[str] = set()
         for p in self.properties:
             if p.id in pseen or p.id in ids:

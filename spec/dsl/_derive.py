@@ -133,9 +133,9 @@ def played_suit(game: Game, i: int) -> Expr:
 
 
 def strength_at(game: Game, i: int) -> Expr:
-    """The strength of the card at position ``i`` (scope: TRICK)."""
-    led = Const(None, T.SUIT) if i == 0 else played_suit(game, 0)
-    return Let(Ctx.LED_SUIT, led, _entry(game, i, strength(game)))
+    """The strength of the card at position ``i`` (scope: TRICK); the lead included, every
+    card is judged against the suit the lead counts as."""
+    return Let(Ctx.LED_SUIT, played_suit(game, 0), _entry(game, i, strength(game)))
 
 
 def trick_winner(game: Game) -> Expr:

@@ -1,0 +1,1 @@
+"""The verifier: rules compiled to Z3, properties proved, counterexamples replayed."""

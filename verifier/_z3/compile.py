@@ -1,0 +1,301 @@
+"""Rule expressions to Z3 terms, over the same encodings as the engine.
+
+* CARDS: a bit-vector as wide as the deck; bit *i* is card *i* of the deck.
+* CARD: a one-hot bit-vector of the same width (exactly one bit set).
+* SUIT, SEAT, INT, BID: integers (suit codes 0..4, seat numbers, bid numbers).
+* BOOL: a Boolean.
+
+A compiler is given an environment that maps the context values of a scope to Z3 terms;
+values that the game's own rules define (legal cards, trick winner, scores) are expanded
+from :mod:`spec.dsl._derive`, exactly as the engine's compiler expands them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import z3
+
+from spec.cards import SUITS, Card, CardSet
+from spec.dsl import _constructs as K
+from spec.dsl import _derive as D
+from spec.dsl._build import Game, suit_code
+from spec.dsl._nodes import (
+    NO_SUIT,
+    Arith,
+    BidAttr,
+    BidField,
+    BoolOp,
+    CardsOfSuit,
+    CardValue,
+    Compare,
+    Const,
+    Contains,
+    Count,
+    Ctx,
+    Expr,
+    IfThenElse,
+    Implies,
+    IsEmpty,
+    LegalCards,
+    Let,
+    Not,
+    Op,
+    PointsWon,
+    Ref,
+    ScoreOf,
+    SeatAfter,
+    SetOp,
+    Strength,
+    SuitOf,
+    SumValues,
+    T,
+    TricksWon,
+    Var,
+    WonTrick,
+)
+from spec.dsl._pycompile import derived_ref
+from spec.dsl._visitor import RuleVisitor
+from verifier.errors import UnsupportedNodeError
+
+EnvKey = Any
+
+
+class Encoding:
+    """The per-game constants of the Z3 encoding, in one Z3 context."""
+
+    def __init__(self, game: Game, ctx: z3.Context) -> None:
+        self.game = game
+        self.ctx = ctx
+        self.width = len(game.deck)
+        self.full = (1 << self.width) - 1
+        self.suit_masks = tuple(game.deck.cards_of(s).mask for s in SUITS)
+        ladder = game.one(K.Ladder)
+        assert isinstance(ladder, K.Ladder)
+        self.levels = ladder.levels
+        self.strains = ladder.strains
+        order = game.one(K.BidOrder)
+        assert isinstance(order, K.BidOrder)
+        self.key_expr = order.key
+
+    # -- sorts and constants ---------------------------------------------------------
+    def bv(self, value: int) -> z3.BitVecRef:
+        return z3.BitVecVal(value, self.width, self.ctx)
+
+    def int(self, value: int) -> z3.ArithRef:
+        return z3.IntVal(value, self.ctx)
+
+    def bool(self, value: bool) -> z3.BoolRef:
+        return z3.BoolVal(value, self.ctx)
+
+    def cards_var(self, name: str) -> z3.BitVecRef:
+        return z3.BitVec(name, self.width, self.ctx)
+
+    def int_var(self, name: str) -> z3.ArithRef:
+        return z3.Int(name, self.ctx)
+
+    def bool_var(self, name: str) -> z3.BoolRef:
+        return z3.Bool(name, self.ctx)
+
+    def one_hot(self, x: z3.BitVecRef) -> z3.BoolRef:
+        return z3.And(x != 0, (x & (x - 1)) == 0)
+
+    def popcount(self, x: z3.BitVecRef) -> z3.ArithRef:
+        return z3.Sum([z3.If(z3.Extract(i, i, x) == 1, self.int(1), self.int(0))
+                       for i in range(self.width)])
+
+    def card_index(self, x: z3.BitVecRef, model: z3.ModelRef) -> int:
+        v = model.eval(x, model_completion=True).as_long()
+        return v.bit_length() - 1
+
+    # -- bids ---------------------------------------------------------------------------
+    def bid_in_ladder(self, b: z3.ArithRef) -> z3.BoolRef:
+        return z3.And(b >= 0, b < len(self.game.ladder))
+
+    def bid_level(self, b: z3.ArithRef) -> z3.ArithRef:
+        s = len(self.strains)
+        lv = self.levels
+        step = lv[1] - lv[0] if len(lv) > 1 else 0
+        if all(lv[i] == lv[0] + i * step for i in range(len(lv))):
+            return self.int(lv[0]) + self.int(step) * (b / s)
+        out: z3.ArithRef = self.int(lv[-1])
+        for i in range(len(lv) - 2, -1, -1):
+            out = z3.If(b / s == i, self.int(lv[i]), out)
+        return out
+
+    def bid_strain_rank(self, b: z3.ArithRef) -> z3.ArithRef:
+        return b % len(self.strains)
+
+    def bid_strain(self, b: z3.ArithRef) -> z3.ArithRef:
+        r = self.bid_strain_rank(b)
+        out: z3.ArithRef = self.int(suit_code(self.strains[-1]))
+        for i in range(len(self.strains) - 2, -1, -1):
+            out = z3.If(r == i, self.int(suit_code(self.strains[i])), out)
+        return out
+
+    def bid_key(self, b: z3.ArithRef) -> z3.ArithRef:
+        env = {Ctx.LEVEL: self.bid_level(b), Ctx.STRAIN_RANK: self.bid_strain_rank(b)}
+        return Z3Compiler(self, env).visit(self.key_expr)  # type: ignore[return-value]
+
+
+class Z3Compiler(RuleVisitor[Any]):
+    """Compile an expression to a Z3 term in an environment of context values."""
+
+    def __init__(self, enc: Encoding, env: Mapping[EnvKey, Any]) -> None:
+        self.enc = enc
+        self.game = enc.game
+        self.env: dict[EnvKey, Any] = dict(env)
+        self._memo: dict[int, Any] = {}
+
+    def visit(self, node: Expr) -> Any:
+        key = id(node)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[1]
+        out = super().visit(node)
+        self._memo[key] = (node, out)  # keep the node alive so its id stays unique
+        return out
+
+    def _with(self, key: EnvKey, value: Any) -> Z3Compiler:
+        c = Z3Compiler(self.enc, self.env)
+        c.env[key] = value
+        return c
+
+    def const(self, value: object, t: T) -> Any:
+        enc = self.enc
+        if t is T.BOOL:
+            return enc.bool(bool(value))
+        if t is T.INT or t is T.SEAT:
+            return enc.int(int(value))  # type: ignore[call-overload]
+        if t is T.SUIT:
+            return enc.int(suit_code(value))  # type: ignore[arg-type]
+        if t is T.CARD:
+            assert isinstance(value, Card)
+            return enc.bv(1 << self.game.deck.index(value))
+        if t is T.CARDS:
+            mask = value.mask if isinstance(value, CardSet) else CardSet.of(self.game.deck, value).mask  # type: ignore[arg-type]
+            return enc.bv(mask)
+        raise UnsupportedNodeError(Const(value, t), "z3", f"constant of type {t.value}")
+
+    def visit_Const(self, node: Const) -> Any:
+        return self.const(node.value, node.type)
+
+    def visit_Ref(self, node: Ref) -> Any:
+        key: EnvKey = node.ctx if node.index is None else (node.ctx, node.index)
+        if key in self.env:
+            return self.env[key]
+        derived = derived_ref(self.game, node)
+        if derived is not None:
+            return self.visit(derived)
+        raise UnsupportedNodeError(node, "z3", f"no value for {node!r} in this scope")
+
+    def visit_Var(self, node: Var) -> Any:
+        if node in self.env:
+            return self.env[node]
+        raise UnsupportedNodeError(node, "z3", f"free variable {node.name} is not bound")
+
+    def visit_Not(self, node: Not) -> Any:
+        return z3.Not(self.visit(node.arg))
+
+    def visit_BoolOp(self, node: BoolOp) -> Any:
+        args = [self.visit(a) for a in node.args]
+        return z3.And(*args) if node.op is Op.AND else z3.Or(*args)
+
+    def visit_Implies(self, node: Implies) -> Any:
+        return z3.Implies(self.visit(node.cond), self.visit(node.then))
+
+    def visit_Compare(self, node: Compare) -> Any:
+        a, b = self.visit(node.lhs), self.visit(node.rhs)
+        return {
+            Op.EQ: lambda: a == b, Op.NE: lambda: a != b, Op.LT: lambda: a < b,
+            Op.LE: lambda: a <= b, Op.GT: lambda: a > b, Op.GE: lambda: a >= b,
+        }[node.op]()
+
+    def visit_Arith(self, node: Arith) -> Any:
+        a, b = self.visit(node.lhs), self.visit(node.rhs)
+        return {Op.ADD: lambda: a + b, Op.SUB: lambda: a - b, Op.MUL: lambda: a * b}[node.op]()
+
+    def visit_IfThenElse(self, node: IfThenElse) -> Any:
+        return z3.If(self.visit(node.cond), self.visit(node.then), self.visit(node.orelse))
+
+    def visit_SetOp(self, node: SetOp) -> Any:
+        a, b = self.visit(node.lhs), self.visit(node.rhs)
+        if node.op is Op.UNION:
+            return a | b
+        if node.op is Op.INTER:
+            return a & b
+        return a & ~b
+
+    def visit_Contains(self, node: Contains) -> Any:
+        return (self.visit(node.cards) & self.visit(node.card)) != 0
+
+    def visit_IsEmpty(self, node: IsEmpty) -> Any:
+        return self.visit(node.cards) == 0
+
+    def visit_Count(self, node: Count) -> Any:
+        return self.enc.popcount(self.visit(node.cards))
+
+    def visit_SuitOf(self, node: SuitOf) -> Any:
+        c = self.visit(node.card)
+        out = self.enc.int(NO_SUIT)
+        for code in range(len(SUITS) - 1, -1, -1):
+            out = z3.If((c & self.enc.bv(self.enc.suit_masks[code])) != 0, self.enc.int(code), out)
+        return out
+
+    def visit_CardsOfSuit(self, node: CardsOfSuit) -> Any:
+        s = self.visit(node.suit)
+        out = self.enc.bv(0)
+        for code in range(len(SUITS) - 1, -1, -1):
+            out = z3.If(s == code, self.enc.bv(self.enc.suit_masks[code]), out)
+        return out
+
+    def visit_CardValue(self, node: CardValue) -> Any:
+        c = self.visit(node.card)
+        deck = self.game.deck
+        out = self.enc.int(0)
+        for i in range(len(deck) - 1, -1, -1):
+            out = z3.If(c == self.enc.bv(1 << i), self.enc.int(node.table.value(deck[i])), out)
+        return out
+
+    def visit_SumValues(self, node: SumValues) -> Any:
+        s = self.visit(node.cards)
+        deck = self.game.deck
+        return z3.Sum([
+            z3.If(z3.Extract(i, i, s) == 1, self.enc.int(node.table.value(deck[i])), self.enc.int(0))
+            for i in range(len(deck))
+        ])
+
+    def visit_BidAttr(self, node: BidAttr) -> Any:
+        b = self.visit(node.bid)
+        enc = self.enc
+        return {
+            BidField.LEVEL: enc.bid_level, BidField.STRAIN: enc.bid_strain,
+            BidField.STRAIN_RANK: enc.bid_strain_rank, BidField.KEY: enc.bid_key,
+        }[node.field](b)
+
+    def visit_SeatAfter(self, node: SeatAfter) -> Any:
+        return (self.visit(node.seat) + node.steps) % self.game.players
+
+    def visit_Let(self, node: Let) -> Any:
+        return self._with(node.ctx, self.visit(node.value)).visit(node.body)
+
+    def visit_LegalCards(self, node: LegalCards) -> Any:
+        return self.visit(D.legal_cards(self.game))
+
+    def visit_Strength(self, node: Strength) -> Any:
+        return self.visit(D.strength_at(self.game, node.position))
+
+    def visit_PointsWon(self, node: PointsWon) -> Any:
+        return self.visit(D.points_won(self.game, node.seat))
+
+    def visit_TricksWon(self, node: TricksWon) -> Any:
+        return self.visit(D.tricks_won(self.game, node.seat))
+
+    def visit_WonTrick(self, node: WonTrick) -> Any:
+        fn: Callable[[Any, Any], Any] | None = self.env.get(WonTrick)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "the trick record is not known here")
+        return fn(self.visit(node.seat), self.visit(node.number))
+
+    def visit_ScoreOf(self, node: ScoreOf) -> Any:
+        return self.visit(D.score(self.game, node.seat))

@@ -1,0 +1,33 @@
+"""Solvers with an explicit context and a timeout; ``unknown`` is never ignored."""
+from __future__ import annotations
+
+import z3
+
+from verifier.errors import SolverUnknownError
+
+
+class Solving:
+    """One Z3 context for one check, with a timeout in seconds."""
+
+    def __init__(self, timeout: float = 60.0) -> None:
+        self.ctx = z3.Context()
+        self.timeout_ms = max(1, int(timeout * 1000))
+
+    def solver(self) -> z3.Solver:
+        s = z3.Solver(ctx=self.ctx)
+        s.set("timeout", self.timeout_ms)
+        return s
+
+    @staticmethod
+    def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> bool:
+        """True when satisfiable, False when unsatisfiable.
+
+        Raises:
+            SolverUnknownError: Z3 could not decide (timeout or incompleteness).
+        """
+        r = solver.check(*assumptions)
+        if r == z3.sat:
+            return True
+        if r == z3.unsat:
+            return False
+        raise SolverUnknownError(solver.reason_unknown() or "unknown")

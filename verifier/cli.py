@@ -1,0 +1,274 @@
+"""The ``trickspec`` command: check, play and replay games.
+
+Exit codes: 0 everything holds (or the record is confirmed); 1 a property is violated
+(or the record is rejected); 2 unknown, bad input or an error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from spec.cards import CardSet
+from spec.dsl._build import Game, suit_from_code
+from spec.engine import Phase, State, play_deal
+from spec.errors import SpecError
+from spec.records import RecordError, replay, to_record
+from spec.registry import GAMES, find_game
+from verifier.errors import VerifierError
+from verifier.properties import Options, Result, Verdict, check_game, checks_for
+
+EXIT_OK, EXIT_VIOLATED, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+class _UserError(Exception):
+    pass
+
+
+def _game(name: str, variants: Sequence[str]) -> Game:
+    game = find_game(name)
+    return game.with_variants(*variants) if variants else game
+
+
+# -- check ----------------------------------------------------------------------------
+
+def _print_result(r: Result, name_width: int) -> None:
+    tag = "finding " if r.finding and r.verdict is Verdict.HOLDS else ""
+    line = f"  {r.verdict.value:8}  {r.id:{name_width}}  {r.seconds:6.2f}s  {tag}{r.text}"
+    print(line, flush=True)
+    if r.detail:
+        print(f"  {'':8}  {'':{name_width}}           {r.detail}", flush=True)
+    if r.playthrough is not None:
+        print("      counterexample" + (" (replayed in the engine)" if r.playthrough.replayed else "") + ":")
+        for ln in r.playthrough.lines:
+            print("        " + ln)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    names = args.games or sorted(GAMES)
+    games = [_game(n, args.variant) for n in names]
+    opts = Options(timeout=args.timeout, bound=args.bound)
+    all_results: dict[str, list[Result]] = {}
+    for game in games:
+        known = {c.id for c in checks_for(game)}
+        for p in args.property:
+            if p not in known:
+                raise _UserError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(known))})")
+        width = max(len(i) for i in known)
+        if not args.json:
+            extra = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
+            print(f"{game.name}{extra}: checking {len(args.property) or len(known)} properties",
+                  flush=True)
+        results = check_game(game, only=tuple(args.property), opts=opts,
+                             on_result=None if args.json else (lambda r: _print_result(r, width)))
+        all_results[game.key] = results
+    flat = [r for rs in all_results.values() for r in rs]
+    code = EXIT_OK
+    if any(r.verdict is Verdict.VIOLATED for r in flat):
+        code = EXIT_VIOLATED
+    if any(r.verdict is Verdict.UNKNOWN for r in flat):
+        code = max(code, EXIT_ERROR) if code == EXIT_OK else code
+    if args.json:
+        json.dump({"games": {k: [r.to_json() for r in rs] for k, rs in all_results.items()},
+                   "exit": code}, sys.stdout, indent=2)
+        print()
+    else:
+        counts = {v: sum(r.verdict is v for r in flat) for v in Verdict}
+        total = sum(r.seconds for r in flat)
+        print(f"{counts[Verdict.HOLDS]} hold, {counts[Verdict.VIOLATED]} violated, "
+              f"{counts[Verdict.UNKNOWN]} unknown ({total:.1f}s)")
+    return code
+
+
+# -- play -------------------------------------------------------------------------------
+
+def _hand_text(game: Game, mask: int) -> str:
+    cs = CardSet(game.deck, mask)
+    by_suit: dict[str, list[str]] = {}
+    other = []
+    for c in reversed(list(cs)):
+        if c.suit is None:
+            other.append(c.symbol)
+        else:
+            by_suit.setdefault(c.suit.symbol, []).append(str(c.rank))
+    parts = [f"{s} {' '.join(r)}" for s, r in by_suit.items()] + other
+    return "   ".join(parts) if parts else "-"
+
+
+def render(state: State) -> str:
+    """A deal as players would read it: hands, calls, tricks, points and scores."""
+    game = state.game
+    t = game.table
+    eng = state.engine
+    lines = [f"{game.name}, seed {state.seed}, dealer {t.name(state.dealer)}"
+             + (f", variants {', '.join(game.active_variants)}" if game.active_variants else "")]
+    for dealt, calls in state.thrown_in:
+        lines.append("Thrown in (everybody passed): " + "; ".join(
+            f"{t.name(s)} {_hand_text(game, h)}" for s, h in enumerate(dealt)))
+    lines.append("Hands")
+    w = max(len(n) for n in t.names)
+    for s in t.seats:
+        lines.append(f"  {t.name(s):{w}}  {_hand_text(game, state.dealt[s])}")
+    lines.append("Auction")
+    lines.append("  " + ", ".join(f"{t.name(s)} {'pass' if b < 0 else game.ladder[b].symbol}"
+                                  for s, b in state.calls))
+    if state.contract >= 0:
+        lines.append(f"Contract: {game.ladder[state.contract].symbol} by {t.name(state.declarer)}")
+    lines.append("Play")
+    for rec in state.tricks:
+        plays = []
+        for j, (c, d) in enumerate(zip(rec.cards, rec.named)):
+            named = suit_from_code(d)
+            plays.append(f"{t.name((rec.leader + j) % game.players)} {game.deck[c].symbol}"
+                         + (f" (naming {named.symbol})" if named is not None else ""))
+        lines.append(f"  {rec.number:2}. " + ", ".join(plays) + f"  -> {t.name(rec.winner)}")
+    if state.phase is Phase.OVER:
+        lines.append("Points taken: " + ", ".join(f"{t.name(s)} {eng.points(state, s)}" for s in t.seats))
+        lines.append("Scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(state.scores or ())))
+    return "\n".join(lines)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _game(args.game, args.variant)
+    dealer = game.table.parse_seat(args.dealer) if args.dealer else None
+    state = play_deal(game, seed=args.seed, dealer=dealer)
+    if args.json:
+        text = json.dumps(to_record(state), indent=2, ensure_ascii=False)
+    else:
+        text = render(state)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError as e:
+            raise _UserError(f"cannot write {args.out}: {e.strerror}") from None
+    else:
+        print(text)
+    return EXIT_OK
+
+
+# -- replay -----------------------------------------------------------------------------
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data: Any = json.load(f)
+    except FileNotFoundError:
+        raise _UserError(f"no such file: {args.file}") from None
+    except IsADirectoryError:
+        raise _UserError(f"{args.file} is a directory, not a record") from None
+    except json.JSONDecodeError as e:
+        raise _UserError(f"{args.file} is not JSON: {e.msg} at line {e.lineno} "
+                         "(records come from 'trickspec play GAME --json')") from None
+    except UnicodeDecodeError:
+        raise _UserError(f"{args.file} is not a text file") from None
+    report = replay(data)
+    if args.json:
+        print(json.dumps({"ok": report.ok, "message": report.message}))
+    else:
+        print(report.message if report.ok else f"rejected: {report.message}")
+    return EXIT_OK if report.ok else EXIT_VIOLATED
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    rows = []
+    for g in GAMES.values():
+        rows.append({"game": g.key, "name": g.name, "players": g.players, "cards": len(g.deck),
+                     "rules": len(g.rules), "variants": [v.id for v in g.variants]})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            print(f"{r['game']:12} {r['name']}: {r['players']} players, {r['cards']} cards, "
+                  f"{r['rules']} rules; variants: {', '.join(r['variants']) or 'none'}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="trickspec", description="Formal, machine-checked rules for trick-taking "
+                "card games: prove properties, play and replay deals.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    c = sub.add_parser("check", help="prove the properties of games with Z3",
+                       description="Prove every property of the named games (all games if none). "
+                       "Exit 0: all hold; 1: a property is violated; 2: unknown or error.")
+    c.add_argument("games", nargs="*", metavar="GAME", help=f"games to check ({', '.join(sorted(GAMES))})")
+    c.add_argument("--property", action="append", default=[], metavar="ID",
+                   help="check only this property (repeatable)")
+    c.add_argument("--variant", action="append", default=[], metavar="ID",
+                   help="check the game with this variant in force (repeatable)")
+    c.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S",
+                   help="seconds the solver may spend on one property (default 60)")
+    c.add_argument("--bound", type=_positive_int, default=64, metavar="N",
+                   help="most auction calls to unroll (default 64)")
+    c.add_argument("--json", action="store_true", help="print the results as JSON")
+    c.set_defaults(fn=cmd_check)
+
+    pl = sub.add_parser("play", help="play a whole deal with random bots",
+                        description="Deal from a seed and play the deal with random bots; "
+                        "the same seed gives the same deal.")
+    pl.add_argument("game", metavar="GAME")
+    pl.add_argument("--seed", type=int, default=0, help="seed of the shuffle and the bots (default 0)")
+    pl.add_argument("--variant", action="append", default=[], metavar="ID")
+    pl.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
+    pl.add_argument("--json", action="store_true", help="write the machine-readable record")
+    pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    pl.set_defaults(fn=cmd_play)
+
+    r = sub.add_parser("replay", help="re-run a deal record through the engine",
+                       description="Confirm a record (exit 0) or reject it at the first wrong "
+                       "step (exit 1); a malformed record exits 2.")
+    r.add_argument("file", metavar="FILE")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(fn=cmd_replay)
+
+    g = sub.add_parser("games", help="list the registered games and their variants")
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(fn=cmd_games)
+    return p
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return v
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except (_UserError, RecordError, SpecError) as e:
+        print(f"trickspec: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except VerifierError as e:
+        print(f"trickspec: internal error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("trickspec: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

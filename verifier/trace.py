@@ -1,0 +1,177 @@
+"""Counterexamples: Z3 models decoded into engine terms and replayed through the engine.
+
+A counterexample is shown in card notation and replayed before it is reported.  If the
+engine does not reach the same outcome as the Z3 model, that is a bug in one of the two
+compilers and :class:`~verifier.errors.ReplayMismatchError` is raised.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from spec.cards import CardSet
+from spec.dsl._build import Game, suit_from_code
+from spec.dsl._nodes import NO_SUIT, Ctx, Expr, Var, WonTrick
+from spec.dsl._pycompile import evaluate
+from spec.engine import Call, engine_for, new_deal
+from verifier.errors import ReplayMismatchError
+
+
+@dataclass
+class Playthrough:
+    """A concrete situation that violates a property, as text and as data."""
+
+    lines: list[str]
+    data: dict[str, Any] = field(default_factory=dict)
+    replayed: bool = False
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _cards(game: Game, mask: int) -> str:
+    return CardSet(game.deck, mask).symbols if mask else "-"
+
+
+def _card(game: Game, onehot: int) -> str:
+    return game.deck[onehot.bit_length() - 1].symbol
+
+
+def _bid(game: Game, b: int) -> str:
+    return game.ladder[b].symbol
+
+
+def _named(code: int) -> str:
+    s = suit_from_code(code)
+    return f" naming {s.symbol}" if s is not None and code != NO_SUIT else ""
+
+
+def _claim_holds(game: Game, holds: Expr, env: dict[Any, object]) -> bool:
+    return bool(evaluate(game, holds, env))
+
+
+def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
+                 free: dict[Var, object]) -> Playthrough:
+    """Replay a position (``played`` < players) or a complete trick through the engine."""
+    eng = engine_for(game)
+    n = game.players
+    t = game.table
+    leader, k, contract = v["leader"], v["trick_number"], v["contract"]
+    seats = [(leader + j) % n for j in range(n)]
+    hands = [0] * n
+    for j in range(n):
+        hands[seats[j]] = v[f"hand_{j}"]
+    trick = [(v[f"card_{j}"].bit_length() - 1, v[f"named_{j}"]) for j in range(played)]
+    lines = [
+        f"contract {_bid(game, contract)} by {t.name(v['declarer'])}; trick {k}, "
+        f"{t.name(leader)} leads",
+    ]
+    for j in range(n):
+        held = v[f"hand_{j}"] | (v[f"card_{j}"] if j < played else 0)
+        lines.append(f"  {t.name(seats[j])}: {_cards(game, held)}")
+    for j in range(played):
+        lines.append(f"  {t.name(seats[j])} plays {_card(game, v[f'card_{j}'])}{_named(v[f'named_{j}'])}")
+    state = eng.play_position(hands=hands, contract=contract, declarer=v["declarer"], leader=leader,
+                              trick_number=k, dealer=v["dealer"], trick=trick)
+    data: dict[str, Any] = {
+        "contract": str(game.ladder[contract]), "declarer": t.name(v["declarer"]),
+        "leader": t.name(leader), "trick_number": k,
+        "hands": {t.name(seats[j]): str(CardSet(game.deck, v[f"hand_{j}"] | (v[f'card_{j}'] if j < played else 0))) for j in range(n)},
+        "plays": [str(game.deck[c]) + (f":{suit_from_code(d).letter}" if d != NO_SUIT else "")  # type: ignore[union-attr]
+                  for c, d in trick],
+    }
+    env: dict[Any, object] = {Ctx.CONTRACT: game.ladder[contract].strain and None}
+    env = {
+        Ctx.CONTRACT: contract, Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
+        Ctx.TRICK_NUMBER: k, Ctx.TRUMP: eng._trump_of[contract],
+    }
+    if played == n:
+        rec = state.tricks[-1]
+        model_winner = seats[v["winner"]]
+        lines.append(f"  the trick goes to {t.name(rec.winner)} (the engine agrees)")
+        if rec.winner != model_winner:
+            raise ReplayMismatchError(
+                f"Z3 gives the trick to {t.name(model_winner)}, the engine to {t.name(rec.winner)}")
+        data["winner"] = t.name(rec.winner)
+        for j in range(n):
+            env[(Ctx.PLAYED_CARD, j)] = trick[j][0]
+            env[(Ctx.PLAYED_DECLARED, j)] = trick[j][1]
+    else:
+        mask = eng.legal_mask(state)
+        if mask != v["legal"]:
+            raise ReplayMismatchError(
+                f"Z3 finds legal cards {_cards(game, v['legal'])}, the engine {_cards(game, mask)}")
+        lines.append(f"  {t.name(seats[played])} may play: {_cards(game, mask)} (the engine agrees)")
+        data["to_play"] = t.name(seats[played])
+        data["legal"] = str(CardSet(game.deck, mask))
+        env.update({
+            Ctx.SEAT: seats[played], Ctx.HAND: v[f"hand_{played}"], Ctx.IS_LEADING: played == 0,
+            Ctx.POSITION: played, Ctx.LED_SUIT: state.led_suit if played else NO_SUIT,
+            Ctx.CARD: v[f"card_{played}"].bit_length() - 1, Ctx.DECLARED: v[f"named_{played}"],
+        })
+    env.update(free)
+    if _claim_holds(game, holds, env):
+        raise ReplayMismatchError("the claim holds in the engine's replay of the counterexample")
+    return Playthrough(lines, data, replayed=True)
+
+
+def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, object],
+                   z3_scores: list[int]) -> Playthrough:
+    """Replay an end-of-play outcome through the engine's scoring."""
+    eng = engine_for(game)
+    t = game.table
+    winners = [v[f"winner_{k}"] for k in range(1, game.tricks + 1)]
+    scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
+                               dealer=v["dealer"])
+    points = eng.points_outcome(winners)
+    if list(scores) != z3_scores:
+        raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
+    lines = [
+        f"contract {_bid(game, v['contract'])} by {t.name(v['declarer'])}",
+        "  trick winners: " + ", ".join(f"{k}:{t.name(w)}" for k, w in enumerate(winners, 1)),
+        "  points taken: " + ", ".join(f"{t.name(s)} {p}" for s, p in enumerate(points)),
+        "  scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(scores))
+        + " (the engine agrees)",
+    ]
+    for var, val in free.items():
+        lines.append(f"  with {var.name} = {game.ladder[val].symbol if var.type.value == 'bid' else val}")  # type: ignore[index]
+    won = [0] * game.players
+    for k, w in enumerate(winners, 1):
+        won[w] |= 1 << k
+    env: dict[Any, object] = {
+        Ctx.CONTRACT: v["contract"], Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
+        Ctx.SEAT: v["seat"], WonTrick: "((" + repr(tuple(won)) + "[{seat}] >> ({number})) & 1 == 1)",
+    }
+    env.update(free)
+    if _claim_holds(game, holds, env):
+        raise ReplayMismatchError("the claim holds in the engine's replay of the counterexample")
+    return Playthrough(lines, {
+        "contract": str(game.ladder[v["contract"]]), "declarer": t.name(v["declarer"]),
+        "trick_winners": [t.name(w) for w in winners], "scores": {t.name(s): x for s, x in enumerate(scores)},
+    }, replayed=True)
+
+
+def replay_deal(game: Game, order: list[int], dealer: int, z3_hands: list[int] | None) -> Playthrough:
+    eng = engine_for(game)
+    hands = eng.hands_from_order(order, dealer)
+    if z3_hands is not None and list(hands) != z3_hands:
+        raise ReplayMismatchError("the engine deals other hands from the same pack")
+    t = game.table
+    lines = ["pack: " + " ".join(game.deck[i].symbol for i in order), f"dealer: {t.name(dealer)}"]
+    lines += [f"  {t.name(s)}: {_cards(game, h)}" for s, h in enumerate(hands)]
+    return Playthrough(lines, {"pack": [str(game.deck[i]) for i in order]}, replayed=True)
+
+
+def replay_auction(game: Game, calls: list[int], dealer: int, why: str) -> Playthrough:
+    """Replay a call sequence from a fresh deal; every call must be accepted."""
+    state = new_deal(game, seed=0, dealer=dealer)
+    t = game.table
+    lines = [f"dealer: {t.name(dealer)}"]
+    for b in calls:
+        seat = state.turn
+        call = Call(None if b < 0 else game.ladder[b])
+        state = state.engine.apply(state, call)
+        lines.append(f"  {t.name(seat)}: {game.ladder[b].symbol if b >= 0 else 'pass'}")
+    lines.append(f"  {why} (the engine accepts every call)")
+    return Playthrough(lines, {"calls": [str(game.ladder[b]) if b >= 0 else "pass" for b in calls],
+                               "phase_after": state.phase.value}, replayed=True)
