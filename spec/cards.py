@@ -65,6 +65,8 @@ class Suit(enum.Enum):
         >>> Suit.parse("spades").symbol
         '♠'
         """
+        if not isinstance(text, str):
+            raise NotationError(f"not a suit: {text!r} (expected one of C, D, H, S)", value=text)
         key = text.strip().upper()
         for suit in cls:
             if key in (suit.value, suit.name, suit.name[:-1]) or text.strip() == suit.symbol:
@@ -106,6 +108,8 @@ class Rank(enum.Enum):
         >>> Rank.parse("t")
         <Rank.TEN: '10'>
         """
+        if not isinstance(text, str):
+            raise NotationError(f"not a rank: {text!r} (expected 2-10, T, J, Q, K, A or JK)", value=text)
         key = text.strip().upper()
         if key == "T":
             key = "10"
@@ -196,7 +200,7 @@ class Deck:
 
     >>> d = make_deck("A 5 4 3 2", jokers=1, name="test")
     >>> len(d), d.index(Card.parse("5C")), d[20]
-    (21, 1, Card.parse('JK'))
+    (21, 3, Card.parse('JK'))
     """
 
     name: str
@@ -307,7 +311,7 @@ class CardSet:
     '5S AS'
     """
 
-    deck: Deck = field(compare=False, repr=False)
+    deck: Deck = field(repr=False)  # decks compare by identity
     mask: int
 
     @classmethod
@@ -336,8 +340,8 @@ class CardSet:
         return cls(deck, mask)
 
     def _other(self, other: CardSet) -> int:
-        if not isinstance(other, CardSet):
-            return NotImplemented  # type: ignore[return-value]  # operator protocol
+        if not isinstance(other, CardSet) or other.deck is not self.deck:
+            raise TypeError(f"card sets combine only with card sets of the same deck, got {other!r}")
         return other.mask
 
     def __or__(self, other: CardSet) -> CardSet:
@@ -376,4 +380,4 @@ class CardSet:
         return " ".join(c.symbol for c in self) if self.mask else "-"
 
     def __repr__(self) -> str:
-        return f"CardSet.parse({str(self)!r}, {self.deck.name!r})"
+        return f"<CardSet {self} of the {self.deck.name} deck>"

@@ -184,6 +184,7 @@ class Game:
         self.doc = doc
         self.aliases = tuple(aliases)
         self.active_variants: tuple[str, ...] = tuple(active_variants)
+        self.src_loc = caller_loc()
         self._check()
 
     # -- errors ---------------------------------------------------------------------
@@ -193,7 +194,7 @@ class Game:
         return SpecDefinitionError(
             msg,
             rule_id=f"{self.key}/{rid}" if rid else self.key,
-            src_loc=loc or (rule.src_loc if rule else None),
+            src_loc=loc or (rule.src_loc if rule else self.src_loc),
         )
 
     # -- lookups --------------------------------------------------------------------
@@ -351,8 +352,9 @@ class Game:
         for kind in _SINGLETONS:
             found = self.constructs(kind)
             if not found:
+                doc = (kind.__doc__ or "").strip().splitlines()[0]
                 raise self._fail(
-                    f"no rule states {kind.__name__} ({(kind.__doc__ or '').strip().splitlines()[0]})"
+                    f"no rule states {kind.__name__} ({doc[0].lower()}{doc[1:].rstrip('.')})"
                 )
             if len(found) > 1:
                 raise self._fail(

@@ -52,7 +52,10 @@ def caller_loc() -> SrcLoc:
     f = sys._getframe(1)
     while f is not None:
         path = os.path.abspath(f.f_code.co_filename)
-        if not path.startswith(_DSL_DIR) and os.path.basename(path) not in ("dataclasses.py",):
+        raw = f.f_code.co_filename
+        # skip the rules language itself, dataclasses and generated code (``<string>``)
+        if (not raw.startswith("<") and not path.startswith(_DSL_DIR)
+                and os.path.basename(path) != "dataclasses.py"):
             return SrcLoc(path, f.f_lineno)
         f = f.f_back  # type: ignore[assignment]  # walking to the module frame
     return SrcLoc("<unknown>", 0)

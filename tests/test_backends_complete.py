@@ -1,0 +1,29 @@
+"""Every back end implements every node class of the rules language."""
+from __future__ import annotations
+
+import pytest
+
+from spec.dsl._nodes import NODE_CLASSES
+from spec.dsl._pycompile import PyCompiler
+from spec.dsl._visitor import RuleVisitor
+from verifier._z3.compile import Z3Compiler
+
+
+def test_visitor_is_abstract_in_every_node() -> None:
+    assert RuleVisitor.__abstractmethods__ == {"visit_" + c.__name__ for c in NODE_CLASSES}
+
+
+@pytest.mark.parametrize("backend", [PyCompiler, Z3Compiler], ids=lambda b: b.__name__)
+def test_backend_has_every_visit_method(backend: type) -> None:
+    missing = [c.__name__ for c in NODE_CLASSES if "visit_" + c.__name__ not in vars(backend)]
+    assert not missing
+    assert not getattr(backend, "__abstractmethods__", frozenset())
+
+
+def test_a_backend_missing_a_method_cannot_be_built() -> None:
+    class Partial(RuleVisitor[str]):
+        def visit_Const(self, node):  # type: ignore[no-untyped-def]
+            return ""
+
+    with pytest.raises(TypeError):
+        Partial()  # type: ignore[abstract]

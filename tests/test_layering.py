@@ -1,0 +1,45 @@
+"""Dependencies point one way: verifier -> spec; spec never imports the verifier or z3."""
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FORBIDDEN_IN_SPEC = ("z3", "verifier", "hypothesis", "sphinx", "pytest")
+
+
+def _imports(path: pathlib.Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_spec_imports_no_back_end(path: pathlib.Path) -> None:
+    bad = _imports(path) & set(FORBIDDEN_IN_SPEC)
+    assert not bad, f"{path.name} imports {bad}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec" / "games").glob("*.py")), ids=lambda p: p.name)
+def test_game_modules_import_only_the_vocabulary(path: pathlib.Path) -> None:
+    assert _imports(path) <= {"__future__", "spec"}
+    text = path.read_text()
+    assert "spec.engine" not in text and "spec.games." not in text.replace(f"spec.games.{path.stem}", "")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec").rglob("*.py")) + sorted((ROOT / "verifier").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_back_ends_name_no_game(path: pathlib.Path) -> None:
+    if "games" in path.parts or path.name == "registry.py":
+        return
+    text = path.read_text().lower()
+    for name in ("crescendo", "three_oh_four", "preference", "vint", "wiezen"):
+        code = "\n".join(l for l in text.splitlines() if not l.strip().startswith(("#", ">>>", "...")))
+        assert name not in code.replace('"""', ""), f"{path.name} names the game {name}"

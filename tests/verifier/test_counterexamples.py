@@ -1,0 +1,55 @@
+"""A deliberately broken rule makes the verifier fail with a counterexample that replays."""
+from __future__ import annotations
+
+import pytest
+
+from spec.dsl import Game, RankOrder, Rule, TrickValue, Variant, if_then_else, ranks, seed, trick_number
+from spec.games import crescendo as C
+from verifier import cli
+from verifier.properties import Verdict, check_game
+
+
+def _broken(rule: Rule, new: Rule) -> Game:
+    variant = Variant(id="broken", text="A deliberately broken rule.", replaces=((rule, new),),
+                      source=seed(rule.source.ref))
+    return Game(name=C.GAME.name, key=C.GAME.key, ref_prefix="CR", rules=C.GAME.rules,
+                variants=(variant,), properties=C.PROPERTIES).with_variants("broken")
+
+
+JOKER_ABOVE_ACE = _broken(C.RANKS, Rule("deck.rank_order_broken", "The joker ranks above the ace.",
+                                        seed("CR-DECK-2"), RankOrder(ranks("JK A 5 4 3 2"))))
+TRICK_7_WORTH_8 = _broken(C.TRICK_VALUES, Rule(
+    "deck.trick_values_broken", "Trick 7 is worth 8 points.", seed("CR-DECK-3"),
+    TrickValue(if_then_else(trick_number == 7, 8, trick_number))))
+
+
+def test_joker_above_the_ace_is_caught_and_replays() -> None:
+    (r,) = check_game(JOKER_ABOVE_ACE, only=("play.joker_never_wins_following",))
+    assert r.verdict is Verdict.VIOLATED
+    assert r.playthrough is not None and r.playthrough.replayed
+    text = str(r.playthrough)
+    assert "JK" in text and "the engine agrees" in text
+    # the replayed trick really was won by the joker, played second or third
+    plays = r.playthrough.data["plays"]
+    assert "JK" in plays[1:]
+
+
+def test_trick_seven_worth_eight_is_caught_and_replays() -> None:
+    (r,) = check_game(TRICK_7_WORTH_8, only=("deck.trick_values_total",))
+    assert r.verdict is Verdict.VIOLATED
+    assert r.playthrough is not None and r.playthrough.replayed
+    points = str(r.playthrough).split("points taken: ")[1].splitlines()[0]
+    assert sum(int(p.split()[-1]) for p in points.split(", ")) == 29
+
+
+def test_correct_rules_hold_everywhere() -> None:
+    results = check_game(C.GAME)
+    assert {r.verdict for r in results} == {Verdict.HOLDS}, [r.id for r in results if r.verdict is not Verdict.HOLDS]
+    assert len(results) >= 18
+
+
+def test_variant_above_28_breaks_the_score_range_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["check", "crescendo", "--variant", "allow_unmakeable_bids", "--property", "score.soloist_range"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "VIOLATED" in out and "replayed in the engine" in out
