@@ -18,9 +18,10 @@ was given is untouched (states are never changed in place).
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from spec.cards import Card, CardSet, Suit
@@ -129,6 +130,37 @@ class State:
     def __repr__(self) -> str:
         return (f"<State {self.engine.game.key} {self.phase.value} turn="
                 f"{self.engine.table.name(self.turn)} trick={self.trick_number}>")
+
+
+def _state_maker(*changed: str) -> Callable[..., State]:
+    """A function ``(state, *values) -> State``: a copy with the ``changed`` fields set.
+
+    The copy equals ``dataclasses.replace(state, **dict(zip(changed, values)))``, built
+    the way the frozen ``__init__`` builds a state (``object.__setattr__`` per field) but
+    without replace's per-call walk over the fields, which was the largest cost of a deal.
+    The body is generated from :func:`dataclasses.fields`, so every field is carried over.
+    """
+    names = tuple(f.name for f in fields(State))
+    unknown = set(changed) - set(names)
+    assert not unknown, f"State has no fields {sorted(unknown)}"
+    lines = [f"def make_state(state, {', '.join(changed)}):", "    new = _new(_State)"]
+    lines += [f"    _set(new, {n!r}, {n if n in changed else 'state.' + n})" for n in names]
+    lines.append("    return new")
+    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_State": State}
+    code = compile("\n".join(lines), f"<State:{'+'.join(changed)}>", "exec")
+    exec(code, ns)  # noqa: S102  # generated from State's own field names
+    return ns["make_state"]  # type: ignore[no-any-return]  # the generated function
+
+
+# the transitions, each one new state per action
+_after_call = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "turn")
+_after_auction = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "phase",
+                              "contract", "declarer", "trump", "leader", "turn")
+_after_card = _state_maker("hands", "trick", "led_suit", "turn")
+_after_trick = _state_maker("hands", "trick", "led_suit", "won", "tricks", "trick_number",
+                            "leader", "turn")
+_after_last_trick = _state_maker("hands", "trick", "led_suit", "won", "tricks", "trick_number",
+                                 "leader", "turn", "phase", "scores")
 
 
 class View:
@@ -282,6 +314,30 @@ class Engine:
         for i, c in enumerate(g.deck):
             for code in self._decl_choices:
                 self._plays[(i, code)] = Play(c, suit_from_code(code))
+        # The actions legal_actions hands out are these pre-built objects.  Keyed by identity,
+        # they give their card number, named suit and a bit of their own (or their bid
+        # number) without searching the deck or the ladder; any other equal action takes
+        # the longer way to the same result.
+        self._play_codes = {id(p): (p, i, code, 1 << k)
+                            for k, ((i, code), p) in enumerate(self._plays.items())}
+        first_index: dict[Bid, int] = {}
+        for b, bid in enumerate(self.ladder):
+            first_index.setdefault(bid, b)
+        self._call_numbers = {id(c): (c, first_index[c.bid]) for c in self._calls}
+        self._call_numbers[id(PASS)] = (PASS, -1)
+        # The legal plays follow from the legal mask and the arguments the declaration rules
+        # read, so positions that agree on those share one entry (most hands never name).
+        decl_fns = [self._needs_decl] + [f for _r, app, req in self._decl_rules for f in (app, req)]
+        decl_reads = frozenset().union(*(f.reads for f in decl_fns))  # type: ignore[attr-defined]
+        self._plays_key = _picker([k for k, name in enumerate(play_p.values())
+                                   if name in decl_reads])
+        self._plays_cache: dict[tuple[int, Any], tuple[tuple[Play, ...], int]] = {}
+        self._card_plays: dict[Any, list[tuple[tuple[Play, ...], int] | None]] = {}
+        # (state, play arguments, legal mask, legal plays or None, their bits) of the state
+        # asked about last: a bot lists the legal plays, then applies one to the same state.
+        self._last_play: tuple[State | None, tuple[Any, ...], int, tuple[Play, ...] | None,
+                               int] = (None, (), 0, None, 0)
+        self._deal_seats: dict[int, tuple[int, ...]] = {}
 
     # -- dealing ------------------------------------------------------------------------
     def deal_order(self, seed: int, redeals: int = 0) -> list[int]:
@@ -299,13 +355,13 @@ class Engine:
             )
         hands = [0] * self.n
         first = self._deal_first(dealer)
-        pos = 0
-        for packet in self.packets:
-            for k in range(self.n):
-                s = (first + k) % self.n
-                for _ in range(packet):
-                    hands[s] |= 1 << order[pos]
-                    pos += 1
+        seats = self._deal_seats.get(first)
+        if seats is None:  # the seat each card goes to, top of the pack first
+            seats = tuple((first + k) % self.n
+                          for packet in self.packets for k in range(self.n) for _ in range(packet))
+            self._deal_seats[first] = seats
+        for pos, seat in enumerate(seats):
+            hands[seat] |= 1 << order[pos]
         return tuple(hands)
 
     def start(self, hands: Sequence[int], *, dealer: int, seed: int = 0, redeals: int = 0,
@@ -376,7 +432,7 @@ class Engine:
             out = [PASS] if ok(*args, False, -1) else []
             out.extend(c for i, c in enumerate(self._calls) if ok(*args, True, i))
             cached = tuple(out)
-            if len(self._legal_calls_cache) > 4096:
+            if len(self._legal_calls_cache) > _CACHE_SIZE:
                 self._legal_calls_cache.clear()
             self._legal_calls_cache[key] = cached
         return cached
@@ -386,25 +442,64 @@ class Engine:
         return (s.turn, s.dealer, s.hands[s.turn], pos == 0, s.led_suit if pos else NO_SUIT,
                 s.trump, s.trick_number, pos, s.contract, s.declarer)
 
+    def _play_context(self, s: State) -> tuple[tuple[Any, ...], int]:
+        """The arguments of the play rules in ``s`` and the mask of legal cards."""
+        last = self._last_play
+        if last[0] is s:
+            return last[1], last[2]
+        args = self._play_args(s)
+        mask: int = self._legal(*args)
+        self._last_play = (s, args, mask, None, 0)
+        return args, mask
+
     def legal_mask(self, s: State) -> int:
-        return self._legal(*self._play_args(s))  # type: ignore[no-any-return]
+        return self._play_context(s)[1]
 
     def legal_plays(self, s: State) -> tuple[Play, ...]:
-        args = self._play_args(s)
-        mask = self._legal(*args)
+        last = self._last_play
+        if last[0] is s and last[3] is not None:
+            return last[3]
+        args, mask = self._play_context(s)
+        decl_args = self._plays_key(args)
+        key = (mask, decl_args)
+        found = self._plays_cache.get(key)
+        if found is None:
+            found = self._list_plays(args, mask, decl_args)
+            if len(self._plays_cache) >= _CACHE_SIZE:
+                self._plays_cache.clear()
+            self._plays_cache[key] = found
+        self._last_play = (s, args, mask, found[0], found[1])
+        return found[0]
+
+    def _list_plays(self, args: tuple[Any, ...], mask: int,
+                    decl_args: Any) -> tuple[tuple[Play, ...], int]:
+        """The legal plays for a legal mask, in card order, and the union of their bits."""
+        per_card = self._card_plays.get(decl_args)
+        if per_card is None:
+            if len(self._card_plays) >= _CACHE_SIZE:
+                self._card_plays.clear()
+            per_card = self._card_plays[decl_args] = [None] * len(self.game.deck)
         out: list[Play] = []
-        plays = self._plays
+        bits = 0
         while mask:
             low = mask & -mask
             i = low.bit_length() - 1
             mask ^= low
-            if self._needs_decl(*args, i, NO_SUIT):
-                for code in self._decl_choices:
-                    if self._decl_ok(args, i, code):
-                        out.append(plays[(i, code)])
-            else:
-                out.append(plays[(i, NO_SUIT)])
-        return tuple(out)
+            entry = per_card[i]
+            if entry is None:
+                entry = per_card[i] = self._card_plays_for(args, i)
+            out += entry[0]
+            bits |= entry[1]
+        return tuple(out), bits
+
+    def _card_plays_for(self, args: tuple[Any, ...], i: int) -> tuple[tuple[Play, ...], int]:
+        """The legal plays of one legal card (with each suit it may name), and their bits."""
+        if self._needs_decl(*args, i, NO_SUIT):
+            plays = tuple(self._plays[(i, code)] for code in self._decl_choices
+                          if self._decl_ok(args, i, code))
+        else:
+            plays = (self._plays[(i, NO_SUIT)],)
+        return plays, sum(self._play_codes[id(p)][3] for p in plays)
 
     def _decl_ok(self, args: tuple[Any, ...], card: int, code: int) -> bool:
         return all(not app(*args, card, code) or req(*args, card, code)
@@ -442,7 +537,11 @@ class Engine:
         raise self._refuse(None, "the deal is over: no more actions", action)
 
     def _apply_call(self, s: State, call: Call) -> State:
-        if call.bid is None:
+        known = self._call_numbers.get(id(call))
+        if known is not None and known[0] is call:
+            b = known[1]
+            is_bid = b >= 0
+        elif call.bid is None:
             is_bid, b = False, -1
         else:
             if call.bid not in self.ladder:
@@ -454,19 +553,21 @@ class Engine:
                 if app(*args, is_bid, b) and not req(*args, is_bid, b):
                     raise self._refuse(rule, f"{self.table.name(s.turn)} may not call {call}", call)
             raise self._refuse(None, f"{call} is not legal here", call)  # pragma: no cover
-        calls = s.calls + ((s.turn, b),)
+        seat = s.turn
+        calls = s.calls + ((seat, b),)
         if is_bid:
-            s2 = replace(s, calls=calls, standing=b, high_bidder=s.turn, passes_in_row=0)
+            standing, high_bidder, passes = b, seat, 0
         else:
-            s2 = replace(s, calls=calls, passes_in_row=s.passes_in_row + 1)
-        args2 = self._call_args(s2)
-        if not self._ends(*args2):
-            return replace(s2, turn=(s.turn + 1) % self.n)
-        if s2.standing >= 0:
-            contract, declarer = s2.standing, s2.high_bidder
+            standing, high_bidder, passes = s.standing, s.high_bidder, s.passes_in_row + 1
+        # the auction-over rule reads the state after the call, with the turn not yet passed on
+        if not self._ends(seat, s.dealer, s.hands[seat], standing >= 0, standing, high_bidder,
+                          len(calls), passes):
+            return _after_call(s, calls, standing, high_bidder, passes, (seat + 1) % self.n)
+        if standing >= 0:
+            contract, declarer = standing, high_bidder
             leader = self._first_lead(s.dealer, declarer, contract)
-            return replace(s2, phase=Phase.PLAY, contract=contract, declarer=declarer,
-                           trump=self._trump_of[contract], leader=leader, turn=leader)
+            return _after_auction(s, calls, standing, high_bidder, passes, Phase.PLAY, contract,
+                                  declarer, self._trump_of[contract], leader, leader)
         # nobody bid: the cards are dealt again
         steps = self._redeal_steps or 0
         dealer = (s.dealer + steps) % self.n
@@ -475,26 +576,34 @@ class Engine:
         return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals,
                           thrown_in=s.thrown_in + ((s.dealt, calls),))
 
-    def _apply_play(self, s: State, play: Play) -> State:
+    def _play_numbers(self, s: State, play: Play) -> tuple[int, int]:
+        """The card number and named suit code of ``play``, refused unless legal in ``s``."""
         deck = self.game.deck
-        if play.card not in deck:
-            raise self._refuse(None, f"{play.card} is not in the {deck.name} deck", play)
-        i = deck.index(play.card)
+        known = self._play_codes.get(id(play))
+        if known is not None and known[0] is play:
+            last = self._last_play
+            if last[0] is s and last[4] & known[3]:
+                return known[1], known[2]  # one of the legal plays just listed for this state
+            i, code = known[1], known[2]
+        else:
+            if play.card not in deck:
+                raise self._refuse(None, f"{play.card} is not in the {deck.name} deck", play)
+            i, code = deck.index(play.card), None
         seat = s.turn
         hand = s.hands[seat]
         name = self.table.name(seat)
         if not hand >> i & 1:
             raise self._refuse(None, f"{play.card} is not in {name}'s hand "
                                f"({CardSet(deck, hand)})", play)
-        args = self._play_args(s)
-        mask = self._legal(*args)
+        args, mask = self._play_context(s)
         if not mask >> i & 1:
             for rule, app, permits in self._play_rules:
                 if app(*args) and not permits(*args) >> i & 1:
                     raise self._refuse(rule, f"{name} may not play {play.card}: legal now are "
                                        f"{CardSet(deck, mask)}", play)
             raise self._refuse(None, f"{play.card} is not legal here", play)  # pragma: no cover
-        code = NO_SUIT if play.names is None else suit_code(play.names)
+        if code is None:
+            code = NO_SUIT if play.names is None else suit_code(play.names)
         if self._needs_decl(*args, i, NO_SUIT):
             if play.names is None:
                 rule = self._name_rules[0]
@@ -508,37 +617,42 @@ class Engine:
         elif play.names is not None:
             raise self._refuse(None, f"{play.card} names no suit here (play it as "
                                f"'{play.card}')", play)
-        pos = len(s.trick)
-        led = s.led_suit if pos else NO_SUIT
-        hands = list(s.hands)
-        hands[seat] = hand & ~(1 << i)
+        return i, code
+
+    def _apply_play(self, s: State, play: Play) -> State:
+        i, code = self._play_numbers(s, play)
+        seat = s.turn
+        hands_l = list(s.hands)
+        hands_l[seat] &= ~(1 << i)
+        hands = tuple(hands_l)
         trick = s.trick + ((i, code),)
-        if pos == 0:
-            led = self._entry_suit(i, code, True, 0, NO_SUIT, s.trump, s.trick_number, s.contract)
+        trump, number, contract = s.trump, s.trick_number, s.contract
+        if len(trick) == 1:
+            led = self._entry_suit(i, code, True, 0, NO_SUIT, trump, number, contract)
+        else:
+            led = s.led_suit
         if len(trick) < self.n:
-            return replace(s, hands=tuple(hands), trick=trick, led_suit=led,
-                           turn=(seat + 1) % self.n)
+            return _after_card(s, hands, trick, led, (seat + 1) % self.n)
         # the trick is complete: the strongest card wins (the first of equals, which the
         # verifier proves never happens)
         strength = self._strength
         best, best_pos = None, 0
         for p, (c, named) in enumerate(trick):
-            st = strength(c, named, p == 0, p, led, s.trump, s.trick_number, s.contract)
+            st = strength(c, named, p == 0, p, led, trump, number, contract)
             if best is None or st > best:
                 best, best_pos = st, p
         winner = (s.leader + best_pos) % self.n
-        won = list(s.won)
-        won[winner] |= 1 << s.trick_number
-        record = TrickRecord(s.trick_number, s.leader, tuple(c for c, _ in trick),
-                             tuple(n for _, n in trick), winner)
-        s2 = replace(s, hands=tuple(hands), trick=(), led_suit=NO_SUIT, won=tuple(won),
-                     tricks=s.tricks + (record,), trick_number=s.trick_number + 1,
-                     leader=winner, turn=winner)
+        won_l = list(s.won)
+        won_l[winner] |= 1 << number
+        won = tuple(won_l)
+        cards, names = zip(*trick)
+        tricks = s.tricks + (TrickRecord(number, s.leader, cards, names, winner),)
         if any(hands):
-            return s2
-        scores = tuple(self._score(seat_, s.declarer, s.contract, s.dealer, s2.won)
+            return _after_trick(s, hands, (), NO_SUIT, won, tricks, number + 1, winner, winner)
+        scores = tuple(self._score(seat_, s.declarer, contract, s.dealer, won)
                        for seat_ in range(self.n))
-        return replace(s2, phase=Phase.OVER, scores=scores)
+        return _after_last_trick(s, hands, (), NO_SUIT, won, tricks, number + 1, winner, winner,
+                                 Phase.OVER, scores)
 
     # -- scoring helpers ----------------------------------------------------------
     def points(self, s: State, seat: int) -> int:
@@ -572,6 +686,17 @@ class Engine:
 
     def bid_key(self, bid: Bid) -> int:
         return self.game.bid_keys[self.ladder.index(bid)]
+
+
+# entries kept in each of the engine's caches of legal actions before it starts afresh
+_CACHE_SIZE = 4096
+
+
+def _picker(indices: Sequence[int]) -> Callable[[tuple[Any, ...]], Any]:
+    """A function picking the items at ``indices`` out of an argument tuple (a cache key)."""
+    if not indices:
+        return lambda _args: ()
+    return operator.itemgetter(*indices)
 
 
 def _with_won(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -657,6 +782,13 @@ def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     rng = random.Random(seed)
     bots = bots or [random_bot] * game.players
     eng = state.engine
+    if all(bot is random_bot for bot in bots):
+        # what random_bot does, without a View per action: the same draws, the same deal
+        legal, apply_, randrange = eng.legal_actions, eng.apply, rng.randrange
+        while state.phase is not Phase.OVER:
+            actions = legal(state)
+            state = apply_(state, actions[randrange(len(actions))])
+        return state
     while state.phase is not Phase.OVER:
         action = bots[state.turn](View(state, state.turn), rng)
         state = eng.apply(state, action)

@@ -8,6 +8,7 @@ step is what lets the engine play thousands of deals a second.
 """
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -244,30 +245,41 @@ def compile_function(
     extra_env: Mapping[EnvKey, str] | None = None,
     name: str = "rule",
 ) -> Callable[..., Any]:
-    """A Python function of ``params`` (their names, in order) computing ``expr``."""
+    """A Python function of ``params`` (their names, in order) computing ``expr``.
+
+    The function carries its ``source`` and ``reads``: the names of the parameters its
+    body reads, so a caller can tell which arguments can change the result (the engine
+    keys its caches on those alone).
+    """
     env: dict[EnvKey, str] = dict(params)
     if extra_env:
         env.update(extra_env)
     body = PyCompiler(game, tables, env).visit(expr)
-    args = ", ".join(dict.fromkeys(v for v in params.values() if v.isidentifier()))
-    src = f"def {name}({args}):\n    return {body}\n"
+    arg_names = tuple(dict.fromkeys(v for v in params.values() if v.isidentifier()))
+    src = f"def {name}({', '.join(arg_names)}):\n    return {body}\n"
     ns = dict(tables.ns)
     exec(compile(src, f"<{game.key}:{name}>", "exec"), ns)  # noqa: S102  # generated from rule nodes only
     fn = ns[name]
     fn.source = src
+    names = {n.id for n in ast.walk(ast.parse(body, mode="eval")) if isinstance(n, ast.Name)}
+    fn.reads = frozenset(a for a in arg_names if a in names)
     return fn  # type: ignore[no-any-return]  # a generated function
 
 
 def evaluate(game: Game, expr: Expr, values: Mapping[EnvKey, object]) -> object:
     """Evaluate an expression once, with context values given as Python values."""
     tables = GameTables(game)
+    encoder = PyCompiler(game, tables, {})
     env: dict[EnvKey, str] = {}
     for k, v in values.items():
-        ctx = k if isinstance(k, Ctx) else (k[0] if isinstance(k, tuple) else None)
-        if isinstance(k, Var):
-            env[k] = PyCompiler(game, tables, {}).encode(v, k.type)
-        elif ctx is not None:
-            env[k] = PyCompiler(game, tables, {}).encode(v, ctx.type) if not isinstance(v, int) or ctx.type in (T.BOOL,) else repr(v)
+        if isinstance(v, str):  # already source text (the trick record's accessor)
+            env[k] = v
+        elif isinstance(v, int):  # ints and bools are already in the shared encoding
+            env[k] = repr(v)
+        else:
+            ctx = k if isinstance(k, Ctx) else k[0] if isinstance(k, tuple) else None
+            t = k.type if isinstance(k, Var) else ctx.type  # type: ignore[union-attr]
+            env[k] = encoder.encode(v, t)
     src = PyCompiler(game, tables, env).visit(expr)
     return eval(compile(src, f"<{game.key}:evaluate>", "eval"), dict(tables.ns))  # noqa: S307  # generated from rule nodes only
 
