@@ -28,7 +28,7 @@ from spec.cards import Card, CardSet, Suit
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, Expr, Ref, WonTrick, walk
+from spec.dsl._nodes import NO_SUIT, Ctx, Ref, WonTrick
 from spec.dsl._pycompile import GameTables, compile_function
 from spec.errors import IllegalActionError, NotationError
 from spec.seats import Table
@@ -132,27 +132,41 @@ class State:
                 f"{self.engine.table.name(self.turn)} trick={self.trick_number}>")
 
 
+class _Unfrozen:
+    """The slots of a :class:`State` without the frozen ``__setattr__``: a state being filled.
+
+    A new state is filled in this class by plain attribute stores (the interpreter's
+    fastest path) and then becomes a ``State`` by ``__class__`` assignment, which Python
+    allows between classes with the same slots.  Nothing outside :func:`_state_maker`
+    ever holds one, so every state anyone sees is frozen.
+    """
+
+    __slots__ = State.__slots__
+
+
 def _state_maker(*changed: str) -> Callable[..., State]:
     """A function ``(state, *values) -> State``: a copy with the ``changed`` fields set.
 
-    The copy equals ``dataclasses.replace(state, **dict(zip(changed, values)))``, built
-    the way the frozen ``__init__`` builds a state (``object.__setattr__`` per field) but
-    without replace's per-call walk over the fields, which was the largest cost of a deal.
-    The body is generated from :func:`dataclasses.fields`, so every field is carried over.
+    The copy equals ``dataclasses.replace(state, **dict(zip(changed, values)))`` at about a
+    fifth of the cost: ``replace`` walks the fields and calls the frozen ``__init__``, which
+    sets each field through ``object.__setattr__``; on random deals that was the largest
+    cost of the engine.  The body is generated from :func:`dataclasses.fields`, so every
+    field is carried over.
     """
     names = tuple(f.name for f in fields(State))
     unknown = set(changed) - set(names)
     assert not unknown, f"State has no fields {sorted(unknown)}"
-    lines = [f"def make_state(state, {', '.join(changed)}):", "    new = _new(_State)"]
-    lines += [f"    _set(new, {n!r}, {n if n in changed else 'state.' + n})" for n in names]
-    lines.append("    return new")
-    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_State": State}
+    lines = [f"def make_state(state, {', '.join(changed)}):", "    new = _new(_Unfrozen)"]
+    lines += [f"    new.{n} = {n if n in changed else 'state.' + n}" for n in names]
+    lines += ["    new.__class__ = _State", "    return new"]
+    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen, "_State": State}
     code = compile("\n".join(lines), f"<State:{'+'.join(changed)}>", "exec")
     exec(code, ns)  # noqa: S102  # generated from State's own field names
     return ns["make_state"]  # type: ignore[no-any-return]  # the generated function
 
 
 # the transitions, each one new state per action
+_dealt = _state_maker("dealer", "seed", "redeals", "dealt", "hands", "turn", "thrown_in")
 _after_call = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "turn")
 _after_auction = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "phase",
                               "contract", "declarer", "trump", "leader", "turn")
@@ -214,12 +228,6 @@ def _params(ctxs: Iterable[Ctx]) -> dict[Any, str]:
     return {c: c.name.lower() for c in ctxs}
 
 
-def _used(exprs: Iterable[Expr], allowed: Iterable[Ctx]) -> tuple[Ctx, ...]:
-    allowed = tuple(allowed)
-    seen = {n.ctx for e in exprs for n in walk(e) if isinstance(n, Ref)}
-    return tuple(c for c in allowed if c in seen)
-
-
 class Engine:
     """The compiled form of one game (with its variants): build once, use for every deal."""
 
@@ -257,12 +265,10 @@ class Engine:
                 compile_function(g, self.tables, body.requires, call_full, name="requires"),
             ))
         self._call_ok = compile_function(g, self.tables, D.call_legal(g), call_full, name="call_ok")
-        self._call_key_ctx = _used(
-            [b.applies for _r, b in g.constructs(K.CallRule)]  # type: ignore[attr-defined]
-            + [b.requires for _r, b in g.constructs(K.CallRule)],  # type: ignore[attr-defined]
-            _CALL_CTX,
-        )
-        self._legal_calls_cache: dict[tuple[int, ...], tuple[Call, ...]] = {}
+        # the legal calls follow from the arguments the legality function reads
+        self._calls_key = _picker([k for k, name in enumerate(call_p.values())
+                                   if name in _reads(self._call_ok)])
+        self._legal_calls_cache: dict[Any, tuple[Call, ...]] = {}
         self.ladder = g.ladder
         self._calls = tuple(Call(b) for b in g.ladder)
         self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
@@ -323,12 +329,13 @@ class Engine:
         first_index: dict[Bid, int] = {}
         for b, bid in enumerate(self.ladder):
             first_index.setdefault(bid, b)
-        self._call_numbers = {id(c): (c, first_index[c.bid]) for c in self._calls}
+        self._call_numbers = {id(c): (c, first_index[bid])
+                              for c, bid in zip(self._calls, self.ladder)}
         self._call_numbers[id(PASS)] = (PASS, -1)
         # The legal plays follow from the legal mask and the arguments the declaration rules
         # read, so positions that agree on those share one entry (most hands never name).
-        decl_fns = [self._needs_decl] + [f for _r, app, req in self._decl_rules for f in (app, req)]
-        decl_reads = frozenset().union(*(f.reads for f in decl_fns))  # type: ignore[attr-defined]
+        decl_reads = _reads(self._needs_decl).union(
+            *(_reads(f) for _r, app, req in self._decl_rules for f in (app, req)))
         self._plays_key = _picker([k for k, name in enumerate(play_p.values())
                                    if name in decl_reads])
         self._plays_cache: dict[tuple[int, Any], tuple[tuple[Play, ...], int]] = {}
@@ -338,6 +345,9 @@ class Engine:
         self._last_play: tuple[State | None, tuple[Any, ...], int, tuple[Play, ...] | None,
                                int] = (None, (), 0, None, 0)
         self._deal_seats: dict[int, tuple[int, ...]] = {}
+        # every field of a new deal but the deal itself, for start() to fill in
+        self._before_deal = State(engine=self, phase=Phase.AUCTION, dealer=0, seed=0, redeals=0,
+                                  dealt=(), hands=(), turn=0, won=(0,) * self.n)
 
     # -- dealing ------------------------------------------------------------------------
     def deal_order(self, seed: int, redeals: int = 0) -> list[int]:
@@ -369,11 +379,8 @@ class Engine:
         """The state at the start of the auction, from hands as dealt."""
         hands = tuple(hands)
         self.check_hands(hands)
-        return State(
-            engine=self, phase=Phase.AUCTION, dealer=dealer, seed=seed, redeals=redeals,
-            dealt=hands, hands=hands, turn=self._auction_first(dealer), thrown_in=thrown_in,
-            won=(0,) * self.n,
-        )
+        return _dealt(self._before_deal, dealer, seed, redeals, hands, hands,
+                      self._auction_first(dealer), thrown_in)
 
     def check_hands(self, hands: Sequence[int]) -> None:
         """Raise NotationError unless the hands share out the deck as the deal rule does."""
@@ -425,7 +432,7 @@ class Engine:
 
     def legal_calls(self, s: State) -> tuple[Call, ...]:
         args = self._call_args(s)
-        key = tuple(args[_CALL_CTX.index(c)] for c in self._call_key_ctx)
+        key = self._calls_key(args)
         cached = self._legal_calls_cache.get(key)
         if cached is None:
             ok = self._call_ok
@@ -457,9 +464,13 @@ class Engine:
 
     def legal_plays(self, s: State) -> tuple[Play, ...]:
         last = self._last_play
-        if last[0] is s and last[3] is not None:
-            return last[3]
-        args, mask = self._play_context(s)
+        if last[0] is s:
+            if last[3] is not None:
+                return last[3]
+            args, mask = last[1], last[2]
+        else:
+            args = self._play_args(s)
+            mask = self._legal(*args)
         decl_args = self._plays_key(args)
         key = (mask, decl_args)
         found = self._plays_cache.get(key)
@@ -506,10 +517,10 @@ class Engine:
                    for _r, app, req in self._decl_rules)
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:
-        if s.phase is Phase.AUCTION:
-            return self.legal_calls(s)
         if s.phase is Phase.PLAY:
             return self.legal_plays(s)
+        if s.phase is Phase.AUCTION:
+            return self.legal_calls(s)
         return ()
 
     # -- transitions --------------------------------------------------------------
@@ -523,17 +534,17 @@ class Engine:
         )
 
     def apply(self, s: State, action: Action) -> State:
+        if s.phase is Phase.PLAY:
+            if not isinstance(action, Play):
+                raise self._refuse(None, f"the auction is over: {self.table.name(s.turn)} must "
+                                   f"play a card, not call {action}", action)
+            return self._apply_play(s, action)
         if s.phase is Phase.AUCTION:
             if not isinstance(action, Call):
                 raise self._refuse(None, f"it is the auction: {self.table.name(s.turn)} must "
                                    f"call (a bid such as '{self.ladder[0]}' or 'pass'), "
                                    f"not play {action}", action)
             return self._apply_call(s, action)
-        if s.phase is Phase.PLAY:
-            if not isinstance(action, Play):
-                raise self._refuse(None, f"the auction is over: {self.table.name(s.turn)} must "
-                                   f"play a card, not call {action}", action)
-            return self._apply_play(s, action)
         raise self._refuse(None, "the deal is over: no more actions", action)
 
     def _apply_call(self, s: State, call: Call) -> State:
@@ -581,9 +592,6 @@ class Engine:
         deck = self.game.deck
         known = self._play_codes.get(id(play))
         if known is not None and known[0] is play:
-            last = self._last_play
-            if last[0] is s and last[4] & known[3]:
-                return known[1], known[2]  # one of the legal plays just listed for this state
             i, code = known[1], known[2]
         else:
             if play.card not in deck:
@@ -620,7 +628,12 @@ class Engine:
         return i, code
 
     def _apply_play(self, s: State, play: Play) -> State:
-        i, code = self._play_numbers(s, play)
+        known = self._play_codes.get(id(play))
+        last = self._last_play
+        if known is not None and known[0] is play and last[0] is s and last[4] & known[3]:
+            i, code = known[1], known[2]  # one of the legal plays just listed for this state
+        else:
+            i, code = self._play_numbers(s, play)
         seat = s.turn
         hands_l = list(s.hands)
         hands_l[seat] &= ~(1 << i)
@@ -690,6 +703,11 @@ class Engine:
 
 # entries kept in each of the engine's caches of legal actions before it starts afresh
 _CACHE_SIZE = 4096
+
+
+def _reads(fn: Callable[..., Any]) -> frozenset[str]:
+    """The names of the parameters a function from ``compile_function`` reads."""
+    return fn.reads  # type: ignore[attr-defined, no-any-return]  # set by compile_function
 
 
 def _picker(indices: Sequence[int]) -> Callable[[tuple[Any, ...]], Any]:
@@ -783,11 +801,16 @@ def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     bots = bots or [random_bot] * game.players
     eng = state.engine
     if all(bot is random_bot for bot in bots):
-        # what random_bot does, without a View per action: the same draws, the same deal
-        legal, apply_, randrange = eng.legal_actions, eng.apply, rng.randrange
+        # what random_bot does, without a View or the phase dispatch per action: the same
+        # draws, the same deal
+        randrange = rng.randrange
         while state.phase is not Phase.OVER:
-            actions = legal(state)
-            state = apply_(state, actions[randrange(len(actions))])
+            if state.phase is Phase.PLAY:
+                plays = eng.legal_plays(state)
+                state = eng._apply_play(state, plays[randrange(len(plays))])
+            else:
+                actions = eng.legal_actions(state)
+                state = eng.apply(state, actions[randrange(len(actions))])
         return state
     while state.phase is not Phase.OVER:
         action = bots[state.turn](View(state, state.turn), rng)
