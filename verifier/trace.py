@@ -80,8 +80,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         "plays": [str(game.deck[c]) + (f":{suit_from_code(d).letter}" if d != NO_SUIT else "")  # type: ignore[union-attr]
                   for c, d in trick],
     }
-    env: dict[Any, object] = {Ctx.CONTRACT: game.ladder[contract].strain and None}
-    env = {
+    env: dict[Any, object] = {
         Ctx.CONTRACT: contract, Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.TRICK_NUMBER: k, Ctx.TRUMP: eng._trump_of[contract],
     }

@@ -283,5 +283,3 @@ def evaluate(game: Game, expr: Expr, values: Mapping[EnvKey, object]) -> object:
     src = PyCompiler(game, tables, env).visit(expr)
     return eval(compile(src, f"<{game.key}:evaluate>", "eval"), dict(tables.ns))  # noqa: S307  # generated from rule nodes only
 
-
-NO_SUIT_CODE = NO_SUIT

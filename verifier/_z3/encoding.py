@@ -80,7 +80,6 @@ def biddable(enc: Encoding, b: Any, tag: str) -> Any:
 def call_situation(enc: Encoding, tag: str) -> Situation:
     """Any moment of an auction, with its context values free (over-approximation)."""
     sit = Situation(enc)
-    g = enc.game
     standing = enc.int_var(f"{tag}_standing")
     has = enc.bool_var(f"{tag}_has_standing")
     sit.facts += [z3.Implies(has, enc.bid_in_ladder(standing)), z3.Implies(z3.Not(has), standing == -1)]
@@ -93,7 +92,6 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
         Ctx.HIGH_BIDDER: _seat_var(sit, f"{tag}_high"), Ctx.CALLS_MADE: calls,
         Ctx.PASSES_IN_ROW: passes,
     })
-    del g
     return sit
 
 
