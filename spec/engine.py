@@ -28,7 +28,7 @@ from spec.cards import Card, CardSet, Suit
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, Ref, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Ref, Scope, T, Taken, WonTrick
 from spec.dsl._pycompile import GameTables, compile_function
 from spec.errors import IllegalActionError, NotationError
 from spec.seats import Table
@@ -36,12 +36,13 @@ from spec.seats import Table
 __all__ = [
     "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
     "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "play_deal",
-    "View",
+    "View", "Lay", "Declare", "ThrownIn",
 ]
 
 
 class Phase(enum.Enum):
     AUCTION = "auction"
+    SET_ASIDE = "set aside"
     PLAY = "play"
     OVER = "over"
 
@@ -70,18 +71,52 @@ class Play:
         return f"{self.card}:{self.names.letter}" if self.names else str(self.card)
 
 
-Action = Call | Play
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """A card laid aside face down (a trump indicator, say)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """An announcement the rules allow on a turn: ``open``, ``caps``, ``partner`` ..."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Action = Call | Play | Lay | Declare
 
 
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
-    """A finished trick: who led, the cards in order of play, named suits, the winner."""
+    """A finished trick: who led, the seats and cards in order of play, named suits, which
+    cards went face down, whether they were turned up, and the winner."""
 
     number: int
     leader: int
     cards: tuple[int, ...]
     named: tuple[int, ...]
     winner: int
+    seats: tuple[int, ...] = ()
+    face_down: tuple[bool, ...] = ()
+    revealed: bool = False
+    seen_by: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ThrownIn:
+    """A deal that was not played out: its hands, its actions and why it ended."""
+
+    dealt: tuple[int, ...]
+    log: tuple[tuple[int, Action], ...]
+    reason: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -93,14 +128,14 @@ class State:
     dealer: int
     seed: int
     redeals: int
-    dealt: tuple[int, ...]  # hands as dealt (bitmasks), for records and honours
+    dealt: tuple[int, ...]  # hands as dealt, every stage (bitmasks), for records and honours
     hands: tuple[int, ...]
     turn: int
     calls: tuple[tuple[int, int], ...] = ()  # (seat, bid number or -1 for pass)
     standing: int = -1
     high_bidder: int = -1
     passes_in_row: int = 0
-    thrown_in: tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], ...] = ()
+    thrown_in: tuple[ThrownIn, ...] = ()
     contract: int = -1
     declarer: int = -1
     trump: int = NO_SUIT
@@ -111,6 +146,20 @@ class State:
     won: tuple[int, ...] = ()  # per seat: bit k set when the seat won trick k
     tricks: tuple[TrickRecord, ...] = ()
     scores: tuple[int, ...] | None = None
+    # deals in stages, set-aside cards, announcements and tracked values
+    stage: int = 1
+    stage_calls: int = 0
+    seat_calls: tuple[int, ...] = ()
+    stage_bid: bool = False
+    proxy: int = -1  # the seat whose partner is calling in its place
+    pending: tuple[int, ...] = ()  # cards dealt in later stages, per seat
+    aside: tuple[int, ...] = ()
+    tracked: tuple[Any, ...] = ()
+    out: int = -1  # the seat sitting out of the play
+    faces: tuple[bool, ...] = ()  # face-down flags of the trick so far
+    taken: tuple[int, ...] = ()  # per seat: the cards of the tricks it won
+    log: tuple[tuple[int, Action], ...] = ()  # every action of this deal, with its seat
+    void: str = ""  # why the deal ended without a score
 
     @property
     def game(self) -> Game:
@@ -122,6 +171,9 @@ class State:
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    def tracked_value(self, name: str) -> Any:
+        return self.tracked[self.engine.tracked_index[name]]
 
     def view(self, seat: int) -> View:
         """What one seat knows: its own hand and everything played face up."""
@@ -166,19 +218,32 @@ def _state_maker(*changed: str) -> Callable[..., State]:
 
 
 # the transitions, each one new state per action
-_dealt = _state_maker("dealer", "seed", "redeals", "dealt", "hands", "turn", "thrown_in")
-_after_call = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "turn")
-_after_auction = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "phase",
-                              "contract", "declarer", "trump", "leader", "turn")
-_after_card = _state_maker("hands", "trick", "led_suit", "turn")
-_after_trick = _state_maker("hands", "trick", "led_suit", "won", "tricks", "trick_number",
-                            "leader", "turn")
-_after_last_trick = _state_maker("hands", "trick", "led_suit", "won", "tricks", "trick_number",
-                                 "leader", "turn", "phase", "scores")
+_after_call = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "turn",
+                           "stage_calls", "seat_calls", "stage_bid", "proxy", "log")
+_after_card = _state_maker("hands", "aside", "trick", "faces", "led_suit", "turn", "log")
+_after_trick = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken",
+                            "tricks", "trick_number", "leader", "turn", "tracked", "log")
+
+
+_dealt = _state_maker("dealer", "seed", "redeals", "dealt", "hands", "pending", "thrown_in",
+                      "turn")
+_to_play = _state_maker("phase", "contract", "declarer", "trump", "out", "leader", "turn")
+_over = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken", "tricks",
+                     "trick_number", "leader", "turn", "tracked", "log", "phase", "scores")
+
+
+def _with(state: State, **changes: Any) -> State:
+    """A copy of ``state`` with some fields changed (for the rarer transitions)."""
+    return replace(state, **changes)
 
 
 class View:
-    """The state as one seat sees it; bots act on views only."""
+    """The state as one seat sees it; bots act on views only.
+
+    A seat sees its own hand and the cards it has set aside, every call and
+    announcement, and the cards of each trick, except cards played face down by others
+    that only the seat allowed to inspect them sees, until a trick is turned face up.
+    """
 
     __slots__ = ("_state", "seat")
 
@@ -191,20 +256,68 @@ class View:
         return self._state.hand(self.seat)
 
     @property
+    def aside(self) -> CardSet:
+        s = self._state
+        return CardSet(s.game.deck, s.aside[self.seat] if s.aside else 0)
+
+    @property
     def phase(self) -> Phase:
         return self._state.phase
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
 
     @property
     def calls(self) -> tuple[tuple[int, int], ...]:
         return self._state.calls
 
     @property
-    def current_trick(self) -> tuple[tuple[int, int], ...]:
-        return self._state.trick
+    def trump(self) -> Suit | None:
+        """The trump suit if this seat knows it (a face-down indicator hides it from others)."""
+        s = self._state
+        if s.engine.trump_from_aside and any(s.aside) and not s.aside[self.seat]:
+            return None
+        return suit_from_code(s.trump) if s.trump != NO_SUIT else None
+
+    def _shown(self, seat: int, card: int, down: bool, revealed: bool, seen_by: int) -> int | None:
+        if not down or revealed or self.seat in (seat, seen_by):
+            return card
+        return None
 
     @property
-    def tricks(self) -> tuple[TrickRecord, ...]:
-        return self._state.tricks
+    def current_trick(self) -> tuple[tuple[int, int | None], ...]:
+        """(seat, card number) for each card of the trick so far; ``None``: face down, unseen."""
+        s = self._state
+        seats = s.engine.trick_seats(s.leader, s.out)
+        seen_by = s.engine.face_down_seen_by(s)
+        return tuple((seats[j], self._shown(seats[j], c, bool(s.faces and s.faces[j]), False,
+                                            seen_by))
+                     for j, (c, _d) in enumerate(s.trick))
+
+    @property
+    def tricks(self) -> tuple[tuple[int, tuple[tuple[int, int | None], ...], int], ...]:
+        """(number, ((seat, card or None), ...), winner) for every finished trick."""
+        out = []
+        for r in self._state.tricks:
+            faces = r.face_down or (False,) * len(r.cards)
+            cards = tuple((seat, self._shown(seat, c, f, r.revealed, r.seen_by))
+                          for seat, c, f in zip(r.seats, r.cards, faces))
+            out.append((r.number, cards, r.winner))
+        return tuple(out)
+
+    @property
+    def seen_cards(self) -> CardSet:
+        """Every card this seat has seen: its hand, its cards aside, and the cards shown."""
+        mask = self._state.hands[self.seat] | (self._state.aside[self.seat] if self._state.aside else 0)
+        for _n, cards, _w in self.tricks:
+            for _seat, c in cards:
+                if c is not None:
+                    mask |= 1 << c
+        for _seat, c in self.current_trick:
+            if c is not None:
+                mask |= 1 << c
+        return CardSet(self._state.game.deck, mask)
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
@@ -217,11 +330,15 @@ class View:
 
 
 _CALL_CTX = (Ctx.SEAT, Ctx.DEALER, Ctx.HAND, Ctx.HAS_STANDING, Ctx.STANDING, Ctx.HIGH_BIDDER,
-             Ctx.CALLS_MADE, Ctx.PASSES_IN_ROW)
+             Ctx.CALLS_MADE, Ctx.PASSES_IN_ROW, Ctx.STAGE, Ctx.SEAT_CALLS, Ctx.BID_THIS_STAGE,
+             Ctx.PROXY)
 _PLAY_CTX = (Ctx.SEAT, Ctx.DEALER, Ctx.HAND, Ctx.IS_LEADING, Ctx.LED_SUIT, Ctx.TRUMP,
-             Ctx.TRICK_NUMBER, Ctx.POSITION, Ctx.CONTRACT, Ctx.DECLARER)
+             Ctx.TRICK_NUMBER, Ctx.POSITION, Ctx.CONTRACT, Ctx.DECLARER, Ctx.ASIDE, Ctx.LEADER)
 _ENTRY_CTX = (Ctx.CARD, Ctx.DECLARED, Ctx.IS_LEADING, Ctx.POSITION, Ctx.LED_SUIT, Ctx.TRUMP,
               Ctx.TRICK_NUMBER, Ctx.CONTRACT)
+_STATUS_CTX = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER)
+_TRICK_CTX = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER, Ctx.LEADER,
+              Ctx.TRICK_SIZE)
 
 
 def _params(ctxs: Iterable[Ctx]) -> dict[Any, str]:
@@ -237,81 +354,135 @@ class Engine:
         self.n = game.players
         self.tables = GameTables(game)
         g = game
-        deal = g.one(K.DealPackets)
-        turns = g.one(K.AuctionTurns)
+        self.tracked_names = tuple(g.tracked)
+        self.tracked_index = {name: i for i, name in enumerate(self.tracked_names)}
+        self._tracked_initial = tuple(self._initial(t) for t in g.tracked.values())
+        self._tracked_env = {("tracked", name): f"tv[{i}]" for i, name in enumerate(self.tracked_names)}
+        self.stages = g.stages
+        self._deals = [g.stage_rule(K.DealPackets, k) for k in range(1, self.stages + 1)]
+        self._turns = [g.stage_rule(K.AuctionTurns, k) for k in range(1, self.stages + 1)]
+        self.packets = tuple(p for d in self._deals for p in d.packets)  # type: ignore[union-attr]
         play = g.one(K.TrickPlay)
-        assert isinstance(deal, K.DealPackets) and isinstance(turns, K.AuctionTurns)
         assert isinstance(play, K.TrickPlay)
-        self.packets = deal.packets
         call_p = _params(_CALL_CTX)
         seat_only = {Ctx.DEALER: "dealer"}
-        self._deal_first = compile_function(g, self.tables, deal.first, seat_only, name="deal_first")
-        self._auction_first = compile_function(g, self.tables, turns.first, seat_only,
-                                               name="auction_first")
-        self._first_lead = compile_function(
-            g, self.tables, play.first_lead,
-            {Ctx.DEALER: "dealer", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract"},
-            name="first_lead",
-        )
-        self._ends = compile_function(g, self.tables, turns.ends_when, call_p, name="auction_over")
+        self._deal_first = [self._fn(d.first, seat_only, "deal_first")  # type: ignore[union-attr]
+                            for d in self._deals]
+        self._auction_first = [self._fn(t.first, call_p, "auction_first", tv=True)  # type: ignore[union-attr]
+                               for t in self._turns]
+        self._first_lead = self._fn(
+            play.first_lead, {Ctx.DEALER: "dealer", Ctx.DECLARER: "declarer",
+                              Ctx.CONTRACT: "contract", Ctx.TRUMP: "trump"},
+            "first_lead", tv=True)
+        self._ends = [self._fn(t.ends_when, call_p, "auction_over", tv=True)  # type: ignore[union-attr]
+                      for t in self._turns]
         # call rules: one function for legality and one per rule for the refusal message
         call_full = {**call_p, Ctx.CALL_IS_BID: "call_is_bid", Ctx.CALL_BID: "call_bid"}
         self._call_rules: list[tuple[Rule, Callable[..., bool], Callable[..., bool]]] = []
         for rule, body in g.constructs(K.CallRule):
             assert isinstance(body, K.CallRule)
-            self._call_rules.append((
-                rule,
-                compile_function(g, self.tables, body.applies, call_full, name="applies"),
-                compile_function(g, self.tables, body.requires, call_full, name="requires"),
-            ))
-        self._call_ok = compile_function(g, self.tables, D.call_legal(g), call_full, name="call_ok")
+            self._call_rules.append((rule, self._fn(body.applies, call_full, "applies", tv=True),
+                                     self._fn(body.requires, call_full, "requires", tv=True)))
+        self._call_ok = self._fn(D.call_legal(g), call_full, "call_ok", tv=True)
         # the legal calls follow from the arguments the legality function reads
-        self._calls_key = _picker([k for k, name in enumerate(call_p.values())
+        self._calls_key = _picker([k for k, name in enumerate([*call_p.values(), "tv"])
                                    if name in _reads(self._call_ok)])
         self._legal_calls_cache: dict[Any, tuple[Call, ...]] = {}
+        proxy = g.constructs(K.ProxyCall)
+        self._proxy_rule = proxy[0][0] if proxy else None
+        self._proxy_counts = bool(proxy and proxy[0][1].counts_for_partner)  # type: ignore[attr-defined]
+        self._proxy_when = (self._fn(proxy[0][1].when, call_p, "proxy", tv=True)  # type: ignore[attr-defined]
+                            if proxy else None)
         self.ladder = g.ladder
         self._calls = tuple(Call(b) for b in g.ladder)
         self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
+        # cards set aside after an auction stage
+        self._set_aside: dict[int, tuple[K.SetAside, Callable[..., bool]]] = {}
+        for _r, body in g.constructs(K.SetAside):
+            assert isinstance(body, K.SetAside)
+            self._set_aside[body.stage] = (body, self._fn(body.when, call_p, "set_aside", tv=True))
+        self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
+        status_p = _params(_STATUS_CTX)
+        returns = [self._fn(b.returns_when, status_p, "returns", tv=True)
+                   for b, _f in self._set_aside.values()]
+        self._aside_returns = returns[0] if returns else None
+        sits = g.constructs(K.SitsOut)
+        self._sits_out = ((self._fn(sits[0][1].when, status_p, "sits_out", tv=True),  # type: ignore[attr-defined]
+                           self._fn(sits[0][1].seat, status_p, "sitter", tv=True))  # type: ignore[attr-defined]
+                          if sits else None)
         # play rules
         play_p = _params(_PLAY_CTX)
-        self._legal = compile_function(g, self.tables, D.legal_cards(g), play_p, name="legal_cards")
+        self._play_param_names = (*play_p.values(), "tv", "dealt")
+        self._legal = self._fn(D.legal_cards(g), play_p, "legal_cards", tv=True, dealt=True)
         self._play_rules: list[tuple[Rule, Callable[..., bool], Callable[..., int]]] = []
         for rule, body in g.constructs(K.PlayRule):
             assert isinstance(body, K.PlayRule)
-            self._play_rules.append((
-                rule,
-                compile_function(g, self.tables, body.applies, play_p, name="applies"),
-                compile_function(g, self.tables, body.permits, play_p, name="permits"),
-            ))
+            self._play_rules.append((rule, self._fn(body.applies, play_p, "applies", tv=True, dealt=True),
+                                     self._fn(body.permits, play_p, "permits", tv=True, dealt=True)))
+        down = g.constructs(K.FaceDown)
+        self._face_down = (self._fn(D.face_down(g), play_p, "face_down", tv=True, dealt=True)
+                           if down else None)
+        trick_p: dict[Any, str] = _params(_TRICK_CTX)
+        for i in range(self.n):
+            trick_p[(Ctx.PLAYED_CARD, i)] = f"cards[{i}]"
+            trick_p[(Ctx.PLAYED_DECLARED, i)] = f"named[{i}]"
+            trick_p[(Ctx.PLAYED_FACE_DOWN, i)] = f"faces[{i}]"
+        trick_p[("param", "cards")] = "cards"
+        trick_p[("param", "named")] = "named"
+        trick_p[("param", "faces")] = "faces"
+        self._revealed = (self._fn(down[0][1].revealed_when, trick_p, "revealed", tv=True)  # type: ignore[attr-defined]
+                          if down else None)
+        self._seen_by = (self._fn(down[0][1].seen_by, status_p, "seen_by", tv=True)  # type: ignore[attr-defined]
+                         if down else None)
+        self._updates: list[tuple[Callable[..., bool], tuple[tuple[int, Callable[..., Any]], ...]]] = []
+        for _r, body in g.constructs(K.Update):
+            assert isinstance(body, K.Update)
+            self._updates.append((
+                self._fn(body.when, trick_p, "update", tv=True),
+                tuple((self.tracked_index[name], self._fn(value, trick_p, "value", tv=True))
+                      for name, value in body.sets)))
+        # announcements
+        self._announce: dict[Scope, list[tuple[Rule, K.Announce, Declare, Callable[..., bool],
+                                               Callable[..., bool] | None,
+                                               tuple[tuple[int, Callable[..., Any]], ...]]]] = {
+            Scope.CALL: [], Scope.PLAY: []}
+        for rule, body in g.constructs(K.Announce):
+            assert isinstance(body, K.Announce)
+            p = call_p if body.scope is Scope.CALL else play_p
+            dealt = body.scope is Scope.PLAY
+            self._announce[body.scope].append((
+                rule, body, Declare(body.name),
+                self._fn(body.when, p, "announce", tv=True, dealt=dealt),
+                (self._fn(body.required, p, "required", tv=True, dealt=dealt)
+                 if body.required is not None else None),
+                tuple((self.tracked_index[name], self._fn(value, p, "value", tv=True, dealt=dealt))
+                      for name, value in body.sets)))
+        self.announcement_names = tuple(b.name for _r, b in g.constructs(K.Announce)) + (
+            ("partner",) if proxy else ())
+        self._declares = {d.name: d for lst in self._announce.values() for _r, _b, d, *_ in lst}
+        if proxy:
+            self._declares["partner"] = Declare("partner")
         play_card_p = {**play_p, Ctx.CARD: "card", Ctx.DECLARED: "declared"}
-        self._needs_decl = compile_function(g, self.tables, D.needs_declaration(g), play_card_p,
-                                            name="needs_declaration")
+        self._needs_decl = self._fn(D.needs_declaration(g), play_card_p, "needs_declaration",
+                                    tv=True, dealt=True)
         self._decl_choices = D.declaration_choices(g)
         self._name_rules = tuple(r for r, _b in g.constructs(K.NameSuit))
         self._decl_rules: list[tuple[Rule, Callable[..., bool], Callable[..., bool]]] = []
         for rule, body in g.constructs(K.DeclarationRule):
             assert isinstance(body, K.DeclarationRule)
             self._decl_rules.append((
-                rule,
-                compile_function(g, self.tables, body.applies, play_card_p, name="applies"),
-                compile_function(g, self.tables, body.requires, play_card_p, name="requires"),
-            ))
+                rule, self._fn(body.applies, play_card_p, "applies", tv=True, dealt=True),
+                self._fn(body.requires, play_card_p, "requires", tv=True, dealt=True)))
         entry_p = _params(_ENTRY_CTX)
-        self._entry_suit = compile_function(g, self.tables, D.entry_suit(g), entry_p, name="entry_suit")
-        self._strength = compile_function(g, self.tables, D.strength(g), entry_p, name="strength")
+        self._entry_suit = self._fn(D.entry_suit(g), entry_p, "entry_suit")
+        self._strength = self._fn(D.strength(g), entry_p, "strength")
         # scoring
-        self._score = compile_function(
-            g, self.tables, D.score(g, Ref(Ctx.SEAT)),
-            {Ctx.SEAT: "seat", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract",
-             Ctx.DEALER: "dealer"},
-            extra_env={WonTrick: "((won[{seat}] >> ({number})) & 1 == 1)"},
-            name="score",
-        )
-        self._score = _with_won(self._score)
-        self._points = _with_won(compile_function(
-            g, self.tables, D.points_won(g, Ref(Ctx.SEAT)), {Ctx.SEAT: "seat"},
-            extra_env={WonTrick: "((won[{seat}] >> ({number})) & 1 == 1)"}, name="points",
-        ))
+        outcome = {Ctx.SEAT: "seat", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract",
+                   Ctx.DEALER: "dealer", Ctx.TRUMP: "trump"}
+        self._score = self._fn(D.score(g, Ref(Ctx.SEAT)), outcome, "score", tv=True, dealt=True,
+                               won=True, taken=True)
+        self._points = self._fn(D.points_won(g, Ref(Ctx.SEAT)), {Ctx.SEAT: "seat"}, "points",
+                                won=True, taken=True)
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
         self._plays = {
@@ -320,6 +491,7 @@ class Engine:
         for i, c in enumerate(g.deck):
             for code in self._decl_choices:
                 self._plays[(i, code)] = Play(c, suit_from_code(code))
+        self._lays = tuple(Lay(c) for c in g.deck)
         # The actions legal_actions hands out are these pre-built objects.  Keyed by identity,
         # they give their card number, named suit and a bit of their own (or their bid
         # number) without searching the deck or the ladder; any other equal action takes
@@ -336,7 +508,7 @@ class Engine:
         # read, so positions that agree on those share one entry (most hands never name).
         decl_reads = _reads(self._needs_decl).union(
             *(_reads(f) for _r, app, req in self._decl_rules for f in (app, req)))
-        self._plays_key = _picker([k for k, name in enumerate(play_p.values())
+        self._plays_key = _picker([k for k, name in enumerate(self._play_param_names)
                                    if name in decl_reads])
         self._plays_cache: dict[tuple[int, Any], tuple[tuple[Play, ...], int]] = {}
         self._card_plays: dict[Any, list[tuple[tuple[Play, ...], int] | None]] = {}
@@ -344,10 +516,42 @@ class Engine:
         # asked about last: a bot lists the legal plays, then applies one to the same state.
         self._last_play: tuple[State | None, tuple[Any, ...], int, tuple[Play, ...] | None,
                                int] = (None, (), 0, None, 0)
-        self._deal_seats: dict[int, tuple[int, ...]] = {}
+        self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
+                                or self._face_down or self._sits_out)
+        self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         # every field of a new deal but the deal itself, for start() to fill in
         self._before_deal = State(engine=self, phase=Phase.AUCTION, dealer=0, seed=0, redeals=0,
-                                  dealt=(), hands=(), turn=0, won=(0,) * self.n)
+                                  dealt=(), hands=(), turn=0, won=(0,) * self.n,
+                                  seat_calls=(0,) * self.n, aside=(0,) * self.n,
+                                  tracked=self._tracked_initial, taken=(0,) * self.n,
+                                  pending=(0,) * self.n)
+
+    def _initial(self, track: K.Track) -> Any:
+        v = track.initial
+        if track.type is T.SUIT:
+            return suit_code(v)  # type: ignore[arg-type]
+        return int(v) if not isinstance(v, bool) else v  # type: ignore[call-overload]
+
+    def _fn(self, expr: Any, params: dict[Any, str], name: str, *, tv: bool = False,
+            dealt: bool = False, won: bool = False, taken: bool = False) -> Callable[..., Any]:
+        """Compile ``expr`` to a function of ``params`` and the named state tables, in order
+        ``tv``, ``dealt``, ``won``, ``taken``."""
+        params = dict(params)
+        extra: dict[Any, str] = {}
+        if tv:
+            params[("param", "tv")] = "tv"
+            extra.update(self._tracked_env)
+        if dealt:
+            params[("param", "dealt")] = "dealt"
+            extra[DealtHand] = "dealt[{seat}]"
+        if won:
+            params[("param", "won")] = "won"
+            extra[WonTrick] = "((won[{seat}] >> ({number})) & 1 == 1)"
+        if taken:
+            params[("param", "taken")] = "taken"
+            extra[Taken] = "taken[{seat}]"
+        return compile_function(self.game, self.tables, expr, params, extra_env=extra, name=name)
 
     # -- dealing ------------------------------------------------------------------------
     def deal_order(self, seed: int, redeals: int = 0) -> list[int]:
@@ -356,31 +560,85 @@ class Engine:
         random.Random(f"{self.game.key}:{seed}:{redeals}").shuffle(order)
         return order
 
+    def stage_seats(self, dealer: int, stage: int) -> tuple[int, ...]:
+        """The seat each card of one dealing stage goes to, top of the pack first."""
+        key = (dealer, stage)
+        seats = self._deal_seats.get(key)
+        if seats is None:
+            deal = self._deals[stage - 1]
+            first = self._deal_first[stage - 1](dealer)
+            seats = tuple((first + k) % self.n
+                          for packet in deal.packets for k in range(self.n)  # type: ignore[union-attr]
+                          for _ in range(packet))
+            self._deal_seats[key] = seats
+        return seats
+
     def hands_from_order(self, order: Sequence[int], dealer: int) -> tuple[int, ...]:
-        """Deal a pack in the game's packets, starting with the seat the deal rule names."""
+        """Deal a pack in the game's packets (every stage), starting with the seat each
+        stage's deal rule names."""
         if sorted(order) != list(range(len(self.game.deck))):
             raise NotationError(
                 f"a pack order must list every card number 0..{len(self.game.deck) - 1} once",
                 value=order,
             )
         hands = [0] * self.n
-        first = self._deal_first(dealer)
-        seats = self._deal_seats.get(first)
-        if seats is None:  # the seat each card goes to, top of the pack first
-            seats = tuple((first + k) % self.n
-                          for packet in self.packets for k in range(self.n) for _ in range(packet))
-            self._deal_seats[first] = seats
-        for pos, seat in enumerate(seats):
-            hands[seat] |= 1 << order[pos]
+        pos = 0
+        for stage in range(1, self.stages + 1):
+            for seat in self.stage_seats(dealer, stage):
+                hands[seat] |= 1 << order[pos]
+                pos += 1
         return tuple(hands)
 
+    def stage_hands(self, order: Sequence[int], dealer: int) -> list[tuple[int, ...]]:
+        """The cards each seat receives at each stage of the deal."""
+        out = []
+        pos = 0
+        for stage in range(1, self.stages + 1):
+            hands = [0] * self.n
+            for seat in self.stage_seats(dealer, stage):
+                hands[seat] |= 1 << order[pos]
+                pos += 1
+            out.append(tuple(hands))
+        return out
+
     def start(self, hands: Sequence[int], *, dealer: int, seed: int = 0, redeals: int = 0,
-              thrown_in: tuple[Any, ...] = ()) -> State:
-        """The state at the start of the auction, from hands as dealt."""
+              thrown_in: tuple[Any, ...] = (), later: Sequence[int] | None = None) -> State:
+        """The state at the start of the auction, from hands as dealt.
+
+        In a game that deals in stages, ``hands`` are the whole deal and ``later`` the part
+        of each hand that arrives after the first auction (by default the cards the deal
+        order would give late, as dealt by :meth:`split_stages`).
+        """
         hands = tuple(hands)
         self.check_hands(hands)
-        return _dealt(self._before_deal, dealer, seed, redeals, hands, hands,
-                      self._auction_first(dealer), thrown_in)
+        pending = tuple(later) if later is not None else self.split_stages(hands, seed, redeals, dealer)
+        first = tuple(h & ~p for h, p in zip(hands, pending))
+        s = _dealt(self._before_deal, dealer, seed, redeals, hands, first, pending, thrown_in, 0)
+        return _dealt(s, dealer, seed, redeals, hands, first, pending, thrown_in,
+                      self._first_caller(s, 1))
+
+    def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int) -> tuple[int, ...]:
+        """The cards of each hand dealt after the first stage.
+
+        For a dealt-from-seed deal these are the cards the pack gives late; for hands given
+        whole, the highest-numbered cards of each hand (a fixed, documented choice).
+        """
+        if self.stages == 1:
+            return (0,) * self.n
+        order = self.deal_order(seed, redeals)
+        if tuple(hands) == self.hands_from_order(order, dealer):
+            parts = self.stage_hands(order, dealer)
+            late = [0] * self.n
+            for part in parts[1:]:
+                for s in range(self.n):
+                    late[s] |= part[s]
+            return tuple(late)
+        first_size = sum(self._deals[0].packets)  # type: ignore[union-attr]
+        late = []
+        for h in hands:
+            bits = [i for i in range(len(self.game.deck)) if h >> i & 1]
+            late.append(sum(1 << i for i in bits[first_size:]))
+        return tuple(late)
 
     def check_hands(self, hands: Sequence[int]) -> None:
         """Raise NotationError unless the hands share out the deck as the deal rule does."""
@@ -403,32 +661,52 @@ class Engine:
             raise NotationError(f"cards {CardSet(self.game.deck, full & ~seen)} are not dealt",
                                 value=hands)
 
+    def trick_seats(self, leader: int, out: int) -> tuple[int, ...]:
+        """The seats of a trick in order of play from ``leader``, without a seat sitting out."""
+        key = (leader, out)
+        seats = self._trick_seats.get(key)
+        if seats is None:
+            seats = tuple(s for s in ((leader + j) % self.n for j in range(self.n)) if s != out)
+            self._trick_seats[key] = seats
+        return seats
+
     def play_position(self, *, hands: Sequence[int], contract: int, declarer: int, leader: int,
                       trick_number: int, dealer: int | None = None, won: Sequence[int] | None = None,
-                      trick: Sequence[tuple[int, int]] = ()) -> State:
+                      trick: Sequence[tuple[int, int]] = (), trump: int | None = None,
+                      aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
+                      out: int = -1, dealt: Sequence[int] | None = None) -> State:
         """A state in the middle of the play, for replaying positions found by the verifier.
 
         ``hands`` are the cards still held (the cards of ``trick`` excluded).
         """
         dealer = self.n - 1 if dealer is None else dealer
+        tv = list(self._tracked_initial)
+        for name, value in (tracked or {}).items():
+            tv[self.tracked_index[name]] = value
         state = State(
             engine=self, phase=Phase.PLAY, dealer=dealer, seed=0, redeals=0,
-            dealt=tuple(hands), hands=tuple(hands), turn=leader, contract=contract,
-            declarer=declarer, trump=self._trump_of[contract], trick_number=trick_number,
+            dealt=tuple(dealt) if dealt is not None else tuple(hands), hands=tuple(hands),
+            turn=leader, contract=contract, declarer=declarer,
+            trump=self._trump_of[contract] if trump is None else trump, trick_number=trick_number,
             leader=leader, won=tuple(won) if won is not None else (0,) * self.n,
+            seat_calls=(0,) * self.n, aside=tuple(aside) if aside is not None else (0,) * self.n,
+            tracked=tuple(tv), out=out, taken=(0,) * self.n, pending=(0,) * self.n,
         )
         for card_no, named in trick:
             seat = state.turn
-            hands_l = list(state.hands)
-            hands_l[seat] |= 1 << card_no  # the card was in the hand before it was played
-            state = replace(state, hands=tuple(hands_l))
+            if not (state.aside[seat] >> card_no & 1):
+                hands_l = list(state.hands)
+                hands_l[seat] |= 1 << card_no  # the card was in the hand before it was played
+                state = replace(state, hands=tuple(hands_l))
             state = self.apply(state, self._plays[(card_no, named)])
         return state
 
     # -- legality -------------------------------------------------------------------
     def _call_args(self, s: State) -> tuple[Any, ...]:
-        return (s.turn, s.dealer, s.hands[s.turn], s.standing >= 0, s.standing, s.high_bidder,
-                len(s.calls), s.passes_in_row)
+        seat = s.proxy if s.proxy >= 0 else s.turn
+        return (seat, s.dealer, s.hands[seat], s.standing >= 0, s.standing, s.high_bidder,
+                s.stage_calls, s.passes_in_row, s.stage, s.seat_calls[seat], s.stage_bid,
+                s.proxy >= 0, s.tracked)
 
     def legal_calls(self, s: State) -> tuple[Call, ...]:
         args = self._call_args(s)
@@ -436,18 +714,45 @@ class Engine:
         cached = self._legal_calls_cache.get(key)
         if cached is None:
             ok = self._call_ok
-            out = [PASS] if ok(*args, False, -1) else []
-            out.extend(c for i, c in enumerate(self._calls) if ok(*args, True, i))
+            a = args[:-1]
+            tv = args[-1]
+            out = [PASS] if ok(*a, False, -1, tv) else []
+            out.extend(c for i, c in enumerate(self._calls) if ok(*a, True, i, tv))
             cached = tuple(out)
             if len(self._legal_calls_cache) > _CACHE_SIZE:
                 self._legal_calls_cache.clear()
             self._legal_calls_cache[key] = cached
         return cached
 
+    def _announcements(self, s: State, scope: Scope, args: tuple[Any, ...]) -> tuple[list[Declare], list[Declare]]:
+        """The announcements available now, and those required now."""
+        avail: list[Declare] = []
+        required: list[Declare] = []
+        for _rule, _body, decl, when, must, _sets in self._announce[scope]:
+            if when(*args):
+                avail.append(decl)
+                if must is not None and must(*args):
+                    required.append(decl)
+        return avail, required
+
+    def _auction_actions(self, s: State) -> tuple[Action, ...]:
+        calls = self.legal_calls(s)
+        if not self._announce[Scope.CALL] and self._proxy_when is None:
+            return calls
+        args = self._call_args(s)
+        avail, required = self._announcements(s, Scope.CALL, args)
+        if required:
+            return tuple(required)
+        if self._proxy_when is not None and s.proxy < 0 and self._proxy_when(*args):
+            avail.append(self._declares["partner"])
+        return (*calls, *avail)
+
     def _play_args(self, s: State) -> tuple[Any, ...]:
         pos = len(s.trick)
-        return (s.turn, s.dealer, s.hands[s.turn], pos == 0, s.led_suit if pos else NO_SUIT,
-                s.trump, s.trick_number, pos, s.contract, s.declarer)
+        seat = s.turn
+        return (seat, s.dealer, s.hands[seat], pos == 0, s.led_suit if pos else NO_SUIT,
+                s.trump, s.trick_number, pos, s.contract, s.declarer, s.aside[seat], s.leader,
+                s.tracked, s.dealt)
 
     def _play_context(self, s: State) -> tuple[tuple[Any, ...], int]:
         """The arguments of the play rules in ``s`` and the mask of legal cards."""
@@ -505,7 +810,7 @@ class Engine:
 
     def _card_plays_for(self, args: tuple[Any, ...], i: int) -> tuple[tuple[Play, ...], int]:
         """The legal plays of one legal card (with each suit it may name), and their bits."""
-        if self._needs_decl(*args, i, NO_SUIT):
+        if self._needs_decl(*args[:-2], i, NO_SUIT, *args[-2:]):
             plays = tuple(self._plays[(i, code)] for code in self._decl_choices
                           if self._decl_ok(args, i, code))
         else:
@@ -513,14 +818,26 @@ class Engine:
         return plays, sum(self._play_codes[id(p)][3] for p in plays)
 
     def _decl_ok(self, args: tuple[Any, ...], card: int, code: int) -> bool:
-        return all(not app(*args, card, code) or req(*args, card, code)
+        a, tail = args[:-2], args[-2:]
+        return all(not app(*a, card, code, *tail) or req(*a, card, code, *tail)
                    for _r, app, req in self._decl_rules)
+
+    def _play_actions(self, s: State) -> tuple[Action, ...]:
+        if not self._announce[Scope.PLAY]:
+            return self.legal_plays(s)
+        args = self._play_args(s)
+        avail, required = self._announcements(s, Scope.PLAY, args)
+        if required:
+            return tuple(required)
+        return (*self.legal_plays(s), *avail)
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:
         if s.phase is Phase.PLAY:
-            return self.legal_plays(s)
+            return self._play_actions(s)
         if s.phase is Phase.AUCTION:
-            return self.legal_calls(s)
+            return self._auction_actions(s)
+        if s.phase is Phase.SET_ASIDE:
+            return tuple(self._lays[i] for i in range(len(self.game.deck)) if s.hands[s.turn] >> i & 1)
         return ()
 
     # -- transitions --------------------------------------------------------------
@@ -534,10 +851,12 @@ class Engine:
         )
 
     def apply(self, s: State, action: Action) -> State:
+        if isinstance(action, Declare):
+            return self._apply_declare(s, action)
         if s.phase is Phase.PLAY:
             if not isinstance(action, Play):
                 raise self._refuse(None, f"the auction is over: {self.table.name(s.turn)} must "
-                                   f"play a card, not call {action}", action)
+                                   f"play a card, not {action}", action)
             return self._apply_play(s, action)
         if s.phase is Phase.AUCTION:
             if not isinstance(action, Call):
@@ -545,7 +864,18 @@ class Engine:
                                    f"call (a bid such as '{self.ladder[0]}' or 'pass'), "
                                    f"not play {action}", action)
             return self._apply_call(s, action)
+        if s.phase is Phase.SET_ASIDE:
+            if not isinstance(action, Lay):
+                raise self._refuse(None, f"{self.table.name(s.turn)} must lay a card of his "
+                                   f"hand aside face down ({s.hand(s.turn)}), not {action}",
+                                   action)
+            return self._apply_lay(s, action)
         raise self._refuse(None, "the deal is over: no more actions", action)
+
+    # the auction
+    def _first_caller(self, s: State, stage: int) -> int:
+        args = self._call_args(s if s.stage == stage else _with(s, stage=stage))
+        return self._auction_first[stage - 1](*args)  # type: ignore[no-any-return]
 
     def _apply_call(self, s: State, call: Call) -> State:
         known = self._call_numbers.get(id(call))
@@ -559,34 +889,153 @@ class Engine:
                 raise self._refuse(None, f"{call.bid} is not a bid in {self.game.name}", call)
             is_bid, b = True, self.ladder.index(call.bid)
         args = self._call_args(s)
-        if not self._call_ok(*args, is_bid, b):
+        a, tv = args[:-1], args[-1]
+        if not self._call_ok(*a, is_bid, b, tv):
             for rule, app, req in self._call_rules:
-                if app(*args, is_bid, b) and not req(*args, is_bid, b):
+                if app(*a, is_bid, b, tv) and not req(*a, is_bid, b, tv):
                     raise self._refuse(rule, f"{self.table.name(s.turn)} may not call {call}", call)
             raise self._refuse(None, f"{call} is not legal here", call)  # pragma: no cover
-        seat = s.turn
-        calls = s.calls + ((seat, b),)
+        namer = s.turn  # who names the call: the partner when calling in a seat's place
+        seat = s.proxy if s.proxy >= 0 else s.turn  # whose turn the call uses
+        calls = s.calls + ((namer, b),)
+        seat_calls_l = list(s.seat_calls)
+        seat_calls_l[seat] += 1
+        if s.proxy >= 0 and self._proxy_counts:
+            seat_calls_l[namer] += 1
+        seat_calls = tuple(seat_calls_l)
         if is_bid:
-            standing, high_bidder, passes = b, seat, 0
+            standing, high_bidder, passes, stage_bid = b, namer, 0, True
         else:
-            standing, high_bidder, passes = s.standing, s.high_bidder, s.passes_in_row + 1
+            standing, high_bidder, passes, stage_bid = (s.standing, s.high_bidder,
+                                                        s.passes_in_row + 1, s.stage_bid)
+        stage_calls = s.stage_calls + 1
+        log = s.log + ((namer, call),)
         # the auction-over rule reads the state after the call, with the turn not yet passed on
-        if not self._ends(seat, s.dealer, s.hands[seat], standing >= 0, standing, high_bidder,
-                          len(calls), passes):
-            return _after_call(s, calls, standing, high_bidder, passes, (seat + 1) % self.n)
-        if standing >= 0:
-            contract, declarer = standing, high_bidder
-            leader = self._first_lead(s.dealer, declarer, contract)
-            return _after_auction(s, calls, standing, high_bidder, passes, Phase.PLAY, contract,
-                                  declarer, self._trump_of[contract], leader, leader)
-        # nobody bid: the cards are dealt again
-        steps = self._redeal_steps or 0
+        over = self._ends[s.stage - 1](seat, s.dealer, s.hands[seat], standing >= 0, standing,
+                                       high_bidder, stage_calls, passes, s.stage,
+                                       seat_calls[seat], stage_bid, s.proxy >= 0, s.tracked)
+        after = _after_call(s, calls, standing, high_bidder, passes, (seat + 1) % self.n,
+                            stage_calls, seat_calls, stage_bid, -1, log)
+        if not over:
+            return after
+        return self._end_stage(after)
+
+    def _end_stage(self, s: State) -> State:
+        """The auction of ``s.stage`` is over: set cards aside, deal on, play, or redeal."""
+        if s.standing < 0:
+            # nobody bid: the cards are dealt again
+            return self._redeal(s, self._redeal_steps or 0, "no bid")
+        aside = self._set_aside.get(s.stage)
+        if aside is not None and aside[1](*self._call_args(s)):
+            # cards laid aside earlier go back to their owners first
+            hands = tuple(h | a for h, a in zip(s.hands, s.aside))
+            return _with(s, phase=Phase.SET_ASIDE, hands=hands, aside=(0,) * self.n,
+                         turn=s.high_bidder)
+        return self._next_stage(s)
+
+    def _next_stage(self, s: State) -> State:
+        if s.stage < self.stages:
+            stage = s.stage + 1
+            deal = self._deals[stage - 1]
+            # the cards of this stage: the pending cards dealt in this stage's packets
+            share = sum(deal.packets)  # type: ignore[union-attr]
+            hands_l, pending_l = list(s.hands), list(s.pending)
+            for seat in range(self.n):
+                bits = [i for i in range(len(self.game.deck)) if pending_l[seat] >> i & 1]
+                now = sum(1 << i for i in bits[:share]) if stage < self.stages else pending_l[seat]
+                hands_l[seat] |= now
+                pending_l[seat] &= ~now
+            s = _with(s, phase=Phase.AUCTION, stage=stage, hands=tuple(hands_l),
+                      pending=tuple(pending_l), stage_calls=0, passes_in_row=0,
+                      seat_calls=(0,) * self.n, stage_bid=False)
+            return _with(s, turn=self._first_caller(s, stage))
+        contract, declarer = s.standing, s.high_bidder
+        trump = s.trump if self.trump_from_aside else self._trump_of[contract]
+        out = -1
+        if self._sits_out is not None:
+            st = (s.dealer, contract, declarer, trump, s.trick_number, s.tracked)
+            if self._sits_out[0](*st):
+                out = self._sits_out[1](*st)
+        leader = self._first_lead(s.dealer, declarer, contract, trump, s.tracked)
+        return _to_play(s, Phase.PLAY, contract, declarer, trump, out, leader, leader)
+
+    def _redeal(self, s: State, steps: int, reason: str) -> State:
         dealer = (s.dealer + steps) % self.n
         redeals = s.redeals + 1
-        hands = self.hands_from_order(self.deal_order(s.seed, redeals), dealer)
+        order = self.deal_order(s.seed, redeals)
+        hands = self.hands_from_order(order, dealer)
         return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals,
-                          thrown_in=s.thrown_in + ((s.dealt, calls),))
+                          thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason),))
 
+    def _apply_lay(self, s: State, lay: Lay) -> State:
+        deck = self.game.deck
+        if lay.card not in deck:
+            raise self._refuse(None, f"{lay.card} is not in the {deck.name} deck", lay)
+        i = deck.index(lay.card)
+        seat = s.turn
+        if not s.hands[seat] >> i & 1:
+            raise self._refuse(None, f"{lay.card} is not in {self.table.name(seat)}'s hand "
+                               f"({s.hand(seat)})", lay)
+        body = self._set_aside[s.stage][0]
+        hands_l, aside_l = list(s.hands), list(s.aside)
+        hands_l[seat] &= ~(1 << i)
+        aside_l[seat] |= 1 << i
+        s = _with(s, hands=tuple(hands_l), aside=tuple(aside_l), log=s.log + ((seat, lay),))
+        if body.names_trump:
+            s = _with(s, trump=suit_code(lay.card.suit))
+        if aside_l[seat].bit_count() < body.count:
+            return s
+        return self._next_stage(s)
+
+    # announcements
+    def _apply_declare(self, s: State, decl: Declare) -> State:
+        name = self.table.name(s.turn)
+        if s.phase is Phase.AUCTION:
+            scope, args = Scope.CALL, self._call_args(s)
+        elif s.phase is Phase.PLAY:
+            scope, args = Scope.PLAY, self._play_args(s)
+        else:
+            raise self._refuse(None, f"no announcement can be made now ({s.phase.value})", decl)
+        if scope is Scope.CALL and decl.name == "partner" and self._proxy_when is not None:
+            if s.proxy >= 0 or not self._proxy_when(*args):
+                raise self._refuse(self._proxy_rule, f"{name} may not ask his partner to call "
+                                   "now", decl)
+            partner = self.table.partner(s.turn)
+            assert partner is not None
+            return _with(s, proxy=s.turn, turn=partner, log=s.log + ((s.turn, decl),))
+        for rule, body, _d, when, _must, sets in self._announce[scope]:
+            if body.name != decl.name:
+                continue
+            if not when(*args):
+                raise self._refuse(rule, f"{name} may not announce {decl.name} now", decl)
+            log = s.log + ((s.turn, decl),)
+            if body.void_redeal is not None:
+                return self._redeal(_with(s, log=log), body.void_redeal, decl.name)
+            tv = list(s.tracked)
+            for index, value in sets:
+                tv[index] = value(*args)
+            return self._after_status(_with(s, tracked=tuple(tv), log=log))
+        known = ", ".join(self.announcement_names) or "none in this game"
+        raise self._refuse(None, f"{decl.name!r} is not an announcement here (announcements: "
+                           f"{known})", decl)
+
+    def face_down_seen_by(self, s: State) -> int:
+        """The seat that may look at the cards played face down (-1: nobody)."""
+        if self._seen_by is None:
+            return -1
+        return self._seen_by(*self._status_args(s))  # type: ignore[no-any-return]
+
+    def _status_args(self, s: State) -> tuple[Any, ...]:
+        return (s.dealer, s.contract, s.declarer, s.trump, s.trick_number, s.tracked)
+
+    def _after_status(self, s: State) -> State:
+        """Cards set aside go back to their owners when the rule says so."""
+        if self._aside_returns is not None and any(s.aside) and self._aside_returns(*self._status_args(s)):
+            hands = tuple(h | a for h, a in zip(s.hands, s.aside))
+            return _with(s, hands=hands, aside=(0,) * self.n)
+        return s
+
+    # the play
     def _play_numbers(self, s: State, play: Play) -> tuple[int, int]:
         """The card number and named suit code of ``play``, refused unless legal in ``s``."""
         deck = self.game.deck
@@ -598,21 +1047,30 @@ class Engine:
                 raise self._refuse(None, f"{play.card} is not in the {deck.name} deck", play)
             i, code = deck.index(play.card), None
         seat = s.turn
-        hand = s.hands[seat]
+        held = s.hands[seat] | s.aside[seat]
         name = self.table.name(seat)
-        if not hand >> i & 1:
+        if not held >> i & 1:
             raise self._refuse(None, f"{play.card} is not in {name}'s hand "
-                               f"({CardSet(deck, hand)})", play)
+                               f"({CardSet(deck, s.hands[seat])})", play)
         args, mask = self._play_context(s)
+        if self._announce[Scope.PLAY]:
+            _avail, required = self._announcements(s, Scope.PLAY, args)
+            if required:
+                rule = next(r for r, b, d, *_ in self._announce[Scope.PLAY] if d == required[0])
+                raise self._refuse(rule, f"{name} must announce {required[0].name} first", play)
         if not mask >> i & 1:
             for rule, app, permits in self._play_rules:
                 if app(*args) and not permits(*args) >> i & 1:
                     raise self._refuse(rule, f"{name} may not play {play.card}: legal now are "
                                        f"{CardSet(deck, mask)}", play)
-            raise self._refuse(None, f"{play.card} is not legal here", play)  # pragma: no cover
+            why = (f"{play.card} lies face down aside and may not be played now"
+                   if s.aside[seat] >> i & 1 else f"{play.card} is not legal here")
+            rule = self.game.constructs(K.PlayableAside)[0][0] if s.aside[seat] >> i & 1 else None
+            raise self._refuse(rule, why, play)
         if code is None:
             code = NO_SUIT if play.names is None else suit_code(play.names)
-        if self._needs_decl(*args, i, NO_SUIT):
+        a, tail = args[:-2], args[-2:]
+        if self._needs_decl(*a, i, NO_SUIT, *tail):
             if play.names is None:
                 rule = self._name_rules[0]
                 raise self._refuse(rule, f"{play.card} needs a named suit here, e.g. "
@@ -620,7 +1078,7 @@ class Engine:
             if code not in self._decl_choices:
                 raise self._refuse(self._name_rules[0], f"{play.names} cannot be named", play)
             for rule, app, req in self._decl_rules:
-                if app(*args, i, code) and not req(*args, i, code):
+                if app(*a, i, code, *tail) and not req(*a, i, code, *tail):
                     raise self._refuse(rule, f"{name} may not name {play.names.symbol}", play)
         elif play.names is not None:
             raise self._refuse(None, f"{play.card} names no suit here (play it as "
@@ -630,22 +1088,38 @@ class Engine:
     def _apply_play(self, s: State, play: Play) -> State:
         known = self._play_codes.get(id(play))
         last = self._last_play
-        if known is not None and known[0] is play and last[0] is s and last[4] & known[3]:
+        if (known is not None and known[0] is play and last[0] is s and last[4] & known[3]
+                and self._plain_play):
             i, code = known[1], known[2]  # one of the legal plays just listed for this state
         else:
             i, code = self._play_numbers(s, play)
         seat = s.turn
-        hands_l = list(s.hands)
-        hands_l[seat] &= ~(1 << i)
-        hands = tuple(hands_l)
+        bit = 1 << i
+        hands, aside = s.hands, s.aside
+        if hands[seat] & bit:
+            hands_l = list(hands)
+            hands_l[seat] &= ~bit
+            hands = tuple(hands_l)
+        else:
+            aside_l = list(aside)
+            aside_l[seat] &= ~bit
+            aside = tuple(aside_l)
+        faces = s.faces
+        if self._face_down is not None:
+            faces = faces + (bool(self._face_down(*self._play_args(s))),)
         trick = s.trick + ((i, code),)
         trump, number, contract = s.trump, s.trick_number, s.contract
         if len(trick) == 1:
             led = self._entry_suit(i, code, True, 0, NO_SUIT, trump, number, contract)
         else:
             led = s.led_suit
-        if len(trick) < self.n:
-            return _after_card(s, hands, trick, led, (seat + 1) % self.n)
+        log = s.log + ((seat, play),)
+        size = self.n if s.out < 0 else self.n - 1
+        if len(trick) < size:
+            nxt = (seat + 1) % self.n
+            if nxt == s.out:
+                nxt = (nxt + 1) % self.n
+            return _after_card(s, hands, aside, trick, faces, led, nxt, log)
         # the trick is complete: the strongest card wins (the first of equals, which the
         # verifier proves never happens)
         strength = self._strength
@@ -654,44 +1128,80 @@ class Engine:
             st = strength(c, named, p == 0, p, led, trump, number, contract)
             if best is None or st > best:
                 best, best_pos = st, p
-        winner = (s.leader + best_pos) % self.n
+        seats = self.trick_seats(s.leader, s.out)
+        winner = seats[best_pos]
         won_l = list(s.won)
         won_l[winner] |= 1 << number
         won = tuple(won_l)
         cards, names = zip(*trick)
-        tricks = s.tricks + (TrickRecord(number, s.leader, cards, names, winner),)
-        if any(hands):
-            return _after_trick(s, hands, (), NO_SUIT, won, tricks, number + 1, winner, winner)
-        scores = tuple(self._score(seat_, s.declarer, contract, s.dealer, won)
-                       for seat_ in range(self.n))
-        return _after_last_trick(s, hands, (), NO_SUIT, won, tricks, number + 1, winner, winner,
-                                 Phase.OVER, scores)
+        cards_mask = 0
+        for c in cards:
+            cards_mask |= 1 << c
+        taken_l = list(s.taken)
+        taken_l[winner] |= cards_mask
+        taken = tuple(taken_l)
+        tv = s.tracked
+        revealed, seen_by = False, -1
+        if not self._plain_play:
+            targs = (s.dealer, contract, s.declarer, trump, number, s.leader, size, cards, names,
+                     faces + (False,) * (self.n - len(faces)), tv)
+            if self._revealed is not None:
+                revealed = bool(self._revealed(*targs))
+                seen_by = self.face_down_seen_by(s)
+            if self._updates:
+                tv_l = list(tv)
+                for when, sets in self._updates:
+                    if when(*targs):
+                        for index, value in sets:
+                            tv_l[index] = value(*targs)
+                tv = tuple(tv_l)
+        tricks = s.tricks + (TrickRecord(number, s.leader, cards, names, winner, seats,
+                                         faces, revealed, seen_by),)
+        out = s.out
+        if any(hands[x] | aside[x] for x in range(self.n) if x != out):
+            nxt = _after_trick(s, hands, aside, (), (), NO_SUIT, won, taken, tricks, number + 1,
+                               winner, winner, tv, log)
+            return nxt if self._plain_play else self._after_status(nxt)
+        scores = tuple(self._score(seat_, s.declarer, contract, s.dealer, trump, tv, s.dealt,
+                                   won, taken) for seat_ in range(self.n))
+        return _over(s, hands, aside, (), (), NO_SUIT, won, taken, tricks, number + 1, winner,
+                     winner, tv, log, Phase.OVER, scores)
 
     # -- scoring helpers ----------------------------------------------------------
     def points(self, s: State, seat: int) -> int:
         """The points a seat took in tricks so far."""
-        return self._points(seat, s.won)  # type: ignore[no-any-return]
+        return self._points(seat, s.won, s.taken)  # type: ignore[no-any-return]
 
     def score_outcome(self, *, contract: int, declarer: int, winners: Sequence[int],
-                      dealer: int | None = None) -> tuple[int, ...]:
+                      dealer: int | None = None, taken: Sequence[int] | None = None,
+                      tracked: dict[str, Any] | None = None, trump: int | None = None,
+                      dealt: Sequence[int] | None = None) -> tuple[int, ...]:
         """The scores for a contract and the winner of each trick, in order."""
         won = [0] * self.n
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
         dealer = self.n - 1 if dealer is None else dealer
-        return tuple(self._score(seat, declarer, contract, dealer, tuple(won))
+        tv = list(self._tracked_initial)
+        for name, value in (tracked or {}).items():
+            tv[self.tracked_index[name]] = value
+        trump = self._trump_of[contract] if trump is None else trump
+        return tuple(self._score(seat, declarer, contract, dealer, trump, tuple(tv),
+                                 tuple(dealt or (0,) * self.n), tuple(won),
+                                 tuple(taken or (0,) * self.n))
                      for seat in range(self.n))
 
-    def points_outcome(self, winners: Sequence[int]) -> tuple[int, ...]:
+    def points_outcome(self, winners: Sequence[int],
+                       taken: Sequence[int] | None = None) -> tuple[int, ...]:
         won = [0] * self.n
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
-        return tuple(self._points(seat, tuple(won)) for seat in range(self.n))
+        return tuple(self._points(seat, tuple(won), tuple(taken or (0,) * self.n))
+                     for seat in range(self.n))
 
     def trick_winner(self, *, contract: int, cards: Sequence[int], named: Sequence[int],
-                     trick_number: int = 1) -> int:
+                     trick_number: int = 1, trump: int | None = None) -> int:
         """The winning position of a complete trick, by the game's strength rules."""
-        trump = self._trump_of[contract]
+        trump = self._trump_of[contract] if trump is None else trump
         led = self._entry_suit(cards[0], named[0], True, 0, NO_SUIT, trump, trick_number, contract)
         strengths = [self._strength(c, d, p == 0, p, led, trump, trick_number, contract)
                      for p, (c, d) in enumerate(zip(cards, named))]
@@ -715,16 +1225,6 @@ def _picker(indices: Sequence[int]) -> Callable[[tuple[Any, ...]], Any]:
     if not indices:
         return lambda _args: ()
     return operator.itemgetter(*indices)
-
-
-def _with_won(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Adapt a generated function whose body reads ``won`` as a trailing argument."""
-    src = fn.source.replace("):\n", ", won):\n", 1)  # type: ignore[attr-defined]
-    ns = dict(fn.__globals__)
-    exec(compile(src, fn.__code__.co_filename, "exec"), ns)  # noqa: S102  # generated from rule nodes
-    out = ns[fn.__name__]
-    out.source = src
-    return out  # type: ignore[no-any-return]
 
 
 _ENGINES: dict[int, Engine] = {}
@@ -766,13 +1266,18 @@ def apply(state: State, action: Action) -> State:
 
 
 def parse_action(state: State, text: str) -> Action:
-    """Read an action in the notation of records: ``pass``, ``19S``, ``AS``, ``JK:H``.
+    """Read an action in the notation of records: ``pass``, ``19S``, ``AS``, ``JK:H``, or an
+    announcement's name (``open``, ``caps``).
 
     Raises:
         NotationError: the text is no call or card of this game.
     """
     game = state.game
     t = text.strip()
+    if t.lower() in state.engine.announcement_names:
+        return Declare(t.lower())
+    if state.phase is Phase.SET_ASIDE:
+        return Lay(game.deck.parse_card(t))
     if state.phase is Phase.AUCTION:
         if t.lower() in ("pass", "p", "-"):
             return PASS
@@ -800,7 +1305,7 @@ def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     rng = random.Random(seed)
     bots = bots or [random_bot] * game.players
     eng = state.engine
-    if all(bot is random_bot for bot in bots):
+    if all(bot is random_bot for bot in bots) and eng._plain_play:
         # what random_bot does, without a View or the phase dispatch per action: the same
         # draws, the same deal
         randrange = rng.randrange

@@ -13,7 +13,17 @@ from typing import Any
 from spec.cards import CardSet
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import NO_SUIT
-from spec.engine import Phase, State, TrickRecord, engine_for, parse_action
+from spec.engine import (
+    Action,
+    Call,
+    Lay,
+    Phase,
+    Play,
+    State,
+    TrickRecord,
+    engine_for,
+    parse_action,
+)
 from spec.errors import IllegalActionError, NotationError
 from spec.registry import find_game
 
@@ -31,9 +41,21 @@ def _play_text(game: Game, card: int, named: int) -> str:
     return s + (f":{suit_from_code(named).letter}" if named != NO_SUIT else "")  # type: ignore[union-attr]
 
 
-def _calls(game: Game, calls: tuple[tuple[int, int], ...]) -> list[dict[str, str]]:
+def _actions(game: Game, log: tuple[tuple[int, Action], ...]) -> list[dict[str, str]]:
+    """Every action of a deal in order: calls, cards laid aside, announcements, plays."""
     t = game.table
-    return [{"seat": t.name(s), "call": "pass" if b < 0 else str(game.ladder[b])} for s, b in calls]
+    out = []
+    for seat, action in log:
+        if isinstance(action, Call):
+            kind = "call"
+        elif isinstance(action, Play):
+            kind = "play"
+        elif isinstance(action, Lay):
+            kind = "lay"
+        else:
+            kind = "announce"
+        out.append({"seat": t.name(seat), kind: str(action)})
+    return out
 
 
 def to_record(state: State) -> dict[str, Any]:
@@ -42,15 +64,6 @@ def to_record(state: State) -> dict[str, Any]:
     t = game.table
     eng = state.engine
     hands = {t.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(state.dealt)}
-    actions = _calls(game, state.calls)
-    seat_order: list[dict[str, Any]] = []
-    for rec in state.tricks:
-        for j, (c, d) in enumerate(zip(rec.cards, rec.named)):
-            seat_order.append({"seat": t.name((rec.leader + j) % game.players),
-                               "play": _play_text(game, c, d)})
-    for j, (c, d) in enumerate(state.trick):
-        seat_order.append({"seat": t.name((state.leader + j) % game.players),
-                           "play": _play_text(game, c, d)})
     out: dict[str, Any] = {
         "format": FORMAT,
         "game": game.key,
@@ -58,12 +71,12 @@ def to_record(state: State) -> dict[str, Any]:
         "seed": state.seed,
         "dealer": t.name(state.dealer),
         "thrown_in": [
-            {"hands": {t.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(dealt)},
-             "actions": _calls(game, calls)}
-            for dealt, calls in state.thrown_in
+            {"hands": {t.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(d.dealt)},
+             "actions": _actions(game, d.log), "reason": d.reason}
+            for d in state.thrown_in
         ],
         "hands": hands,
-        "actions": actions + seat_order,
+        "actions": _actions(game, state.log),
         "contract": None if state.contract < 0 else {
             "bid": str(game.ladder[state.contract]), "declarer": t.name(state.declarer)},
         "tricks": [_trick(game, r) for r in state.tricks],
@@ -75,11 +88,15 @@ def to_record(state: State) -> dict[str, Any]:
 
 def _trick(game: Game, r: TrickRecord) -> dict[str, Any]:
     t = game.table
-    return {
+    out: dict[str, Any] = {
         "number": r.number, "leader": t.name(r.leader),
         "cards": [_play_text(game, c, d) for c, d in zip(r.cards, r.named)],
         "winner": t.name(r.winner),
     }
+    if any(r.face_down):
+        out["face_down"] = [str(game.deck[c]) for c, f in zip(r.cards, r.face_down) if f]
+        out["turned_up"] = r.revealed
+    return out
 
 
 @dataclass
@@ -154,15 +171,17 @@ def replay(data: Any) -> ReplayReport:
         tricks_seen = len(state.tricks)
         for a in actions:
             step += 1
-            if not isinstance(a, dict) or "seat" not in a or not ("call" in a or "play" in a):
-                raise RecordError(f"step {step}: an action is an object with 'seat' and 'call' or 'play'")
+            kinds = [k for k in ("call", "play", "lay", "announce") if k in a] if isinstance(a, dict) else []
+            if not isinstance(a, dict) or "seat" not in a or len(kinds) != 1:
+                raise RecordError(f"step {step}: an action is an object with 'seat' and one of "
+                                  "'call', 'play', 'lay' or 'announce'")
             seat = t.parse_seat(a["seat"])
             if state.phase is Phase.OVER:
                 return ReplayReport(False, f"step {step}: the deal is already over", state)
             if seat != state.turn:
                 return ReplayReport(False, f"step {step}: the record has {t.name(seat)} act, but "
                                     f"it is {t.name(state.turn)}'s turn", state)
-            text = a.get("call", a.get("play"))
+            text = a[kinds[0]]
             try:
                 action = parse_action(state, str(text))
                 state = eng.apply(state, action)

@@ -18,10 +18,13 @@ from spec.dsl._nodes import (
     CardTable,
     Ctx,
     Expr,
+    DealtHand,
     Ref,
     Scope,
     SrcLoc,
     T,
+    Taken,
+    Tracked,
     Var,
     caller_loc,
     walk,
@@ -29,6 +32,11 @@ from spec.dsl._nodes import (
 from spec.errors import NotationError, SpecDefinitionError
 from spec.seats import Direction, Table
 
+_TRACKED_SCOPES = (Scope.CALL, Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS)
+_NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
+    DealtHand: (Scope.PLAY, Scope.OUTCOME, Scope.STATUS),
+    Taken: (Scope.OUTCOME,),
+}
 _RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 _REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")
 
@@ -137,26 +145,34 @@ class Property:
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """A bid on a game's ladder: a level and a strain (None: no trumps)."""
+    """A bid on a game's ladder: a level and a strain (None: no trumps).
+
+    ``label`` is how the bid is written when the game names it (``PCC``, or the bare
+    level on a ladder without strains); it does not take part in equality.
+    """
 
     level: int
     strain: Suit | None
+    label: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.level}{self.strain.letter if self.strain else 'NT'}"
+        return self.label or f"{self.level}{self.strain.letter if self.strain else 'NT'}"
 
     @property
     def symbol(self) -> str:
-        return f"{self.level}{self.strain.symbol if self.strain else 'NT'}"
+        return self.label or f"{self.level}{self.strain.symbol if self.strain else 'NT'}"
 
 
 _BID_RE = re.compile(r"^\s*(\d+)\s*(NT|N|[CDHS♣♦♥♠])\s*$", re.IGNORECASE)
 
 
 _SINGLETONS = (
-    K.Seats, K.PlayDirection, K.DeckIs, K.RankOrder, K.TrickValue, K.DealPackets,
-    K.AuctionTurns, K.Ladder, K.BidOrder, K.TrickPlay, K.HighestBidderDeclares,
+    K.Seats, K.PlayDirection, K.DeckIs, K.RankOrder, K.Ladder, K.BidOrder, K.TrickPlay,
+    K.HighestBidderDeclares,
 )
+# stated at most once
+_AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
+                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid)
 
 
 class Game:
@@ -283,7 +299,27 @@ class Game:
     def ladder(self) -> tuple[Bid, ...]:
         body = self.one(K.Ladder)
         assert isinstance(body, K.Ladder)
-        return tuple(Bid(lv, st) for lv in body.levels for st in body.strains)
+        names = dict(body.names)
+        plain = body.strains == (None,)
+        return tuple(Bid(lv, st, names.get(lv, str(lv) if plain else ""))
+                     for lv in body.levels for st in body.strains)
+
+    @property
+    def stages(self) -> int:
+        """How many times the game deals and bids before the play."""
+        return len(self.constructs(K.AuctionTurns))
+
+    def stage_rule(self, kind: type[K.Construct], stage: int) -> K.Construct | None:
+        """The construct of ``kind`` stated for an auction stage, if any."""
+        for _r, body in self.constructs(kind):
+            if getattr(body, "stage", None) == stage:
+                return body
+        return None
+
+    @cached_property
+    def tracked(self) -> dict[str, K.Track]:
+        """The values the game keeps through a deal, by name."""
+        return {b.name: b for _r, b in self.constructs(K.Track)}  # type: ignore[attr-defined, misc]
 
     @cached_property
     def strain_rank(self) -> dict[Suit | None, int]:
@@ -313,7 +349,15 @@ class Game:
         Raises:
             NotationError: malformed, or not on this game's ladder.
         """
+        if isinstance(text, str):
+            for b in self.ladder:
+                if b.label and b.label.upper() == text.strip().upper():
+                    return b
         m = _BID_RE.match(text) if isinstance(text, str) else None
+        if m is None and isinstance(text, str) and text.strip().isdigit():
+            raise NotationError(
+                f"{text.strip()} is not a bid in {self.name} (bids run from {self.ladder[0]} "
+                f"to {self.ladder[-1]})", value=text)
         if not m:
             raise NotationError(
                 f"not a bid: {text!r} (write level then strain, e.g. "
@@ -360,6 +404,15 @@ class Game:
                 raise self._fail(
                     f"{kind.__name__} is stated twice (also by {found[0][0].id})", found[1][0]
                 )
+        for kind in _AT_MOST_ONCE:
+            found = self.constructs(kind)
+            if len(found) > 1:
+                raise self._fail(
+                    f"{kind.__name__} is stated twice (also by {found[0][0].id})", found[1][0]
+                )
+        if not self.constructs(K.TrickValue) and not self.constructs(K.CardPoints):
+            raise self._fail("no rule says what tricks are worth (TrickValue or CardPoints)")
+        self._check_stages()
         self._check_equipment()
         self._check_scopes()
         self._check_ladder()
@@ -398,20 +451,78 @@ class Game:
                 f"(card {next(c for c in deck if c.rank is missing[0])})",
                 rank_rule,
             )
-        (deal_rule, deal), = self.constructs(K.DealPackets)
-        assert isinstance(deal, K.DealPackets)
-        if sum(deal.packets) * len(seats.names) != len(deck):
+        deals = self.constructs(K.DealPackets)
+        share = sum(sum(d.packets) for _r, d in deals)  # type: ignore[attr-defined]
+        if share * len(seats.names) != len(deck):
+            packets = " + ".join(str(d.packets) for _r, d in deals)  # type: ignore[attr-defined]
             raise self._fail(
-                f"packets {deal.packets} give {sum(deal.packets)} cards to each of "
+                f"packets {packets} give {share} cards to each of "
                 f"{len(seats.names)} seats, but the deck has {len(deck)}",
-                deal_rule,
+                deals[-1][0],
             )
+        for rule, body in self.constructs(K.Track):
+            assert isinstance(body, K.Track)
+            if not re.match(r"^[a-z][a-z0-9_]*$", body.name):
+                raise self._fail(f"tracked value name {body.name!r} is not snake_case", rule)
+            if [b.name for _r, b in self.constructs(K.Track)].count(body.name) > 1:  # type: ignore[attr-defined]
+                raise self._fail(f"tracked value {body.name!r} is declared twice", rule)
+            if body.monotone and body.type is not T.BOOL:
+                raise self._fail(f"only a condition can be monotone, {body.name} is a "
+                                 f"{body.type.value}", rule)
+        if self.constructs(K.PlayableAside) and not self.constructs(K.SetAside):
+            raise self._fail("PlayableAside needs a SetAside rule: no card is ever set aside",
+                             self.constructs(K.PlayableAside)[0][0])
+
+    def _check_stages(self) -> None:
+        for kind in (K.DealPackets, K.AuctionTurns):
+            found = self.constructs(kind)
+            if not found:
+                doc = (kind.__doc__ or "").strip().splitlines()[0]
+                raise self._fail(
+                    f"no rule states {kind.__name__} ({doc[0].lower()}{doc[1:].rstrip('.')})")
+            stages = [b.stage for _r, b in found]  # type: ignore[attr-defined]
+            for (rule, body), want in zip(found, range(1, len(found) + 1)):
+                if stages.count(body.stage) > 1:  # type: ignore[attr-defined]
+                    raise self._fail(f"{kind.__name__} is stated twice for stage "
+                                     f"{body.stage}", rule)  # type: ignore[attr-defined]
+            if sorted(stages) != list(range(1, len(found) + 1)):
+                raise self._fail(f"{kind.__name__} stages must be numbered 1, 2, ... "
+                                 f"(got {sorted(stages)})", found[-1][0])
+        n_deal = len(self.constructs(K.DealPackets))
+        n_bid = len(self.constructs(K.AuctionTurns))
+        if n_deal != n_bid:
+            raise self._fail(f"{n_deal} dealing stage(s) but {n_bid} auction stage(s): each "
+                             "stage deals, then bids", self.constructs(K.AuctionTurns)[-1][0])
+        for rule, body in self.constructs(K.SetAside):
+            assert isinstance(body, K.SetAside)
+            if not 1 <= body.stage <= n_bid:
+                raise self._fail(f"SetAside after stage {body.stage}, but the auction has "
+                                 f"{n_bid} stage(s)", rule)
 
     def _check_scopes(self) -> None:
         def check(rule_id: str, loc: SrcLoc, expr: Expr, scope: Scope, free: tuple[Var, ...] = ()) -> None:
             if not isinstance(expr, Expr):
                 raise self._fail(f"expected a rule expression, got {expr!r}", rule_id=rule_id, loc=loc)
             for node in walk(expr):
+                if isinstance(node, Tracked):
+                    decl = self.tracked.get(node.name)
+                    if decl is None:
+                        known = ", ".join(self.tracked) or "none"
+                        raise self._fail(f"tracked value {node.name!r} is not declared by a "
+                                         f"Track rule (declared: {known})",
+                                         rule_id=rule_id, loc=node.src_loc)
+                    if decl.type is not node.type:
+                        raise self._fail(f"tracked value {node.name} is a {decl.type.value}, "
+                                         f"read as a {node.type.value}",
+                                         rule_id=rule_id, loc=node.src_loc)
+                    if scope not in _TRACKED_SCOPES:
+                        raise self._fail(f"tracked value {node.name} is not known when judging "
+                                         f"{scope.value}", rule_id=rule_id, loc=loc)
+                for cls, scopes in _NODE_SCOPES.items():
+                    if isinstance(node, cls) and scope not in scopes:
+                        raise self._fail(f"{cls.__doc__.splitlines()[0].rstrip('.').lower()} "  # type: ignore[union-attr]
+                                         f"is not known when judging {scope.value}",
+                                         rule_id=rule_id, loc=loc)
                 if isinstance(node, Ref) and scope not in node.ctx.scopes:
                     raise self._fail(
                         f"{node.ctx.name.lower()} ({node.ctx.description}) is not known when "
@@ -432,6 +543,23 @@ class Game:
                 scope = K.FIELD_SCOPES.get((type(r.body), name))
                 if scope is not None:
                     check(r.id, r.src_loc, getattr(r.body, name), scope)
+            if isinstance(r.body, K.Announce):
+                if r.body.scope not in (Scope.CALL, Scope.PLAY):
+                    raise self._fail("an announcement is made in the auction (Scope.CALL) or "
+                                     "in the play (Scope.PLAY)", r)
+                check(r.id, r.src_loc, r.body.when, r.body.scope)
+                if r.body.required is not None:
+                    check(r.id, r.src_loc, r.body.required, r.body.scope)
+            if isinstance(r.body, (K.Announce, K.Update)):
+                scope = r.body.scope if isinstance(r.body, K.Announce) else Scope.TRICK
+                for name, value in r.body.sets:
+                    decl = self.tracked.get(name)
+                    if decl is None:
+                        raise self._fail(f"sets {name!r}, which no Track rule declares", r)
+                    check(r.id, r.src_loc, value, scope)
+                    if value.type is not decl.type:
+                        raise self._fail(f"sets {name} (a {decl.type.value}) to a "
+                                         f"{value.type.value}", r)
         for p in self.properties:
             check(p.id, p.src_loc, p.holds, p.scope, p.free)
 

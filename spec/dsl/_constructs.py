@@ -7,10 +7,11 @@ compiles.
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from spec.cards import Deck, Rank, Suit
-from spec.dsl._nodes import Expr, Scope, Var
+from spec.dsl._nodes import CardTable, Expr, Scope, T, Var
 from spec.seats import Direction
 
 
@@ -64,6 +65,13 @@ class TrickValue(Construct):
 
 
 @_c
+class CardPoints(Construct):
+    """A seat's points are the ``table`` values of the cards in the tricks it won."""
+
+    table: CardTable
+
+
+@_c
 class SidesByContract(Construct):
     """No fixed partnerships: the contract decides who plays against whom."""
 
@@ -75,10 +83,15 @@ class SidesByContract(Construct):
 
 @_c
 class DealPackets(Construct):
-    """Deal in rounds: round *r* gives ``packets[r]`` cards to each seat in turn."""
+    """Deal in rounds: round *r* gives ``packets[r]`` cards to each seat in turn.
+
+    A game that deals in stages states one ``DealPackets`` per stage; stage *k* is dealt
+    before the auction of the same stage.
+    """
 
     packets: tuple[int, ...]
     first: Expr  # seat that receives first (scope: CALL; reads the dealer)
+    stage: int = 1
 
 
 @_c
@@ -93,18 +106,58 @@ class DealerRotation(Construct):
 
 @_c
 class AuctionTurns(Construct):
-    """Who calls first and when the auction is over (scope: CALL, after the last call)."""
+    """Who calls first and when the auction is over (scope: CALL, after the last call).
+
+    A game that bids in stages states one ``AuctionTurns`` per stage.  The standing bid
+    and its bidder carry over from one stage to the next; the counts of calls and passes
+    start again.
+    """
 
     first: Expr
     ends_when: Expr
+    stage: int = 1
+
+
+@_c
+class ProxyCall(Construct):
+    """When ``when`` holds, the seat may ask its partner to call in its place.
+
+    The partner makes the call at once and owns a bid so made; the call uses the asking
+    seat's turn.  With ``counts_for_partner`` it also counts as the partner's own call.
+    """
+
+    when: Expr
+    counts_for_partner: bool = False
+
+
+@_c
+class SetAside(Construct):
+    """After the auction of ``stage``, when ``when`` holds, the highest bidder lays ``count``
+    cards from his hand aside face down (scope of ``when``: CALL, after the last call).
+
+    Cards set aside earlier first return to their owners' hands.  With ``names_trump`` the
+    suit of the card laid aside is trumps.  The cards go back to the owner's hand as soon
+    as ``returns_when`` holds (scope: STATUS).
+    """
+
+    stage: int
+    when: Expr
+    returns_when: Expr
+    count: int = 1
+    names_trump: bool = False
 
 
 @_c
 class Ladder(Construct):
-    """The bids: every level with every strain (strains low to high; None is no trumps)."""
+    """The bids: every level with every strain (strains low to high; None is no trumps).
+
+    A ladder whose only strain is None names bids by level alone (``160``); ``names``
+    gives some levels a name of their own (``((310, "PCC"),)``).
+    """
 
     levels: tuple[int, ...]
     strains: tuple[Suit | None, ...]
+    names: tuple[tuple[int, str], ...] = ()
 
 
 @_c
@@ -150,6 +203,83 @@ class PlayRule(Construct):
 
     applies: Expr
     permits: Expr
+
+
+@_c
+class PlayableAside(Construct):
+    """When ``when`` holds, the seat's cards set aside may be played (scope: PLAY)."""
+
+    when: Expr
+
+
+@_c
+class FaceDown(Construct):
+    """When ``when`` holds, the card is played face down (scope: PLAY).
+
+    Only ``seen_by`` (scope: STATUS) and the seat that played it see a face-down card,
+    unless ``revealed_when`` holds for the complete trick, which turns every card face up.
+    """
+
+    when: Expr
+    seen_by: Expr
+    revealed_when: Expr
+
+
+@_c
+class SitsOut(Construct):
+    """When ``when`` holds after the auction, ``seat`` takes no part in the play
+    (scope: STATUS); tricks then have one card fewer."""
+
+    when: Expr
+    seat: Expr
+
+
+@_c
+class Track(Construct):
+    """A value the game keeps through a deal, read as ``tracked(name)``.
+
+    It starts each deal at ``initial`` and changes only by ``Update`` rules and
+    announcements.  A ``monotone`` flag, once true, stays true; the verifier proves it.
+    """
+
+    name: str
+    type: T
+    initial: object
+    monotone: bool = False
+
+
+class Moment(enum.Enum):
+    """When an ``Update`` is judged."""
+
+    TRICK_END = "at the end of each trick (scope: TRICK)"
+
+
+@_c
+class Update(Construct):
+    """When ``when`` holds at ``at``, each tracked value in ``sets`` takes its new value."""
+
+    when: Expr
+    sets: tuple[tuple[str, Expr], ...]
+    at: Moment = Moment.TRICK_END
+
+
+@_c
+class Announce(Construct):
+    """An announcement the seat to act may make on its turn, when ``when`` holds.
+
+    ``scope`` is CALL (in the auction) or PLAY (before playing a card).  Its effect sets
+    tracked values (``sets``, judged before the announcement), or ends the deal without a
+    score and has it dealt again by a dealer ``void_redeal`` seats on.  With ``required``
+    the seat must announce before anything else when ``required`` holds.  The turn does
+    not pass.
+    """
+
+    name: str
+    scope: Scope
+    when: Expr
+    sets: tuple[tuple[str, Expr], ...] = ()
+    void_redeal: int | None = None
+    required: Expr | None = None
 
 
 @_c
@@ -219,6 +349,13 @@ class MatchOf(Construct):
 
 
 @_c
+class MatchTarget(Construct):
+    """A match ends after the deal in which a side's total reaches ``target``; it wins."""
+
+    target: int
+
+
+@_c
 class MatchLength(Construct):
     """A match is ``deals`` deals by default, always a multiple of ``multiple_of``."""
 
@@ -240,10 +377,11 @@ class Claim(Construct):
 
 
 CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
-    Seats, PlayDirection, DeckIs, RankOrder, TrickValue, SidesByContract, DealPackets,
-    DealerRotation, AuctionTurns, Ladder, BidOrder, CallRule, HighestBidderDeclares,
-    RedealIfNoBid, TrickPlay, PlayRule, AlwaysPlayable, NameSuit, DeclarationRule,
-    CountsAsSuit, WinningTier, RecordTricks, ScoreRule, MatchOf, MatchLength, Claim,
+    Seats, PlayDirection, DeckIs, RankOrder, TrickValue, CardPoints, SidesByContract,
+    DealPackets, DealerRotation, AuctionTurns, ProxyCall, SetAside, Ladder, BidOrder, CallRule,
+    HighestBidderDeclares, RedealIfNoBid, TrickPlay, PlayRule, PlayableAside, FaceDown,
+    SitsOut, Track, Update, Announce, AlwaysPlayable, NameSuit, DeclarationRule, CountsAsSuit,
+    WinningTier, RecordTricks, ScoreRule, MatchOf, MatchTarget, MatchLength, Claim,
 )
 
 # Which scope each expression-valued field of a construct is written in.
@@ -253,6 +391,16 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (AuctionTurns, "first"): Scope.CALL,
     (AuctionTurns, "ends_when"): Scope.CALL,
     (BidOrder, "key"): Scope.BID,
+    (ProxyCall, "when"): Scope.CALL,
+    (SetAside, "when"): Scope.CALL,
+    (SetAside, "returns_when"): Scope.STATUS,
+    (PlayableAside, "when"): Scope.PLAY,
+    (FaceDown, "when"): Scope.PLAY,
+    (FaceDown, "seen_by"): Scope.STATUS,
+    (FaceDown, "revealed_when"): Scope.TRICK,
+    (SitsOut, "when"): Scope.STATUS,
+    (SitsOut, "seat"): Scope.STATUS,
+    (Update, "when"): Scope.TRICK,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

@@ -24,7 +24,9 @@ from spec.dsl._nodes import (
     Op,
     Ref,
     SetOp,
+    SumValues,
     T,
+    Taken,
     WonTrick,
 )
 
@@ -52,7 +54,23 @@ def legal_cards(game: Game) -> Expr:
     for _rule, body in game.constructs(K.AlwaysPlayable):
         assert isinstance(body, K.AlwaysPlayable)
         allowed = SetOp(Op.UNION, allowed, body.cards)
-    return SetOp(Op.INTER, Ref(Ctx.HAND), allowed)
+    from_hand: Expr = SetOp(Op.INTER, Ref(Ctx.HAND), allowed)
+    for _rule, body in game.constructs(K.PlayableAside):
+        assert isinstance(body, K.PlayableAside)
+        aside = IfThenElse(body.when, Ref(Ctx.ASIDE), Const(CardSet(game.deck, 0), T.CARDS))
+        from_hand = SetOp(Op.UNION, from_hand, aside)
+    return from_hand
+
+
+def face_down(game: Game) -> Expr:
+    """The card about to be played goes face down (scope: PLAY)."""
+    rules = game.constructs(K.FaceDown)
+    return rules[0][1].when if rules else Const(False, T.BOOL)  # type: ignore[attr-defined, no-any-return]
+
+
+def required_announcement(game: Game, body: K.Announce) -> Expr:
+    """The announcement must be made now (its own scope)."""
+    return body.required if body.required is not None else Const(False, T.BOOL)
 
 
 def needs_declaration(game: Game) -> Expr:
@@ -139,12 +157,18 @@ def strength_at(game: Game, i: int) -> Expr:
 
 
 def trick_winner(game: Game) -> Expr:
-    """The position of the card that wins a complete trick (scope: TRICK)."""
+    """The position of the card that wins a complete trick (scope: TRICK).
+
+    When a seat can sit out, positions past the trick's size hold no card and are skipped.
+    """
     best_i: Expr = Const(0, T.INT)
     best_s: Expr = strength_at(game, 0)
+    short = bool(game.constructs(K.SitsOut))
     for i in range(1, game.players):
         s = strength_at(game, i)
-        better = Compare(Op.GT, s, best_s)
+        better: Expr = Compare(Op.GT, s, best_s)
+        if short:
+            better = BoolOp(Op.AND, (Compare(Op.LT, Const(i, T.INT), Ref(Ctx.TRICK_SIZE)), better))
         best_i = IfThenElse(better, Const(i, T.INT), best_i)
         best_s = IfThenElse(better, s, best_s)
     return best_i
@@ -159,6 +183,9 @@ def trick_value(game: Game, number: int) -> Expr:
 
 def points_won(game: Game, seat: Expr) -> Expr:
     """The points a seat took in tricks (scope: OUTCOME)."""
+    by_cards = game.constructs(K.CardPoints)
+    if by_cards:
+        return SumValues(by_cards[0][1].table, Taken(seat))  # type: ignore[attr-defined]
     total: Expr = Const(0, T.INT)
     for k in range(1, game.tricks + 1):
         total = total + IfThenElse(WonTrick(seat, Const(k, T.INT)), trick_value(game, k),
@@ -193,9 +220,9 @@ def call_legal(game: Game) -> Expr:
     return _all(terms)
 
 
-def auction_over(game: Game) -> Expr:
-    """The auction has ended (scope: CALL, after the last call)."""
-    return game.one(K.AuctionTurns).ends_when  # type: ignore[attr-defined, no-any-return]
+def auction_over(game: Game, stage: int = 1) -> Expr:
+    """The auction of ``stage`` has ended (scope: CALL, after the last call)."""
+    return game.stage_rule(K.AuctionTurns, stage).ends_when  # type: ignore[union-attr, no-any-return]
 
 
 def full_deck(game: Game) -> CardSet:
@@ -205,5 +232,6 @@ def full_deck(game: Game) -> CardSet:
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
     "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
-    "tricks_won", "score", "call_legal", "auction_over", "NO_SUIT",
+    "tricks_won", "score", "call_legal", "auction_over", "NO_SUIT", "face_down",
+    "required_announcement",
 ]

@@ -71,6 +71,7 @@ class Scope(enum.Enum):
     TRICK = "a complete trick"
     TRICK_VALUE = "a trick won"
     OUTCOME = "the end of the play"
+    STATUS = "the state of the deal between two actions"
 
 
 _S = Scope
@@ -84,8 +85,9 @@ class Ctx(enum.Enum):
     STRAIN_RANK = (T.INT, {_S.BID}, "the rank of a bid's strain in the strain order")
 
     SEAT = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME}, "the seat to act, or the seat scored")
-    DEALER = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME}, "the dealer")
+    DEALER = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME, _S.STATUS}, "the dealer")
     HAND = (T.CARDS, {_S.CALL, _S.PLAY}, "the cards in the acting seat's hand")
+    ASIDE = (T.CARDS, {_S.PLAY}, "the cards the acting seat has set aside face down")
 
     CALL_IS_BID = (T.BOOL, {_S.CALL}, "the call is a bid (not a pass)")
     CALL_BID = (T.BID, {_S.CALL}, "the bid made by the call")
@@ -94,17 +96,23 @@ class Ctx(enum.Enum):
     HIGH_BIDDER = (T.SEAT, {_S.CALL}, "the seat that made the highest bid so far")
     CALLS_MADE = (T.INT, {_S.CALL}, "the number of calls made so far in this auction")
     PASSES_IN_ROW = (T.INT, {_S.CALL}, "consecutive passes just made")
+    STAGE = (T.INT, {_S.CALL}, "the auction's stage, from 1 (games that deal and bid twice)")
+    SEAT_CALLS = (T.INT, {_S.CALL}, "the calls the acting seat has made in this stage")
+    BID_THIS_STAGE = (T.BOOL, {_S.CALL}, "some bid has been made in this stage of the auction")
+    PROXY = (T.BOOL, {_S.CALL}, "the call is made by the partner, in the acting seat's place")
 
     CONTRACT = (
         T.BID,
-        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME},
+        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME, _S.STATUS},
         "the contract: the bid that won the auction",
     )
-    DECLARER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME}, "the seat that won the auction")
-    TRUMP = (T.SUIT, {_S.PLAY, _S.ENTRY, _S.TRICK}, "the trump suit (no suit: no trumps)")
+    DECLARER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
+                "the seat that won the auction")
+    TRUMP = (T.SUIT, {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME, _S.STATUS},
+             "the trump suit (no suit: no trumps)")
     TRICK_NUMBER = (
         T.INT,
-        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE},
+        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE, _S.STATUS},
         "the number of the trick, from 1",
     )
     CARD = (T.CARD, {_S.PLAY, _S.ENTRY}, "the card being played")
@@ -117,10 +125,13 @@ class Ctx(enum.Enum):
         "the suit of the trick's first card (no suit when leading)",
     )
     CARD_SUIT = (T.SUIT, {_S.ENTRY}, "the suit the played card counts as")
+    LEADER = (T.SEAT, {_S.PLAY, _S.TRICK}, "the seat that led the trick")
 
     PLAYED_CARD = (T.CARD, {_S.TRICK}, "the card at a position of the trick")
     PLAYED_SUIT = (T.SUIT, {_S.TRICK}, "the suit the card at a position counts as")
     PLAYED_DECLARED = (T.SUIT, {_S.TRICK}, "the suit named with the card at a position")
+    PLAYED_FACE_DOWN = (T.BOOL, {_S.TRICK}, "the card at a position was played face down")
+    TRICK_SIZE = (T.INT, {_S.TRICK}, "the number of cards in the trick (fewer if a seat sits out)")
     TRICK_WINNER = (T.INT, {_S.TRICK}, "the position (0 = the lead) of the trick's winner")
     POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
 
@@ -138,7 +149,8 @@ class Ctx(enum.Enum):
 
     @property
     def indexed(self) -> bool:
-        return self in (Ctx.PLAYED_CARD, Ctx.PLAYED_SUIT, Ctx.PLAYED_DECLARED)
+        return self in (Ctx.PLAYED_CARD, Ctx.PLAYED_SUIT, Ctx.PLAYED_DECLARED,
+                        Ctx.PLAYED_FACE_DOWN)
 
 
 class Op(enum.Enum):
@@ -616,6 +628,52 @@ class SeatAfter(Expr):
 
 
 @_node
+class PartnerOf(Expr):
+    """A seat's partner, from the game's partnerships."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.SEAT
+
+
+@_node
+class Tracked(Expr):
+    """A value the game keeps through the deal (declared by a ``Track`` rule).
+
+    It can be read wherever the deal is under way: in the auction, the play, a trick,
+    the outcome and between actions.
+    """
+
+    name: str
+    type: T
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@_node
+class DealtHand(Expr):
+    """The cards a seat was dealt (every stage of the deal)."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.CARDS
+
+
+@_node
+class Taken(Expr):
+    """The cards in the tricks a seat has won."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.CARDS
+
+
+@_node
 class Let(Expr):
     """``body`` with a context value replaced by ``value`` (what-if reasoning)."""
 
@@ -702,14 +760,16 @@ class ScoreOf(Expr):
 
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
-    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, Let,
-    LegalCards, Strength, PointsWon, TricksWon, WonTrick, ScoreOf,
+    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
+    Tracked, DealtHand, Taken, Let, LegalCards, Strength, PointsWon, TricksWon, WonTrick,
+    ScoreOf,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
-    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, Let,
-    LegalCards, Strength, PointsWon, TricksWon, WonTrick, ScoreOf,
+    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
+    Tracked, DealtHand, Taken, Let, LegalCards, Strength, PointsWon, TricksWon, WonTrick,
+    ScoreOf,
 ]
 
 

@@ -25,6 +25,10 @@ from spec.dsl._nodes import (
     CardTable,
     CardValue,
     Compare,
+    DealtHand,
+    PartnerOf,
+    Taken,
+    Tracked,
     Const,
     Contains,
     Count,
@@ -52,7 +56,7 @@ from spec.dsl._nodes import (
 )
 from spec.dsl._visitor import RuleVisitor, UnsupportedNodeError
 
-EnvKey = Ctx | tuple[Ctx, int] | Var | type
+EnvKey = Ctx | tuple[Ctx, int] | tuple[str, str] | Var | type
 _PY_OP = {
     Op.EQ: "==", Op.NE: "!=", Op.LT: "<", Op.LE: "<=", Op.GT: ">", Op.GE: ">=",
     Op.ADD: "+", Op.SUB: "-", Op.MUL: "*", Op.UNION: "|", Op.INTER: "&",
@@ -73,6 +77,8 @@ class GameTables:
             "_BSRANK": tuple(game.strain_rank[b.strain] for b in game.ladder),
             "_BKEY": game.bid_keys if "bid_keys" in game.__dict__ else None,
             "_sumv": _sum_values,
+            "_PARTNER": tuple(game.table.partner(s) if game.table.partnerships else s
+                              for s in range(game.players)),
         }
         self._tables: dict[int, str] = {}
 
@@ -195,6 +201,25 @@ class PyCompiler(RuleVisitor[str]):
 
     def visit_SeatAfter(self, node: SeatAfter) -> str:
         return f"(({self.visit(node.seat)} + {node.steps}) % {self.game.players})"
+
+    def visit_PartnerOf(self, node: PartnerOf) -> str:
+        return f"_PARTNER[{self.visit(node.seat)}]"
+
+    def visit_Tracked(self, node: Tracked) -> str:
+        key = ("tracked", node.name)
+        if key not in self.env:
+            raise UnsupportedNodeError(node, "engine", f"tracked value {node.name} not available here")
+        return self.env[key]  # type: ignore[index]
+
+    def visit_DealtHand(self, node: DealtHand) -> str:
+        if DealtHand not in self.env:
+            raise UnsupportedNodeError(node, "engine", "the hands as dealt are not available here")
+        return self.env[DealtHand].format(seat=self.visit(node.seat))
+
+    def visit_Taken(self, node: Taken) -> str:
+        if Taken not in self.env:
+            raise UnsupportedNodeError(node, "engine", "the cards taken are not available here")
+        return self.env[Taken].format(seat=self.visit(node.seat))
 
     def visit_Let(self, node: Let) -> str:
         return self._with(node.ctx, f"({self.visit(node.value)})").visit(node.body)

@@ -296,8 +296,9 @@ def test_all_pass_redeals_with_the_same_dealer(dealer: int) -> None:
     assert after.turn == forehand
     assert after.calls == () and after.standing == -1
     assert after.redeals == state.redeals + 1
-    assert after.thrown_in == ((state.dealt, ((forehand, -1), ((forehand + 1) % 3, -1),
-                                              ((forehand + 2) % 3, -1))),)
+    (thrown,) = after.thrown_in
+    assert thrown.dealt == state.dealt and thrown.reason == "no bid"
+    assert thrown.log == ((forehand, PASS), ((forehand + 1) % 3, PASS), ((forehand + 2) % 3, PASS))
     assert after.hands != state.hands  # a fresh shuffle
     assert sorted(h.bit_count() for h in after.hands) == [7, 7, 7]
     ENGINE.check_hands(after.hands)

@@ -29,6 +29,10 @@ from spec.dsl._nodes import (
     CardsOfSuit,
     CardValue,
     Compare,
+    DealtHand,
+    PartnerOf,
+    Taken,
+    Tracked,
     Const,
     Contains,
     Count,
@@ -275,6 +279,33 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_SeatAfter(self, node: SeatAfter) -> Any:
         return (self.visit(node.seat) + node.steps) % self.game.players
+
+    def visit_PartnerOf(self, node: PartnerOf) -> Any:
+        s = self.visit(node.seat)
+        table = self.game.table
+        out = self.enc.int(table.partner(0) if table.partnerships else 0)
+        for seat in range(1, self.game.players):
+            out = z3.If(s == seat, self.enc.int(table.partner(seat) if table.partnerships
+                                                else seat), out)
+        return out
+
+    def visit_Tracked(self, node: Tracked) -> Any:
+        key = ("tracked", node.name)
+        if key not in self.env:
+            raise UnsupportedNodeError(node, "z3", f"tracked value {node.name} not available here")
+        return self.env[key]
+
+    def visit_DealtHand(self, node: DealtHand) -> Any:
+        fn = self.env.get(DealtHand)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "the hands as dealt are not known here")
+        return fn(self.visit(node.seat))
+
+    def visit_Taken(self, node: Taken) -> Any:
+        fn = self.env.get(Taken)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "the cards taken are not known here")
+        return fn(self.visit(node.seat))
 
     def visit_Let(self, node: Let) -> Any:
         return self._with(node.ctx, self.visit(node.value)).visit(node.body)
