@@ -43,6 +43,7 @@ __all__ = [
 class Phase(enum.Enum):
     AUCTION = "auction"
     SET_ASIDE = "set aside"
+    DECIDE = "decide"
     PLAY = "play"
     OVER = "over"
 
@@ -403,12 +404,12 @@ class Engine:
             self._set_aside[body.stage] = (body, self._fn(body.when, call_p, "set_aside", tv=True))
         self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
         status_p = _params(_STATUS_CTX)
-        returns = [self._fn(b.returns_when, status_p, "returns", tv=True)
+        returns = [self._fn(b.returns_when, status_p, "returns", tv=True, dealt=True)
                    for b, _f in self._set_aside.values()]
         self._aside_returns = returns[0] if returns else None
         sits = g.constructs(K.SitsOut)
-        self._sits_out = ((self._fn(sits[0][1].when, status_p, "sits_out", tv=True),  # type: ignore[attr-defined]
-                           self._fn(sits[0][1].seat, status_p, "sitter", tv=True))  # type: ignore[attr-defined]
+        self._sits_out = ((self._fn(sits[0][1].when, status_p, "sits_out", tv=True, dealt=True),  # type: ignore[attr-defined]
+                           self._fn(sits[0][1].seat, status_p, "sitter", tv=True, dealt=True))  # type: ignore[attr-defined]
                           if sits else None)
         # play rules
         play_p = _params(_PLAY_CTX)
@@ -432,7 +433,7 @@ class Engine:
         trick_p[("param", "faces")] = "faces"
         self._revealed = (self._fn(down[0][1].revealed_when, trick_p, "revealed", tv=True)  # type: ignore[attr-defined]
                           if down else None)
-        self._seen_by = (self._fn(down[0][1].seen_by, status_p, "seen_by", tv=True)  # type: ignore[attr-defined]
+        self._seen_by = (self._fn(down[0][1].seen_by, status_p, "seen_by", tv=True, dealt=True)  # type: ignore[attr-defined]
                          if down else None)
         self._updates: list[tuple[Callable[..., bool], tuple[tuple[int, Callable[..., Any]], ...]]] = []
         for _r, body in g.constructs(K.Update):
@@ -457,9 +458,27 @@ class Engine:
                  if body.required is not None else None),
                 tuple((self.tracked_index[name], self._fn(value, p, "value", tv=True, dealt=dealt))
                       for name, value in body.sets)))
+        decide = g.constructs(K.Decide)
+        self._decide: tuple[Rule, Callable[..., int],
+                            tuple[tuple[Declare, Callable[..., bool],
+                                        tuple[tuple[int, Callable[..., Any]], ...]], ...]] | None = None
+        if decide:
+            rule, body = decide[0]
+            assert isinstance(body, K.Decide)
+            self._decide = (rule, self._fn(body.by, status_p, "decider", tv=True, dealt=True), tuple(
+                (Declare(o.name), self._fn(o.when, status_p, "option", tv=True, dealt=True),
+                 tuple((self.tracked_index[n], self._fn(v, status_p, "value", tv=True, dealt=True))
+                       for n, v in o.sets))
+                for o in body.options))
+        self._voids = tuple((self._fn(b.when, status_p, "void", tv=True, dealt=True),  # type: ignore[attr-defined]
+                             b.redeal_steps, r)  # type: ignore[attr-defined]
+                            for r, b in g.constructs(K.VoidWhen))
         self.announcement_names = tuple(b.name for _r, b in g.constructs(K.Announce)) + (
-            ("partner",) if proxy else ())
+            ("partner",) if proxy else ()) + (
+            tuple(d.name for d, _w, _s in self._decide[2]) if self._decide else ())
         self._declares = {d.name: d for lst in self._announce.values() for _r, _b, d, *_ in lst}
+        for d, _w, _s in (self._decide[2] if self._decide else ()):
+            self._declares[d.name] = d
         if proxy:
             self._declares["partner"] = Declare("partner")
         play_card_p = {**play_p, Ctx.CARD: "card", Ctx.DECLARED: "declared"}
@@ -517,7 +536,7 @@ class Engine:
         self._last_play: tuple[State | None, tuple[Any, ...], int, tuple[Play, ...] | None,
                                int] = (None, (), 0, None, 0)
         self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
-                                or self._face_down or self._sits_out)
+                                or self._face_down or self._sits_out or self._voids)
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         # every field of a new deal but the deal itself, for start() to fill in
@@ -838,6 +857,8 @@ class Engine:
             return self._auction_actions(s)
         if s.phase is Phase.SET_ASIDE:
             return tuple(self._lays[i] for i in range(len(self.game.deck)) if s.hands[s.turn] >> i & 1)
+        if s.phase is Phase.DECIDE:
+            return self._decide_options(s)
         return ()
 
     # -- transitions --------------------------------------------------------------
@@ -851,6 +872,12 @@ class Engine:
         )
 
     def apply(self, s: State, action: Action) -> State:
+        if s.phase is Phase.DECIDE:
+            if not isinstance(action, Declare):
+                names = ", ".join(d.name for d in self._decide_options(s))
+                raise self._refuse(None, f"{self.table.name(s.turn)} must first choose: "
+                                   f"{names}", action)
+            return self._apply_decide(s, action)
         if isinstance(action, Declare):
             return self._apply_declare(s, action)
         if s.phase is Phase.PLAY:
@@ -953,11 +980,38 @@ class Engine:
         trump = s.trump if self.trump_from_aside else self._trump_of[contract]
         out = -1
         if self._sits_out is not None:
-            st = (s.dealer, contract, declarer, trump, s.trick_number, s.tracked)
+            st = (s.dealer, contract, declarer, trump, s.trick_number, s.tracked, s.dealt)
             if self._sits_out[0](*st):
                 out = self._sits_out[1](*st)
         leader = self._first_lead(s.dealer, declarer, contract, trump, s.tracked)
-        return _to_play(s, Phase.PLAY, contract, declarer, trump, out, leader, leader)
+        s = _to_play(s, Phase.PLAY, contract, declarer, trump, out, leader, leader)
+        if self._decide is not None:
+            return _with(s, phase=Phase.DECIDE, turn=self._decide[1](*self._status_args(s)))
+        return s
+
+    def _decide_options(self, s: State) -> tuple[Declare, ...]:
+        assert self._decide is not None
+        st = self._status_args(s)
+        return tuple(d for d, when, _sets in self._decide[2] if when(*st))
+
+    def _apply_decide(self, s: State, decl: Declare) -> State:
+        assert self._decide is not None
+        rule = self._decide[0]
+        st = self._status_args(s)
+        for d, when, sets in self._decide[2]:
+            if d.name != decl.name:
+                continue
+            if not when(*st):
+                raise self._refuse(rule, f"{self.table.name(s.turn)} may not choose {d.name} "
+                                   "here", decl)
+            tv = list(s.tracked)
+            for index, value in sets:
+                tv[index] = value(*st)
+            s = _with(s, phase=Phase.PLAY, tracked=tuple(tv), turn=s.leader,
+                      log=s.log + ((s.turn, decl),))
+            return self._after_status(s)
+        names = ", ".join(d.name for d, _w, _s in self._decide[2])
+        raise self._refuse(rule, f"{self.table.name(s.turn)} must choose one of: {names}", decl)
 
     def _redeal(self, s: State, steps: int, reason: str) -> State:
         dealer = (s.dealer + steps) % self.n
@@ -1009,8 +1063,6 @@ class Engine:
             if not when(*args):
                 raise self._refuse(rule, f"{name} may not announce {decl.name} now", decl)
             log = s.log + ((s.turn, decl),)
-            if body.void_redeal is not None:
-                return self._redeal(_with(s, log=log), body.void_redeal, decl.name)
             tv = list(s.tracked)
             for index, value in sets:
                 tv[index] = value(*args)
@@ -1026,10 +1078,16 @@ class Engine:
         return self._seen_by(*self._status_args(s))  # type: ignore[no-any-return]
 
     def _status_args(self, s: State) -> tuple[Any, ...]:
-        return (s.dealer, s.contract, s.declarer, s.trump, s.trick_number, s.tracked)
+        return (s.dealer, s.contract, s.declarer, s.trump, s.trick_number, s.tracked, s.dealt)
 
     def _after_status(self, s: State) -> State:
-        """Cards set aside go back to their owners when the rule says so."""
+        """A deal the rules now void is dealt again; cards set aside go back to their
+        owners when the rule says so."""
+        if self._voids:
+            st = self._status_args(s)
+            for when, steps, rule in self._voids:
+                if when(*st):
+                    return self._redeal(s, steps, rule.id)
         if self._aside_returns is not None and any(s.aside) and self._aside_returns(*self._status_args(s)):
             hands = tuple(h | a for h, a in zip(s.hands, s.aside))
             return _with(s, hands=hands, aside=(0,) * self.n)

@@ -14,7 +14,12 @@ Context values (what a rule can read) depend on where it is judged:
 * a **card played to a trick**: ``card``, ``card_suit``, ``led_suit``, ``trump``, ...;
 * a **complete trick**: ``played_card(i)``, ``played_suit(i)``, ``trick_winner``;
 * the **end of the play**: ``seat``, ``declarer``, ``contract``, ``points_won(seat)``,
-  ``tricks_won(seat)``, ``score_of(seat)``.
+  ``tricks_won(seat)``, ``score_of(seat)``, ``taken(seat)``;
+* **between actions** (scope STATUS): ``dealer``, ``contract``, ``declarer``, ``trump``,
+  ``trick_number``.
+
+Values the game keeps itself (``tracked(name)``, declared by ``Track``) can be read in
+every scope but a bid's definition and a single card's strength.
 """
 from __future__ import annotations
 
@@ -33,7 +38,22 @@ from spec.dsl._build import (
 )
 from spec.dsl._constructs import (
     AlwaysPlayable,
+    Announce,
+    Decide,
+    Option,
+    Shuffle,
+    VoidWhen,
     AuctionTurns,
+    CardPoints,
+    FaceDown,
+    MatchTarget,
+    Moment,
+    PlayableAside,
+    ProxyCall,
+    SetAside,
+    SitsOut,
+    Track,
+    Update,
     BidOrder,
     CallRule,
     Claim,
@@ -68,9 +88,14 @@ from spec.dsl._nodes import (
     CardTable,
     Const,
     Ctx,
+    DealtHand,
+    PartnerOf,
+    Taken,
+    Tracked,
     Expr,
     IfThenElse,
     Implies,
+    LegalCall,
     LegalCards,
     Let,
     Op,
@@ -106,7 +131,15 @@ calls_made = Ref(Ctx.CALLS_MADE)
 passes_in_row = Ref(Ctx.PASSES_IN_ROW)
 trick_winner = Ref(Ctx.TRICK_WINNER)
 points = Ref(Ctx.POINTS)
+stage = Ref(Ctx.STAGE)
+seat_calls = Ref(Ctx.SEAT_CALLS)
+bid_this_stage = Ref(Ctx.BID_THIS_STAGE)
+by_proxy = Ref(Ctx.PROXY)
+aside = Ref(Ctx.ASIDE)
+leader = Ref(Ctx.LEADER)
+trick_size = Ref(Ctx.TRICK_SIZE)
 legal_cards = LegalCards()
+legal_call = LegalCall()
 no_suit = Const(None, T.SUIT)
 
 
@@ -160,6 +193,11 @@ def cards_of(suit: object) -> Expr:
     return CardsOfSuit(lift(suit, T.SUIT))
 
 
+def const(value: object) -> Expr:
+    """A constant: ``const(True)``, ``const(DECK.full)``, a number, a suit or a card."""
+    return lift(value)
+
+
 def cards(*items: Card) -> Expr:
     """A constant set of cards."""
     return Const(frozenset(items), T.CARDS)
@@ -206,6 +244,31 @@ def played_declared(i: int) -> Expr:
     return Ref(Ctx.PLAYED_DECLARED, i)
 
 
+def played_face_down(i: int) -> Expr:
+    """The card at position ``i`` of a complete trick was played face down."""
+    return Ref(Ctx.PLAYED_FACE_DOWN, i)
+
+
+def partner(s: object) -> Expr:
+    """A seat's partner, from the game's partnerships."""
+    return PartnerOf(lift(s, T.SEAT))
+
+
+def tracked(name: str, type: T = T.BOOL) -> Expr:
+    """A value the game keeps through the deal (declared by a ``Track`` rule)."""
+    return Tracked(name, type)
+
+
+def dealt_hand(s: object) -> Expr:
+    """The cards a seat was dealt."""
+    return DealtHand(lift(s, T.SEAT))
+
+
+def taken(s: object) -> Expr:
+    """The cards in the tricks a seat won."""
+    return Taken(lift(s, T.SEAT))
+
+
 def strength(i: int) -> Expr:
     """How strongly the card at position ``i`` competes for the trick."""
     return Strength(i)
@@ -241,6 +304,15 @@ def free_seat(name: str) -> Var:
     return Var(name, T.SEAT)
 
 
+def free_suit(name: str) -> Var:
+    """A free variable ranging over the four suits."""
+    return Var(name, T.SUIT)
+
+
+def free_int(name: str) -> Var:
+    return Var(name, T.INT)
+
+
 def rank_table(name: str, order: tuple[Rank, ...], deck: Deck) -> CardTable:
     """A table giving each card of ``deck`` its place in ``order`` (high to low): 1 = lowest."""
     n = len(order)
@@ -259,7 +331,8 @@ __all__ = [
     "Game", "Origin", "Property", "Rule", "Source", "Variant", "assumption", "seed", "source",
     "Scope", "T", "Ctx", "Expr", "Var", "NO_SUIT", "BidAttr", "BidField", "CardTable",
     # constructs
-    "AlwaysPlayable", "AuctionTurns", "BidOrder", "CallRule", "Claim", "CountsAsSuit",
+    "AlwaysPlayable", "Announce", "CardPoints", "FaceDown", "MatchTarget", "Moment",
+    "PlayableAside", "ProxyCall", "SetAside", "SitsOut", "Track", "Update", "AuctionTurns", "BidOrder", "CallRule", "Claim", "CountsAsSuit",
     "DealerRotation", "DealPackets", "DeclarationRule", "DeckIs", "HighestBidderDeclares",
     "Ladder", "MatchLength", "MatchOf", "NameSuit", "PlayDirection", "PlayRule", "RankOrder", "RecordTricks",
     "RedealIfNoBid", "ScoreRule", "Seats", "SidesByContract", "TrickPlay", "TrickValue",
@@ -271,4 +344,6 @@ __all__ = [
     "cards_of", "cards", "if_then_else", "all_of", "any_of", "implies", "seat_after",
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
+    "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
+    "played_face_down", "const", "partner", "legal_call", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
 ]

@@ -51,30 +51,36 @@ class Origin(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """The digest rule a DSL rule implements and how sure we are of it."""
+    """The digest rule a DSL rule implements and how sure we are of it.
+
+    ``also`` lists further digest rules the same construct implements (one construct can
+    carry several sentences of a rulebook, such as "who sets the indicator aside" and
+    "who may change it").
+    """
 
     ref: str
     origin: Origin
     note: str = ""
+    also: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         tag = {Origin.SEED: "[seed]", Origin.SOURCE: "[source]", Origin.ASSUMPTION: "[assumption]"}
         return f"{self.ref} {tag[self.origin]}" + (f" {self.note}" if self.note else "")
 
 
-def seed(ref: str, note: str = "") -> Source:
+def seed(ref: str, note: str = "", *, also: tuple[str, ...] = ()) -> Source:
     """A rule stated in the seed document."""
-    return Source(ref, Origin.SEED, note)
+    return Source(ref, Origin.SEED, note, also)
 
 
-def source(ref: str, citation: str) -> Source:
+def source(ref: str, citation: str, *, also: tuple[str, ...] = ()) -> Source:
     """A rule filled in from a cited source."""
-    return Source(ref, Origin.SOURCE, citation)
+    return Source(ref, Origin.SOURCE, citation, also)
 
 
-def assumption(ref: str, alternatives: str) -> Source:
+def assumption(ref: str, alternatives: str, *, also: tuple[str, ...] = ()) -> Source:
     """A rule that neither the seed nor a source settles: our choice, with the alternatives."""
-    return Source(ref, Origin.ASSUMPTION, alternatives)
+    return Source(ref, Origin.ASSUMPTION, alternatives, also)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -120,6 +126,7 @@ class Variant:
     replaces: tuple[tuple[Rule, Rule | None], ...]
     source: Source
     src_loc: SrcLoc = field(default_factory=caller_loc)
+    not_decidable: str = ""  # why the engine cannot decide this variant yet ("" = it can)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -172,7 +179,7 @@ _SINGLETONS = (
 )
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
-                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid)
+                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle)
 
 
 class Game:
@@ -227,7 +234,7 @@ class Game:
         raise KeyError(rule_id)
 
     def rule_by_ref(self, ref: str) -> tuple[Rule, ...]:
-        return tuple(r for r in self.rules if r.source.ref == ref)
+        return tuple(r for r in self.rules if r.source.ref == ref or ref in r.source.also)
 
     def variant(self, variant_id: str) -> Variant:
         for v in self.variants:
@@ -248,6 +255,10 @@ class Game:
         rules = list(self.rules)
         for vid in variant_ids:
             var = self.variant(vid)
+            if var.not_decidable:
+                raise NotationError(
+                    f"variant {vid} of {self.name} is stated but cannot be played or checked "
+                    f"yet: {var.not_decidable}", value=vid)
             for old, new in var.replaces:
                 idx = [i for i, r in enumerate(rules) if r is old or r.id == old.id]
                 if not idx:
@@ -386,13 +397,14 @@ class Game:
                     f"duplicate rule id (first at {seen[r.id].src_loc})", r
                 )
             seen[r.id] = r
-            m = _REF_ID.match(r.source.ref)
-            if not m or m.group(1) != self.ref_prefix:
-                raise self._fail(
-                    f"unknown rule id {r.source.ref!r} in source= (expected an id of the "
-                    f"{self.name} digest such as '{self.ref_prefix}-PLAY-1')",
-                    r,
-                )
+            for ref in (r.source.ref, *r.source.also):
+                m = _REF_ID.match(ref)
+                if not m or m.group(1) != self.ref_prefix:
+                    raise self._fail(
+                        f"unknown rule id {ref!r} in source= (expected an id of the "
+                        f"{self.name} digest such as '{self.ref_prefix}-PLAY-1')",
+                        r,
+                    )
         for kind in _SINGLETONS:
             found = self.constructs(kind)
             if not found:
@@ -550,9 +562,19 @@ class Game:
                 check(r.id, r.src_loc, r.body.when, r.body.scope)
                 if r.body.required is not None:
                     check(r.id, r.src_loc, r.body.required, r.body.scope)
-            if isinstance(r.body, (K.Announce, K.Update)):
-                scope = r.body.scope if isinstance(r.body, K.Announce) else Scope.TRICK
-                for name, value in r.body.sets:
+            setters: list[tuple[tuple[tuple[str, Expr], ...], Scope]] = []
+            if isinstance(r.body, K.Announce):
+                setters.append((r.body.sets, r.body.scope))
+            if isinstance(r.body, K.Update):
+                setters.append((r.body.sets, Scope.TRICK))
+            if isinstance(r.body, K.Decide):
+                if not r.body.options:
+                    raise self._fail("a decision needs at least one option", r)
+                for opt in r.body.options:
+                    check(r.id, r.src_loc, opt.when, Scope.STATUS)
+                    setters.append((opt.sets, Scope.STATUS))
+            for sets, scope in setters:
+                for name, value in sets:
                     decl = self.tracked.get(name)
                     if decl is None:
                         raise self._fail(f"sets {name!r}, which no Track rule declares", r)
@@ -587,7 +609,7 @@ class Game:
             if v.id in vseen:
                 raise self._fail(f"duplicate variant id {v.id!r}", loc=v.src_loc)
             vseen.add(v.id)
-            if not v.replaces:
+            if not v.replaces and not v.not_decidable:
                 raise self._fail(f"variant {v.id} replaces nothing", loc=v.src_loc)
             for old, _new in v.replaces:
                 if old.id not in ids and v.id not in self.active_variants:

@@ -278,8 +278,42 @@ class Announce(Construct):
     scope: Scope
     when: Expr
     sets: tuple[tuple[str, Expr], ...] = ()
-    void_redeal: int | None = None
     required: Expr | None = None
+
+
+@_c
+class Option(Construct):
+    """One choice of a ``Decide`` rule: allowed when ``when`` holds (scope: STATUS)."""
+
+    name: str
+    when: Expr
+    sets: tuple[tuple[str, Expr], ...] = ()
+
+
+@_c
+class Decide(Construct):
+    """After the auction and before the first lead, ``by`` (scope: STATUS) chooses one of
+    ``options``."""
+
+    by: Expr
+    options: tuple[Option, ...]
+
+
+@_c
+class VoidWhen(Construct):
+    """As soon as ``when`` holds (scope: STATUS) the deal ends without a score and is dealt
+    again, by a dealer ``redeal_steps`` seats on."""
+
+    when: Expr
+    redeal_steps: int = 0
+
+
+@_c
+class Shuffle(Construct):
+    """The dealer shuffles and ``cut_by`` (scope: STATUS) may cut; the engine's seeded
+    shuffle puts the pack in uniformly random order, which a cut leaves uniform."""
+
+    cut_by: Expr
 
 
 @_c
@@ -350,9 +384,14 @@ class MatchOf(Construct):
 
 @_c
 class MatchTarget(Construct):
-    """A match ends after the deal in which a side's total reaches ``target``; it wins."""
+    """A match ends after the deal in which a side's total reaches ``target``; it wins.
+
+    With ``by_difference`` it ends when one side leads the other by ``target`` (counters
+    that change hands: the side left with none has lost).
+    """
 
     target: int
+    by_difference: bool = False
 
 
 @_c
@@ -380,7 +419,8 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     Seats, PlayDirection, DeckIs, RankOrder, TrickValue, CardPoints, SidesByContract,
     DealPackets, DealerRotation, AuctionTurns, ProxyCall, SetAside, Ladder, BidOrder, CallRule,
     HighestBidderDeclares, RedealIfNoBid, TrickPlay, PlayRule, PlayableAside, FaceDown,
-    SitsOut, Track, Update, Announce, AlwaysPlayable, NameSuit, DeclarationRule, CountsAsSuit,
+    SitsOut, Track, Update, Announce, Decide, VoidWhen, Shuffle, AlwaysPlayable, NameSuit,
+    DeclarationRule, CountsAsSuit,
     WinningTier, RecordTricks, ScoreRule, MatchOf, MatchTarget, MatchLength, Claim,
 )
 
@@ -401,6 +441,9 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (SitsOut, "when"): Scope.STATUS,
     (SitsOut, "seat"): Scope.STATUS,
     (Update, "when"): Scope.TRICK,
+    (Decide, "by"): Scope.STATUS,
+    (VoidWhen, "when"): Scope.STATUS,
+    (Shuffle, "cut_by"): Scope.STATUS,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

@@ -708,6 +708,15 @@ class LegalCards(Expr):
 
 
 @_node
+class LegalCall(Expr):
+    """The call being judged obeys every call rule of the game (scope: CALL)."""
+
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
 class Strength(Expr):
     """How strongly the card at a trick position competes for the trick (higher wins)."""
 
@@ -761,14 +770,14 @@ class ScoreOf(Expr):
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf,
 ]
 

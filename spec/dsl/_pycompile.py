@@ -37,6 +37,7 @@ from spec.dsl._nodes import (
     IfThenElse,
     Implies,
     IsEmpty,
+    LegalCall,
     LegalCards,
     Let,
     Not,
@@ -226,6 +227,9 @@ class PyCompiler(RuleVisitor[str]):
 
     def visit_LegalCards(self, node: LegalCards) -> str:
         return self.visit(D.legal_cards(self.game))
+
+    def visit_LegalCall(self, node: LegalCall) -> str:
+        return self.visit(D.call_legal(self.game))
 
     def visit_Strength(self, node: Strength) -> str:
         return self.visit(D.strength_at(self.game, node.position))

@@ -41,6 +41,7 @@ from spec.dsl._nodes import (
     IfThenElse,
     Implies,
     IsEmpty,
+    LegalCall,
     LegalCards,
     Let,
     Not,
@@ -312,6 +313,9 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_LegalCards(self, node: LegalCards) -> Any:
         return self.visit(D.legal_cards(self.game))
+
+    def visit_LegalCall(self, node: LegalCall) -> Any:
+        return self.visit(D.call_legal(self.game))
 
     def visit_Strength(self, node: Strength) -> Any:
         return self.visit(D.strength_at(self.game, node.position))

@@ -1,0 +1,819 @@
+"""304 (Three-Nought-Four), the Sri Lankan partnership game of the Jass family.
+
+Players: 4 in two fixed partnerships, partners opposite; everything goes counter-clockwise.
+Deck: 7 to A of each suit (32 cards); J and 9 rank above the ace in every suit, and the
+cards carry 304 points between them.  The deal comes in two batches of four with an
+auction after each; the winner of the first auction chooses trumps by laying a card
+face down (the *indicator*), and until trumps are revealed a player who cannot follow
+plays face down, so only the trump maker knows whether a trick was cut.
+
+Sources:
+  [seed] the Japanese summary of pagat's page, ``001_45f8af9cbb07519d.txt``
+  [PG]   https://www.pagat.com/jass/304.html (John McLeod), the seed's own source
+  [ML]   marc-la/304-game, docs/specs/rules.md, "House Rules vs Standard Rules"
+  [RR]   rrathip-glitch/304, docs/RULES.md
+  [KM]   kamalrajmuruganathan/304 ("version Jaffna")
+  [CAT]  https://catsatcards.com/Games/304.html
+
+Deviations and open points, each a named variant (see ``VARIANTS``):
+  * a proxy call does not count as the asked partner's own call
+    (``proxy_counts_as_partner_call``);
+  * partner requests only in the four-card auction (``partner_request_in_eight_card_auction``);
+  * overcalling one's partner is allowed in the eight-card auction
+    (``no_overcalling_partner_in_eight_card_auction``, as [KM]);
+  * a deal spoilt by trumps is redealt by the same dealer (``spoilt_trumps_next_dealer``);
+  * a trump maker who leads to trick 1 with only trumps must play Open Trump
+    (``literal_first_lead`` keeps the rule as written, which leaves him no legal lead);
+  * Caps must be claimed before trick 8 starts; the information-based duty to claim at
+    the first moment of certainty is ``caps_when_certain``, stated but not decidable yet;
+  * the game is won at 11 game points; ``tokens`` plays with ten counters a side.
+"""
+from __future__ import annotations
+
+from spec.cards import PIQUET_32, Rank
+from spec.dsl import (
+    T,
+    Announce,
+    AuctionTurns,
+    BidOrder,
+    CallRule,
+    CardPoints,
+    Claim,
+    DealerRotation,
+    DealPackets,
+    Decide,
+    DeckIs,
+    Direction,
+    FaceDown,
+    Game,
+    HighestBidderDeclares,
+    Ladder,
+    MatchTarget,
+    Option,
+    PlayableAside,
+    PlayDirection,
+    PlayRule,
+    Property,
+    ProxyCall,
+    RankOrder,
+    RedealIfNoBid,
+    Rule,
+    Scope,
+    ScoreRule,
+    Seats,
+    SetAside,
+    Shuffle,
+    SitsOut,
+    Track,
+    TrickPlay,
+    Update,
+    Variant,
+    VoidWhen,
+    WinningTier,
+    all_of,
+    any_of,
+    assumption,
+    bid,
+    bid_this_stage,
+    by_proxy,
+    call,
+    calls_made,
+    card_suit,
+    card_table,
+    cards_of,
+    const,
+    contract,
+    dealer,
+    dealt_hand,
+    declarer,
+    free_suit,
+    hand,
+    if_then_else,
+    implies,
+    is_leading,
+    leader,
+    legal_call,
+    legal_cards,
+    led_suit,
+    partner,
+    passes_in_row,
+    played_face_down,
+    played_suit,
+    points_won,
+    ranks,
+    score_of,
+    seat,
+    seat_after,
+    seat_calls,
+    seed,
+    source,
+    stage,
+    standing,
+    taken,
+    tracked,
+    trick_number,
+    trick_size,
+    trick_winner,
+    tricks_won,
+    trump,
+)
+
+# 1. Players and seats ---------------------------------------------------------------
+PLAYERS = 4
+# Seats in the order of play.  Play goes counter-clockwise, so each next seat sits on
+# the right: North, then West, South and East; the default dealer is East.
+NORTH, WEST, SOUTH, EAST = range(PLAYERS)
+
+SEATING = Rule(
+    id="setup.seats",
+    text="Four play in two fixed partnerships, partners sitting opposite: North and South "
+    "against West and East.",
+    source=seed("304-SETUP-1"),
+    body=Seats(("North", "West", "South", "East"), partnerships=((NORTH, SOUTH), (WEST, EAST))),
+)
+COUNTER_CLOCKWISE = Rule(
+    id="setup.counter_clockwise",
+    text="Dealing, bidding and play all go counter-clockwise: each next player sits on the "
+    "right.",
+    source=seed("304-SETUP-2"),
+    body=PlayDirection(Direction.COUNTER_CLOCKWISE),
+)
+NEXT_DEALER = Rule(
+    id="setup.next_dealer",
+    text="The first dealer is chosen by any method; after each deal the deal passes to the "
+    "right.",
+    source=seed("304-SETUP-3"),
+    body=DealerRotation(steps=1),
+)
+
+# 2. The cards -------------------------------------------------------------------------
+DECK = PIQUET_32  # 7, 8, 9, 10, J, Q, K, A of each suit
+RANK_ORDER = ranks("J 9 A 10 K Q 8 7")  # high to low, in every suit, trumps included
+#                   J    9    A   10    K   Q   8   7
+CARD_POINTS = card_table("card points", {
+    Rank.JACK: 30, Rank.NINE: 20, Rank.ACE: 11, Rank.TEN: 10,
+    Rank.KING: 3, Rank.QUEEN: 2, Rank.EIGHT: 0, Rank.SEVEN: 0,
+}, DECK)
+TOTAL_POINTS = 304
+ALL_CARDS = const(DECK.full)
+TRICKS = len(DECK) // PLAYERS  # 8
+
+PACK = Rule(
+    id="deck.cards",
+    text="The pack has 32 cards: 7, 8, 9, 10, J, Q, K and A of each suit.",
+    source=seed("304-DECK-1", "with [PG]"),
+    body=DeckIs(DECK),
+)
+RANKS = Rule(
+    id="deck.rank_order",
+    text="In every suit, trumps or not, the cards rank J (highest), 9, A, 10, K, Q, 8, 7.",
+    source=seed("304-DECK-2", "with [PG]; the scraped seed lost every rank name but the 10"),
+    body=RankOrder(RANK_ORDER),
+)
+POINTS = Rule(
+    id="deck.card_points",
+    text="Each team scores the points of the cards in the tricks it wins: J 30, 9 20, A 11, "
+    "10 10, K 3, Q 2, 8 and 7 nothing; 76 a suit and 304 in all.",
+    source=seed("304-DECK-3", "with [PG] and [WP]"),
+    body=CardPoints(CARD_POINTS),
+)
+
+# 3. The deal --------------------------------------------------------------------------
+SHUFFLE = Rule(
+    id="deal.shuffle_and_cut",
+    text="The dealer shuffles (lightly if he likes) and the player on his left may cut or "
+    "decline.",
+    source=seed("304-DEAL-1"),
+    body=Shuffle(cut_by=seat_after(dealer, PLAYERS - 1)),
+)
+FIRST_BATCH = Rule(
+    id="deal.first_batch",
+    text="The dealer gives four cards to each player in one packet, counter-clockwise, "
+    "starting with the player on his right and ending with himself.",
+    source=seed("304-DEAL-2"),
+    body=DealPackets((4,), first=seat_after(dealer), stage=1),
+)
+REDEAL_DEMAND = Rule(
+    id="deal.low_points_redeal",
+    text="Before any call, the player on the dealer's right, and only he, may demand a new "
+    "deal if his four cards are worth less than 15 points.",
+    source=source("304-DEAL-3", "seed; who and when from [CAT]"),
+    body=Announce("redeal", Scope.CALL,
+                  when=(stage == 1) & (calls_made == 0) & ~by_proxy
+                  & (seat == seat_after(dealer)) & (CARD_POINTS.total(hand) < 15),
+                  sets=(("redeal_demanded", const(True)),)),
+)
+REDEAL_DEMANDED = Rule(
+    id="deal.low_points_redeal_same_dealer",
+    text="After such a demand the same dealer deals again.",
+    source=seed("304-DEAL-3"),
+    body=VoidWhen(when=tracked("redeal_demanded"), redeal_steps=0),
+)
+REDEAL_FLAG = Rule(
+    id="deal.redeal_demand_kept",
+    text="Whether the new deal has been demanded is remembered until the cards are dealt "
+    "again.",
+    source=seed("304-DEAL-3"),
+    body=Track("redeal_demanded", T.BOOL, False),
+)
+SECOND_BATCH = Rule(
+    id="deal.second_batch",
+    text="After the four-card auction and the laying of the trump indicator, each player "
+    "gets four more cards, in the same order.",
+    source=seed("304-DEAL-4"),
+    body=DealPackets((4,), first=seat_after(dealer), stage=2),
+)
+
+# 4. The four-card auction -------------------------------------------------------------
+IS_PCC = contract.level > 300
+LADDER = Rule(
+    id="auction.bids",
+    text="A bid is a multiple of 10 from 160 to 300; above them all is Partner Close Caps "
+    "(PCC).",
+    source=seed("304-AUC-2", also=("304-AUC8-2",)),
+    body=Ladder(levels=(*range(160, 301, 10), 310), strains=(None,), names=((310, "PCC"),)),
+)
+BID_ORDER = Rule(
+    id="auction.bid_order",
+    text="A higher number beats a lower one, and Partner Close Caps beats every number.",
+    source=seed("304-AUC8-3"),
+    body=BidOrder(key=bid.level),
+)
+FOUR_CARD_TURNS = Rule(
+    id="auction.four_card_turns",
+    text="The four-card auction starts with the player on the dealer's right and goes "
+    "round counter-clockwise as often as needed; it ends when a bid has been followed by "
+    "three passes in a row, or when all four pass without a bid.",
+    source=seed("304-AUC-1", also=("304-AUC-6",)),
+    body=AuctionTurns(first=seat_after(dealer),
+                      ends_when=(standing.exists & (passes_in_row == PLAYERS - 1))
+                      | (~standing.exists & (calls_made == PLAYERS)),
+                      stage=1),
+)
+OVERCALL = Rule(
+    id="auction.overcall",
+    text="A bid must beat the highest bid so far.",
+    source=seed("304-AUC-2"),
+    body=CallRule(applies=call.is_bid & standing.exists, requires=call.bid.key > standing.bid.key),
+)
+PASS_NOT_FINAL = Rule(
+    id="auction.pass_not_final",
+    text="Passing is not final: a player who has passed may bid later, and a player may "
+    "bid over his partner, from 200 up.",
+    source=seed("304-AUC-3"),
+    body=Claim(Scope.CALL, implies(
+        (stage == 1) & call.is_bid & (call.bid.level >= 200) & (call.bid.level <= 300)
+        & (~standing.exists | (call.bid.key > standing.bid.key)),
+        legal_call)),
+)
+FLOOR_200 = Rule(
+    id="auction.floor_200",
+    text="A bid below 200 is allowed only as a player's first call of the four-card "
+    "auction, and never over his partner's bid.",
+    source=source("304-AUC-4", "[ML] standard column, [RR], [KM]; pagat's wording not seen"),
+    body=CallRule(applies=(stage == 1) & call.is_bid & (call.bid.level < 200),
+                  requires=(seat_calls == 0)
+                  & ~(standing.exists & (standing.bidder == partner(seat)))),
+)
+PARTNER_REQUEST = Rule(
+    id="auction.partner_request",
+    text="On his turn in the four-card auction a player may ask his partner to call for "
+    "him: the partner bids or passes at once in his place, using his turn, and a bid so "
+    "made is the partner's.",
+    source=source("304-AUC-5", "seed; turn accounting from [ML] H-1..H-4"),
+    body=ProxyCall(when=stage == 1, counts_for_partner=False),
+)
+MAKER = Rule(
+    id="auction.trump_maker",
+    text="The last and highest bidder is the trump maker and his bid is the contract.",
+    source=seed("304-AUC-6"),
+    body=HighestBidderDeclares(),
+)
+ALL_PASS = Rule(
+    id="auction.all_pass",
+    text="If all four pass without a bid the deal is abandoned and the next dealer deals.",
+    source=seed("304-AUC-7"),
+    body=RedealIfNoBid(steps=1),
+)
+
+# 5. The trump indicator ---------------------------------------------------------------
+TRUMP_OPEN = "trump_open"
+IS_OPEN = tracked(TRUMP_OPEN)
+INDICATOR = Rule(
+    id="trump.indicator",
+    text="The trump maker lays one of his four cards face down: the trump indicator, whose "
+    "suit is trumps and which nobody else sees; it goes back to his hand as soon as trumps "
+    "are open.",
+    source=seed("304-TRUMP-1"),
+    body=SetAside(stage=1, when=standing.exists, returns_when=IS_OPEN, count=1, names_trump=True),
+)
+INDICATOR_NOT_IN_HAND = Rule(
+    id="trump.indicator_not_in_hand",
+    text="While face down the indicator is not part of the maker's hand for following suit: "
+    "a player with no card of the led suit in hand may play any card of his hand.",
+    source=seed("304-TRUMP-2"),
+    body=Claim(Scope.PLAY, implies(~is_leading & ~hand.holds_any(cards_of(led_suit)),
+                                   (legal_cards & hand) == hand)),
+)
+
+# 6. The eight-card auction ------------------------------------------------------------
+EIGHT_CARD_TURNS = Rule(
+    id="auction.eight_card_turns",
+    text="After the second batch there is one more round of calls, starting with the trump "
+    "maker and going counter-clockwise: each player calls exactly once.",
+    source=seed("304-AUC8-1"),
+    body=AuctionTurns(first=standing.bidder, ends_when=calls_made == PLAYERS, stage=2),
+)
+EIGHT_CARD_MINIMUM = Rule(
+    id="auction.eight_card_minimum",
+    text="A bid in the eight-card auction must be at least 250 (and beat the highest bid so "
+    "far).",
+    source=seed("304-AUC8-2", "numeric bids stop at 300 by assumption"),
+    body=CallRule(applies=(stage == 2) & call.is_bid, requires=call.bid.level >= 250),
+)
+NEW_INDICATOR = Rule(
+    id="auction.new_indicator",
+    text="If anyone bids in the eight-card auction, the old indicator goes back to the old "
+    "maker's hand and the new maker lays any of his eight cards face down as the indicator "
+    "(the old maker, if he bid again, may change it); if nobody bids, maker, indicator and "
+    "contract stand.",
+    source=seed("304-AUC8-5", also=("304-AUC8-4", "304-AUC8-6")),
+    body=SetAside(stage=2, when=bid_this_stage, returns_when=IS_OPEN, count=1, names_trump=True),
+)
+PCC_ONLY_LATE = Rule(
+    id="auction.pcc_eight_card_only",
+    text="Partner Close Caps can be bid only in the eight-card auction.",
+    source=assumption("304-AUC8-7", "the seed is silent; partner requests in this auction "
+                      "are the variant partner_request_in_eight_card_auction ([ML])"),
+    body=CallRule(applies=call.is_bid & (call.bid.level > 300), requires=stage == 2),
+)
+
+# 7. The play --------------------------------------------------------------------------
+FIRST_LEAD = Rule(
+    id="play.first_lead",
+    text="The player on the dealer's right leads to the first trick, whoever the trump "
+    "maker is; in Partner Close Caps the bidder leads.",
+    source=seed("304-PLAY-1", also=("304-PCC-4",)),
+    body=TrickPlay(first_lead=if_then_else(IS_PCC, declarer, seat_after(dealer))),
+)
+EXHAUSTED = "trumps_exhausted"
+LEAD_ANY = Rule(
+    id="play.lead_any",
+    text="Once trumps are open the leader may lead any card, unless the exhausted-trumps "
+    "rule binds the maker.",
+    source=seed("304-PLAY-2"),
+    body=Claim(Scope.PLAY, implies(is_leading & IS_OPEN
+                                   & ~(tracked(EXHAUSTED) & (seat == declarer)),
+                                   legal_cards == hand)),
+)
+FOLLOW_SUIT = Rule(
+    id="play.follow_suit",
+    text="A player who holds a card of the led suit must play one; otherwise he may play "
+    "any card, and nobody must trump or beat.",
+    source=seed("304-PLAY-3"),
+    body=PlayRule(applies=~is_leading & hand.holds_any(cards_of(led_suit)),
+                  permits=cards_of(led_suit)),
+)
+TRUMPS_WIN = Rule(
+    id="play.trumps_win",
+    text="The highest trump played wins the trick.",
+    source=seed("304-PLAY-4"),
+    body=WinningTier(2, when=card_suit == trump),
+)
+LED_SUIT_WINS = Rule(
+    id="play.led_suit_wins",
+    text="If no trump is played the highest card of the led suit wins; the winner leads next.",
+    source=seed("304-PLAY-4"),
+    body=WinningTier(1, when=card_suit == led_suit),
+)
+OPEN_OR_CLOSED = Rule(
+    id="play.open_or_closed",
+    text="Before the first lead the trump maker either turns the indicator up and takes it "
+    "into his hand (Open Trump) or keeps it face down (Closed Trump); a maker who is to "
+    "lead the first trick holding only trumps must play Open Trump.",
+    source=assumption("304-PLAY-5", "the seed gives the choice; the duty to open with only "
+                      "trumps on lead is proposed by the digest (G6), no source covers it; "
+                      "variant literal_first_lead drops it"),
+    body=Decide(by=declarer, options=(
+        Option("open", when=const(True), sets=((TRUMP_OPEN, const(True)),)),
+        Option("closed", when=~(((seat_after(dealer) == declarer) | IS_PCC)
+                                & (dealt_hand(declarer) - cards_of(trump)).is_empty)),
+    )),
+)
+OPEN_FLAG = Rule(
+    id="closed.never_again",
+    text="Once trumps are open the game never becomes closed again.",
+    source=seed("304-CLOSED-7"),
+    body=Track(TRUMP_OPEN, T.BOOL, False, monotone=True),
+)
+
+# 7a. Closed trump
+MAKER_LEADS_CLOSED = ~IS_OPEN & is_leading & (trick_number == 1) & (seat == declarer)
+NON_TRUMPS = ALL_CARDS - cards_of(trump)
+NO_TRUMP_LEAD = Rule(
+    id="closed.no_trump_lead_to_first",
+    text="In Closed Trump a maker who leads to the first trick may not lead a trump, unless "
+    "he holds nothing else (and then he has opened).",
+    source=assumption("304-CLOSED-1", "the seed forbids the trump lead; the exception for a "
+                      "hand of trumps only is the digest's proposal (G6)"),
+    body=PlayRule(applies=MAKER_LEADS_CLOSED & hand.holds_any(NON_TRUMPS),
+                  permits=NON_TRUMPS),
+)
+INDICATOR_PLAY = Rule(
+    id="closed.indicator_play",
+    text="The face-down indicator may be played only face down by the maker to a trick led "
+    "in another suit that he cannot follow, or at trick 8 as his last card; never led "
+    "before trick 8 and never to a trump lead before it.",
+    source=source("304-CLOSED-2", "seed with [ML], [RR]"),
+    body=PlayableAside(when=(~is_leading & (led_suit != trump)
+                             & ~hand.holds_any(cards_of(led_suit)))
+                       | ((trick_number == TRICKS) & hand.is_empty)),
+)
+ANY_FACE_DOWN_TRUMP = any_of(*(played_face_down(i) & (played_suit(i) == trump)
+                               for i in range(1, PLAYERS)))
+FACE_DOWN = Rule(
+    id="closed.face_down",
+    text="In Closed Trump a player who cannot follow suit plays any card face down, a trump "
+    "(a cut) or not (a discard); the trump maker alone looks at the face-down cards, and if "
+    "one is a trump all four cards are turned face up.",
+    source=seed("304-CLOSED-3", also=("304-CLOSED-4",)),
+    body=FaceDown(when=~IS_OPEN & ~is_leading & ~hand.holds_any(cards_of(led_suit)),
+                  seen_by=declarer, revealed_when=~IS_OPEN & ANY_FACE_DOWN_TRUMP),
+)
+FACE_DOWN_NEVER_WINS = Rule(
+    id="closed.uncut_trick",
+    text="If no face-down card is a trump, the highest face-up card of the led suit wins "
+    "and the face-down cards stay hidden.",
+    source=seed("304-CLOSED-4"),
+    body=Claim(Scope.TRICK, all_of(*(
+        implies(played_face_down(i) & (played_suit(i) != trump), trick_winner != i)
+        for i in range(1, PLAYERS)))),
+)
+CUT_REVEALS = Rule(
+    id="closed.cut_opens",
+    text="When a face-down card is a trump the maker shows the trump suit, the highest trump "
+    "wins, and from the next trick on the game is open, the indicator back in the maker's "
+    "hand unless it was played.",
+    source=seed("304-CLOSED-5"),
+    body=Update(when=~IS_OPEN & ANY_FACE_DOWN_TRUMP, sets=((TRUMP_OPEN, const(True)),)),
+)
+REVEAL_AT_250 = Rule(
+    id="closed.reveal_at_250",
+    text="If the contract is 250 or more the indicator is shown and returned to the maker's "
+    "hand at the end of the first trick even if nothing was cut: open from trick 2.",
+    source=seed("304-CLOSED-6"),
+    body=Update(when=~IS_OPEN & (trick_number == 1) & (contract.level >= 250),
+                sets=((TRUMP_OPEN, const(True)),)),
+)
+
+# 7b. Exhausted trumps
+EXHAUSTED_FLAG = Rule(
+    id="exhausted.kept",
+    text="Whether trumps are exhausted is remembered for the rest of the deal.",
+    source=seed("304-EXH-1"),
+    body=Track(EXHAUSTED, T.BOOL, False, monotone=True),
+)
+EXHAUSTED_TRIGGER = Rule(
+    id="exhausted.trigger",
+    text="When the trump maker leads a trump and nobody else plays a trump to that trick, "
+    "trumps are exhausted (not in Partner Close Caps).",
+    source=seed("304-EXH-1"),
+    body=Update(when=(leader == declarer) & (played_suit(0) == trump) & ~IS_PCC
+                & all_of(*(((played_suit(i) != trump) | (trick_size <= i))
+                           for i in range(1, PLAYERS))),
+                sets=((EXHAUSTED, const(True)),)),
+)
+EXHAUSTED_LEAD = Rule(
+    id="exhausted.lead_trumps",
+    text="After that, whenever the maker leads he must lead a trump while he holds one in "
+    "hand (the face-down indicator does not count).",
+    source=seed("304-EXH-1"),
+    body=PlayRule(applies=tracked(EXHAUSTED) & is_leading & (seat == declarer)
+                  & hand.holds_any(cards_of(trump)),
+                  permits=cards_of(trump)),
+)
+
+# 7c. Spoilt trumps
+SPOILT = "spoilt"
+SPOILT_DECLARED = Rule(
+    id="spoilt.declare",
+    text="If it becomes known, before the last trick is complete, that the maker's two "
+    "opponents were dealt no trumps at all, either of them may declare it; play stops and "
+    "the deal is void.",
+    source=seed("304-SPOIL-1", "'becomes known' is read as: trumps are open"),
+    body=Announce(SPOILT, Scope.PLAY,
+                  when=IS_OPEN & (seat != declarer) & (seat != partner(declarer))
+                  & ~(dealt_hand(seat) | dealt_hand(partner(seat))).holds_any(cards_of(trump)),
+                  sets=((SPOILT, const(True)),)),
+)
+SPOILT_FLAG = Rule(
+    id="spoilt.kept",
+    text="A declaration of spoilt trumps is remembered until the cards are dealt again.",
+    source=seed("304-SPOIL-1"),
+    body=Track(SPOILT, T.BOOL, False),
+)
+SPOILT_REDEAL = Rule(
+    id="spoilt.redeal",
+    text="A deal void for spoilt trumps scores nothing and is dealt again by the same dealer.",
+    source=assumption("304-SPOIL-2", "same dealer as [RR]; [ML] passes the deal on "
+                      "(variant spoilt_trumps_next_dealer)"),
+    body=VoidWhen(when=tracked(SPOILT), redeal_steps=0),
+)
+
+# 7d. Caps
+CAPS_AT = "caps_trick"
+CAPS_BY = "caps_by"
+CLAIMED = tracked(CAPS_AT, T.INT) > 0
+CLAIMER = tracked(CAPS_BY, T.SEAT)
+
+
+def team_tricks(s):  # type: ignore[no-untyped-def]  # builds an expression
+    """The tricks won by a seat's team."""
+    return tricks_won(s) + tricks_won(partner(s))
+
+
+def team_points(s):  # type: ignore[no-untyped-def]  # builds an expression
+    """The card points won by a seat's team."""
+    return points_won(s) + points_won(partner(s))
+
+
+CAPS_DEFINED = Rule(
+    id="caps.definition",
+    text="A team that wins all eight tricks has Caps, and with them all 304 points.",
+    source=seed("304-CAPS-1"),
+    body=Claim(Scope.OUTCOME, implies(~IS_PCC & (team_tricks(seat) == TRICKS),
+                                      team_points(seat) == TOTAL_POINTS)),
+)
+CAPS_CLAIM_TRICK = Rule(
+    id="caps.claim_kept",
+    text="The trick at which Caps is claimed is remembered (0: no claim).",
+    source=seed("304-CAPS-2"),
+    body=Track(CAPS_AT, T.INT, 0),
+)
+CAPS_CLAIMER = Rule(
+    id="caps.claimer_kept",
+    text="So is the player who claimed.",
+    source=seed("304-CAPS-2"),
+    body=Track(CAPS_BY, T.SEAT, 0),
+)
+CAPS_CLAIM = Rule(
+    id="caps.claim",
+    text="A player who is sure his team will win every remaining trick claims Caps on his "
+    "turn, at the latest before trick 8 starts; there is no Caps in Partner Close Caps.",
+    source=source("304-CAPS-2", "seed; the latest moment from [ML] caps_formalism",
+                  also=("304-CAPS-6",)),
+    body=Announce("caps", Scope.PLAY,
+                  when=~CLAIMED & ~IS_PCC
+                  & ((trick_number < TRICKS) | ((trick_number == TRICKS) & is_leading)),
+                  sets=((CAPS_AT, trick_number), (CAPS_BY, seat))),
+)
+
+# 7e. Partner Close Caps
+PCC_PARTNER_OUT = Rule(
+    id="pcc.partner_out",
+    text="In Partner Close Caps the bidder's partner lays his cards face down and takes no "
+    "part: the play is three-handed, counter-clockwise, skipping him.",
+    source=seed("304-PCC-1", also=("304-PCC-4",)),
+    body=SitsOut(when=IS_PCC, seat=partner(declarer)),
+)
+
+# 8. Scoring ---------------------------------------------------------------------------
+BIDDERS = (seat == declarer) | (seat == partner(declarer))
+MADE = if_then_else(IS_PCC, tricks_won(declarer) == TRICKS,
+                    team_points(declarer) >= contract.level)
+PAYEE = BIDDERS == MADE  # the bidders if the contract is made, else their opponents
+#            final bid    160-190  200-240  250-300  PCC
+GAME_POINTS = {"made": (1, 2, 3, 4), "failed": (2, 3, 4, 5)}
+
+
+def _by_band(row):  # type: ignore[no-untyped-def]  # builds an expression
+    a, b, c, d = row
+    return if_then_else(IS_PCC, d, if_then_else(contract.level >= 250, c,
+                                                if_then_else(contract.level >= 200, b, a)))
+
+
+STAKE = if_then_else(MADE, _by_band(GAME_POINTS["made"]), _by_band(GAME_POINTS["failed"]))
+SWEEP_BY_SEAT = team_tricks(seat) == TRICKS
+ANY_SWEEP = (team_tricks(declarer) == TRICKS) | (team_tricks(seat_after(declarer)) == TRICKS)
+CLAIM_SWEPT = team_tricks(CLAIMER) == TRICKS
+CLAIMER_TEAM = (seat == CLAIMER) | (seat == partner(CLAIMER))
+
+COUNT_POINTS = Rule(
+    id="score.count",
+    text="The bidding team counts the card points in its tricks: at least the bid is a "
+    "success, less is a failure; without Caps the successful team, or the opponents of a "
+    "failed one, receive the game points of the table.",
+    source=seed("304-SCORE-1", also=("304-SCORE-2",)),
+    body=ScoreRule(when=~IS_PCC & ~CLAIMED & ~ANY_SWEEP & PAYEE, amount=STAKE),
+)
+PCC_SCORE = Rule(
+    id="score.pcc",
+    text="Partner Close Caps succeeds only if the bidder wins all eight tricks: 4 game "
+    "points to his team, otherwise 5 to the opponents; Caps and exhausted trumps do not "
+    "apply.",
+    source=seed("304-PCC-2", also=("304-PCC-3", "304-SCORE-2")),
+    body=ScoreRule(when=IS_PCC & PAYEE, amount=STAKE),
+)
+NO_EXTRA = Rule(
+    id="score.no_extra",
+    text="Taking more than the bid earns nothing extra.",
+    source=seed("304-SCORE-3"),
+    body=Claim(Scope.OUTCOME, implies(~IS_PCC & ~CLAIMED & ~ANY_SWEEP & BIDDERS & MADE,
+                                      score_of(seat) == _by_band(GAME_POINTS["made"]))),
+)
+PAY_TO_OTHERS = Rule(
+    id="score.pay_means_receive",
+    text="Paying game points means the other team receives them: after a deal exactly one "
+    "team's total has grown, by 1 to 6, the same for both partners.",
+    source=assumption("304-SCORE-4", "'pay' (支払) is read as adding to the other team's total"),
+    body=Claim(Scope.OUTCOME, all_of(
+        score_of(seat) == score_of(partner(seat)),
+        (score_of(seat) == 0) != (score_of(seat_after(seat)) == 0),
+        score_of(seat) >= 0, score_of(seat) <= 6)),
+)
+CAPS_BONUS = Rule(
+    id="score.caps",
+    text="A correct Caps claim with all eight tricks won earns the usual game points plus 1, "
+    "for either team.",
+    source=source("304-CAPS-3", "seed; the +1 for the non-bidding team from [ML]"),
+    body=ScoreRule(when=~IS_PCC & CLAIMED & CLAIM_SWEPT & PAYEE, amount=STAKE + 1),
+)
+LATE_CAPS = Rule(
+    id="score.late_caps",
+    text="A team that wins all eight tricks without a timely claim pays 2 game points and "
+    "loses whatever the bid would have earned it.",
+    source=seed("304-CAPS-4"),
+    body=ScoreRule(when=~IS_PCC & ~CLAIMED & ANY_SWEEP & ~SWEEP_BY_SEAT, amount=const(2)),
+)
+WRONG_CAPS = Rule(
+    id="score.wrong_caps",
+    text="A team that claims Caps and then loses a trick pays 5 game points, whatever "
+    "happened to the bid.",
+    source=seed("304-CAPS-5"),
+    body=ScoreRule(when=~IS_PCC & CLAIMED & ~CLAIM_SWEPT & ~CLAIMER_TEAM, amount=const(5)),
+)
+
+# 9. The end of the game ---------------------------------------------------------------
+GAME_TO_11 = Rule(
+    id="game.to_eleven",
+    text="After each deal, a team whose game points add up to 11 or more wins; only one "
+    "team scores in a deal, so both never finish together.",
+    source=seed("304-GAME-1"),
+    body=MatchTarget(11),
+)
+
+# Variants -------------------------------------------------------------------------------
+VARIANTS = (
+    Variant(
+        id="proxy_counts_as_partner_call",
+        text="A call made for his partner also counts as the asked player's own call, so he "
+        "too may no longer bid below 200.",
+        replaces=((PARTNER_REQUEST, Rule(
+            id="auction.partner_request", text=PARTNER_REQUEST.text, source=PARTNER_REQUEST.source,
+            body=ProxyCall(when=stage == 1, counts_for_partner=True))),),
+        source=source("304-AUC-5", "[ML] counts it; the seed's wording suggests not"),
+    ),
+    Variant(
+        id="partner_request_in_eight_card_auction",
+        text="A player may also ask his partner to call for him in the eight-card auction.",
+        replaces=((PARTNER_REQUEST, Rule(
+            id="auction.partner_request", text=PARTNER_REQUEST.text, source=PARTNER_REQUEST.source,
+            body=ProxyCall(when=(stage == 1) | (stage == 2)))),),
+        source=source("304-AUC8-7", "[ML] standard column"),
+    ),
+    Variant(
+        id="no_overcalling_partner_in_eight_card_auction",
+        text="In the eight-card auction a player may not bid over his partner's bid.",
+        replaces=((EIGHT_CARD_MINIMUM, Rule(
+            id="auction.eight_card_minimum", text=EIGHT_CARD_MINIMUM.text,
+            source=EIGHT_CARD_MINIMUM.source,
+            body=CallRule(applies=(stage == 2) & call.is_bid,
+                          requires=(call.bid.level >= 250)
+                          & (standing.bidder != partner(seat))))),),
+        source=source("304-AUC8-7", "[KM]; the seed is silent (G10)"),
+    ),
+    Variant(
+        id="spoilt_trumps_next_dealer",
+        text="A deal void for spoilt trumps is dealt again by the next dealer.",
+        replaces=((SPOILT_REDEAL, Rule(
+            id="spoilt.redeal", text="A deal void for spoilt trumps scores nothing and is dealt "
+            "again by the next dealer.", source=SPOILT_REDEAL.source,
+            body=VoidWhen(when=tracked(SPOILT), redeal_steps=1))),),
+        source=source("304-SPOIL-2", "[ML]"),
+    ),
+    Variant(
+        id="literal_first_lead",
+        text="The rule as written: a maker leading to the first trick in Closed Trump may "
+        "never lead a trump, and may keep trumps closed whatever his hand; with only trumps "
+        "he then has no legal lead.",
+        replaces=(
+            (NO_TRUMP_LEAD, Rule(
+                id="closed.no_trump_lead_to_first", text="In Closed Trump a maker who leads to "
+                "the first trick may not lead a trump.", source=seed("304-CLOSED-1"),
+                body=PlayRule(applies=MAKER_LEADS_CLOSED, permits=NON_TRUMPS))),
+            (OPEN_OR_CLOSED, Rule(
+                id="play.open_or_closed", text="Before the first lead the trump maker either "
+                "turns the indicator up (Open Trump) or keeps it face down (Closed Trump).",
+                source=seed("304-PLAY-5"),
+                body=Decide(by=declarer, options=(
+                    Option("open", when=const(True), sets=((TRUMP_OPEN, const(True)),)),
+                    Option("closed", when=const(True)))))),
+        ),
+        source=seed("304-CLOSED-1"),
+    ),
+    Variant(
+        id="caps_when_certain",
+        text="Caps must be claimed at the first moment the claimer can be sure, from what he "
+        "has seen, that his team will win every remaining trick whatever the others do; a "
+        "later claim is late.",
+        replaces=(),
+        source=source("304-CAPS-2", "[ML] caps_formalism.md"),
+        not_decidable="it asks whether a strategy that uses only what the claimer sees wins "
+        "every remaining trick in every deal consistent with his view, a game-tree search "
+        "over hidden hands that one solver query per position cannot state; the default "
+        "rule (claim before trick 8 starts) is what the engine enforces",
+    ),
+    Variant(
+        id="tokens",
+        text="Each team starts with 10 counters and game points are paid in counters; the "
+        "game ends when one team has none.",
+        replaces=((GAME_TO_11, Rule(
+            id="game.to_eleven", text="The game ends when one team's game points exceed the "
+            "other's by 10: it has won all 20 counters.", source=source("304-GAME-2", "[ML], "
+            "[RR], [KM]"), body=MatchTarget(10, by_difference=True))),),
+        source=source("304-GAME-2", "[ML], [RR], [KM]"),
+    ),
+)
+
+# Properties -----------------------------------------------------------------------------
+SUIT = free_suit("suit")
+PROPERTIES = (
+    Property(
+        id="deck.points_per_suit",
+        text="Every suit carries 76 card points.",
+        scope=Scope.OUTCOME, holds=CARD_POINTS.total(cards_of(SUIT)) == 76, free=(SUIT,),
+        covers=("deck.card_points",),
+    ),
+    Property(
+        id="deck.points_total",
+        text="The whole pack carries 304 card points.",
+        scope=Scope.OUTCOME, holds=CARD_POINTS.total(DECK.full) == TOTAL_POINTS,
+        covers=("deck.card_points",),
+    ),
+    Property(
+        id="score.threshold_duality",
+        text="Outside Partner Close Caps the bidders fail exactly when their opponents take "
+        "more than 304 minus the bid.",
+        scope=Scope.OUTCOME,
+        holds=implies(~IS_PCC, (~MADE) == (team_points(seat_after(declarer))
+                                            > TOTAL_POINTS - contract.level)),
+        covers=("score.count",), finding=True,
+    ),
+    Property(
+        id="score.sweep_can_cost",
+        text="Taking every trick can cost game points: a team that sweeps without claiming "
+        "Caps in time pays 2, even when its bid was made.",
+        scope=Scope.OUTCOME,
+        holds=implies(~IS_PCC & ~CLAIMED & (team_tricks(declarer) == TRICKS) & BIDDERS,
+                      score_of(seat) == 0),
+        covers=("score.late_caps",), finding=True,
+    ),
+    Property(
+        id="auction.floor_after_first_call",
+        text="No bid below 200 is legal after the bidder's first call of the four-card "
+        "auction or over his partner's standing bid.",
+        scope=Scope.CALL,
+        holds=implies(legal_call & call.is_bid & (stage == 1)
+                      & ((seat_calls > 0) | (standing.exists & (standing.bidder == partner(seat)))),
+                      call.bid.level >= 200),
+        covers=("auction.floor_200",),
+    ),
+)
+
+GAME = Game(
+    name="304",
+    key="304",
+    ref_prefix="304",
+    aliases=("three_oh_four", "three-nought-four"),
+    doc=__doc__ or "",
+    rules=(
+        SEATING, COUNTER_CLOCKWISE, NEXT_DEALER,
+        PACK, RANKS, POINTS,
+        SHUFFLE, FIRST_BATCH, REDEAL_FLAG, REDEAL_DEMAND, REDEAL_DEMANDED, SECOND_BATCH,
+        LADDER, BID_ORDER, FOUR_CARD_TURNS, OVERCALL, PASS_NOT_FINAL, FLOOR_200,
+        PARTNER_REQUEST, MAKER, ALL_PASS,
+        INDICATOR, INDICATOR_NOT_IN_HAND,
+        EIGHT_CARD_TURNS, EIGHT_CARD_MINIMUM, NEW_INDICATOR, PCC_ONLY_LATE,
+        FIRST_LEAD, LEAD_ANY, FOLLOW_SUIT, TRUMPS_WIN, LED_SUIT_WINS, OPEN_FLAG, OPEN_OR_CLOSED,
+        NO_TRUMP_LEAD, INDICATOR_PLAY, FACE_DOWN, FACE_DOWN_NEVER_WINS, CUT_REVEALS,
+        REVEAL_AT_250,
+        EXHAUSTED_FLAG, EXHAUSTED_TRIGGER, EXHAUSTED_LEAD,
+        SPOILT_FLAG, SPOILT_DECLARED, SPOILT_REDEAL,
+        CAPS_DEFINED, CAPS_CLAIM_TRICK, CAPS_CLAIMER, CAPS_CLAIM,
+        PCC_PARTNER_OUT,
+        COUNT_POINTS, PCC_SCORE, NO_EXTRA, PAY_TO_OTHERS, CAPS_BONUS, LATE_CAPS, WRONG_CAPS,
+        GAME_TO_11,
+    ),
+    variants=VARIANTS,
+    properties=PROPERTIES,
+)
