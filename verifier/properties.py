@@ -25,7 +25,7 @@ import z3
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game
-from spec.dsl._nodes import Ctx, Expr, Scope, Strength, Var
+from spec.dsl._nodes import Ctx, Expr, PartnerOf, Scope, Strength, T, Var
 from verifier import trace
 from verifier._z3 import encoding as E
 from verifier._z3.compile import Encoding, Z3Compiler
@@ -95,7 +95,7 @@ class _Violated(Exception):
 
 def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
     """None when the claim follows from the facts; otherwise a model of a violation."""
-    s = solving.solver()
+    s = solving.one_shot()
     s.add(*facts)
     s.add(z3.Not(claim))
     if Solving.check(s):
@@ -114,9 +114,10 @@ def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: igno
     claim = z3.And(*[z3.And(d >= 0, d < n) for d in dest], *[c == game.tricks for c in counts])
     model = _prove(solving, sit.facts, claim)
     if model is None:
+        stages = f" in {game.stages} stages" if game.stages > 1 else ""
         return (Verdict.HOLDS, f"{game.tricks} cards to each of {n} seats from the {size}-card "
-                "pack, for every dealer (the cards' distinctness is checked when the game is built)",
-                None)
+                f"pack{stages}, for every dealer (the cards' distinctness is checked when the "
+                "game is built)", None)
     dealer = model.eval(sit.values["dealer"], model_completion=True).as_long()
     pt = trace.replay_deal(game, list(range(size)), dealer, None)
     return Verdict.VIOLATED, "a deal that does not share out the deck", pt
@@ -142,75 +143,148 @@ def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: igno
     return Verdict.VIOLATED, "two different bids are equal in the bid order", pt
 
 
-def _auction_steps(enc: Encoding, steps: int) -> tuple[list[Any], list[dict[str, Any]], Any]:
-    """Unroll ``steps`` calls from the start of an auction; returns facts and per-step terms."""
+def _auction_steps(enc: Encoding, steps: int, stage: int = 1
+                   ) -> tuple[list[Any], list[dict[str, Any]], Any]:
+    """Unroll ``steps`` calls from the start of an auction stage; returns facts and per-step
+    terms.
+
+    Stage 1 starts with no bid.  A later stage starts from any standing bid that the
+    earlier stage can end with (a bid legal there) and any highest bidder; the counts of
+    calls start again, as in the engine.  A step may be a call made by the seat's partner
+    in its place when the game allows that.
+    """
     g = enc.game
     n = g.players
     dealer = enc.int_var("dealer")
     facts: list[Any] = [dealer >= 0, dealer < n]
     hands = [enc.cards_var(f"hand_{s}") for s in range(n)]
-    turns = g.one(K.AuctionTurns)
+    turns = g.stage_rule(K.AuctionTurns, stage)
     assert isinstance(turns, K.AuctionTurns)
-    seat = Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(turns.first)
-    standing, has, high, calls, passes = enc.int(-1), enc.bool(False), enc.int(-1), enc.int(0), enc.int(0)
+    tracked: dict[Any, Any] = {}
+    for name, track in g.tracked.items():
+        v = enc.bool_var(f"tv_{name}") if track.type is T.BOOL else enc.int_var(f"tv_{name}")
+        tracked[("tracked", name)] = v
+    if stage == 1:
+        standing, has, high = enc.int(-1), enc.bool(False), enc.int(-1)
+    else:
+        standing, high = enc.int_var("standing_0"), enc.int_var("high_0")
+        earlier = E.call_situation(enc, "earlier")
+        earlier.env.update({Ctx.CALL_IS_BID: enc.bool(True), Ctx.CALL_BID: standing,
+                            Ctx.STAGE: enc.int(stage - 1)})
+        facts += earlier.facts + [enc.bid_in_ladder(standing), high >= 0, high < n,
+                                  earlier.compile(D.call_legal(g))]
+        has = enc.bool(True)
+    calls, passes, stage_bid = enc.int(0), enc.int(0), enc.bool(False)
+    seat_calls = [enc.int(0)] * n
+    first_env = {Ctx.DEALER: dealer, Ctx.STAGE: enc.int(stage), Ctx.HAS_STANDING: has,
+                 Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
+                 Ctx.PASSES_IN_ROW: passes, Ctx.BID_THIS_STAGE: stage_bid,
+                 Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0), **tracked}
+    seat = Z3Compiler(enc, first_env).visit(turns.first)
+    proxy_rules = g.constructs(K.ProxyCall)
     over = enc.bool(False)
     rows = []
     for t in range(steps):
         is_bid = enc.bool_var(f"is_bid_{t}")
         b = enc.int_var(f"bid_{t}")
+        proxy = enc.bool_var(f"proxy_{t}")
         facts.append(z3.If(is_bid, enc.bid_in_ladder(b), b == -1))
         hand = hands[0]
+        mine = seat_calls[0]
         for s in range(1, n):
             hand = z3.If(seat == s, hands[s], hand)
+            mine = z3.If(seat == s, seat_calls[s], mine)
         env = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: has,
             Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
             Ctx.PASSES_IN_ROW: passes, Ctx.CALL_IS_BID: is_bid, Ctx.CALL_BID: b,
+            Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
+            Ctx.PROXY: proxy, **tracked,
         }
         legal = Z3Compiler(enc, env).visit(D.call_legal(g))
+        if proxy_rules:
+            body = proxy_rules[0][1]
+            assert isinstance(body, K.ProxyCall)
+            may = Z3Compiler(enc, {**env, Ctx.PROXY: enc.bool(False)}).visit(body.when)
+            legal = z3.And(legal, z3.Implies(proxy, may))
+            turn = Var("turn", T.SEAT)
+            namer = z3.If(proxy, Z3Compiler(enc, {turn: seat}).visit(PartnerOf(turn)), seat)
+        else:
+            facts.append(z3.Not(proxy))
+            namer = seat
         before_key = z3.If(has, enc.bid_key(standing), enc.int(-(10 ** 9)))
         new_standing = z3.If(is_bid, b, standing)
         new_has = z3.Or(has, is_bid)
-        new_high = z3.If(is_bid, seat, high)
+        new_high = z3.If(is_bid, namer, high)
         new_calls = calls + 1
         new_passes = z3.If(is_bid, enc.int(0), passes + 1)
+        new_stage_bid = z3.Or(stage_bid, is_bid)
+        counts_for_partner = bool(proxy_rules and proxy_rules[0][1].counts_for_partner)  # type: ignore[attr-defined]
+        new_seat_calls = [
+            seat_calls[s] + z3.If(seat == s, enc.int(1), enc.int(0))
+            + (z3.If(z3.And(proxy, namer == s), enc.int(1), enc.int(0)) if counts_for_partner
+               else enc.int(0))
+            for s in range(n)]
+        mine_after = new_seat_calls[0]
+        for s in range(1, n):
+            mine_after = z3.If(seat == s, new_seat_calls[s], mine_after)
         after = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: new_has,
             Ctx.STANDING: new_standing, Ctx.HIGH_BIDDER: new_high, Ctx.CALLS_MADE: new_calls,
-            Ctx.PASSES_IN_ROW: new_passes,
+            Ctx.PASSES_IN_ROW: new_passes, Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine_after,
+            Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy, **tracked,
         }
-        ends = Z3Compiler(enc, after).visit(D.auction_over(g))
+        ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
         rows.append({"legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,
                      "had": has, "over_before": over, "ends": ends, "has_after": new_has,
-                     "high_after": new_high, "seat": seat})
+                     "high_after": new_high, "seat": seat, "proxy": proxy})
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes
+        stage_bid, seat_calls = new_stage_bid, new_seat_calls
         over = z3.Or(over, ends)
         seat = (seat + 1) % n
     return facts, rows, dealer
 
 
-def _decode_calls(model: z3.ModelRef, rows: list[dict[str, Any]], upto: int) -> list[int]:
+def _decode_calls(model: z3.ModelRef, rows: list[dict[str, Any]], upto: int) -> list[tuple[int, bool]]:
+    """The calls of an unrolled auction: (bid number or -1, made by the partner)."""
     out = []
     for r in rows[:upto]:
         isb = z3.is_true(model.eval(r["is_bid"], model_completion=True))
-        out.append(model.eval(r["bid"], model_completion=True).as_long() if isb else -1)
+        proxy = z3.is_true(model.eval(r["proxy"], model_completion=True))
+        out.append((model.eval(r["bid"], model_completion=True).as_long() if isb else -1, proxy))
     return out
 
 
+def _start(model: z3.ModelRef, stage: int) -> tuple[int, int] | None:
+    if stage == 1:
+        return None
+    standing = model.eval(z3.Int("standing_0", model.ctx), model_completion=True).as_long()
+    high = model.eval(z3.Int("high_0", model.ctx), model_completion=True).as_long()
+    return standing, high
+
+
+def _stage_name(game: Game, stage: int) -> str:
+    return "the auction" if game.stages == 1 else f"auction stage {stage}"
+
+
 def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    """Find the least number of calls after which every legal auction is over."""
-    enc = Encoding(game, solving.ctx)
-    facts, rows, dealer = _auction_steps(enc, opts.bound)
-    s = solving.solver()
-    s.add(*facts)
-    for t, r in enumerate(rows):
-        # is there a legal sequence of t+1 calls after which the auction is still going?
-        s.push()
-        s.add(*[rows[i]["legal"] for i in range(t + 1)])
-        s.add(*[z3.Not(rows[i]["ends"]) for i in range(t + 1)])
-        going = Solving.check(s)
-        s.pop()
-        if not going:
+    """Find, for each auction stage, the least number of calls after which it is over."""
+    found: list[str] = []
+    for stage in range(1, game.stages + 1):
+        enc = Encoding(game, solving.ctx)
+        facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
+        s = solving.solver()
+        s.add(*facts)
+        done = False
+        for t, r in enumerate(rows):
+            # is there a legal sequence of t+1 calls after which the auction is still going?
+            s.push()
+            s.add(*[rows[i]["legal"] for i in range(t + 1)])
+            s.add(*[z3.Not(rows[i]["ends"]) for i in range(t + 1)])
+            going = Solving.check(s)
+            s.pop()
+            if going:
+                continue
             # and when it is over it has a declarer or is redealt: the last bid stands
             ok = _prove(solving, facts + [rows[i]["legal"] for i in range(t + 1)],
                         z3.Implies(rows[t]["ends"], z3.Or(z3.Not(rows[t]["has_after"]),
@@ -218,50 +292,61 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
                                                                  rows[t]["high_after"] < game.players))))
             if ok is not None:
                 calls = _decode_calls(ok, rows, t + 1)
-                pt = trace.replay_auction(game, calls, ok.eval(dealer).as_long(), "no declarer")
+                pt = trace.replay_auction(game, calls, ok.eval(dealer).as_long(), "no declarer",
+                                          stage=stage, start=_start(ok, stage))
                 return Verdict.VIOLATED, "an auction ends with a bid but no declarer", pt
-            return Verdict.HOLDS, (f"every auction is over after at most {t + 1} calls, with "
-                                   "the highest bidder declaring or a redeal"), None
-    # still going after the bound: show the sequence
-    s.add(*[r["legal"] for r in rows], *[z3.Not(r["ends"]) for r in rows])
-    if Solving.check(s):
-        model = s.model()
-        calls = _decode_calls(model, rows, len(rows))
-        pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
-                                  f"still not over after {len(rows)} calls")
-        return (Verdict.UNKNOWN,
-                f"an auction can run past {opts.bound} calls; raise --bound to look further", pt)
-    return Verdict.HOLDS, f"every auction is over within {opts.bound} calls", None  # pragma: no cover
+            found.append(f"{_stage_name(game, stage)} is over after at most {t + 1} calls")
+            done = True
+            break
+        if done:
+            continue
+        # still going after the bound: show the sequence
+        s.add(*[r["legal"] for r in rows], *[z3.Not(r["ends"]) for r in rows])
+        if Solving.check(s):
+            model = s.model()
+            calls = _decode_calls(model, rows, len(rows))
+            pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
+                                      f"still not over after {len(rows)} calls", stage=stage,
+                                      start=_start(model, stage))
+            return (Verdict.UNKNOWN,
+                    f"{_stage_name(game, stage)} can run past {opts.bound} calls; raise --bound "
+                    "to look further", pt)
+        found.append(f"{_stage_name(game, stage)} is over within {opts.bound} calls")  # pragma: no cover
+    return Verdict.HOLDS, ("; ".join(found) + ", with the highest bidder declaring or a "
+                           "redeal"), None
 
 
 def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
     steps = min(opts.bound, max(game.players * 2, 8))
-    facts, rows, dealer = _auction_steps(enc, steps)
-    for t, r in enumerate(rows):
-        prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
-        claim = z3.Implies(z3.And(r["is_bid"], r["had"]), enc.bid_key(r["bid"]) > r["before_key"])
-        model = _prove(solving, facts + prefix, claim)
-        if model is not None:
-            calls = _decode_calls(model, rows, t + 1)
-            pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
-                                      f"call {t + 1} does not beat the standing bid")
-            return Verdict.VIOLATED, "a legal bid that does not raise the standing bid", pt
-    return Verdict.HOLDS, f"checked for the first {steps} calls of every auction", None
+    for stage in range(1, game.stages + 1):
+        enc = Encoding(game, solving.ctx)
+        facts, rows, dealer = _auction_steps(enc, steps, stage)
+        for t, r in enumerate(rows):
+            prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
+            claim = z3.Implies(z3.And(r["is_bid"], r["had"]), enc.bid_key(r["bid"]) > r["before_key"])
+            model = _prove(solving, facts + prefix, claim)
+            if model is not None:
+                calls = _decode_calls(model, rows, t + 1)
+                pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
+                                          f"call {t + 1} does not beat the standing bid",
+                                          stage=stage, start=_start(model, stage))
+                return Verdict.VIOLATED, "a legal bid that does not raise the standing bid", pt
+    stages = f" of each of the {game.stages} auction stages" if game.stages > 1 else " of every auction"
+    return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
 
 
 def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     enc = Encoding(game, solving.ctx)
     for p in range(game.players):
         sit = E.trick_situation(enc, p)
-        hand = sit.env[Ctx.HAND]
-        claim = z3.Implies(hand != 0, sit.values["legal"] != 0)
+        held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
+        claim = z3.Implies(held != 0, sit.values["legal"] != 0)
         model = _prove(solving, sit.facts, claim)
         if model is not None:
             v = sit.decode(model)
-            from spec.dsl import legal_cards, hand as hand_ref, implies as implies_
+            from spec.dsl import aside as aside_ref, hand as hand_ref, implies as implies_, legal_cards
 
-            holds = implies_(~hand_ref.is_empty, ~legal_cards.is_empty)
+            holds = implies_(~(hand_ref | aside_ref).is_empty, ~legal_cards.is_empty)
             pt = trace.replay_trick(game, v, p, holds, {})
             return Verdict.VIOLATED, f"a seat at position {p + 1} with cards but no legal card", pt
     return Verdict.HOLDS, "for every hand, contract and trick so far, in every position", None
@@ -273,10 +358,12 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
     sit = E.trick_situation(enc, n)
     strengths = [sit.compile(Strength(i)) for i in range(n)]
     w = sit.values["winner"]
+    size = sit.env[Ctx.TRICK_SIZE]
     best = strengths[0]
     for i in range(1, n):
         best = z3.If(w == i, strengths[i], best)
-    claim = z3.And(best >= 0, *[z3.Or(w == i, strengths[i] < best) for i in range(n)])
+    claim = z3.And(best >= 0, w < size,
+                   *[z3.Or(w == i, size <= i, strengths[i] < best) for i in range(n)])
     model = _prove(solving, sit.facts, claim)
     if model is None:
         return Verdict.HOLDS, "the winning card is strictly stronger than every other card", None
@@ -284,9 +371,28 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
     from spec.dsl import all_of, strength, trick_winner
 
     ws = v["winner"]
-    holds = all_of(*[(trick_winner == i) | (strength(i) < strength(ws)) for i in range(n)], strength(ws) >= 0)
+    from spec.dsl import trick_size
+
+    holds = all_of(*[(trick_winner == i) | (trick_size <= i) | (strength(i) < strength(ws))
+                     for i in range(n)], strength(ws) >= 0, trick_winner < trick_size)
     pt = trace.replay_trick(game, v, n, holds, {})
     return Verdict.VIOLATED, "a trick with no single winner", pt
+
+
+def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    enc = Encoding(game, solving.ctx)
+    for p in range(game.players):
+        sit = E.trick_situation(enc, p)
+        held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
+        model = _prove(solving, sit.facts, sit.values["legal"] & ~held == 0)
+        if model is not None:
+            from spec.dsl import aside as aside_ref, hand as hand_ref, legal_cards
+
+            holds = (legal_cards - (hand_ref | aside_ref)).is_empty
+            pt = trace.replay_trick(game, sit.decode(model), p, holds, {})
+            return Verdict.VIOLATED, "a legal card that the seat does not hold", pt
+    return Verdict.HOLDS, ("a card is played from its holder's hand or from the cards he laid "
+                           "aside, so every card is always in exactly one place"), None
 
 
 GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[str, ...]], ...] = (
@@ -301,6 +407,8 @@ GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[str, ...]], ...] = (
     ("play.legal_card_exists", "A seat with cards always has a legal card to play, whatever "
      "its hand, the contract and the cards already played.", _legal_card_exists, ()),
     ("play.one_winner", "Every complete trick has exactly one winner.", _one_winner, ()),
+    ("play.cards_held", "Every legal card is one the seat holds, in hand or laid aside.",
+     _cards_held, ()),
 )
 
 
@@ -314,7 +422,12 @@ def _situations(enc: Encoding, scope: Scope) -> Iterator[tuple[E.Situation, int]
     elif scope is Scope.TRICK:
         yield E.trick_situation(enc, g.players), g.players
     elif scope is Scope.OUTCOME:
-        yield E.outcome_situation(enc), -1
+        # one query per seat scored: the same claim, and much easier for Z3 when the seat
+        # (and so its partner and opponents) is a number
+        for seat in range(g.players):
+            sit = E.outcome_situation(enc)
+            sit.facts.append(sit.env[Ctx.SEAT] == seat)
+            yield sit, -1
     elif scope is Scope.CALL:
         yield E.call_situation(enc, "call"), -1
     else:
@@ -377,9 +490,52 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
     return Verdict.HOLDS, f"witnessed for each of the {checked} legal bids", None
 
 
+def _setters(game: Game, name: str) -> list[tuple[str, Scope, Expr]]:
+    """Each rule that changes a tracked value: (rule id, scope, "true stays true" in it)."""
+    from spec.dsl._nodes import BoolOp, IfThenElse, Implies, Op, Tracked
+
+    old = Tracked(name, T.BOOL)
+    out: list[tuple[str, Scope, Expr]] = []
+    for r in game.rules:
+        b = r.body
+        if isinstance(b, K.Update):
+            for n_, value in b.sets:
+                if n_ == name:
+                    out.append((r.id, Scope.TRICK, Implies(old, IfThenElse(b.when, value, old))))
+        elif isinstance(b, K.Announce):
+            for n_, value in b.sets:
+                if n_ == name:
+                    out.append((r.id, b.scope, Implies(BoolOp(Op.AND, (old, b.when)), value)))
+        elif isinstance(b, K.Decide):
+            for o in b.options:
+                for n_, value in o.sets:
+                    if n_ == name:  # STATUS values are all known before the first lead
+                        out.append((r.id, Scope.PLAY, Implies(BoolOp(Op.AND, (old, o.when)), value)))
+    return out
+
+
+def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
+    def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+        setters = _setters(game, name)
+        for rule_id, scope, holds in setters:
+            verdict, _detail, pt = _dsl_decider(scope, holds, (), False)(game, solving, opts)
+            if verdict is Verdict.VIOLATED:
+                return verdict, f"{rule_id} turns {name} back to false", pt
+        return Verdict.HOLDS, (f"each of the {len(setters)} rules that change {name} keeps it true "
+                               "once it is true"), None
+    return decide
+
+
 def checks_for(game: Game) -> list[Check]:
     """Every property of a game: the generic ones, its rules' claims, its own properties."""
     out = [Check(pid, text, "generic", fn, covers=cov) for pid, text, fn, cov in GENERIC]
+    for r in game.rules:
+        if isinstance(r.body, K.Track) and r.body.monotone:
+            name = r.body.name
+            out.append(Check(f"state.{name}_monotone",
+                             f"Once {name.replace('_', ' ')} holds it holds for the rest of the "
+                             "deal.", "generic", _monotone_decider(name),
+                             covers=(r.id, *(rid for rid, _s, _h in _setters(game, name)))))
     for r in game.rules:
         if isinstance(r.body, K.Claim):
             out.append(Check(r.id, r.text, "rule", _dsl_decider(r.body.scope, r.body.holds, r.body.free, False),

@@ -11,9 +11,9 @@ from typing import Any
 
 from spec.cards import CardSet
 from spec.dsl._build import Game, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, Expr, Var, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Expr, Taken, Var, WonTrick
 from spec.dsl._pycompile import evaluate
-from spec.engine import Call, engine_for, new_deal
+from spec.engine import PASS, Call, Declare, Phase, engine_for, new_deal
 from verifier.errors import ReplayMismatchError
 
 
@@ -50,6 +50,14 @@ def _claim_holds(game: Game, holds: Expr, env: dict[Any, object]) -> bool:
     return bool(evaluate(game, holds, env))
 
 
+def _tracked(game: Game, v: dict[str, Any]) -> dict[str, Any]:
+    return {name: v[f"tv_{name}"] for name in game.tracked if f"tv_{name}" in v}
+
+
+def _tracked_env(game: Game, values: dict[str, Any]) -> dict[Any, object]:
+    return {("tracked", name): int(x) for name, x in values.items()}
+
+
 def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
                  free: dict[Var, object]) -> Playthrough:
     """Replay a position (``played`` < players) or a complete trick through the engine."""
@@ -57,33 +65,61 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     n = game.players
     t = game.table
     leader, k, contract = v["leader"], v["trick_number"], v["contract"]
-    seats = [(leader + j) % n for j in range(n)]
+    out = v.get("out", -1)
+    seats = list(eng.trick_seats(leader, out))
+    size = len(seats)
+    seats += [out] * (n - size)
     hands = [0] * n
-    for j in range(n):
+    aside = [0] * n
+    dealt = [0] * n
+    for j in range(size):
         hands[seats[j]] = v[f"hand_{j}"]
-    trick = [(v[f"card_{j}"].bit_length() - 1, v[f"named_{j}"]) for j in range(played)]
+        aside[seats[j]] = v[f"aside_{j}"]
+        dealt[seats[j]] = v[f"dealt_{j}"]
+        if j < played and v[f"from_aside_{j}"]:
+            aside[seats[j]] |= v[f"card_{j}"]
+    if out >= 0:
+        hands[out] = v[f"hand_{n - 1}"]
+        dealt[out] = v[f"dealt_{n - 1}"]
+    n_played = min(played, size)
+    trick = [(v[f"card_{j}"].bit_length() - 1, v[f"named_{j}"]) for j in range(n_played)]
+    trump = v.get("trump", eng._trump_of[contract])
+    tracked = _tracked(game, v)
+    suit = suit_from_code(trump)
     lines = [
-        f"contract {_bid(game, contract)} by {t.name(v['declarer'])}; trick {k}, "
-        f"{t.name(leader)} leads",
+        f"contract {_bid(game, contract)} by {t.name(v['declarer'])}"
+        + (f", trumps {suit.symbol}" if suit is not None else "") + f"; trick {k}, "
+        f"{t.name(leader)} leads" + (f", {t.name(out)} sits out" if out >= 0 else ""),
     ]
-    for j in range(n):
-        held = v[f"hand_{j}"] | (v[f"card_{j}"] if j < played else 0)
-        lines.append(f"  {t.name(seats[j])}: {_cards(game, held)}")
-    for j in range(played):
+    if tracked:
+        lines.append("  " + ", ".join(f"{name} = {val}" for name, val in tracked.items()))
+    for j in range(size):
+        held = v[f"hand_{j}"] | (v[f"card_{j}"] if j < played and not v[f"from_aside_{j}"] else 0)
+        extra = (f" (face down aside: {_cards(game, aside[seats[j]])})"
+                 if aside[seats[j]] else "")
+        lines.append(f"  {t.name(seats[j])}: {_cards(game, held)}{extra}")
+    for j in range(n_played):
         lines.append(f"  {t.name(seats[j])} plays {_card(game, v[f'card_{j}'])}{_named(v[f'named_{j}'])}")
     state = eng.play_position(hands=hands, contract=contract, declarer=v["declarer"], leader=leader,
-                              trick_number=k, dealer=v["dealer"], trick=trick)
+                              trick_number=k, dealer=v["dealer"], trick=trick, trump=trump,
+                              aside=aside, tracked=tracked, out=out, dealt=dealt)
     data: dict[str, Any] = {
         "contract": str(game.ladder[contract]), "declarer": t.name(v["declarer"]),
         "leader": t.name(leader), "trick_number": k,
-        "hands": {t.name(seats[j]): str(CardSet(game.deck, v[f"hand_{j}"] | (v[f'card_{j}'] if j < played else 0))) for j in range(n)},
+        "hands": {t.name(seats[j]): str(CardSet(game.deck, v[f"hand_{j}"] | (v[f'card_{j}'] if j < played else 0))) for j in range(size)},
         "plays": [str(game.deck[c]) + (f":{suit_from_code(d).letter}" if d != NO_SUIT else "")  # type: ignore[union-attr]
                   for c, d in trick],
     }
+    if suit is not None:
+        data["trump"] = suit.letter
+    if tracked:
+        data["tracked"] = tracked
     env: dict[Any, object] = {
         Ctx.CONTRACT: contract, Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
-        Ctx.TRICK_NUMBER: k, Ctx.TRUMP: eng._trump_of[contract],
+        Ctx.TRICK_NUMBER: k, Ctx.TRUMP: trump, Ctx.LEADER: leader,
+        DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
     }
+    env.update(_tracked_env(game, tracked))
     if played == n:
         rec = state.tricks[-1]
         model_winner = seats[v["winner"]]
@@ -92,9 +128,12 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
             raise ReplayMismatchError(
                 f"Z3 gives the trick to {t.name(model_winner)}, the engine to {t.name(rec.winner)}")
         data["winner"] = t.name(rec.winner)
+        env[Ctx.TRICK_SIZE] = size
+        faces = rec.face_down or (False,) * size
         for j in range(n):
-            env[(Ctx.PLAYED_CARD, j)] = trick[j][0]
-            env[(Ctx.PLAYED_DECLARED, j)] = trick[j][1]
+            env[(Ctx.PLAYED_CARD, j)] = trick[j][0] if j < size else 0
+            env[(Ctx.PLAYED_DECLARED, j)] = trick[j][1] if j < size else NO_SUIT
+            env[(Ctx.PLAYED_FACE_DOWN, j)] = bool(faces[j]) if j < size else False
     else:
         mask = eng.legal_mask(state)
         if mask != v["legal"]:
@@ -107,6 +146,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
             Ctx.SEAT: seats[played], Ctx.HAND: v[f"hand_{played}"], Ctx.IS_LEADING: played == 0,
             Ctx.POSITION: played, Ctx.LED_SUIT: state.led_suit if played else NO_SUIT,
             Ctx.CARD: v[f"card_{played}"].bit_length() - 1, Ctx.DECLARED: v[f"named_{played}"],
+            Ctx.ASIDE: v[f"aside_{played}"],
         })
     env.update(free)
     if _claim_holds(game, holds, env):
@@ -120,9 +160,14 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     eng = engine_for(game)
     t = game.table
     winners = [v[f"winner_{k}"] for k in range(1, game.tricks + 1)]
+    taken = [v.get(f"taken_{s}", 0) for s in range(game.players)]
+    dealt = [v.get(f"dealt_{s}", 0) for s in range(game.players)]
+    tracked = _tracked(game, v)
+    trump = v.get("trump", eng._trump_of[v["contract"]])
     scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
-                               dealer=v["dealer"])
-    points = eng.points_outcome(winners)
+                               dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
+                               dealt=dealt)
+    points = eng.points_outcome(winners, taken)
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
     lines = [
@@ -137,10 +182,18 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     won = [0] * game.players
     for k, w in enumerate(winners, 1):
         won[w] |= 1 << k
+    if any(taken):
+        lines.insert(2, "  cards taken: " + ", ".join(f"{t.name(s)} {_cards(game, m)}"
+                                                     for s, m in enumerate(taken)))
+    if tracked:
+        lines.insert(1, "  " + ", ".join(f"{name} = {val}" for name, val in tracked.items()))
     env: dict[Any, object] = {
         Ctx.CONTRACT: v["contract"], Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.SEAT: v["seat"], WonTrick: "((" + repr(tuple(won)) + "[{seat}] >> ({number})) & 1 == 1)",
+        Taken: "(" + repr(tuple(taken)) + "[{seat}])", DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
+        Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1,
     }
+    env.update(_tracked_env(game, tracked))
     env.update(free)
     if _claim_holds(game, holds, env):
         raise ReplayMismatchError("the claim holds in the engine's replay of the counterexample")
@@ -161,16 +214,44 @@ def replay_deal(game: Game, order: list[int], dealer: int, z3_hands: list[int] |
     return Playthrough(lines, {"pack": [str(game.deck[i]) for i in order]}, replayed=True)
 
 
-def replay_auction(game: Game, calls: list[int], dealer: int, why: str) -> Playthrough:
-    """Replay a call sequence from a fresh deal; every call must be accepted."""
+def replay_auction(game: Game, calls: list[tuple[int, bool]], dealer: int, why: str, *,
+                   stage: int = 1, start: tuple[int, int] | None = None) -> Playthrough:
+    """Replay a call sequence from a fresh deal; every call must be accepted.
+
+    For a later auction stage, the earlier stages are played first: everyone passes but
+    the seat that makes the standing bid ``start``, and the cards laid aside are the first
+    ones allowed.  ``calls`` are (bid number or -1, made by the partner in the seat's place).
+    """
     state = new_deal(game, seed=0, dealer=dealer)
+    eng = state.engine
     t = game.table
     lines = [f"dealer: {t.name(dealer)}"]
-    for b in calls:
+    if start is not None:
+        standing, high = start
+        bid_made = False
+        while state.stage < stage:
+            if state.phase is Phase.AUCTION:
+                call = (Call(game.ladder[standing]) if state.turn == high and not bid_made
+                        else PASS)
+                bid_made = bid_made or call is not PASS
+            else:
+                call = eng.legal_actions(state)[0]  # the first card allowed to be laid aside
+            lines.append(f"  {t.name(state.turn)}: {call}")
+            state = eng.apply(state, call)
+        lines.append(f"  -- {_stage_word(game, stage)} --")
+    for b, proxy in calls:
         seat = state.turn
+        if proxy:
+            state = eng.apply(state, Declare("partner"))
+            lines.append(f"  {t.name(seat)} asks his partner to call")
         call = Call(None if b < 0 else game.ladder[b])
-        state = state.engine.apply(state, call)
-        lines.append(f"  {t.name(seat)}: {game.ladder[b].symbol if b >= 0 else 'pass'}")
+        namer = state.turn
+        state = eng.apply(state, call)
+        lines.append(f"  {t.name(namer)}: {game.ladder[b].symbol if b >= 0 else 'pass'}")
     lines.append(f"  {why} (the engine accepts every call)")
-    return Playthrough(lines, {"calls": [str(game.ladder[b]) if b >= 0 else "pass" for b in calls],
-                               "phase_after": state.phase.value}, replayed=True)
+    return Playthrough(lines, {"calls": [str(game.ladder[b]) if b >= 0 else "pass" for b, _p in calls],
+                               "stage": stage, "phase_after": state.phase.value}, replayed=True)
+
+
+def _stage_word(game: Game, stage: int) -> str:
+    return f"auction stage {stage}"

@@ -263,6 +263,11 @@ class Z3Compiler(RuleVisitor[Any]):
         return out
 
     def visit_SumValues(self, node: SumValues) -> Any:
+        # a situation may name the sum of a table over the cards a seat took (so that the
+        # sums of disjoint sets are terms Z3 can add up; see encoding.outcome_situation)
+        per_seat = self.env.get(("sum_taken", node.table.name))
+        if per_seat is not None and isinstance(node.cards, Taken):
+            return per_seat(self.visit(node.cards.seat))
         s = self.visit(node.cards)
         deck = self.game.deck
         return z3.Sum([

@@ -14,7 +14,7 @@ import z3
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
-from spec.dsl._nodes import NO_SUIT, Ctx, Var, T, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, T, Taken, Var, WonTrick
 from verifier._z3.compile import Encoding, Z3Compiler
 
 
@@ -62,6 +62,9 @@ def bind_free(sit: Situation, free: tuple[Var, ...]) -> None:
             v = sit.enc.int_var(f"free_{var.name}")
         elif var.type is T.BOOL:
             v = sit.enc.bool_var(f"free_{var.name}")
+        elif var.type is T.SUIT:
+            v = sit.enc.int_var(f"free_{var.name}")
+            sit.facts.append(z3.And(v >= 0, v < NO_SUIT))
         else:
             raise NotImplementedError(f"free variables of type {var.type.value}")
         sit.env[var] = v
@@ -86,13 +89,81 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     calls = enc.int_var(f"{tag}_calls")
     passes = enc.int_var(f"{tag}_passes")
     sit.facts += [calls >= 0, passes >= 0, passes <= calls]
+    stage = enc.int_var(f"{tag}_stage")
+    seat_calls = enc.int_var(f"{tag}_seat_calls")
+    stage_bid = enc.bool_var(f"{tag}_stage_bid")
+    proxy = enc.bool_var(f"{tag}_proxy")
+    sit.facts += [stage >= 1, stage <= enc.game.stages, seat_calls >= 0, seat_calls <= calls,
+                  z3.Implies(stage_bid, has)]
+    if not enc.game.constructs(K.ProxyCall):
+        sit.facts.append(z3.Not(proxy))
+    is_bid = enc.bool_var(f"{tag}_is_bid")
+    the_bid = enc.int_var(f"{tag}_bid")
+    sit.facts.append(z3.If(is_bid, enc.bid_in_ladder(the_bid), the_bid == -1))
+    sit.env.update({Ctx.CALL_IS_BID: is_bid, Ctx.CALL_BID: the_bid})
+    sit.values.update({f"{tag}_stage": stage, f"{tag}_seat_calls": seat_calls,
+                       f"{tag}_is_bid": is_bid, f"{tag}_bid": the_bid})
     sit.env.update({
         Ctx.SEAT: _seat_var(sit, f"{tag}_seat"), Ctx.DEALER: _seat_var(sit, f"{tag}_dealer"),
         Ctx.HAND: enc.cards_var(f"{tag}_hand"), Ctx.HAS_STANDING: has, Ctx.STANDING: standing,
         Ctx.HIGH_BIDDER: _seat_var(sit, f"{tag}_high"), Ctx.CALLS_MADE: calls,
-        Ctx.PASSES_IN_ROW: passes,
+        Ctx.PASSES_IN_ROW: passes, Ctx.STAGE: stage, Ctx.SEAT_CALLS: seat_calls,
+        Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
     })
+    tracked_vars(sit, tag)
     return sit
+
+
+def tracked_vars(sit: Situation, tag: str) -> None:
+    """Free variables for the game's tracked values (any value of their type)."""
+    enc = sit.enc
+    for name, track in enc.game.tracked.items():
+        vname = f"{tag}_tv_{name}"
+        if track.type is T.BOOL:
+            v = enc.bool_var(vname)
+        elif track.type is T.SEAT:
+            v = _seat_var(sit, vname)
+        else:
+            v = enc.int_var(vname)
+            if track.type is T.INT:
+                sit.facts.append(v >= 0)
+            elif track.type is T.SUIT:
+                sit.facts.append(z3.And(v >= 0, v <= NO_SUIT))
+        sit.env[("tracked", name)] = v
+        sit.values[f"tv_{name}"] = v
+
+
+def trump_term(sit: Situation, contract: Any) -> Any:
+    """The trump suit: the contract's strain, or a free suit when a card laid aside names it."""
+    enc = sit.enc
+    if any(b.names_trump for _r, b in enc.game.constructs(K.SetAside)):  # type: ignore[attr-defined]
+        t = enc.int_var("trump")
+        sit.facts.append(z3.And(t >= 0, t < NO_SUIT))
+        sit.values["trump"] = t
+        return t
+    return enc.bid_strain(contract)
+
+
+def status_env(sit: Situation) -> dict[Any, Any]:
+    """The STATUS scope's values, from a situation that has them."""
+    keys = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER, DealtHand)
+    env = {k: sit.env[k] for k in keys if k in sit.env}
+    env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
+    return env
+
+
+def short_trick_size(sit: Situation) -> Any:
+    """The number of cards in a trick: every seat, or one fewer when the rules let one sit out."""
+    enc = sit.enc
+    n = enc.game.players
+    sits = enc.game.constructs(K.SitsOut)
+    if not sits:
+        return enc.int(n)
+    size = enc.int_var("trick_size")
+    out = Z3Compiler(enc, status_env(sit)).visit(sits[0][1].when)  # type: ignore[attr-defined]
+    sit.facts.append(size == z3.If(out, enc.int(n - 1), enc.int(n)))
+    sit.values["trick_size"] = size
+    return size
 
 
 def trick_situation(enc: Encoding, played: int) -> Situation:
@@ -100,7 +171,13 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
 
     With ``played == players`` it is a complete trick (scope TRICK); otherwise the seat
     at position ``played`` is about to play (scope PLAY).  Hands are indexed by position
-    in the trick: the seat at position ``j`` is ``(leader + j) mod players``.
+    in the trick: the seat at position ``j`` is ``(leader + j) mod players``.  In a game
+    where a seat can sit out, a complete trick may hold one card fewer (its last position
+    is then empty), and a position exists only if its seat plays.
+
+    Cards a seat has set aside lie outside its hand; the rules that set them aside say
+    whose they are, how many, and when they must have gone back (facts below).  Tracked
+    values are free: any value of their type.
     """
     g = enc.game
     n = g.players
@@ -114,54 +191,135 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     k = enc.int_var("trick_number")
     sit.facts += [k >= 1, k <= g.tricks]
     sit.values["trick_number"] = k
-    trump = enc.bid_strain(contract)
+    trump = trump_term(sit, contract)
+    tracked_vars(sit, "s")
     hands = [enc.cards_var(f"hand_{j}") for j in range(n)]
+    asides = [enc.cards_var(f"aside_{j}") for j in range(n)]
+    dealt = [enc.cards_var(f"dealt_{j}") for j in range(n)]
     cards = [enc.cards_var(f"card_{j}") for j in range(n)]
     named = [enc.int_var(f"named_{j}") for j in range(n)]
+    from_aside = [enc.bool_var(f"from_aside_{j}") for j in range(n)]
+    seats: list[Any] = []
+
+    def dealt_of(seat: Any) -> Any:
+        out = dealt[n - 1]
+        for j in range(n - 2, -1, -1):
+            out = z3.If(seats[j] == seat, dealt[j], out)
+        return out
+
+    base = {
+        Ctx.CONTRACT: contract, Ctx.DECLARER: declarer, Ctx.DEALER: dealer, Ctx.TRUMP: trump,
+        Ctx.TRICK_NUMBER: k, Ctx.LEADER: leader, DealtHand: dealt_of,
+    }
+    sit.env.update(base)
+    base.update({key: v for key, v in sit.env.items() if isinstance(key, tuple)})
+    size = short_trick_size(sit)
+    if played < n:
+        sit.facts.append(played < size)
+    # the seats in order of play from the leader, skipping a seat that sits out
+    sits = g.constructs(K.SitsOut)
+    out: Any = enc.int(-1)
+    if sits:
+        out = z3.If(size < n, Z3Compiler(enc, status_env(sit)).visit(sits[0][1].seat),  # type: ignore[attr-defined]
+                    enc.int(-1))
+        sit.facts.append(leader != out)
+    sit.values["out"] = out
+    seats.append(leader)
+    for j in range(1, n):
+        nxt = (seats[-1] + 1) % n
+        seats.append(z3.If(nxt == out, (nxt + 1) % n, nxt))
     for j in range(n):
         sit.values[f"hand_{j}"] = hands[j]
+        sit.values[f"aside_{j}"] = asides[j]
         sit.values[f"card_{j}"] = cards[j]
         sit.values[f"named_{j}"] = named[j]
-    everything = list(hands) + list(cards[:played])
+        sit.values[f"from_aside_{j}"] = from_aside[j]
+        sit.values[f"dealt_{j}"] = dealt[j]
+    present = [enc.bool(True) if j < played else enc.bool(False) for j in range(n)]
+    if played == n:
+        present = [z3.BoolVal(True, enc.ctx) if j < n - 1 else size == n for j in range(n)]
+    everything = list(hands) + list(asides) + list(cards[:played])
     for a in range(len(everything)):
         for b in range(a + 1, len(everything)):
             sit.facts.append(everything[a] & everything[b] == 0)
+    for a in range(n):
+        for b in range(a + 1, n):
+            sit.facts.append(dealt[a] & dealt[b] == 0)
+    # cards set aside: only the declarer's, at most the number laid, of the trump suit if
+    # they name it, and none once the rule has sent them back
+    before_hand = [z3.If(from_aside[j], hands[j], hands[j] | cards[j]) if j < played else hands[j]
+                   for j in range(n)]
+    before_aside = [z3.If(from_aside[j], asides[j] | cards[j], asides[j]) if j < played
+                    else asides[j] for j in range(n)]
+    aside_rules = [b for _r, b in g.constructs(K.SetAside)]
+    status = Z3Compiler(enc, status_env(sit))
     for j in range(n):
-        size = enc.int(g.tricks) - k + (0 if j < played else 1)
-        sit.facts.append(enc.popcount(hands[j]) == size)
-    base = {
-        Ctx.CONTRACT: contract, Ctx.DECLARER: declarer, Ctx.DEALER: dealer, Ctx.TRUMP: trump,
-        Ctx.TRICK_NUMBER: k,
-    }
+        if not aside_rules:
+            sit.facts += [asides[j] == 0, z3.Not(from_aside[j])]
+            continue
+        rule = aside_rules[0]
+        sit.facts.append(z3.Implies(seats[j] != declarer, before_aside[j] == 0))
+        sit.facts.append(enc.popcount(before_aside[j]) <= rule.count)  # type: ignore[attr-defined]
+        if rule.names_trump:  # type: ignore[attr-defined]
+            sit.facts.append(before_aside[j] & ~Z3Compiler(enc, {Ctx.TRUMP: trump}).visit(
+                _cards_of_trump()) == 0)
+        sit.facts.append(z3.Implies(status.visit(rule.returns_when), before_aside[j] == 0))  # type: ignore[attr-defined]
+    # a value that only the end of a trick changes still has its first value in trick 1
+    set_elsewhere = {name for _r, b in g.constructs(K.Announce) for name, _v in b.sets}  # type: ignore[attr-defined]
+    set_elsewhere |= {name for _r, b in g.constructs(K.Decide)
+                      for o in b.options for name, _v in o.sets}  # type: ignore[attr-defined]
+    for name, track in g.tracked.items():
+        if name not in set_elsewhere:
+            var = sit.env[("tracked", name)]
+            first = enc.bool(bool(track.initial)) if track.type is T.BOOL else enc.int(int(track.initial))  # type: ignore[call-overload]
+            sit.facts.append(z3.Implies(k == 1, var == first))
+    for j in range(n):
+        held = hands[j] | asides[j]
+        size_j = enc.int(g.tricks) - k + (0 if j < played else 1)
+        if played == n and j == n - 1:
+            size_j = z3.If(present[j], size_j, enc.int(g.tricks) - k + 1)
+        sit.facts.append(enc.popcount(held) == size_j)
+        sit.facts.append((held | z3.If(present[j] if j < played or played == n else enc.bool(False),
+                                       cards[j], enc.bv(0))) & ~dealt[j] == 0)
+        sit.facts.append(enc.popcount(dealt[j]) == g.tricks)
     # the cards already played were legal when they were played
     led: Any = enc.int(NO_SUIT)
+    faces: list[Any] = []
     for j in range(played + (1 if played < n else 0)):
         env = dict(base)
-        before = hands[j] | cards[j] if j < played else hands[j]
         env.update({
-            Ctx.SEAT: (leader + j) % n, Ctx.HAND: before, Ctx.IS_LEADING: enc.bool(j == 0),
-            Ctx.POSITION: enc.int(j), Ctx.LED_SUIT: led, Ctx.CARD: cards[j],
-            Ctx.DECLARED: named[j],
+            Ctx.SEAT: seats[j], Ctx.HAND: before_hand[j], Ctx.ASIDE: before_aside[j],
+            Ctx.IS_LEADING: enc.bool(j == 0), Ctx.POSITION: enc.int(j), Ctx.LED_SUIT: led,
+            Ctx.CARD: cards[j], Ctx.DECLARED: named[j],
         })
         c = Z3Compiler(enc, env)
         needs = c.visit(D.needs_declaration(g))
         choices = D.declaration_choices(g)
         decl_ok = z3.And(z3.Or(*[named[j] == code for code in choices]) if choices else enc.bool(False),
                          c.visit(D.declaration_ok(g)))
-        sit.facts += [enc.one_hot(cards[j]), (cards[j] & hands[j]) == 0 if j < played else (cards[j] & hands[j]) != 0,
-                      z3.If(needs, decl_ok, named[j] == NO_SUIT)]
         if j < played:
-            sit.facts.append((c.visit(D.legal_cards(g)) & cards[j]) != 0)
-        if j == 0:
-            led_env = dict(env)
-            led = Z3Compiler(enc, led_env).visit(D.entry_suit(g))
-        if j == played:  # the seat to act (scope PLAY)
+            exists = present[j]
+            sit.facts += [z3.Implies(exists, enc.one_hot(cards[j])),
+                          z3.Implies(exists, (cards[j] & (hands[j] | asides[j])) == 0),
+                          z3.Implies(exists, z3.If(needs, decl_ok, named[j] == NO_SUIT)),
+                          z3.Implies(exists, (c.visit(D.legal_cards(g)) & cards[j]) != 0),
+                          z3.Implies(z3.Not(exists), z3.And(cards[j] == 0, named[j] == NO_SUIT,
+                                                             z3.Not(from_aside[j])))]
+            faces.append(z3.And(exists, c.visit(D.face_down(g))))
+        else:  # the seat to act (scope PLAY): its card is any card it holds
+            sit.facts += [enc.one_hot(cards[j]), (cards[j] & (hands[j] | asides[j])) != 0,
+                          z3.If(needs, decl_ok, named[j] == NO_SUIT)]
             sit.env.update(env)
+        if j == 0:
+            led = Z3Compiler(enc, dict(env)).visit(D.entry_suit(g))
     if played == n:
         sit.env.update(base)
+        sit.env[Ctx.TRICK_SIZE] = size
         for j in range(n):
             sit.env[(Ctx.PLAYED_CARD, j)] = cards[j]
             sit.env[(Ctx.PLAYED_DECLARED, j)] = named[j]
+            sit.env[(Ctx.PLAYED_FACE_DOWN, j)] = faces[j]
+            sit.values[f"face_down_{j}"] = faces[j]
         winner = sit.compile(D.trick_winner(g))
         sit.values["winner"] = winner
     else:
@@ -170,25 +328,96 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     return sit
 
 
+def _cards_of_trump() -> Any:
+    from spec.dsl._nodes import CardsOfSuit, Ref
+
+    return CardsOfSuit(Ref(Ctx.TRUMP))
+
+
 def outcome_situation(enc: Encoding) -> Situation:
-    """The end of the play: a contract, its declarer, and who won each trick."""
+    """The end of the play: a contract, its declarer, who won each trick and the cards each
+    seat took (every card once, a trick's worth per trick won)."""
     g = enc.game
+    n = g.players
     sit = Situation(enc)
     contract = enc.int_var("contract")
     sit.facts.append(biddable(enc, contract, "contract"))
     sit.values["contract"] = contract
     winners = [_seat_var(sit, f"winner_{k}") for k in range(1, g.tricks + 1)]
-
+    declarer = _seat_var(sit, "declarer")
+    dealer = _seat_var(sit, "dealer")
+    trump = trump_term(sit, contract)
+    tracked_vars(sit, "o")
+    # who took each card (-1: nobody, the hand of a seat sitting out); as integers the
+    # sets are disjoint by construction, which keeps card-point sums linear for Z3
+    # each card lies in one trick, and goes to the trick's winner (-1: in no trick)
+    in_trick = [enc.int_var(f"trick_of_{i}") for i in range(len(g.deck))]
+    owner = []
+    for i in range(len(g.deck)):
+        o: Any = enc.int(-1)
+        for k in range(g.tricks, 0, -1):
+            o = z3.If(in_trick[i] == k, winners[k - 1], o)
+        owner.append(o)
+    one, zero = z3.BitVecVal(1, 1, enc.ctx), z3.BitVecVal(0, 1, enc.ctx)
+    taken = [z3.Concat(*[z3.If(owner[i] == s, one, zero) for i in reversed(range(len(g.deck)))])
+             for s in range(n)]
+    dealt = [enc.cards_var(f"dealt_{s}") for s in range(n)]
     def won(seat: Any, number: Any) -> Any:
         if z3.is_int_value(number):
             i = number.as_long()
             return winners[i - 1] == seat if 1 <= i <= len(winners) else enc.bool(False)
         return z3.Or(*[z3.And(number == i + 1, winners[i] == seat) for i in range(len(winners))])
 
+    def pick(table: list[Any]) -> Any:
+        def of(seat: Any) -> Any:
+            out = table[n - 1]
+            for s in range(n - 2, -1, -1):
+                out = z3.If(seat == s, table[s], out)
+            return out
+        return of
+
+    # each trick has one winner (stated as a count, which Z3's arithmetic uses directly)
+    for w in winners:
+        sit.facts.append(z3.Sum([z3.If(w == s, enc.int(1), enc.int(0)) for s in range(n)]) == 1)
+    pending_total: list[Any] = []
+    # the card points each seat took, as named terms, with the fact that disjoint sets'
+    # points add up to the points of their union
+    for _r, body in g.constructs(K.CardPoints):
+        table = body.table  # type: ignore[attr-defined]
+        values = [enc.int(table.value(c)) for c in g.deck]
+        took = [enc.int_var(f"points_{s}") for s in range(n)]
+        for s in range(n):
+            sit.facts.append(took[s] == z3.Sum([z3.If(owner[i] == s, values[i], enc.int(0))
+                                                for i in range(len(g.deck))]))
+            sit.values[f"points_{s}"] = took[s]
+            no_tricks = z3.And(*[w != s for w in winners])
+            sit.facts += [took[s] >= 0, z3.Implies(no_tricks, took[s] == 0)]
+        sit.facts.append(z3.Sum(took) == z3.Sum([z3.If(owner[i] >= 0, values[i], enc.int(0))
+                                                 for i in range(len(g.deck))]))
+        total = sum(table.value(c) for c in g.deck)
+        sit.env[("sum_taken", table.name)] = pick(took)
+        sit_total = z3.Sum(took) == total
+        pending_total.append(sit_total)
     sit.env.update({
-        Ctx.CONTRACT: contract, Ctx.DECLARER: _seat_var(sit, "declarer"),
-        Ctx.DEALER: _seat_var(sit, "dealer"), Ctx.SEAT: _seat_var(sit, "seat"), WonTrick: won,
+        Ctx.CONTRACT: contract, Ctx.DECLARER: declarer, Ctx.DEALER: dealer, Ctx.TRUMP: trump,
+        Ctx.SEAT: _seat_var(sit, "seat"), WonTrick: won, Taken: pick(taken),
+        DealtHand: pick(dealt), Ctx.TRICK_NUMBER: enc.int(g.tricks + 1),
     })
+    size = short_trick_size(sit)
+    # with every seat playing, every card is taken: the points add up to the table's total
+    sit.facts += [z3.Implies(size == n, t) for t in pending_total]
+    for i in range(len(g.deck)):
+        sit.facts += [in_trick[i] >= z3.If(size == n, enc.int(1), enc.int(0)),
+                      in_trick[i] <= g.tricks]
+    for k in range(1, g.tricks + 1):
+        sit.facts.append(z3.Sum([z3.If(t == k, enc.int(1), enc.int(0)) for t in in_trick]) == size)
+    for a in range(n):
+        for b in range(a + 1, n):
+            sit.facts.append(dealt[a] & dealt[b] == 0)
+    for s in range(n):
+        sit.facts.append(enc.popcount(dealt[s]) == g.tricks)
+        sit.values[f"taken_{s}"] = taken[s]
+        sit.values[f"dealt_{s}"] = dealt[s]
     return sit
 
 
@@ -203,13 +432,14 @@ def deal_schedule(enc: Encoding) -> tuple[Situation, list[Any]]:
     n = g.players
     sit = Situation(enc)
     dealer = _seat_var(sit, "dealer")
-    deal = g.one(K.DealPackets)
-    assert isinstance(deal, K.DealPackets)
-    first = Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(deal.first)
     dest: list[Any] = []
-    for packet in deal.packets:
-        for kk in range(n):
-            dest.extend([(first + kk) % n] * packet)
+    for stage in range(1, g.stages + 1):
+        deal = g.stage_rule(K.DealPackets, stage)
+        assert isinstance(deal, K.DealPackets)
+        first = Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(deal.first)
+        for packet in deal.packets:
+            for kk in range(n):
+                dest.extend([(first + kk) % n] * packet)
     for i, d in enumerate(dest):
         sit.values[f"dest_{i}"] = d
     return sit, dest

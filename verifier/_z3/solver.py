@@ -14,7 +14,20 @@ class Solving:
         self.timeout_ms = max(1, int(timeout * 1000))
 
     def solver(self) -> z3.Solver:
+        """An incremental solver (for checks that push and pop)."""
         s = z3.Solver(ctx=self.ctx)
+        s.set("timeout", self.timeout_ms)
+        return s
+
+    def one_shot(self) -> z3.Solver:
+        """A solver for one query, which first simplifies, propagates the values that the
+        facts fix and eliminates equations.  Situations define many terms by equations (a
+        seat's card points, the owner of each card); solved away first, the arithmetic left
+        is small.  Models are translated back to the original variables by Z3."""
+        c = self.ctx
+        tactic = z3.Then(z3.Tactic("simplify", c), z3.Tactic("propagate-values", c),
+                         z3.Tactic("solve-eqs", c), z3.Tactic("smt", c))
+        s = tactic.solver()
         s.set("timeout", self.timeout_ms)
         return s
 
