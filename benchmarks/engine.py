@@ -1,14 +1,14 @@
-"""How fast the engine plays Crescendo, and how much memory a full check of it takes.
+"""How fast the engine plays each game, and how much memory a full check takes.
 
 Run from the repository root::
 
-    python benchmarks/engine.py                 # 20,000 deals, then `trickspec check crescendo`
-    python benchmarks/engine.py --deals 2000 --no-check --json
+    python benchmarks/engine.py                 # 20,000 deals of each game, then `trickspec check`
+    python benchmarks/engine.py --game 304 --deals 2000 --no-check --json
 
-The first figure is complete random deals per second on one core: ``spec.engine.play_deal``
-with the random bots, in this process, after a short warm-up (which also compiles the
-rules).  The second is the peak resident memory of ``python -m verifier check crescendo``
-run in a child process.  If that command is missing or fails, the script says so, prints
+The first figure is complete random deals per second on one core, per game:
+``spec.engine.play_deal`` with the random bots, in this process, after a short warm-up
+(which also compiles the rules).  The second is the peak resident memory of
+``python -m verifier check GAME...`` run in a child process.  If that command is missing or fails, the script says so, prints
 the last line of its stderr and still exits 0: the figures are for reading, not a gate.
 """
 from __future__ import annotations
@@ -21,22 +21,24 @@ import sys
 import time
 from typing import Any
 
+from spec.dsl._build import Game
 from spec.engine import play_deal
-from spec.games.crescendo import GAME
+from spec.registry import GAMES, find_game
 
 WARM_UP_DEALS = 200
-CHECK_COMMAND = (sys.executable, "-m", "verifier", "check", "crescendo")
+CHECK_COMMAND = (sys.executable, "-m", "verifier", "check")
 
 
-def time_deals(deals: int, seed: int) -> dict[str, Any]:
+def time_deals(game: Game, deals: int, seed: int) -> dict[str, Any]:
     """Play ``deals`` random deals from seeds ``seed``, ``seed + 1``, ... and time them."""
     for s in range(seed, seed + min(deals, WARM_UP_DEALS)):
-        play_deal(GAME, seed=s)
+        play_deal(game, seed=s)
     start = time.perf_counter()
     for s in range(seed, seed + deals):
-        play_deal(GAME, seed=s)
+        play_deal(game, seed=s)
     seconds = time.perf_counter() - start
     return {
+        "game": game.key,
         "deals": deals,
         "seed": seed,
         "seconds": seconds,
@@ -62,17 +64,18 @@ def _reached_verdict(returncode: int, stderr: str) -> bool:
     return returncode == 1 and not crashed
 
 
-def measure_check(timeout: float) -> dict[str, Any]:
-    """Run the full Crescendo check in a child process; report its peak memory.
+def measure_check(timeout: float, games: list[str]) -> dict[str, Any]:
+    """Run the full check of ``games`` in a child process; report its peak memory.
 
     ``RUSAGE_CHILDREN`` gives the peak of the largest child waited for, and this script
     starts no other child, so it is the check's own peak.
     """
-    out: dict[str, Any] = {"command": list(CHECK_COMMAND), "peak_rss_mb": None,
+    command = [*CHECK_COMMAND, *games]
+    out: dict[str, Any] = {"command": command, "peak_rss_mb": None,
                            "returncode": None, "seconds": None, "error": None}
     start = time.perf_counter()
     try:
-        done = subprocess.run(CHECK_COMMAND, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         out["error"] = f"timed out after {timeout:g} s"
@@ -91,11 +94,12 @@ def measure_check(timeout: float) -> dict[str, Any]:
     return out
 
 
-def _print_report(speed: dict[str, Any], check: dict[str, Any] | None) -> None:
-    print(f"engine: {speed['deals']:,} random Crescendo deals in {speed['seconds']:.2f} s "
-          f"on one core")
-    print(f"        {speed['deals_per_second']:,.0f} deals/s, "
-          f"{speed['us_per_deal']:,.1f} µs/deal")
+def _print_report(speeds: list[dict[str, Any]], check: dict[str, Any] | None) -> None:
+    for speed in speeds:
+        print(f"engine: {speed['deals']:,} random {speed['game']} deals in {speed['seconds']:.2f} s "
+              f"on one core")
+        print(f"        {speed['deals_per_second']:,.0f} deals/s, "
+              f"{speed['us_per_deal']:,.1f} µs/deal")
     if check is None:
         return
     command = " ".join(["python"] + check["command"][1:])
@@ -114,20 +118,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the first deal; deal k uses seed + k (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--game", action="append", default=[], metavar="GAME",
+                        help="a game to time (repeatable; default: every registered game)")
     parser.add_argument("--no-check", action="store_true",
-                        help="skip the memory measurement of `trickspec check crescendo`")
+                        help="skip the memory measurement of `trickspec check`")
     parser.add_argument("--check-timeout", type=float, default=3600.0, metavar="SECONDS",
                         help="give up on the check after this long (default: %(default)s)")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error(f"--deals must be at least 1, got {args.deals}")
 
-    speed = time_deals(args.deals, args.seed)
-    check = None if args.no_check else measure_check(args.check_timeout)
+    try:
+        games = [find_game(g) for g in args.game] or list(GAMES.values())
+    except Exception as e:  # an unknown game name: one line, like the CLI
+        parser.error(str(e))
+    speeds = [time_deals(g, args.deals, args.seed) for g in games]
+    check = None if args.no_check else measure_check(args.check_timeout, [g.key for g in games])
     if args.json:
-        print(json.dumps({"engine": speed, "check": check}, indent=2))
+        print(json.dumps({"engine": speeds, "check": check}, indent=2))
     else:
-        _print_report(speed, check)
+        _print_report(speeds, check)
     return 0
 
 

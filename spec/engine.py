@@ -36,7 +36,7 @@ from spec.seats import Table
 __all__ = [
     "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
     "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "play_deal",
-    "View", "Lay", "Declare", "ThrownIn",
+    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match",
 ]
 
 
@@ -1379,3 +1379,65 @@ def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
         action = bots[state.turn](View(state, state.turn), rng)
         state = eng.apply(state, action)
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A series of deals played to the game's end: each deal, and each side's running total.
+
+    A side is a partnership (or a seat, in a game without partnerships); every member of a
+    side records the side's points, so a side's total is what each member scored.
+    """
+
+    deals: tuple[State, ...]
+    sides: tuple[tuple[int, ...], ...]
+    totals: tuple[tuple[int, ...], ...]  # after each deal, one total per side
+    winners: tuple[int, ...]  # the sides with the best total at the end
+
+    @property
+    def final(self) -> tuple[int, ...]:
+        return self.totals[-1] if self.totals else (0,) * len(self.sides)
+
+
+def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
+               dealer: int | None = None, max_deals: int = 1000) -> Match:
+    """Play deals, the deal passing round by the game's rotation, until the game ends.
+
+    The game ends by its ``MatchTarget`` rule (a side reaches the target, or leads by it)
+    or after ``MatchLength`` deals; deal *k* uses seed ``seed + k``.
+
+    Raises:
+        NotationError: the game states no way for a match to end.
+    """
+    target = game.constructs(K.MatchTarget)
+    length = game.constructs(K.MatchLength)
+    if not target and not length:
+        raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
+    table = game.table
+    sides = table.partnerships or tuple((s,) for s in table.seats)
+    rotation = game.constructs(K.DealerRotation)
+    steps = rotation[0][1].steps if rotation else 1  # type: ignore[attr-defined]
+    dealer = game.players - 1 if dealer is None else dealer
+    totals = [0] * len(sides)
+    deals: list[State] = []
+    history: list[tuple[int, ...]] = []
+    for k in range(max_deals):
+        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer)
+        deals.append(state)
+        for i, side in enumerate(sides):
+            totals[i] += sum(state.scores[s] for s in side) // len(side)  # type: ignore[index]
+        history.append(tuple(totals))
+        dealer = (state.dealer + steps) % game.players
+        if target:
+            body = target[0][1]
+            assert isinstance(body, K.MatchTarget)
+            if body.by_difference:
+                if max(totals) - min(totals) >= body.target:
+                    break
+            elif max(totals) >= body.target:
+                break
+        elif len(deals) >= length[0][1].deals:  # type: ignore[attr-defined]
+            break
+    best = max(totals)
+    return Match(tuple(deals), tuple(sides), tuple(history),
+                 tuple(i for i, x in enumerate(totals) if x == best))

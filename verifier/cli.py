@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from spec.cards import CardSet
 from spec.dsl._build import Game, suit_from_code
-from spec.engine import Phase, State, play_deal
+from spec.engine import Call, Declare, Lay, Phase, Play, State, play_deal, play_match
 from spec.errors import SpecError
 from spec.records import RecordError, replay, to_record
 from spec.registry import GAMES, find_game
@@ -109,40 +109,90 @@ def render(state: State) -> str:
     eng = state.engine
     lines = [f"{game.name}, seed {state.seed}, dealer {t.name(state.dealer)}"
              + (f", variants {', '.join(game.active_variants)}" if game.active_variants else "")]
-    for dealt, calls in state.thrown_in:
-        lines.append("Thrown in (everybody passed): " + "; ".join(
-            f"{t.name(s)} {_hand_text(game, h)}" for s, h in enumerate(dealt)))
+    for thrown in state.thrown_in:
+        lines.append(f"Thrown in ({thrown.reason}): " + "; ".join(
+            f"{t.name(s)} {_hand_text(game, h)}" for s, h in enumerate(thrown.dealt)))
     lines.append("Hands")
     w = max(len(n) for n in t.names)
     for s in t.seats:
         lines.append(f"  {t.name(s):{w}}  {_hand_text(game, state.dealt[s])}")
     lines.append("Auction")
-    lines.append("  " + ", ".join(f"{t.name(s)} {'pass' if b < 0 else game.ladder[b].symbol}"
-                                  for s, b in state.calls))
+    before_play = []
+    for s, a in state.log:
+        if isinstance(a, Play):
+            break
+        if isinstance(a, Call):
+            before_play.append(f"{t.name(s)} {'pass' if a.bid is None else a.bid.symbol}")
+        elif isinstance(a, Lay):
+            before_play.append(f"{t.name(s)} lays a card face down")
+        else:
+            before_play.append(f"{t.name(s)} announces {a}")
+    lines.append("  " + ", ".join(before_play))
     if state.contract >= 0:
         lines.append(f"Contract: {game.ladder[state.contract].symbol} by {t.name(state.declarer)}")
     lines.append("Play")
     for rec in state.tricks:
         plays = []
-        for j, (c, d) in enumerate(zip(rec.cards, rec.named)):
+        faces = rec.face_down or (False,) * len(rec.cards)
+        for seat, c, d, down in zip(rec.seats, rec.cards, rec.named, faces):
             named = suit_from_code(d)
-            plays.append(f"{t.name((rec.leader + j) % game.players)} {game.deck[c].symbol}"
+            plays.append(f"{t.name(seat)} {game.deck[c].symbol}"
+                         + (" (face down)" if down else "")
                          + (f" (naming {named.symbol})" if named is not None else ""))
-        lines.append(f"  {rec.number:2}. " + ", ".join(plays) + f"  -> {t.name(rec.winner)}")
+        lines.append(f"  {rec.number:2}. " + ", ".join(plays) + f"  -> {t.name(rec.winner)}"
+                     + ("  (turned up)" if rec.revealed else ""))
+    announced = [f"{t.name(s)} {a}" for s, a in state.log if isinstance(a, Declare)]
+    if announced:
+        lines.append("Announcements: " + ", ".join(announced))
     if state.phase is Phase.OVER:
         lines.append("Points taken: " + ", ".join(f"{t.name(s)} {eng.points(state, s)}" for s in t.seats))
         lines.append("Scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(state.scores or ())))
     return "\n".join(lines)
 
 
+def _side_name(game: Game, side: tuple[int, ...]) -> str:
+    return "-".join(game.table.name(s) for s in side)
+
+
+def render_match(game: Game, match: Any) -> str:
+    lines = [f"{game.name}: a whole game from seed {match.deals[0].seed}"]
+    for k, (state, totals) in enumerate(zip(match.deals, match.totals), start=1):
+        contract = (f"{game.ladder[state.contract].symbol} by {game.table.name(state.declarer)}"
+                    if state.contract >= 0 else "no contract")
+        lines.append(f"  deal {k:3}  dealer {game.table.name(state.dealer):6} {contract:18} "
+                     + "  ".join(f"{_side_name(game, side)} {x:3}"
+                                 for side, x in zip(match.sides, totals)))
+    lines.append("Winner: " + ", ".join(_side_name(game, match.sides[i]) for i in match.winners))
+    return "\n".join(lines)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
     dealer = game.table.parse_seat(args.dealer) if args.dealer else None
+    if args.match:
+        try:
+            match = play_match(game, seed=args.seed, dealer=dealer)
+        except SpecError as e:
+            raise _UserError(str(e)) from None
+        if args.json:
+            text = json.dumps({"game": game.key, "variants": list(game.active_variants),
+                               "sides": [_side_name(game, s) for s in match.sides],
+                               "deals": [to_record(d) for d in match.deals],
+                               "totals": [list(t) for t in match.totals],
+                               "winners": [_side_name(game, match.sides[i]) for i in match.winners]},
+                              indent=2, ensure_ascii=False)
+        else:
+            text = render_match(game, match)
+        return _emit(args, text)
     state = play_deal(game, seed=args.seed, dealer=dealer)
     if args.json:
         text = json.dumps(to_record(state), indent=2, ensure_ascii=False)
     else:
         text = render(state)
+    return _emit(args, text)
+
+
+def _emit(args: argparse.Namespace, text: str) -> int:
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:
@@ -158,8 +208,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, encoding="utf-8") as f:
-            data: Any = json.load(f)
+        if args.file == "-":
+            data: Any = json.load(sys.stdin)
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                data = json.load(f)
     except FileNotFoundError:
         raise _UserError(f"no such file: {args.file}") from None
     except IsADirectoryError:
@@ -220,12 +273,16 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     pl.add_argument("--json", action="store_true", help="write the machine-readable record")
     pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    pl.add_argument("--match", action="store_true",
+                    help="play a whole game: deals (seed, seed+1, ...) until the game's end rule "
+                    "is met, e.g. 11 game points in 304")
     pl.set_defaults(fn=cmd_play)
 
     r = sub.add_parser("replay", help="re-run a deal record through the engine",
                        description="Confirm a record (exit 0) or reject it at the first wrong "
                        "step (exit 1); a malformed record exits 2.")
-    r.add_argument("file", metavar="FILE")
+    r.add_argument("file", metavar="FILE", help="a record from 'trickspec play GAME --json' "
+                   "('-' reads standard input)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(fn=cmd_replay)
 
@@ -268,6 +325,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("trickspec: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): nothing left to say
+        sys.stderr.close()
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover
