@@ -292,3 +292,19 @@ def test_a_rule_that_closes_trumps_again_is_caught() -> None:
                   variants=(), properties=())
     (r,) = check_game(broken, only=("state.trump_open_monotone",))
     assert r.verdict is Verdict.VIOLATED and r.playthrough is not None and r.playthrough.replayed
+
+
+def test_a_low_points_redeal_scores_nothing_and_keeps_the_dealer() -> None:
+    seed = next(x for x in range(200)
+                if CARD_POINTS_OF(new_deal(GAME, seed=x, dealer=EAST).hands[NORTH]) < 15)
+    s = new_deal(GAME, seed=seed, dealer=EAST)
+    assert Declare("redeal") in legal_actions(s)
+    after = apply(s, Declare("redeal"))
+    assert after.phase is Phase.AUCTION and after.dealer == EAST and after.redeals == 1
+    assert after.scores is None and after.thrown_in[-1].reason == "deal.low_points_redeal_same_dealer"
+    # only the dealer's right-hand player, and only before any call
+    assert Declare("redeal") not in legal_actions(apply(s, PASS))
+
+
+def CARD_POINTS_OF(mask: int) -> int:  # noqa: N802  # reads like the table it sums
+    return sum(CARD_POINTS.value(DECK[i]) for i in range(len(DECK)) if mask >> i & 1)
