@@ -189,11 +189,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1
         b = enc.int_var(f"bid_{t}")
         proxy = enc.bool_var(f"proxy_{t}")
         facts.append(z3.If(is_bid, enc.bid_in_ladder(b), b == -1))
-        hand = hands[0]
-        mine = seat_calls[0]
-        for s in range(1, n):
-            hand = z3.If(seat == s, hands[s], hand)
-            mine = z3.If(seat == s, seat_calls[s], mine)
+        hand = enc.select(seat, hands)
+        mine = enc.select(seat, seat_calls)
         env = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: has,
             Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
@@ -225,9 +222,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1
             + (z3.If(z3.And(proxy, namer == s), enc.int(1), enc.int(0)) if counts_for_partner
                else enc.int(0))
             for s in range(n)]
-        mine_after = new_seat_calls[0]
-        for s in range(1, n):
-            mine_after = z3.If(seat == s, new_seat_calls[s], mine_after)
+        mine_after = enc.select(seat, new_seat_calls)
         after = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: new_has,
             Ctx.STANDING: new_standing, Ctx.HIGH_BIDDER: new_high, Ctx.CALLS_MADE: new_calls,

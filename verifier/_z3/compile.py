@@ -102,6 +102,14 @@ class Encoding:
     def bool_var(self, name: str) -> z3.BoolRef:
         return z3.Bool(name, self.ctx)
 
+    def select(self, index: Any, items: list[Any], keys: list[Any] | None = None) -> Any:
+        """The item whose key (by default its position) equals the symbolic ``index``."""
+        keys = list(range(len(items))) if keys is None else keys
+        out = items[-1]
+        for key, item in zip(reversed(keys[:-1]), reversed(items[:-1])):
+            out = z3.If(index == key, item, out)
+        return out
+
     def one_hot(self, x: z3.BitVecRef) -> z3.BoolRef:
         return z3.And(x != 0, (x & (x - 1)) == 0)
 
@@ -287,13 +295,10 @@ class Z3Compiler(RuleVisitor[Any]):
         return (self.visit(node.seat) + node.steps) % self.game.players
 
     def visit_PartnerOf(self, node: PartnerOf) -> Any:
-        s = self.visit(node.seat)
         table = self.game.table
-        out = self.enc.int(table.partner(0) if table.partnerships else 0)
-        for seat in range(1, self.game.players):
-            out = z3.If(s == seat, self.enc.int(table.partner(seat) if table.partnerships
-                                                else seat), out)
-        return out
+        partners = [self.enc.int(table.partner(s) if table.partnerships else s)
+                    for s in range(self.game.players)]
+        return self.enc.select(self.visit(node.seat), partners)
 
     def visit_Tracked(self, node: Tracked) -> Any:
         key = ("tracked", node.name)

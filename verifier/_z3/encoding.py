@@ -14,7 +14,7 @@ import z3
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, T, Taken, Var, WonTrick
+from spec.dsl._nodes import NO_SUIT, CardsOfSuit, Ctx, DealtHand, Ref, T, Taken, Var, WonTrick
 from verifier._z3.compile import Encoding, Z3Compiler
 
 
@@ -202,10 +202,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     seats: list[Any] = []
 
     def dealt_of(seat: Any) -> Any:
-        out = dealt[n - 1]
-        for j in range(n - 2, -1, -1):
-            out = z3.If(seats[j] == seat, dealt[j], out)
-        return out
+        return enc.select(seat, dealt, seats)
 
     base = {
         Ctx.CONTRACT: contract, Ctx.DECLARER: declarer, Ctx.DEALER: dealer, Ctx.TRUMP: trump,
@@ -261,8 +258,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         sit.facts.append(z3.Implies(seats[j] != declarer, before_aside[j] == 0))
         sit.facts.append(enc.popcount(before_aside[j]) <= rule.count)  # type: ignore[attr-defined]
         if rule.names_trump:  # type: ignore[attr-defined]
-            sit.facts.append(before_aside[j] & ~Z3Compiler(enc, {Ctx.TRUMP: trump}).visit(
-                _cards_of_trump()) == 0)
+            sit.facts.append(before_aside[j] & ~status.visit(CardsOfSuit(Ref(Ctx.TRUMP))) == 0)
         sit.facts.append(z3.Implies(status.visit(rule.returns_when), before_aside[j] == 0))  # type: ignore[attr-defined]
     # a value that only the end of a trick changes still has its first value in trick 1
     set_elsewhere = {name for _r, b in g.constructs(K.Announce) for name, _v in b.sets}  # type: ignore[attr-defined]
@@ -328,12 +324,6 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     return sit
 
 
-def _cards_of_trump() -> Any:
-    from spec.dsl._nodes import CardsOfSuit, Ref
-
-    return CardsOfSuit(Ref(Ctx.TRUMP))
-
-
 def outcome_situation(enc: Encoding) -> Situation:
     """The end of the play: a contract, its declarer, who won each trick and the cards each
     seat took (every card once, a trick's worth per trick won)."""
@@ -369,12 +359,7 @@ def outcome_situation(enc: Encoding) -> Situation:
         return z3.Or(*[z3.And(number == i + 1, winners[i] == seat) for i in range(len(winners))])
 
     def pick(table: list[Any]) -> Any:
-        def of(seat: Any) -> Any:
-            out = table[n - 1]
-            for s in range(n - 2, -1, -1):
-                out = z3.If(seat == s, table[s], out)
-            return out
-        return of
+        return lambda seat: enc.select(seat, table)
 
     # each trick has one winner (stated as a count, which Z3's arithmetic uses directly)
     for w in winners:
