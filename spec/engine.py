@@ -699,9 +699,6 @@ class Engine:
         ``hands`` are the cards still held (the cards of ``trick`` excluded).
         """
         dealer = self.n - 1 if dealer is None else dealer
-        tv = list(self._tracked_initial)
-        for name, value in (tracked or {}).items():
-            tv[self.tracked_index[name]] = value
         state = State(
             engine=self, phase=Phase.PLAY, dealer=dealer, seed=0, redeals=0,
             dealt=tuple(dealt) if dealt is not None else tuple(hands), hands=tuple(hands),
@@ -709,7 +706,8 @@ class Engine:
             trump=self._trump_of[contract] if trump is None else trump, trick_number=trick_number,
             leader=leader, won=tuple(won) if won is not None else (0,) * self.n,
             seat_calls=(0,) * self.n, aside=tuple(aside) if aside is not None else (0,) * self.n,
-            tracked=tuple(tv), out=out, taken=(0,) * self.n, pending=(0,) * self.n,
+            tracked=self.tracked_values(tracked), out=out, taken=(0,) * self.n,
+            pending=(0,) * self.n,
         )
         for card_no, named in trick:
             seat = state.turn
@@ -955,9 +953,7 @@ class Engine:
         aside = self._set_aside.get(s.stage)
         if aside is not None and aside[1](*self._call_args(s)):
             # cards laid aside earlier go back to their owners first
-            hands = tuple(h | a for h, a in zip(s.hands, s.aside))
-            return _with(s, phase=Phase.SET_ASIDE, hands=hands, aside=(0,) * self.n,
-                         turn=s.high_bidder)
+            return _with(self._return_aside(s), phase=Phase.SET_ASIDE, turn=s.high_bidder)
         return self._next_stage(s)
 
     def _next_stage(self, s: State) -> State:
@@ -1089,9 +1085,20 @@ class Engine:
                 if when(*st):
                     return self._redeal(s, steps, rule.id)
         if self._aside_returns is not None and any(s.aside) and self._aside_returns(*self._status_args(s)):
-            hands = tuple(h | a for h, a in zip(s.hands, s.aside))
-            return _with(s, hands=hands, aside=(0,) * self.n)
+            return self._return_aside(s)
         return s
+
+    def _return_aside(self, s: State) -> State:
+        """Every card laid aside goes back to its owner's hand."""
+        return _with(s, hands=tuple(h | a for h, a in zip(s.hands, s.aside)),
+                     aside=(0,) * self.n)
+
+    def tracked_values(self, values: dict[str, Any] | None) -> tuple[Any, ...]:
+        """The tracked values of a new deal, with some set by name."""
+        tv = list(self._tracked_initial)
+        for name, value in (values or {}).items():
+            tv[self.tracked_index[name]] = value
+        return tuple(tv)
 
     # the play
     def _play_numbers(self, s: State, play: Play) -> tuple[int, int]:
@@ -1239,11 +1246,9 @@ class Engine:
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
         dealer = self.n - 1 if dealer is None else dealer
-        tv = list(self._tracked_initial)
-        for name, value in (tracked or {}).items():
-            tv[self.tracked_index[name]] = value
+        tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
-        return tuple(self._score(seat, declarer, contract, dealer, trump, tuple(tv),
+        return tuple(self._score(seat, declarer, contract, dealer, trump, tv,
                                  tuple(dealt or (0,) * self.n), tuple(won),
                                  tuple(taken or (0,) * self.n))
                      for seat in range(self.n))

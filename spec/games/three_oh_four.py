@@ -429,8 +429,9 @@ INDICATOR_PLAY = Rule(
                              & ~hand.holds_any(cards_of(led_suit)))
                        | ((trick_number == TRICKS) & hand.is_empty)),
 )
-ANY_FACE_DOWN_TRUMP = any_of(*(played_face_down(i) & (played_suit(i) == trump)
-                               for i in range(1, PLAYERS)))
+# a closed trick in which some card played face down is a trump: a cut, found by the maker
+CUT_FOUND = ~IS_OPEN & any_of(*(played_face_down(i) & (played_suit(i) == trump)
+                                for i in range(1, PLAYERS)))
 FACE_DOWN = Rule(
     id="closed.face_down",
     text="In Closed Trump a player who cannot follow suit plays any card face down, a trump "
@@ -438,7 +439,7 @@ FACE_DOWN = Rule(
     "one is a trump all four cards are turned face up.",
     source=seed("304-CLOSED-3", also=("304-CLOSED-4",)),
     body=FaceDown(when=~IS_OPEN & ~is_leading & ~hand.holds_any(cards_of(led_suit)),
-                  seen_by=declarer, revealed_when=~IS_OPEN & ANY_FACE_DOWN_TRUMP),
+                  seen_by=declarer, revealed_when=CUT_FOUND),
 )
 FACE_DOWN_NEVER_WINS = Rule(
     id="closed.uncut_trick",
@@ -455,7 +456,7 @@ CUT_REVEALS = Rule(
     "wins, and from the next trick on the game is open, the indicator back in the maker's "
     "hand unless it was played.",
     source=seed("304-CLOSED-5"),
-    body=Update(when=~IS_OPEN & ANY_FACE_DOWN_TRUMP, sets=((TRUMP_OPEN, const(True)),)),
+    body=Update(when=CUT_FOUND, sets=((TRUMP_OPEN, const(True)),)),
 )
 REVEAL_AT_250 = Rule(
     id="closed.reveal_at_250",

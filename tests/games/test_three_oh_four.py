@@ -234,10 +234,8 @@ def test_bots_play_many_deals_and_every_record_replays(variants: tuple[str, ...]
                 and not (isinstance(a, Call) and a.bid is not None and r.random() < 0.8)]
         return (calm or acts)[r.randrange(len(calm or acts))]
 
-    totals = {"deals": 0, "scored": 0}
     for seed in range(400):
         s = play_deal(game, seed=seed, bots=[bot] * 4)
-        totals["deals"] += 1
         assert s.phase is Phase.OVER
         assert sum(1 for x in s.scores if x) == 2  # one team scores, both partners alike
         # every card is somewhere: taken in tricks, or in the hand of a seat sitting out
@@ -250,8 +248,6 @@ def test_bots_play_many_deals_and_every_record_replays(variants: tuple[str, ...]
         assert cards == (1 << 32) - 1
         if seed % 40 == 0:
             assert replay(to_record(s)).ok
-        totals["scored"] += 1
-    assert totals["scored"] == 400
 
 
 def test_refused_play_leaves_the_state_alone() -> None:

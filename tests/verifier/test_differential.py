@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from spec.dsl import _derive as D
 from spec.dsl._nodes import Ctx, DealtHand, Ref, Taken, WonTrick
-from spec.engine import Call, Phase, engine_for, legal_actions, new_deal
+from spec.dsl import _constructs as K
+from spec.engine import Call, Phase, Play, engine_for, legal_actions, new_deal
 from spec.games import three_oh_four
 from spec.games.crescendo import GAME
 from verifier._z3.compile import Encoding, Z3Compiler
@@ -103,12 +104,20 @@ def _agree(game, seed: int) -> None:  # type: ignore[no-untyped-def]
                 env[Ctx.CALL_BID] = enc.int(i)
                 ok = _z3_value(Z3Compiler(enc, env).visit(D.call_legal(game)))
                 assert bool(ok) == (game.ladder[i] in offered), game.ladder[i]
-        elif s.phase is Phase.PLAY:
+        face_down = None
+        if s.phase is Phase.PLAY:
             z = _z3_value(Z3Compiler(enc, _play_env(enc, s)).visit(legal_expr))
             assert z == eng.legal_mask(s)
+            if game.constructs(K.FaceDown):
+                face_down = bool(_z3_value(Z3Compiler(enc, _play_env(enc, s)).visit(D.face_down(game))))
         before = s
         actions = legal_actions(s)
-        s = eng.apply(s, actions[rng.randrange(len(actions))])
+        action = actions[rng.randrange(len(actions))]
+        s = eng.apply(s, action)
+        if face_down is not None and isinstance(action, Play):
+            # the face-down rule, as Z3 judged it before the card, against the engine's record
+            faces = s.tricks[-1].face_down if len(s.tricks) > len(before.tricks) else s.faces
+            assert faces[-1] == face_down
         if s.phase is not Phase.AUCTION and len(s.tricks) > len(before.tricks):
             rec = s.tricks[-1]
             env = {Ctx.CONTRACT: enc.int(s.contract), Ctx.TRUMP: enc.int(s.trump),
@@ -120,8 +129,6 @@ def _agree(game, seed: int) -> None:  # type: ignore[no-untyped-def]
                 env[(Ctx.PLAYED_DECLARED, j)] = enc.int(rec.named[j] if c is not None else 4)
             w = _z3_value(Z3Compiler(enc, env).visit(winner_expr))
             assert rec.seats[w] == rec.winner
-            if rec.face_down:  # the face-down rule, judged where each card was played
-                assert len(rec.face_down) == len(rec.cards)
     winners = {rec.number: rec.winner for rec in s.tricks}
     for seat in range(game.players):
         env = {Ctx.CONTRACT: enc.int(s.contract), Ctx.DECLARER: enc.int(s.declarer),
