@@ -238,7 +238,7 @@ def replay_auction(game: Game, calls: list[tuple[int, bool]], dealer: int, why: 
                 call = eng.legal_actions(state)[0]  # the first card allowed to be laid aside
             lines.append(f"  {t.name(state.turn)}: {call}")
             state = eng.apply(state, call)
-        lines.append(f"  -- {_stage_word(game, stage)} --")
+        lines.append(f"  -- auction stage {stage} --")
     for b, proxy in calls:
         seat = state.turn
         if proxy:
@@ -252,6 +252,3 @@ def replay_auction(game: Game, calls: list[tuple[int, bool]], dealer: int, why: 
     return Playthrough(lines, {"calls": [str(game.ladder[b]) if b >= 0 else "pass" for b, _p in calls],
                                "stage": stage, "phase_after": state.phase.value}, replayed=True)
 
-
-def _stage_word(game: Game, stage: int) -> str:
-    return f"auction stage {stage}"
