@@ -23,6 +23,8 @@ every scope but a bid's definition and a single card's strength.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from spec.cards import SUITS, Card, CardSet, Deck, Rank, Suit, ranks
 from spec.dsl._build import (
     Bid,
@@ -37,8 +39,14 @@ from spec.dsl._build import (
     source,
 )
 from spec.dsl._constructs import (
+    AfterGame,
     AlwaysPlayable,
     Announce,
+    GameBonus,
+    GameTarget,
+    Rubber,
+    RubberSettlement,
+    TrickScores,
     Decide,
     Option,
     Shuffle,
@@ -81,6 +89,8 @@ from spec.dsl._constructs import (
 )
 from spec.dsl._nodes import (
     NO_SUIT,
+    Awarded,
+    WithDealt,
     BidAttr,
     BidField,
     BoolOp,
@@ -286,8 +296,22 @@ def won_trick(s: object, number: object) -> Expr:
     return WonTrick(lift(s, T.SEAT), lift(number, T.INT))
 
 
-def score_of(s: object) -> Expr:
-    return ScoreOf(lift(s, T.SEAT))
+def score_of(s: object, line: str | None = None) -> Expr:
+    """A seat's score for the deal: on every line of the sheet, or on the one named."""
+    return ScoreOf(lift(s, T.SEAT), line)
+
+
+def awarded(rule: Rule | str) -> Expr:
+    """What one scoring rule gives the seat being scored (0 when it does not apply); the
+    rule is looked up in the game being judged, so a variant's replacement counts."""
+    return Awarded(rule.id if isinstance(rule, Rule) else rule)
+
+
+def with_dealt(hands: Sequence[tuple[object, object]], body: Expr) -> Expr:
+    """``body`` as if each seat of ``hands`` (pairs of a seat and cards) had been dealt those
+    cards instead; all the new hands are worked out from the hands as really dealt."""
+    return WithDealt(tuple(lift(s, T.SEAT) for s, _c in hands),
+                     tuple(lift(c, T.CARDS) for _s, c in hands), body)
 
 
 def let(value_of: Ref, value: object, body: Expr) -> Expr:
@@ -313,6 +337,11 @@ def free_int(name: str) -> Var:
     return Var(name, T.INT)
 
 
+def free_cards(name: str) -> Var:
+    """A free variable ranging over every set of cards of the deck."""
+    return Var(name, T.CARDS)
+
+
 def rank_table(name: str, order: tuple[Rank, ...], deck: Deck) -> CardTable:
     """A table giving each card of ``deck`` its place in ``order`` (high to low): 1 = lowest."""
     n = len(order)
@@ -336,7 +365,8 @@ __all__ = [
     "DealerRotation", "DealPackets", "DeclarationRule", "DeckIs", "HighestBidderDeclares",
     "Ladder", "MatchLength", "MatchOf", "NameSuit", "PlayDirection", "PlayRule", "RankOrder", "RecordTricks",
     "RedealIfNoBid", "ScoreRule", "Seats", "SidesByContract", "TrickPlay", "TrickValue",
-    "WinningTier",
+    "WinningTier", "TrickScores", "GameTarget", "AfterGame", "GameBonus", "Rubber",
+    "RubberSettlement",
     # vocabulary
     "seat", "dealer", "hand", "card", "card_suit", "declared_suit", "is_leading", "led_suit",
     "trump", "trick_number", "position", "contract", "declarer", "calls_made",
@@ -346,4 +376,5 @@ __all__ = [
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
     "played_face_down", "const", "partner", "legal_call", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "awarded", "with_dealt", "free_cards",
 ]

@@ -15,17 +15,20 @@ from spec.cards import SUITS, Card, Deck, Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._nodes import (
     NO_SUIT,
+    Awarded,
     CardTable,
     Ctx,
     Expr,
     DealtHand,
     Ref,
+    ScoreOf,
     Scope,
     SrcLoc,
     T,
     Taken,
     Tracked,
     Var,
+    WithDealt,
     caller_loc,
     walk,
 )
@@ -36,6 +39,8 @@ _TRACKED_SCOPES = (Scope.CALL, Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STA
 _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     DealtHand: (Scope.PLAY, Scope.OUTCOME, Scope.STATUS),
     Taken: (Scope.OUTCOME,),
+    Awarded: (Scope.OUTCOME,),
+    WithDealt: (Scope.OUTCOME,),
 }
 _RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 _REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")
@@ -179,7 +184,8 @@ _SINGLETONS = (
 )
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
-                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle)
+                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GameTarget,
+                 K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
 
 class Game:
@@ -223,6 +229,10 @@ class Game:
     # -- lookups --------------------------------------------------------------------
     def constructs(self, kind: type[K.Construct]) -> tuple[tuple[Rule, K.Construct], ...]:
         return tuple((r, r.body) for r in self.rules if isinstance(r.body, kind))
+
+    def rules_with(self, *kinds: type[K.Construct]) -> tuple[tuple[Rule, K.Construct], ...]:
+        """The rules stating any of ``kinds``, in rulebook order."""
+        return tuple((r, r.body) for r in self.rules if isinstance(r.body, kinds))
 
     def one(self, kind: type[K.Construct]) -> K.Construct:
         return self.constructs(kind)[0][1]
@@ -425,6 +435,7 @@ class Game:
         if not self.constructs(K.TrickValue) and not self.constructs(K.CardPoints):
             raise self._fail("no rule says what tricks are worth (TrickValue or CardPoints)")
         self._check_stages()
+        self._check_sheet()
         self._check_equipment()
         self._check_scopes()
         self._check_ladder()
@@ -485,6 +496,37 @@ class Game:
             raise self._fail("PlayableAside needs a SetAside rule: no card is ever set aside",
                              self.constructs(K.PlayableAside)[0][0])
 
+    def _check_sheet(self) -> None:
+        """Score lines, games and rubbers refer to things the rules define."""
+        lines = [b.line for _r, b in self.rules_with(K.ScoreRule, K.TrickScores)]  # type: ignore[attr-defined]
+        by_tricks = [b.line for _r, b in self.constructs(K.TrickScores)]  # type: ignore[attr-defined]
+        for rule, body in self.constructs(K.TrickScores):
+            if by_tricks.count(body.line) > 1:  # type: ignore[attr-defined]
+                raise self._fail(f"two TrickScores rules write line {body.line!r}", rule)  # type: ignore[attr-defined]
+        target = self.constructs(K.GameTarget)
+        if target:
+            rule, body = target[0]
+            assert isinstance(body, K.GameTarget)
+            if body.line not in by_tricks:
+                raise self._fail(f"the game is played to {body.target} on line {body.line!r}, "
+                                 "which no TrickScores rule writes (a game is decided trick "
+                                 "by trick)", rule)
+            if body.target <= 0:
+                raise self._fail(f"a game target must be positive, got {body.target}", rule)
+        for kind, needs, what in ((K.AfterGame, K.GameTarget, "a GameTarget rule"),
+                                  (K.GameBonus, K.GameTarget, "a GameTarget rule"),
+                                  (K.Rubber, K.GameTarget, "a GameTarget rule"),
+                                  (K.RubberSettlement, K.Rubber, "a Rubber rule")):
+            found = self.constructs(kind)
+            if found and not self.constructs(needs):
+                raise self._fail(f"{kind.__name__} needs {what}: there are no games to count",
+                                 found[0][0])
+        for rule, body in self.constructs(K.Rubber):
+            assert isinstance(body, K.Rubber)
+            if body.games < 1:
+                raise self._fail(f"a rubber needs at least one game to win, got {body.games}", rule)
+        self._lines = tuple(dict.fromkeys(lines))
+
     def _check_stages(self) -> None:
         for kind in (K.DealPackets, K.AuctionTurns):
             found = self.constructs(kind)
@@ -541,6 +583,15 @@ class Game:
                         f"judging {scope.value}",
                         rule_id=rule_id, loc=loc,
                     )
+                if isinstance(node, ScoreOf) and node.line is not None and node.line not in self._lines:
+                    known = ", ".join(repr(x) for x in self._lines) or "none"
+                    raise self._fail(f"score line {node.line!r} is written by no scoring rule "
+                                     f"(lines: {known})", rule_id=rule_id, loc=node.src_loc)
+                if isinstance(node, Awarded):
+                    found = [r for r in self.rules if r.id == node.rule_id]
+                    if not found or not isinstance(found[0].body, (K.ScoreRule, K.TrickScores)):
+                        raise self._fail(f"awarded({node.rule_id!r}) names no scoring rule of "
+                                         f"{self.name}", rule_id=rule_id, loc=node.src_loc)
                 if isinstance(node, Var) and node not in free:
                     raise self._fail(f"free variable {node.name} is not declared in free=",
                                      rule_id=rule_id, loc=node.src_loc)

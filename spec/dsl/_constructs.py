@@ -368,13 +368,70 @@ class RecordTricks(Construct):
 
 @_c
 class ScoreRule(Construct):
-    """When ``when`` holds, the seat scores ``amount`` (scope: OUTCOME; SEAT is the seat)."""
+    """When ``when`` holds, the seat scores ``amount`` (scope: OUTCOME; SEAT is the seat).
+
+    Games that keep a score sheet with several lines (above and below the line, say)
+    name the ``line`` the amount is written on.
+    """
 
     when: Expr
     amount: Expr
+    line: str = ""
+
+
+@_c
+class TrickScores(Construct):
+    """Each side writes on ``line`` what its tricks are worth (the trick value), trick by
+    trick as it wins them; both partners write the side's score."""
+
+    line: str
 
 
 # -- 6. Game end ----------------------------------------------------------------------
+
+
+@_c
+class GameTarget(Construct):
+    """A game is won by the first side whose total on ``line``, over the deals, reaches
+    ``target``.  When both sides get there in one deal, the trick that first brings a side
+    there decides (the line must be written by ``TrickScores``)."""
+
+    line: str
+    target: int
+
+
+@_c
+class AfterGame(Construct):
+    """When a game is won a line is drawn and every side's game line starts again at zero.
+
+    Without ``carry_over`` the whole deal that won the game is written in that game; with
+    it, what the deal scored after the deciding trick counts towards the next game.
+    """
+
+    carry_over: bool = False
+
+
+@_c
+class GameBonus(Construct):
+    """The side that wins a game writes ``amount`` on ``line``."""
+
+    amount: int
+    line: str
+
+
+@_c
+class Rubber(Construct):
+    """A rubber ends as soon as a side has won ``games`` games; the game that wins it is
+    worth ``final_bonus`` instead of the game bonus."""
+
+    games: int
+    final_bonus: int
+
+
+@_c
+class RubberSettlement(Construct):
+    """At the end of a rubber each side adds up every line it wrote; the side with the
+    higher grand total wins the difference."""
 
 
 @_c
@@ -421,7 +478,8 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     HighestBidderDeclares, RedealIfNoBid, TrickPlay, PlayRule, PlayableAside, FaceDown,
     SitsOut, Track, Update, Announce, Decide, VoidWhen, Shuffle, AlwaysPlayable, NameSuit,
     DeclarationRule, CountsAsSuit,
-    WinningTier, RecordTricks, ScoreRule, MatchOf, MatchTarget, MatchLength, Claim,
+    WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
+    Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
 )
 
 # Which scope each expression-valued field of a construct is written in.

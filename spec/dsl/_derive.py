@@ -14,6 +14,8 @@ from spec.dsl._build import Game
 from spec.dsl._nodes import (
     NO_SUIT,
     BoolOp,
+    PartnerOf,
+    PointsWon,
     Compare,
     Const,
     Ctx,
@@ -202,12 +204,38 @@ def tricks_won(game: Game, seat: Expr) -> Expr:
     return total
 
 
-def score(game: Game, seat: Expr) -> Expr:
-    """A seat's score for the deal (scope: OUTCOME)."""
+def score_lines(game: Game) -> tuple[str, ...]:
+    """The lines of the game's score sheet, in the order the rules first name them."""
+    names: list[str] = []
+    for _r, body in game.rules_with(K.ScoreRule, K.TrickScores, K.GameBonus):
+        line = body.line  # type: ignore[attr-defined]
+        if line not in names:
+            names.append(line)
+    return tuple(names) or ("",)
+
+
+def side_points(game: Game, seat: Expr) -> Expr:
+    """The points in tricks of a seat's side: the seat and its partner (scope: OUTCOME)."""
+    if not game.table.partnerships:
+        return PointsWon(seat)
+    return PointsWon(seat) + PointsWon(PartnerOf(seat))
+
+
+def awarded(game: Game, rule_id: str) -> Expr:
+    """What one scoring rule gives the seat being scored (scope: OUTCOME)."""
+    body = game.rule(rule_id).body
+    if isinstance(body, K.TrickScores):
+        return side_points(game, Ref(Ctx.SEAT))
+    assert isinstance(body, K.ScoreRule)
+    return IfThenElse(body.when, body.amount, Const(0, T.INT))
+
+
+def score(game: Game, seat: Expr, line: str | None = None) -> Expr:
+    """A seat's score for the deal on one line of the sheet, or on all (scope: OUTCOME)."""
     total: Expr = Const(0, T.INT)
-    for _r, body in game.constructs(K.ScoreRule):
-        assert isinstance(body, K.ScoreRule)
-        total = total + IfThenElse(body.when, body.amount, Const(0, T.INT))
+    for rule, body in game.rules_with(K.ScoreRule, K.TrickScores):
+        if line is None or body.line == line:  # type: ignore[attr-defined]
+            total = total + awarded(game, rule.id)
     return Let(Ctx.SEAT, seat, total)
 
 
@@ -232,6 +260,6 @@ def full_deck(game: Game) -> CardSet:
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
     "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
-    "tricks_won", "score", "call_legal", "auction_over", "NO_SUIT", "face_down",
+    "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement",
 ]

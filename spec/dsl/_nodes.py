@@ -103,7 +103,7 @@ class Ctx(enum.Enum):
 
     CONTRACT = (
         T.BID,
-        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME, _S.STATUS},
+        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE, _S.OUTCOME, _S.STATUS},
         "the contract: the bid that won the auction",
     )
     DECLARER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
@@ -759,26 +759,58 @@ class WonTrick(Expr):
 
 @_node
 class ScoreOf(Expr):
-    """A seat's score for the deal, by the game's scoring rules."""
+    """A seat's score for the deal, by the game's scoring rules (on one line of the score
+    sheet, or on every line when ``line`` is None)."""
 
     seat: Expr
+    line: str | None = None
     src_loc: SrcLoc = field(default_factory=caller_loc)
 
     type = T.INT
+
+
+@_node
+class Awarded(Expr):
+    """What one scoring rule gives the seat being scored (0 when it does not apply)."""
+
+    rule_id: str
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+
+@_node
+class WithDealt(Expr):
+    """``body`` as if each of ``seats`` had been dealt the ``cards`` at the same position
+    (what-if reasoning about holdings; every hand is worked out before any is replaced)."""
+
+    seats: tuple[Expr, ...]
+    cards: tuple[Expr, ...]
+    body: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if (len(self.seats) != len(self.cards) or any(x.type is not T.SEAT for x in self.seats)
+                or any(c.type is not T.CARDS for c in self.cards)):
+            raise _type_error("with_dealt needs pairs of a seat and a set of cards", self.src_loc)
+
+    @property
+    def type(self) -> T:  # type: ignore[override]  # the body's type
+        return self.body.type
 
 
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf,
+    ScoreOf, Awarded, WithDealt,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf,
+    ScoreOf, Awarded, WithDealt,
 ]
 
 

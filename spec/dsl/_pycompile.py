@@ -18,6 +18,7 @@ from spec.dsl._build import Game, suit_code
 from spec.dsl._nodes import (
     NO_SUIT,
     Arith,
+    Awarded,
     BidAttr,
     BidField,
     BoolOp,
@@ -53,6 +54,7 @@ from spec.dsl._nodes import (
     T,
     TricksWon,
     Var,
+    WithDealt,
     WonTrick,
 )
 from spec.dsl._visitor import RuleVisitor, UnsupportedNodeError
@@ -238,6 +240,8 @@ class PyCompiler(RuleVisitor[str]):
         return self.visit(D.points_won(self.game, node.seat))
 
     def visit_TricksWon(self, node: TricksWon) -> str:
+        if TricksWon in self.env:  # the engine counts the bits of its record of tricks won
+            return self.env[TricksWon].format(seat=self.visit(node.seat))
         return self.visit(D.tricks_won(self.game, node.seat))
 
     def visit_WonTrick(self, node: WonTrick) -> str:
@@ -246,7 +250,20 @@ class PyCompiler(RuleVisitor[str]):
         return self.env[WonTrick].format(seat=self.visit(node.seat), number=self.visit(node.number))
 
     def visit_ScoreOf(self, node: ScoreOf) -> str:
-        return self.visit(D.score(self.game, node.seat))
+        return self.visit(D.score(self.game, node.seat, node.line))
+
+    def visit_Awarded(self, node: Awarded) -> str:
+        return self.visit(D.awarded(self.game, node.rule_id))
+
+    def visit_WithDealt(self, node: WithDealt) -> str:
+        if DealtHand not in self.env:
+            raise UnsupportedNodeError(node, "engine", "the hands as dealt are not available here")
+        template = self.env[DealtHand]
+        for seat_e, cards_e in reversed(tuple(zip(node.seats, node.cards))):
+            cards = self.visit(cards_e).replace("{", "{{").replace("}", "}}")
+            seat = self.visit(seat_e).replace("{", "{{").replace("}", "}}")
+            template = f"(({cards}) if ({{seat}}) == ({seat}) else {template})"
+        return self._with(DealtHand, template).visit(node.body)
 
 
 def _derived_ref(game: Game, node: Ref) -> Expr | None:

@@ -23,6 +23,7 @@ from spec.dsl._build import Game, suit_code
 from spec.dsl._nodes import (
     NO_SUIT,
     Arith,
+    Awarded,
     BidAttr,
     BidField,
     BoolOp,
@@ -57,6 +58,7 @@ from spec.dsl._nodes import (
     T,
     TricksWon,
     Var,
+    WithDealt,
     WonTrick,
 )
 from spec.dsl._pycompile import derived_ref
@@ -331,9 +333,15 @@ class Z3Compiler(RuleVisitor[Any]):
         return self.visit(D.strength_at(self.game, node.position))
 
     def visit_PointsWon(self, node: PointsWon) -> Any:
+        named = self.env.get(PointsWon)  # a situation's named term per seat, if it has one
+        if named is not None:
+            return named(self.visit(node.seat))
         return self.visit(D.points_won(self.game, node.seat))
 
     def visit_TricksWon(self, node: TricksWon) -> Any:
+        named = self.env.get(TricksWon)
+        if named is not None:
+            return named(self.visit(node.seat))
         return self.visit(D.tricks_won(self.game, node.seat))
 
     def visit_WonTrick(self, node: WonTrick) -> Any:
@@ -343,4 +351,20 @@ class Z3Compiler(RuleVisitor[Any]):
         return fn(self.visit(node.seat), self.visit(node.number))
 
     def visit_ScoreOf(self, node: ScoreOf) -> Any:
-        return self.visit(D.score(self.game, node.seat))
+        return self.visit(D.score(self.game, node.seat, node.line))
+
+    def visit_Awarded(self, node: Awarded) -> Any:
+        return self.visit(D.awarded(self.game, node.rule_id))
+
+    def visit_WithDealt(self, node: WithDealt) -> Any:
+        old = self.env.get(DealtHand)
+        if old is None:
+            raise UnsupportedNodeError(node, "z3", "the hands as dealt are not known here")
+        pairs = [(self.visit(s), self.visit(c)) for s, c in zip(node.seats, node.cards)]
+
+        def dealt(seat: Any) -> Any:
+            out = old(seat)
+            for s, c in reversed(pairs):
+                out = z3.If(seat == s, c, out)
+            return out
+        return self._with(DealtHand, dealt).visit(node.body)
