@@ -28,7 +28,7 @@ from spec.cards import Card, CardSet, Suit
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Ref, Scope, T, Taken, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Ref, Scope, T, Taken, TricksWon, WonTrick
 from spec.dsl._pycompile import GameTables, compile_function
 from spec.errors import IllegalActionError, NotationError
 from spec.seats import Table
@@ -36,7 +36,7 @@ from spec.seats import Table
 __all__ = [
     "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
     "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "play_deal",
-    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match",
+    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match", "pick",
 ]
 
 
@@ -147,6 +147,7 @@ class State:
     won: tuple[int, ...] = ()  # per seat: bit k set when the seat won trick k
     tricks: tuple[TrickRecord, ...] = ()
     scores: tuple[int, ...] | None = None
+    lines: tuple[tuple[int, ...], ...] = ()  # per line of the score sheet, per seat
     # deals in stages, set-aside cards, announcements and tracked values
     stage: int = 1
     stage_calls: int = 0
@@ -230,7 +231,8 @@ _dealt = _state_maker("dealer", "seed", "redeals", "dealt", "hands", "pending", 
                       "turn")
 _to_play = _state_maker("phase", "contract", "declarer", "trump", "out", "leader", "turn")
 _over = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken", "tricks",
-                     "trick_number", "leader", "turn", "tracked", "log", "phase", "scores")
+                     "trick_number", "leader", "turn", "tracked", "log", "phase", "scores",
+                     "lines")
 
 
 def _with(state: State, **changes: Any) -> State:
@@ -500,8 +502,16 @@ class Engine:
                    Ctx.DEALER: "dealer", Ctx.TRUMP: "trump"}
         self._score = self._fn(D.score(g, Ref(Ctx.SEAT)), outcome, "score", tv=True, dealt=True,
                                won=True, taken=True)
-        self._points = self._fn(D.points_won(g, Ref(Ctx.SEAT)), {Ctx.SEAT: "seat"}, "points",
+        self._points = self._fn(D.points_won(g, Ref(Ctx.SEAT)),
+                                {Ctx.SEAT: "seat", Ctx.CONTRACT: "contract"}, "points",
                                 won=True, taken=True)
+        # a score sheet with several lines: one function per line, the score their sum
+        self.lines = D.score_lines(g)
+        self._line_scores = (tuple(self._fn(D.score(g, Ref(Ctx.SEAT), line), outcome, "line",
+                                            tv=True, dealt=True, won=True, taken=True)
+                                   for line in self.lines) if len(self.lines) > 1 else ())
+        self._items: tuple[tuple[Rule, Callable[..., int]], ...] | None = None
+        self._trick_value: Callable[..., int] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
         self._plays = {
@@ -567,6 +577,7 @@ class Engine:
         if won:
             params[("param", "won")] = "won"
             extra[WonTrick] = "((won[{seat}] >> ({number})) & 1 == 1)"
+            extra[TricksWon] = "won[{seat}].bit_count()"
         if taken:
             params[("param", "taken")] = "taken"
             extra[Taken] = "taken[{seat}]"
@@ -1227,38 +1238,171 @@ class Engine:
             nxt = _after_trick(s, hands, aside, (), (), NO_SUIT, won, taken, tricks, number + 1,
                                winner, winner, tv, log)
             return nxt if self._plain_play else self._after_status(nxt)
-        scores = tuple(self._score(seat_, s.declarer, contract, s.dealer, trump, tv, s.dealt,
-                                   won, taken) for seat_ in range(self.n))
+        scores, lines = self._final_scores(s.declarer, contract, s.dealer, trump, tv, s.dealt,
+                                           won, taken)
         return _over(s, hands, aside, (), (), NO_SUIT, won, taken, tricks, number + 1, winner,
-                     winner, tv, log, Phase.OVER, scores)
+                     winner, tv, log, Phase.OVER, scores, lines)
+
+    def _final_scores(self, *args: Any) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """Each seat's score, and its score on each line of the sheet (when there are
+        several), from (declarer, contract, dealer, trump, tracked, dealt, won, taken)."""
+        if not self._line_scores:
+            return tuple(self._score(seat, *args) for seat in range(self.n)), ()
+        lines = tuple(tuple(fn(seat, *args) for seat in range(self.n)) for fn in self._line_scores)
+        return tuple(sum(col) for col in zip(*lines)), lines
+
+    def random_playout(self, s: State, rng: random.Random) -> State:
+        """The deal played to its end from ``s`` with a uniformly random legal card each turn.
+
+        The same draws from ``rng`` as :func:`random_bot` choosing from
+        :meth:`legal_plays` state by state, so the same deal; but the play is kept in local
+        variables and only the final state is built, which makes random play several
+        times faster.  Only for games whose play has no announcements, cards aside, tracked
+        updates, face-down cards or seats sitting out (``_plain_play``).
+        """
+        assert self._plain_play and s.phase is Phase.PLAY
+        n = self.n
+        hands, won, taken = list(s.hands), list(s.won), list(s.taken)
+        tricks, log, trick = list(s.tricks), list(s.log), list(s.trick)
+        led, leader, turn, number = s.led_suit, s.leader, s.turn, s.trick_number
+        trump, contract, declarer, dealer = s.trump, s.contract, s.declarer, s.dealer
+        tv, dealt, aside = s.tracked, s.dealt, s.aside
+        legal, plays_key, cache, codes = self._legal, self._plays_key, self._plays_cache, self._play_codes
+        strength, entry_suit = self._strength, self._entry_suit
+        draw = rng.random  # as pick(rng, n) draws
+        # without named suits each legal card is one play
+        plain_cards = (None if self._decl_choices
+                       else tuple(self._plays[(i, NO_SUIT)] for i in range(len(self.game.deck))))
+        while True:
+            pos = len(trick)
+            args = (turn, dealer, hands[turn], pos == 0, led if pos else NO_SUIT, trump, number,
+                    pos, contract, declarer, aside[turn], leader, tv, dealt)
+            mask = legal(*args)
+            if plain_cards is not None:
+                # the legal plays are the legal cards in card order: take the r-th one
+                r = int(draw() * mask.bit_count())
+                for _ in range(r):
+                    mask &= mask - 1
+                i = (mask & -mask).bit_length() - 1
+                code = NO_SUIT
+                play = plain_cards[i]
+            else:
+                decl_args = plays_key(args)
+                found = cache.get((mask, decl_args))
+                if found is None:
+                    found = self._list_plays(args, mask, decl_args)
+                    if len(cache) >= _CACHE_SIZE:
+                        cache.clear()
+                    cache[(mask, decl_args)] = found
+                plays = found[0]
+                play = plays[int(draw() * len(plays))]
+                i, code = codes[id(play)][1:3]
+            hands[turn] &= ~(1 << i)
+            log.append((turn, play))
+            trick.append((i, code))
+            if pos == 0:
+                led = entry_suit(i, code, True, 0, NO_SUIT, trump, number, contract)
+            if pos + 1 < n:
+                turn = (turn + 1) % n
+                continue
+            best, best_pos = -2, 0
+            for p, (c, named) in enumerate(trick):
+                st = strength(c, named, p == 0, p, led, trump, number, contract)
+                if st > best:
+                    best, best_pos = st, p
+            winner = (leader + best_pos) % n
+            won[winner] |= 1 << number
+            cards, names = tuple(c for c, _d in trick), tuple(d for _c, d in trick)
+            for c in cards:
+                taken[winner] |= 1 << c
+            tricks.append(TrickRecord(number, leader, cards, names, winner,
+                                      self.trick_seats(leader, -1), (), False, -1))
+            trick, led, number, leader, turn = [], NO_SUIT, number + 1, winner, winner
+            if not any(hands):
+                break
+        won_t, taken_t = tuple(won), tuple(taken)
+        scores, lines = self._final_scores(declarer, contract, dealer, trump, tv, dealt,
+                                           won_t, taken_t)
+        return _over(s, tuple(hands), aside, (), (), NO_SUIT, won_t, taken_t, tuple(tricks),
+                     number, winner, winner, tv, tuple(log), Phase.OVER, scores, lines)
 
     # -- scoring helpers ----------------------------------------------------------
+    def score_items(self, s: State) -> tuple[tuple[Rule, int, int], ...]:
+        """What each scoring rule gave each seat in a finished deal: (rule, seat, amount),
+        in rulebook order, amounts of 0 left out."""
+        return self._rule_amounts((s.declarer, s.contract, s.dealer, s.trump, s.tracked,
+                                   s.dealt, s.won, s.taken))
+
+    def _rule_amounts(self, args: tuple[Any, ...]) -> tuple[tuple[Rule, int, int], ...]:
+        if self._items is None:
+            outcome = {Ctx.SEAT: "seat", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract",
+                       Ctx.DEALER: "dealer", Ctx.TRUMP: "trump"}
+            self._items = tuple(
+                (rule, self._fn(D.awarded(self.game, rule.id), outcome, "awarded", tv=True,
+                                dealt=True, won=True, taken=True))
+                for rule, _b in self.game.rules_with(K.ScoreRule, K.TrickScores))
+        out = []
+        for rule, fn in self._items:
+            for seat in range(self.n):
+                amount = fn(seat, *args)
+                if amount:
+                    out.append((rule, seat, amount))
+        return tuple(out)
+
+    def outcome_items(self, *, contract: int, declarer: int, winners: Sequence[int],
+                      dealt: Sequence[int], dealer: int | None = None) -> dict[tuple[str, int], int]:
+        """What each scoring rule gives each seat for a contract, the hands as dealt and
+        the winner of each trick in order: {(rule id, seat): amount}, amounts of 0 left out."""
+        won = [0] * self.n
+        for k, w in enumerate(winners, start=1):
+            won[w] |= 1 << k
+        dealer = self.n - 1 if dealer is None else dealer
+        args = (declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
+                tuple(dealt), tuple(won), (0,) * self.n)
+        return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
+
+    def trick_value(self, contract: int, number: int) -> int:
+        """What trick ``number`` is worth under ``contract`` (games with a TrickValue rule)."""
+        if self._trick_value is None:
+            body = self.game.one(K.TrickValue)
+            assert isinstance(body, K.TrickValue)
+            self._trick_value = self._fn(body.value, {Ctx.CONTRACT: "contract",
+                                                      Ctx.TRICK_NUMBER: "number"}, "trick_value")
+        return self._trick_value(contract, number)  # type: ignore[no-any-return]
+
     def points(self, s: State, seat: int) -> int:
         """The points a seat took in tricks so far."""
-        return self._points(seat, s.won, s.taken)  # type: ignore[no-any-return]
+        return self._points(seat, s.contract, s.won, s.taken)  # type: ignore[no-any-return]
 
     def score_outcome(self, *, contract: int, declarer: int, winners: Sequence[int],
                       dealer: int | None = None, taken: Sequence[int] | None = None,
                       tracked: dict[str, Any] | None = None, trump: int | None = None,
-                      dealt: Sequence[int] | None = None) -> tuple[int, ...]:
-        """The scores for a contract and the winner of each trick, in order."""
+                      dealt: Sequence[int] | None = None, line: str | None = None,
+                      ) -> tuple[int, ...]:
+        """The scores for a contract and the winner of each trick, in order: in all, or on
+        one ``line`` of the score sheet."""
         won = [0] * self.n
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
         dealer = self.n - 1 if dealer is None else dealer
         tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
-        return tuple(self._score(seat, declarer, contract, dealer, trump, tv,
-                                 tuple(dealt or (0,) * self.n), tuple(won),
-                                 tuple(taken or (0,) * self.n))
-                     for seat in range(self.n))
+        args = (declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
+                tuple(won), tuple(taken or (0,) * self.n))
+        scores, lines = self._final_scores(*args)
+        if line is None:
+            return scores
+        if line not in self.lines:
+            raise NotationError(f"{self.game.name} writes no line {line!r} (lines: "
+                                f"{', '.join(self.lines)})", value=line)
+        return lines[self.lines.index(line)] if lines else scores
 
-    def points_outcome(self, winners: Sequence[int],
-                       taken: Sequence[int] | None = None) -> tuple[int, ...]:
+    def points_outcome(self, winners: Sequence[int], taken: Sequence[int] | None = None,
+                       contract: int = 0) -> tuple[int, ...]:
         won = [0] * self.n
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
-        return tuple(self._points(seat, tuple(won), tuple(taken or (0,) * self.n))
+        return tuple(self._points(seat, contract, tuple(won), tuple(taken or (0,) * self.n))
                      for seat in range(self.n))
 
     def trick_winner(self, *, contract: int, cards: Sequence[int], named: Sequence[int],
@@ -1355,30 +1499,35 @@ def parse_action(state: State, text: str) -> Action:
 Bot = Callable[[View, random.Random], Action]
 
 
+def pick(rng: random.Random, n: int) -> int:
+    """A uniformly random index below ``n``: ``int(rng.random() * n)``, the one draw every
+    random choice of the bots makes (several times cheaper than ``randrange``; its bias,
+    under n / 2**53, is far below anything a deal can show)."""
+    return int(rng.random() * n)
+
+
 def random_bot(view: View, rng: random.Random) -> Action:
     """Choose uniformly among the legal actions."""
     actions = view.legal_actions()
-    return actions[rng.randrange(len(actions))]
+    return actions[pick(rng, len(actions))]
 
 
 def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
-              dealer: int | None = None) -> State:
-    """Play a whole deal with bots (random ones by default), reproducibly from ``seed``."""
-    state = new_deal(game, seed=seed, dealer=dealer)
+              dealer: int | None = None, hands: Sequence[CardSet | int] | None = None) -> State:
+    """Play a whole deal with bots (random ones by default), reproducibly from ``seed``;
+    the hands are dealt from the seed unless given."""
+    state = new_deal(game, seed=seed, dealer=dealer, hands=hands)
     rng = random.Random(seed)
     bots = bots or [random_bot] * game.players
     eng = state.engine
     if all(bot is random_bot for bot in bots) and eng._plain_play:
         # what random_bot does, without a View or the phase dispatch per action: the same
         # draws, the same deal
-        randrange = rng.randrange
         while state.phase is not Phase.OVER:
             if state.phase is Phase.PLAY:
-                plays = eng.legal_plays(state)
-                state = eng._apply_play(state, plays[randrange(len(plays))])
-            else:
-                actions = eng.legal_actions(state)
-                state = eng.apply(state, actions[randrange(len(actions))])
+                return eng.random_playout(state, rng)
+            actions = eng.legal_actions(state)
+            state = eng.apply(state, actions[pick(rng, len(actions))])
         return state
     while state.phase is not Phase.OVER:
         action = bots[state.turn](View(state, state.turn), rng)
