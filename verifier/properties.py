@@ -93,14 +93,56 @@ class _Violated(Exception):
         self.playthrough = playthrough
 
 
+def _constants(term: Any, memo: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The names of the variables a Z3 term mentions."""
+    key = term.get_id()
+    found = memo.get(key)
+    if found is None:
+        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found = frozenset((term.decl().name(),))
+        else:
+            found = frozenset().union(*(_constants(c, memo) for c in term.children()))
+        memo[key] = found
+    return found
+
+
+def _cone(facts: list[Any], claim: Any) -> list[Any]:
+    """The facts that bear on the claim: those sharing variables with it, directly or
+    through other such facts.  The rest constrain only variables the claim never reads."""
+    memo: dict[int, frozenset[str]] = {}
+    names = [_constants(f, memo) for f in facts]
+    wanted = set(_constants(claim, memo))
+    kept = [False] * len(facts)
+    grew = True
+    while grew:
+        grew = False
+        for i, n in enumerate(names):
+            if not kept[i] and n & wanted:
+                kept[i] = True
+                wanted |= n
+                grew = True
+    return [f for f, k in zip(facts, kept) if k]
+
+
 def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
-    """None when the claim follows from the facts; otherwise a model of a violation."""
+    """None when the claim follows from the facts; otherwise a model of a violation.
+
+    The proof uses only the facts that bear on the claim (facts about variables the claim
+    never reads can only make it easier to hold); a violation is then looked for again
+    with every fact, so that the counterexample is a complete situation.
+    """
+    kept = _cone(facts, claim)
     s = solving.one_shot()
-    s.add(*facts)
+    s.add(*kept)
     s.add(z3.Not(claim))
-    if Solving.check(s):
+    if not Solving.check(s):
+        return None
+    if len(kept) == len(facts):
         return s.model()
-    return None
+    full = solving.one_shot()
+    full.add(*facts)
+    full.add(z3.Not(claim))
+    return full.model() if Solving.check(full) else None
 
 
 # -- generic properties ------------------------------------------------------------------
@@ -262,10 +304,80 @@ def _stage_name(game: Game, stage: int) -> str:
     return "the auction" if game.stages == 1 else f"auction stage {stage}"
 
 
+_RANKING_CAP = 32  # the largest count of calls or passes searched for an end of the auction
+
+
+def _stage_situation(enc: Encoding, stage: int) -> E.Situation:
+    """Any moment of one auction stage, after a call (over-approximation).
+
+    Before the first bid every call was a pass, so the passes in a row are the calls made."""
+    sit = E.call_situation(enc, f"rank{stage}")
+    env = sit.env
+    sit.facts += [env[Ctx.STAGE] == stage,
+                  z3.Implies(z3.Not(env[Ctx.HAS_STANDING]),
+                             env[Ctx.PASSES_IN_ROW] == env[Ctx.CALLS_MADE])]
+    return sit
+
+
+def _least(solving: Solving, sit: E.Situation, ends: Any, condition: Callable[[int], Any]) -> int | None:
+    """The least k up to the cap for which ``condition(k)`` always ends the auction."""
+    for k in range(1, _RANKING_CAP + 1):
+        if _prove(solving, sit.facts + [condition(k)], ends) is None:
+            return k
+    return None
+
+
+def _ranking_end(game: Game, solving: Solving, stage: int) -> str | None:
+    """A bound on the calls of one auction stage, by a ranking argument on single calls.
+
+    Either some number of calls always ends the stage; or (1) a pass is always legal, (2)
+    every legal bid beats the standing bid, so there are at most as many bids as the
+    ladder has, (3) some number P of passes in a row after a bid always ends it, and some
+    number P0 of opening passes does.  A pass adds one to the passes in a row and a bid
+    starts them again (the engine's bookkeeping), so the stage ends within
+    P0 + bids x P calls (a later stage, which starts with a bid standing: (bids + 1) x P).
+    None when the argument does not go through (the caller then unrolls the auction).
+    """
+    enc = Encoding(game, solving.ctx)
+    sit = _stage_situation(enc, stage)
+    env = sit.env
+    ends = sit.compile(D.auction_over(game, stage))
+    calls = _least(solving, sit, ends, lambda k: env[Ctx.CALLS_MADE] == k)
+    if calls is not None:
+        return f"{_stage_name(game, stage)} is over after at most {calls} calls"
+    pass_env = {**env, Ctx.CALL_IS_BID: enc.bool(False), Ctx.CALL_BID: enc.int(-1)}
+    if _prove(solving, sit.facts, Z3Compiler(enc, pass_env).visit(D.call_legal(game))) is not None:
+        return None
+    if not _raises_everywhere(game, solving, stage):
+        return None
+    after_bid = _least(solving, sit, ends, lambda k: z3.And(env[Ctx.HAS_STANDING],
+                                                             env[Ctx.PASSES_IN_ROW] == k))
+    if after_bid is None:
+        return None
+    bids = len(game.ladder)
+    if stage == 1:
+        opening = _least(solving, sit, ends, lambda k: z3.And(z3.Not(env[Ctx.HAS_STANDING]),
+                                                               env[Ctx.PASSES_IN_ROW] == k))
+        if opening is None:
+            return None
+        bound = opening + bids * after_bid
+        how = f"{opening} opening passes or {after_bid} passes after a bid end it"
+    else:
+        bound = (bids + 1) * after_bid
+        how = f"{after_bid} passes in a row end it"
+    return (f"{_stage_name(game, stage)} is over after at most {bound} calls (a pass is always "
+            f"legal; at most {bids} bids, each beating the last; {how})")
+
+
 def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    """Find, for each auction stage, the least number of calls after which it is over."""
+    """Bound, for each auction stage, the number of calls after which it is over: by a
+    ranking argument on single calls, or else by unrolling the auction call by call."""
     found: list[str] = []
     for stage in range(1, game.stages + 1):
+        ranked = _ranking_end(game, solving, stage)
+        if ranked is not None:
+            found.append(ranked)
+            continue
         enc = Encoding(game, solving.ctx)
         facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
         s = solving.solver()
@@ -311,7 +423,21 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
                            "redeal"), None
 
 
+def _raises_everywhere(game: Game, solving: Solving, stage: int) -> bool:
+    """Every legal bid beats the standing bid at any moment of the stage (single calls)."""
+    enc = Encoding(game, solving.ctx)
+    sit = _stage_situation(enc, stage)
+    env = sit.env
+    raises = z3.Implies(z3.And(sit.compile(D.call_legal(game)), env[Ctx.CALL_IS_BID],
+                               env[Ctx.HAS_STANDING]),
+                        enc.bid_key(env[Ctx.CALL_BID]) > enc.bid_key(env[Ctx.STANDING]))
+    return _prove(solving, sit.facts, raises) is None
+
+
 def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    if all(_raises_everywhere(game, solving, k) for k in range(1, game.stages + 1)):
+        return Verdict.HOLDS, "for every call at any moment of every auction", None
+    # otherwise check the calls of real auctions, unrolled from the start
     steps = min(opts.bound, max(game.players * 2, 8))
     for stage in range(1, game.stages + 1):
         enc = Encoding(game, solving.ctx)
@@ -390,6 +516,61 @@ def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no
                            "aside, so every card is always in exactly one place"), None
 
 
+def _game_one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    """The trick that first takes a side to the game target is one side's alone."""
+    body = game.constructs(K.GameTarget)[0][1]
+    assert isinstance(body, K.GameTarget)
+    enc = Encoding(game, solving.ctx)
+    sit = E.outcome_situation(enc)
+    sides = game.table.partnerships or tuple((s,) for s in range(game.players))
+    winners = [sit.values[f"winner_{k}"] for k in range(1, game.tricks + 1)]
+    values = [sit.compile(D.trick_value(game, k)) for k in range(1, game.tricks + 1)]
+    before = [enc.int_var(f"before_{i}") for i in range(len(sides))]
+    sit.facts += [z3.And(b >= 0, b < body.target) for b in before]
+    running = list(before)
+    claims = []
+    for w, value in zip(winners, values):
+        claims.append(value >= 0)
+        crossed = []
+        for i, side in enumerate(sides):
+            gain = z3.If(z3.Or(*[w == seat for seat in side]), value, enc.int(0))
+            crossed.append(z3.And(running[i] < body.target, running[i] + gain >= body.target))
+            running[i] = running[i] + gain
+        claims.append(z3.Sum([z3.If(c, enc.int(1), enc.int(0)) for c in crossed]) <= 1)
+    model = _prove(solving, sit.facts, z3.And(*claims))
+    if model is None:
+        return (Verdict.HOLDS, f"a trick is won by one side and is worth no less than 0, so "
+                f"the trick that first takes a side to {body.target} on the {body.line} line "
+                "names one winner, from any scores before the deal", None)
+    v = sit.decode(model)
+    pt = trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
+    return Verdict.VIOLATED, "a trick that takes two sides to the target at once", pt
+
+
+def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    """A rubber ends after at least ``games`` and at most ``sides x (games-1) + 1`` games."""
+    body = game.constructs(K.Rubber)[0][1]
+    assert isinstance(body, K.Rubber)
+    enc = Encoding(game, solving.ctx)
+    sides = len(game.table.partnerships or tuple((s,) for s in range(game.players)))
+    most = sides * (body.games - 1) + 1
+    winners = [enc.int_var(f"game_{k}") for k in range(most)]
+    facts = [z3.And(w >= 0, w < sides) for w in winners]
+
+    def wins(side: int, upto: int) -> Any:
+        return z3.Sum([z3.If(w == side, enc.int(1), enc.int(0)) for w in winners[:upto]] or [enc.int(0)])
+
+    over_at = [z3.Or(*[wins(s, k) >= body.games for s in range(sides)]) for k in range(most + 1)]
+    claim = z3.And(over_at[most], *[z3.Not(over_at[k]) for k in range(body.games)])
+    model = _prove(solving, facts, claim)
+    if model is None:
+        return (Verdict.HOLDS, f"{sides} sides, {body.games} games to win: every rubber lasts "
+                f"{body.games} to {most} games", None)
+    seq = [model.eval(w, model_completion=True).as_long() for w in winners]
+    return Verdict.VIOLATED, "a rubber of the wrong length", trace.Playthrough(
+        [f"game winners {seq}"], {"winners": seq})
+
+
 GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[str, ...]], ...] = (
     ("deal.partitions_deck", "Every deal gives each seat its share of the pack, each card "
      "to exactly one seat.", _deal_partitions, ()),
@@ -430,7 +611,7 @@ def _situations(enc: Encoding, scope: Scope) -> Iterator[tuple[E.Situation, int]
 
 
 def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, played: int,
-            holds: Expr, free: tuple[Var, ...]) -> trace.Playthrough:
+            holds: Expr, free: tuple[Var, ...], *, witness: bool = False) -> trace.Playthrough:
     v = sit.decode(model)
     free_vals = {var: model.eval(sit.env[var], model_completion=True).as_long() for var in free}
     if scope in (Scope.PLAY, Scope.TRICK):
@@ -443,7 +624,7 @@ def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, play
         v["seat"] = model.eval(sit.env[Ctx.SEAT], model_completion=True).as_long()
         v["declarer"] = model.eval(sit.env[Ctx.DECLARER], model_completion=True).as_long()
         v["dealer"] = model.eval(sit.env[Ctx.DEALER], model_completion=True).as_long()
-        return trace.replay_outcome(game, v, holds, free_vals, z3_scores)
+        return trace.replay_outcome(game, v, holds, free_vals, z3_scores, witness=witness)
     return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
 
 
@@ -463,7 +644,22 @@ def _dsl_decider(scope: Scope, holds: Expr, free: tuple[Var, ...], exists: bool)
 
 def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, holds: Expr,
                    free: tuple[Var, ...]):  # type: ignore[no-untyped-def]
-    """For every value of the (bid) free variable, some situation makes ``holds`` true."""
+    """For every value of a free bid, some situation makes ``holds`` true; with other free
+    variables (or none), some situation and some values of them do: a witness, replayed."""
+    if len(free) != 1 or free[0].type is not T.BID:
+        for sit, played in _situations(enc, scope):
+            E.bind_free(sit, free)
+            s = solving.solver()
+            s.add(*sit.facts, sit.compile(holds))
+            if Solving.check(s):
+                model = s.model()
+                if scope is Scope.OUTCOME:
+                    pt = _replay(game, scope, sit, model, played, holds, free, witness=True)
+                else:
+                    v = sit.decode(model)
+                    pt = trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
+                return Verdict.HOLDS, "shown by the example below", pt
+        return Verdict.VIOLATED, "no situation makes it true", None
     (var,) = free
     checked = 0
     for sit, _played in _situations(enc, scope):
@@ -524,6 +720,14 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
 def checks_for(game: Game) -> list[Check]:
     """Every property of a game: the generic ones, its rules' claims, its own properties."""
     out = [Check(pid, text, "generic", fn, covers=cov) for pid, text, fn, cov in GENERIC]
+    for rule, _b in game.constructs(K.GameTarget):
+        out.append(Check("game.one_winner", "Every game has exactly one winner: the side whose "
+                         "trick first reaches the target.", "generic", _game_one_winner,
+                         covers=(rule.id,)))
+    for rule, _b in game.constructs(K.Rubber):
+        out.append(Check("rubber.length", "A rubber ends as soon as a side has won the games "
+                         "it needs, and it always does.", "generic", _rubber_length,
+                         covers=(rule.id,)))
     for r in game.rules:
         if isinstance(r.body, K.Track) and r.body.monotone:
             name = r.body.name

@@ -155,8 +155,9 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
 
 
 def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, object],
-                   z3_scores: list[int]) -> Playthrough:
-    """Replay an end-of-play outcome through the engine's scoring."""
+                   z3_scores: list[int], *, witness: bool = False) -> Playthrough:
+    """Replay an end-of-play outcome through the engine's scoring: a counterexample (the
+    engine must find the claim false) or, with ``witness``, an example (true)."""
     eng = engine_for(game)
     t = game.table
     winners = [v[f"winner_{k}"] for k in range(1, game.tricks + 1)]
@@ -167,7 +168,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
                                dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
                                dealt=dealt)
-    points = eng.points_outcome(winners, taken)
+    points = eng.points_outcome(winners, taken, v["contract"])
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
     lines = [
@@ -178,7 +179,12 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         + " (the engine agrees)",
     ]
     for var, val in free.items():
-        lines.append(f"  with {var.name} = {game.ladder[val].symbol if var.type.value == 'bid' else val}")  # type: ignore[index]
+        shown = (game.ladder[val].symbol if var.type.value == "bid"  # type: ignore[index]
+                 else _cards(game, val) if var.type.value == "cards" else val)  # type: ignore[arg-type]
+        lines.append(f"  with {var.name} = {shown}")
+    if any(dealt):
+        lines.insert(1, "  dealt: " + ", ".join(f"{t.name(s)} {_cards(game, m)}"
+                                                for s, m in enumerate(dealt)))
     won = [0] * game.players
     for k, w in enumerate(winners, 1):
         won[w] |= 1 << k
@@ -195,8 +201,9 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     }
     env.update(_tracked_env(game, tracked))
     env.update(free)
-    if _claim_holds(game, holds, env):
-        raise ReplayMismatchError("the claim holds in the engine's replay of the counterexample")
+    if _claim_holds(game, holds, env) != witness:
+        raise ReplayMismatchError("the claim holds in the engine's replay of the counterexample"
+                                  if not witness else "the engine finds the example false")
     return Playthrough(lines, {
         "contract": str(game.ladder[v["contract"]]), "declarer": t.name(v["declarer"]),
         "trick_winners": [t.name(w) for w in winners], "scores": {t.name(s): x for s, x in enumerate(scores)},

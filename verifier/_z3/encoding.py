@@ -14,7 +14,9 @@ import z3
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
-from spec.dsl._nodes import NO_SUIT, CardsOfSuit, Ctx, DealtHand, Ref, T, Taken, Var, WonTrick
+from spec.dsl._nodes import (
+    NO_SUIT, CardsOfSuit, Ctx, DealtHand, PointsWon, Ref, T, Taken, TricksWon, Var, WonTrick,
+)
 from verifier._z3.compile import Encoding, Z3Compiler
 
 
@@ -65,6 +67,8 @@ def bind_free(sit: Situation, free: tuple[Var, ...]) -> None:
         elif var.type is T.SUIT:
             v = sit.enc.int_var(f"free_{var.name}")
             sit.facts.append(z3.And(v >= 0, v < NO_SUIT))
+        elif var.type is T.CARDS:
+            v = sit.enc.cards_var(f"free_{var.name}")
         else:
             raise NotImplementedError(f"free variables of type {var.type.value}")
         sit.env[var] = v
@@ -388,6 +392,22 @@ def outcome_situation(enc: Encoding) -> Situation:
         Ctx.SEAT: _seat_var(sit, "seat"), WonTrick: won, Taken: pick(taken),
         DealtHand: pick(dealt), Ctx.TRICK_NUMBER: enc.int(g.tricks + 1),
     })
+    # each seat's tricks and trick points as named terms, with the facts that every trick
+    # goes to one seat, so they add up to the number of tricks and to the tricks' values
+    count = [enc.int_var(f"tricks_{s}") for s in range(n)]
+    for s in range(n):
+        sit.facts += [count[s] == z3.Sum([z3.If(w == s, enc.int(1), enc.int(0)) for w in winners]),
+                      count[s] >= 0]
+    sit.facts.append(z3.Sum(count) == g.tricks)
+    sit.env[TricksWon] = pick(count)
+    if not g.constructs(K.CardPoints):
+        values = [sit.compile(D.trick_value(g, k)) for k in range(1, g.tricks + 1)]
+        pts = [enc.int_var(f"trick_points_{s}") for s in range(n)]
+        for s in range(n):
+            sit.facts.append(pts[s] == z3.Sum([z3.If(w == s, v, enc.int(0))
+                                               for w, v in zip(winners, values)]))
+        sit.facts.append(z3.Sum(pts) == z3.Sum(values))
+        sit.env[PointsWon] = pick(pts)
     size = short_trick_size(sit)
     # with every seat playing, every card is taken: the points add up to the table's total
     sit.facts += [z3.Implies(size == n, t) for t in pending_total]
@@ -399,6 +419,11 @@ def outcome_situation(enc: Encoding) -> Situation:
     for a in range(n):
         for b in range(a + 1, n):
             sit.facts.append(dealt[a] & dealt[b] == 0)
+    # the hands as dealt share out the whole deck (deal.partitions_deck)
+    union = dealt[0]
+    for d in dealt[1:]:
+        union = union | d
+    sit.facts.append(union == enc.bv(enc.full))
     for s in range(n):
         sit.facts.append(enc.popcount(dealt[s]) == g.tricks)
         sit.values[f"taken_{s}"] = taken[s]
