@@ -1,0 +1,705 @@
+"""Vint (Винт), the Russian partnership auction whist, as played in the early 20th century.
+
+Players: 4 in two fixed partnerships, partners opposite; everything goes clockwise.
+Deck: the 52-card French pack, A high.  An auction of 35 bids (♠ < ♣ < ♦ < ♥ < Grand at
+each level) ends only after eight passes in a row; the last bidder declares and all four
+play their own hands (no dummy).  Both sides write their tricks below the line, at ten
+times the contract's level a trick, and the first side to 500 wins the game; penalties,
+slams, coronets (a single hand's aces and top sequences) and honours (a partnership's
+aces and top trumps) go above the line.  Two games win the rubber.
+
+Sources:
+  [seed] the Japanese rules page ``003_c3dee0604047e5f9.txt`` (the early-20th-century rules)
+  [F]    R. F. Foster, *Foster's Complete Hoyle*, the Vint chapter
+  [WPV]  https://en.wikipedia.org/wiki/Vint
+  [EB]   1911 Encyclopaedia Britannica, "Vint" (after Haddan, 1900)
+  [PGV]  https://www.pagat.com/auctionwhist/vint.html (the 1886 Russian rules)
+
+Deviations and open points, each a named variant (see ``VARIANTS``):
+  * a player may not raise his own standing bid unless someone else has bid since ([F]);
+    the 1886 rules allow it (``self_overcall``) and end the auction after twelve passes
+    (``twelve_passes``);
+  * a deal that wins a game is written whole in that game ([assumption], G12);
+    ``carry_over`` writes what it scores after the deciding trick in the next game;
+  * three or more trump honours score by the number held (G9: "3 of the 5" read as
+    "at least 3");
+  * the rubber is settled by the difference of the grand totals (G13, as in bridge).
+"""
+from __future__ import annotations
+
+from spec.cards import FRENCH_52, SUITS, Card, CardSet, Rank, Suit
+from spec.dsl import (
+    AfterGame,
+    AuctionTurns,
+    BidOrder,
+    CallRule,
+    Claim,
+    DealerRotation,
+    DealPackets,
+    DeckIs,
+    Direction,
+    Game,
+    GameBonus,
+    GameTarget,
+    HighestBidderDeclares,
+    Ladder,
+    PlayDirection,
+    PlayRule,
+    Property,
+    RankOrder,
+    RedealIfNoBid,
+    Rubber,
+    RubberSettlement,
+    Rule,
+    Scope,
+    ScoreRule,
+    Seats,
+    TrickPlay,
+    TrickScores,
+    TrickValue,
+    Variant,
+    WinningTier,
+    all_of,
+    assumption,
+    awarded,
+    bid,
+    call,
+    calls_made,
+    card_suit,
+    cards_of,
+    const,
+    contract,
+    dealer,
+    dealt_hand,
+    declarer,
+    free_bid,
+    free_cards,
+    hand,
+    if_then_else,
+    implies,
+    is_leading,
+    led_suit,
+    legal_call,
+    legal_cards,
+    let,
+    no_suit,
+    partner,
+    passes_in_row,
+    ranks,
+    score_of,
+    seat,
+    seat_after,
+    seed,
+    source,
+    standing,
+    tricks_won,
+    trump,
+    with_dealt,
+)
+
+# 1. Players and seats ---------------------------------------------------------------
+PLAYERS = 4
+NORTH, EAST, SOUTH, WEST = range(PLAYERS)  # in order of play (clockwise); West deals first
+
+SEATING = Rule(
+    id="setup.seats",
+    text="Four play in two fixed partnerships, partners sitting opposite: North and South "
+    "against East and West.",
+    source=seed("VNT-SETUP-1"),
+    body=Seats(("North", "East", "South", "West"), partnerships=((NORTH, SOUTH), (EAST, WEST))),
+)
+CLOCKWISE = Rule(
+    id="setup.clockwise",
+    text="Dealing, bidding and play go clockwise.",
+    source=seed("VNT-SETUP-2"),
+    body=PlayDirection(Direction.CLOCKWISE),
+)
+NEXT_DEALER = Rule(
+    id="setup.next_dealer",
+    text="The first dealer is chosen by any method; after each deal the deal passes to the "
+    "left.",
+    source=seed("VNT-SETUP-2"),
+    body=DealerRotation(steps=1),
+)
+
+# 2. The cards -------------------------------------------------------------------------
+DECK = FRENCH_52
+RANK_ORDER = ranks("A K Q J 10 9 8 7 6 5 4 3 2")  # high to low, in every suit
+TRICKS = len(DECK) // PLAYERS  # 13
+BOOK = 6  # the tricks a contract's level counts above
+
+PACK = Rule(
+    id="deck.cards",
+    text="The pack has 52 cards, A K Q J 10 9 8 7 6 5 4 3 2 in each suit.",
+    source=seed("VNT-DECK-1"),
+    body=DeckIs(DECK),
+)
+RANKS = Rule(
+    id="deck.rank_order",
+    text="In every suit the ace ranks highest, then K, Q, J, 10 and so down to the 2.",
+    source=seed("VNT-DECK-1"),
+    body=RankOrder(RANK_ORDER),
+)
+
+# 3. The deal --------------------------------------------------------------------------
+DEAL = Rule(
+    id="deal.one_at_a_time",
+    text="The dealer deals the whole pack one card at a time clockwise, starting on his "
+    "left: thirteen cards each.",
+    source=seed("VNT-DEAL-1"),
+    body=DealPackets((1,) * TRICKS, first=seat_after(dealer)),
+)
+
+# 4. The auction -----------------------------------------------------------------------
+STRAINS = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None)  # low to high
+PASSES_TO_END = 8
+
+LADDER = Rule(
+    id="auction.bids",
+    text="A call is a pass or a bid of a level from 1 to 7 (tricks above six) and a strain: "
+    "spades, clubs, diamonds, hearts or Grand (no trumps, written NT).",
+    source=seed("VNT-AUC-2"),
+    body=Ladder(levels=tuple(range(1, 8)), strains=STRAINS),
+)
+BID_ORDER = Rule(
+    id="auction.bid_order",
+    text="A higher level beats a lower one; at the same level spades are lowest, then clubs, "
+    "diamonds, hearts, and Grand highest: 35 bids from 1 spade to 7 Grand.",
+    source=seed("VNT-AUC-3"),
+    body=BidOrder(key=5 * (bid.level - 1) + bid.strain_rank),
+)
+TURNS = Rule(
+    id="auction.turns",
+    text="The dealer calls first and the calls go round clockwise as often as needed; after "
+    "a bid the auction ends when eight passes in a row follow it (every player passes "
+    "twice), and it ends at once if the first four calls are passes.",
+    source=source("VNT-AUC-1", "[F] for the dealer calling first; the eight passes from the "
+                  "seed", also=("VNT-AUC-7",)),
+    body=AuctionTurns(first=dealer,
+                      ends_when=(standing.exists & (passes_in_row == PASSES_TO_END))
+                      | (~standing.exists & (calls_made == PLAYERS))),
+)
+OVERCALL = Rule(
+    id="auction.overcall",
+    text="A bid must beat the highest bid so far.",
+    source=seed("VNT-AUC-4"),
+    body=CallRule(applies=call.is_bid & standing.exists, requires=call.bid.key > standing.bid.key),
+)
+PASS_NOT_FINAL = Rule(
+    id="auction.pass_not_final",
+    text="Passing is not final: a player who has passed may bid later, over anyone's bid "
+    "but his own.",
+    source=seed("VNT-AUC-5", "implied by the eight passes; [WPV]"),
+    body=Claim(Scope.CALL, implies(
+        call.is_bid & (~standing.exists | ((call.bid.key > standing.bid.key)
+                                           & (standing.bidder != seat))),
+        legal_call)),
+)
+NO_SELF_OVERCALL = Rule(
+    id="auction.no_self_overcall",
+    text="A player may not raise his own highest bid unless another player has bid since; "
+    "he may raise his partner's.",
+    source=source("VNT-AUC-6", "[F]; the 1886 rules allow it (variant self_overcall)"),
+    body=CallRule(applies=call.is_bid & standing.exists, requires=standing.bidder != seat),
+)
+ALL_PASS = Rule(
+    id="auction.all_pass",
+    text="If the first four calls are all passes there is no play and the next dealer deals.",
+    source=seed("VNT-AUC-8"),
+    body=RedealIfNoBid(steps=1),
+)
+DECLARER = Rule(
+    id="auction.declarer",
+    text="The last bidder declares and his bid is the contract (not the first to name the "
+    "strain).",
+    source=seed("VNT-AUC-9"),
+    body=HighestBidderDeclares(),
+)
+
+# 5. The play --------------------------------------------------------------------------
+FIRST_LEAD = Rule(
+    id="play.first_lead",
+    text="The declarer's left-hand opponent leads to the first trick and play goes "
+    "clockwise; all four play their own hands (there is no dummy).",
+    source=seed("VNT-PLAY-1"),
+    body=TrickPlay(first_lead=seat_after(declarer)),
+)
+FOLLOW_SUIT = Rule(
+    id="play.follow_suit",
+    text="A player who holds a card of the led suit must play one; otherwise he may play "
+    "any card.",
+    source=source("VNT-PLAY-2", "[F]; the seed's list of play rules was lost"),
+    body=PlayRule(applies=~is_leading & hand.holds_any(cards_of(led_suit)),
+                  permits=cards_of(led_suit)),
+)
+NO_OBLIGATION = Rule(
+    id="play.no_obligation",
+    text="The leader may lead any card, and a player who cannot follow suit need not trump.",
+    source=source("VNT-PLAY-2", "[F]"),
+    body=Claim(Scope.PLAY, implies(is_leading | ~hand.holds_any(cards_of(led_suit)),
+                                   legal_cards == hand)),
+)
+TRUMPS_WIN = Rule(
+    id="play.trumps_win",
+    text="The highest trump played wins the trick.",
+    source=source("VNT-PLAY-3", "[F]"),
+    body=WinningTier(2, when=card_suit == trump),
+)
+LED_SUIT_WINS = Rule(
+    id="play.led_suit_wins",
+    text="If no trump is played, and always in Grand, the highest card of the led suit wins; "
+    "the winner leads to the next trick.",
+    source=source("VNT-PLAY-3", "[F]"),
+    body=WinningTier(1, when=card_suit == led_suit),
+)
+
+# 6. Tricks below the line -------------------------------------------------------------
+BELOW, ABOVE = "below", "above"
+TRICK_VALUE = 10 * contract.level
+GRAND = trump == no_suit
+SIDE = (seat == declarer) | (seat == partner(declarer))  # the seat scored is a declarer
+DECLARERS_TRICKS = tricks_won(declarer) + tricks_won(partner(declarer))
+SIDE_TRICKS = tricks_won(seat) + tricks_won(partner(seat))
+NEEDED = BOOK + contract.level
+MADE = DECLARERS_TRICKS >= NEEDED
+UNDERTRICKS = if_then_else(MADE, 0, NEEDED - DECLARERS_TRICKS)
+
+VALUE = Rule(
+    id="score.trick_value",
+    text="A trick is worth ten times the contract's level, whatever the strain: 10 at the "
+    "one level up to 70 at the seven level.",
+    source=seed("VNT-SCORE-1"),
+    body=TrickValue(TRICK_VALUE),
+)
+BELOW_THE_LINE = Rule(
+    id="score.below_the_line",
+    text="Each side writes below the line the trick value for every trick it took, whether "
+    "or not the contract was made.",
+    source=seed("VNT-SCORE-2", "the value times the tricks, as the seed's example and [F] "
+                "(G6)"),
+    body=TrickScores(BELOW),
+)
+CONTRACT_MADE = Rule(
+    id="score.contract_made",
+    text="The contract is made when the declaring side takes six tricks more than its "
+    "level; each trick it falls short is an undertrick.",
+    source=seed("VNT-SCORE-3"),
+    body=Claim(Scope.OUTCOME, all_of(UNDERTRICKS >= 0, UNDERTRICKS <= NEEDED,
+                                     (UNDERTRICKS == 0) == MADE)),
+)
+UNDERTRICK_PENALTY = Rule(
+    id="score.undertricks",
+    text="For each undertrick the defending side writes a hundred times the trick value "
+    "above the line.",
+    source=seed("VNT-PEN-1"),
+    body=ScoreRule(when=~SIDE & (UNDERTRICKS > 0), amount=100 * TRICK_VALUE * UNDERTRICKS,
+                   line=ABOVE),
+)
+
+NO_OVERTRICKS = Rule(
+    id="score.no_overtricks",
+    text="Tricks beyond the contract earn nothing extra: short of a slam, the declarers "
+    "write above the line only their coronets and honours.",
+    source=seed("VNT-SCORE-4"),
+    body=Claim(Scope.OUTCOME, implies(
+        SIDE & MADE & (DECLARERS_TRICKS < TRICKS - 1),
+        score_of(seat, ABOVE) == awarded("coronet.aces") + awarded("coronet.sequence")
+        + awarded("coronet.trump_double") + awarded("coronet.grand_double")
+        + awarded("honours.aces") + awarded("honours.trumps"))),
+)
+
+# 7. Slams -----------------------------------------------------------------------------
+SMALL_SLAM, GRAND_SLAM = TRICKS - 1, TRICKS
+
+
+def _slam(small: int, grand: int, tricks: object) -> object:
+    return if_then_else(tricks == GRAND_SLAM, grand, small)
+
+
+SLAM_LOW = Rule(
+    id="slam.low_contract",
+    text="A declaring side in a contract of level five or less that takes twelve tricks "
+    "writes 1000 above the line, and 2000 for all thirteen.",
+    source=seed("VNT-SLAM-1"),
+    body=ScoreRule(when=SIDE & (contract.level <= 5) & (DECLARERS_TRICKS >= SMALL_SLAM),
+                   amount=_slam(1000, 2000, DECLARERS_TRICKS), line=ABOVE),
+)
+SLAM_SIX = Rule(
+    id="slam.six",
+    text="In a six-level contract twelve tricks are worth 6000 (5000 for bidding the slam "
+    "and 1000 for making it) and thirteen 7000.",
+    source=seed("VNT-SLAM-2"),
+    body=ScoreRule(when=SIDE & (contract.level == 6) & (DECLARERS_TRICKS >= SMALL_SLAM),
+                   amount=_slam(6000, 7000, DECLARERS_TRICKS), line=ABOVE),
+)
+SLAM_SEVEN = Rule(
+    id="slam.seven",
+    text="In a seven-level contract thirteen tricks are worth 12000 (10000 and 2000); "
+    "twelve earn nothing, the contract having failed by one.",
+    source=seed("VNT-SLAM-3", "G8: the seed's table has no entry for twelve"),
+    body=ScoreRule(when=SIDE & (contract.level == 7) & (DECLARERS_TRICKS == GRAND_SLAM),
+                   amount=const(12000), line=ABOVE),
+)
+SLAM_DEFENDERS = Rule(
+    id="slam.defenders",
+    text="A defending side that takes twelve tricks writes 1000 above the line, and 2000 "
+    "for all thirteen.",
+    source=seed("VNT-SLAM-4"),
+    body=ScoreRule(when=~SIDE & (SIDE_TRICKS >= SMALL_SLAM),
+                   amount=_slam(1000, 2000, SIDE_TRICKS), line=ABOVE),
+)
+
+# 8. Coronets: what one hand was dealt -------------------------------------------------
+ACES = CardSet.of(DECK, [Card(s, Rank.ACE) for s in SUITS])
+TOP_RANKS = RANK_ORDER  # a sequence runs down from the ace
+
+
+def _top(suit: Suit, k: int) -> CardSet:
+    """The ``k`` highest cards of a suit."""
+    return CardSet.of(DECK, [Card(suit, r) for r in TOP_RANKS[:k]])
+
+
+def aces_coronet(cards: object) -> object:
+    """500 for three aces in the hand, 1000 for four."""
+    n = (cards & const(ACES)).count  # type: ignore[operator]
+    return if_then_else(n == 4, 1000, if_then_else(n == 3, 500, 0))
+
+
+def sequence_coronet(cards: object, suit: Suit, k: int = 3) -> object:
+    """500 for A-K-Q of ``suit`` in the hand, and 500 more for each card continuing it
+    (written as nested conditions: a longer sequence is looked for only after a shorter)."""
+    more = sequence_coronet(cards, suit, k + 1) if k < TRICKS else const(0)
+    held = (const(_top(suit, k)) - cards).is_empty  # type: ignore[operator]
+    return if_then_else(held, 500 + more, 0)  # type: ignore[operator]
+
+
+def hands_of_side() -> tuple[object, object]:
+    """The hands dealt to the seat scored and to its partner."""
+    return dealt_hand(seat), dealt_hand(partner(seat))
+
+
+def side_sum(per_hand) -> object:  # type: ignore[no-untyped-def]  # builds an expression
+    """A coronet summed over both hands of the seat's side: each hand on its own."""
+    a, b = hands_of_side()
+    return per_hand(a) + per_hand(b)
+
+
+def all_sequences(cards: object) -> object:
+    total: object = const(0)
+    for s in SUITS:
+        total = total + sequence_coronet(cards, s)
+    return total
+
+
+def trump_sequence(cards: object) -> object:
+    total: object = const(0)
+    for s in SUITS:
+        total = total + if_then_else(trump == s, sequence_coronet(cards, s), 0)
+    return total
+
+
+CORONET_ACES = Rule(
+    id="coronet.aces",
+    text="Three aces in one hand are a coronet worth 500 above the line; four aces 1000.",
+    source=seed("VNT-COR-1"),
+    body=ScoreRule(when=const(True), amount=side_sum(aces_coronet), line=ABOVE),
+)
+CORONET_SEQUENCE = Rule(
+    id="coronet.sequence",
+    text="In any suit, the ace, king and queen in one hand are a coronet worth 500; each "
+    "further card continuing the sequence downward (jack, ten, ...) adds 500.",
+    source=seed("VNT-COR-2", "each suit separately, always from the ace (G10)"),
+    body=ScoreRule(when=const(True), amount=side_sum(all_sequences), line=ABOVE),
+)
+CORONET_TRUMPS = Rule(
+    id="coronet.trump_double",
+    text="A sequence in the trump suit counts double.",
+    source=seed("VNT-COR-3"),
+    body=ScoreRule(when=~GRAND, amount=side_sum(trump_sequence), line=ABOVE),
+)
+CORONET_GRAND = Rule(
+    id="coronet.grand_double",
+    text="In a Grand contract every coronet, aces and sequences alike, counts double.",
+    source=seed("VNT-COR-4"),
+    body=ScoreRule(when=GRAND, amount=side_sum(aces_coronet) + side_sum(all_sequences),
+                   line=ABOVE),
+)
+CORONETS = ("coronet.aces", "coronet.sequence", "coronet.trump_double", "coronet.grand_double")
+
+
+def coronets() -> object:
+    """Every coronet the seat's side writes in a deal."""
+    total: object = const(0)
+    for rid in CORONETS:
+        total = total + awarded(rid)
+    return total
+
+
+CORONET_HOLDERS = Rule(
+    id="coronet.holders_side",
+    text="Coronets are written for the holder's side, declaring or defending.",
+    source=seed("VNT-COR-5"),
+    body=Claim(Scope.OUTCOME, let(declarer, seat_after(declarer), coronets()) == coronets()),
+)
+
+# 9. Honours: what a partnership was dealt ---------------------------------------------
+HONOUR_RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN)
+HONOURS = CardSet.of(DECK, [Card(s, r) for s in SUITS for r in HONOUR_RANKS])
+SIDE_HAND = dealt_hand(seat) | dealt_hand(partner(seat))
+SIDE_ACES = (SIDE_HAND & const(ACES)).count
+SIDE_TRUMP_HONOURS = (SIDE_HAND & const(HONOURS) & cards_of(trump)).count
+ACES_ONLY_WITH_SEVEN = 7
+
+HONOURS_ACES = Rule(
+    id="honours.aces",
+    text="A side whose two hands hold three or four aces writes the number of aces times ten "
+    "times the trick value (twenty-five times in Grand); with two aces only if it took at "
+    "least seven tricks.",
+    source=seed("VNT-HON-1"),
+    body=ScoreRule(
+        when=(SIDE_ACES >= 3) | ((SIDE_ACES == 2) & (SIDE_TRICKS >= ACES_ONLY_WITH_SEVEN)),
+        amount=SIDE_ACES * TRICK_VALUE * if_then_else(GRAND, 25, 10), line=ABOVE),
+)
+HONOURS_TRUMPS = Rule(
+    id="honours.trumps",
+    text="In a suit contract, a side whose two hands hold three or more of the five trump "
+    "honours (A K Q J 10) writes their number times ten times the trick value.",
+    source=assumption("VNT-HON-2", "the seed says '3 of the 5'; read as at least three, "
+                      "scored by the number held (its example has four) (G9)"),
+    body=ScoreRule(when=~GRAND & (SIDE_TRUMP_HONOURS >= 3),
+                   amount=SIDE_TRUMP_HONOURS * TRICK_VALUE * 10, line=ABOVE),
+)
+ACE_OF_TRUMPS = cards_of(trump) & const(ACES)
+ACE_COUNTS_TWICE = Rule(
+    id="honours.ace_of_trumps",
+    text="The ace of trumps counts both as an ace and as a trump honour.",
+    source=source("VNT-HON-3", "[F]"),
+    body=Claim(Scope.OUTCOME, implies(
+        ~GRAND & ~(SIDE_HAND & ACE_OF_TRUMPS).is_empty & (SIDE_ACES >= 3)
+        & (SIDE_TRUMP_HONOURS >= 3),
+        awarded("honours.aces") + awarded("honours.trumps")
+        == (SIDE_ACES + SIDE_TRUMP_HONOURS) * TRICK_VALUE * 10)),
+)
+
+# 10. Games and the rubber -------------------------------------------------------------
+GAME_POINTS = 500
+
+GAME_AT_500 = Rule(
+    id="game.at_500",
+    text="A side that has 500 below the line, over one or more deals, wins the game; if both "
+    "sides get there in the same deal, the side whose trick reached 500 first wins it.",
+    source=seed("VNT-GAME-1", also=("VNT-GAME-2",)),
+    body=GameTarget(line=BELOW, target=GAME_POINTS),
+)
+LINE_DRAWN = Rule(
+    id="game.line_drawn",
+    text="After a game a line is drawn under the scores below the line and the next game "
+    "starts from zero for both sides; the deal that won the game is written whole in it.",
+    source=assumption("VNT-GAME-3", "the seed draws the line; that the winning deal is "
+                      "written whole (no carry-over) is our reading of G12, and the variant "
+                      "carry_over moves what it scored after the deciding trick to the next "
+                      "game"),
+    body=AfterGame(carry_over=False),
+)
+GAME_BONUS = Rule(
+    id="game.bonus",
+    text="The side that wins a game writes 1000 above the line.",
+    source=seed("VNT-GAME-4"),
+    body=GameBonus(amount=1000, line=ABOVE),
+)
+RUBBER = Rule(
+    id="game.rubber",
+    text="The first side to win two games wins the rubber, and that game is worth 2000 "
+    "instead of 1000.",
+    source=seed("VNT-GAME-5", "2000 instead of, not on top of, 1000 (G7)"),
+    body=Rubber(games=2, final_bonus=2000),
+)
+SETTLEMENT = Rule(
+    id="game.settlement",
+    text="At the end of the rubber each side adds up everything it wrote above and below the "
+    "line; the higher total wins the difference.",
+    source=assumption("VNT-GAME-6", "the seed does not say; the bridge convention (G13)"),
+    body=RubberSettlement(),
+)
+
+# Variants -------------------------------------------------------------------------------
+VARIANTS = (
+    Variant(
+        id="self_overcall",
+        text="A player may raise his own highest bid (the 1886 rules).",
+        replaces=((NO_SELF_OVERCALL, None),),
+        source=source("VNT-AUC-6", "[PGV], from the 1886 Russian rulebook"),
+    ),
+    Variant(
+        id="twelve_passes",
+        text="After a bid the auction ends when twelve passes in a row follow it (the 1886 "
+        "rules).",
+        replaces=((TURNS, Rule(
+            id="auction.turns", text="The dealer calls first and the calls go round clockwise; "
+            "after a bid the auction ends when twelve passes in a row follow it, and at once "
+            "if the first four calls are passes.", source=TURNS.source,
+            body=AuctionTurns(first=dealer, ends_when=(standing.exists & (passes_in_row == 12))
+                              | (~standing.exists & (calls_made == PLAYERS))))),),
+        source=source("VNT-AUC-7", "[PGV], from the 1886 Russian rulebook"),
+    ),
+    Variant(
+        id="carry_over",
+        text="What the deal that wins a game scores below the line after the deciding trick "
+        "is written in the next game.",
+        replaces=((LINE_DRAWN, Rule(
+            id="game.line_drawn", text="After a game a line is drawn and the next game starts "
+            "with what the winning deal scored after the deciding trick.",
+            source=LINE_DRAWN.source, body=AfterGame(carry_over=True))),),
+        source=assumption("VNT-GAME-3", "the alternative reading of G12"),
+    ),
+)
+
+# Properties -----------------------------------------------------------------------------
+OTHER = free_bid("other")
+OTHER_SIDE = seat_after(seat)
+SPLIT = free_cards("split")
+SLAM_RULES = ("slam.low_contract", "slam.six", "slam.seven", "slam.defenders")
+
+
+def _slams() -> object:
+    total: object = const(0)
+    for rid in SLAM_RULES:
+        total = total + awarded(rid)
+    return total
+
+
+def _regrouped(body: object) -> object:
+    """``body`` with the side's cards shared out afresh between the two partners: ``split``
+    (the part of their cards the seat now holds) and the rest."""
+    union = dealt_hand(seat) | dealt_hand(partner(seat))
+    return with_dealt(((seat, SPLIT & union), (partner(seat), union - SPLIT)),  # type: ignore[operator]
+                      body)  # type: ignore[arg-type]
+
+
+HONOURS_SCORED = awarded("honours.aces") + awarded("honours.trumps")
+
+
+def for_other_side(body: object) -> object:
+    """``body`` judged for the seat on the scored seat's left: the other side."""
+    return let(seat, OTHER_SIDE, body)  # type: ignore[arg-type]
+
+
+PROPERTIES = (
+    Property(
+        id="score.below_line_total",
+        text="The two sides' scores below the line add up to thirteen times the trick value "
+        "in every deal.",
+        scope=Scope.OUTCOME,
+        holds=score_of(seat, BELOW) + score_of(OTHER_SIDE, BELOW) == TRICKS * TRICK_VALUE,
+        covers=("score.below_the_line", "score.trick_value"),
+    ),
+    Property(
+        id="score.penalty_bound",
+        text="An undertrick penalty is never more than 100 × 70 × 13 = 91000.",
+        scope=Scope.OUTCOME,
+        holds=awarded("score.undertricks") <= 100 * 70 * TRICKS,
+        covers=("score.undertricks",),
+    ),
+    Property(
+        id="honours.aces_one_side",
+        text="In every deal exactly one side scores for aces: the split is 4-0, 3-1 or 2-2, "
+        "and with 2-2 exactly one side has seven tricks.",
+        scope=Scope.OUTCOME,
+        holds=(awarded("honours.aces") > 0) != (for_other_side(awarded("honours.aces")) > 0),
+        covers=("honours.aces",),
+    ),
+    Property(
+        id="honours.trumps_one_side",
+        text="In a suit contract exactly one side scores for trump honours (five honours "
+        "cannot split evenly); in Grand neither does.",
+        scope=Scope.OUTCOME,
+        holds=if_then_else(GRAND,
+                           (awarded("honours.trumps") == 0)
+                           & (for_other_side(awarded("honours.trumps")) == 0),
+                           (awarded("honours.trumps") > 0)
+                           != (for_other_side(awarded("honours.trumps")) > 0)),
+        covers=("honours.trumps",),
+    ),
+    Property(
+        id="honours.partnership_holding",
+        text="Honours depend only on what the two partners hold together: sharing their cards "
+        "out differently between them never changes the honours they score.",
+        scope=Scope.OUTCOME, free=(SPLIT,),
+        holds=_regrouped(HONOURS_SCORED) == HONOURS_SCORED,
+        covers=("honours.aces", "honours.trumps", "honours.ace_of_trumps"),
+    ),
+    Property(
+        id="coronet.single_hand",
+        text="Coronets depend on the single hand: some deal's coronets change when the "
+        "partners' cards are shared out differently between them.",
+        scope=Scope.OUTCOME, free=(SPLIT,), exists=True,
+        holds=_regrouped(coronets()) != coronets(),
+        covers=CORONETS,
+    ),
+    Property(
+        id="slam.one_side",
+        text="At most one side scores a slam bonus in a deal.",
+        scope=Scope.OUTCOME,
+        holds=(_slams() == 0) | (for_other_side(_slams()) == 0),
+        covers=SLAM_RULES,
+    ),
+    Property(
+        id="auction.no_two_bids_running",
+        text="No player makes two bids in a row: between two bids of his there is always "
+        "another player's bid.",
+        scope=Scope.CALL,
+        holds=implies(legal_call & call.is_bid & standing.exists, standing.bidder != seat),
+        covers=("auction.no_self_overcall",),
+    ),
+    Property(
+        id="score.undertrick_outweighs_tricks",
+        text="A single undertrick is worth more to the defenders than all thirteen tricks "
+        "below the line, and at least as much as a game: 100 times the trick value.",
+        scope=Scope.OUTCOME,
+        holds=implies(~SIDE & (UNDERTRICKS > 0),
+                      (awarded("score.undertricks") > TRICKS * TRICK_VALUE)
+                      & (awarded("score.undertricks") >= 1000)),
+        covers=("score.undertricks",), finding=True,
+    ),
+    Property(
+        id="slam.seven_down_one",
+        text="A seven-level contract that takes twelve tricks earns the declarers no slam and "
+        "gives the defenders 7000.",
+        scope=Scope.OUTCOME,
+        holds=implies((contract.level == 7) & (DECLARERS_TRICKS == SMALL_SLAM),
+                      if_then_else(SIDE, _slams() == 0, awarded("score.undertricks") == 7000)),
+        covers=("slam.seven", "score.undertricks"), finding=True,
+    ),
+    Property(
+        id="score.strain_never_changes_tricks",
+        text="The strain changes only the auction's order and the honours and coronets, "
+        "never what the tricks are worth below the line.",
+        scope=Scope.OUTCOME, free=(OTHER,),
+        holds=implies(OTHER.level == contract.level,
+                      let(contract, OTHER, score_of(seat, BELOW)) == score_of(seat, BELOW)),
+        covers=("score.trick_value",), finding=True,
+    ),
+)
+
+GAME = Game(
+    name="Vint",
+    key="vint",
+    ref_prefix="VNT",
+    aliases=("russian_whist", "винт"),
+    doc=__doc__ or "",
+    rules=(
+        SEATING, CLOCKWISE, NEXT_DEALER,
+        PACK, RANKS,
+        DEAL,
+        LADDER, BID_ORDER, TURNS, OVERCALL, PASS_NOT_FINAL, NO_SELF_OVERCALL, ALL_PASS,
+        DECLARER,
+        FIRST_LEAD, FOLLOW_SUIT, NO_OBLIGATION, TRUMPS_WIN, LED_SUIT_WINS,
+        VALUE, BELOW_THE_LINE, CONTRACT_MADE, NO_OVERTRICKS, UNDERTRICK_PENALTY,
+        SLAM_LOW, SLAM_SIX, SLAM_SEVEN, SLAM_DEFENDERS,
+        CORONET_ACES, CORONET_SEQUENCE, CORONET_TRUMPS, CORONET_GRAND, CORONET_HOLDERS,
+        HONOURS_ACES, HONOURS_TRUMPS, ACE_COUNTS_TWICE,
+        GAME_AT_500, LINE_DRAWN, GAME_BONUS, RUBBER, SETTLEMENT,
+    ),
+    variants=VARIANTS,
+    properties=PROPERTIES,
+)
