@@ -1,4 +1,4 @@
-"""The ``trickspec`` command: check, play and replay games.
+"""The ``trickspec`` command: check, play and replay games; write and read PBN deals.
 
 Exit codes: 0 everything holds (or the record is confirmed); 1 a property is violated
 (or the record is rejected); 2 unknown, bad input or an error.
@@ -12,9 +12,12 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from spec.cards import CardSet
+from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
-from spec.engine import Call, Declare, Lay, Phase, Play, State, play_deal, play_match
-from spec.errors import SpecError
+from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
+from spec.errors import NotationError, SpecError
+from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
+from spec.sheet import play_rubber, render_sheet, rubber_json
 from spec.records import RecordError, replay, to_record
 from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
@@ -46,7 +49,8 @@ def _print_result(r: Result, name_width: int) -> None:
     if r.detail:
         print(f"  {'':8}  {'':{name_width}}           {r.detail}", flush=True)
     if r.playthrough is not None:
-        print("      counterexample" + (" (replayed in the engine)" if r.playthrough.replayed else "") + ":")
+        kind = "example" if r.verdict is Verdict.HOLDS else "counterexample"
+        print(f"      {kind}" + (" (replayed in the engine)" if r.playthrough.replayed else "") + ":")
         for ln in r.playthrough.lines:
             print("        " + ln)
 
@@ -166,9 +170,47 @@ def render_match(game: Game, match: Any) -> str:
     return "\n".join(lines)
 
 
+def _pbn_deal(game: Game, path: str, board: str | None) -> PbnDeal:
+    """The deal of one board of a PBN file (the first when no board is named)."""
+    deals = _read_pbn_file(game, path)
+    if not deals:
+        raise _UserError(f"{path} holds no deal (no [Deal \"...\"] tag)")
+    if board is None:
+        return deals[0]
+    for d in deals:
+        if d.board == board:
+            return d
+    boards = ", ".join(str(d.board) for d in deals if d.board is not None) or "none numbered"
+    raise _UserError(f"{path} has no board {board!r} (boards: {boards})")
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        raise _UserError(f"cannot read {path}: {e.strerror}") from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
+    if args.format == "json":
+        args.json = True
+    if args.format == "pbn" and (args.json or args.match or args.rubber):
+        raise _UserError("--format pbn writes one deal; leave out --json, --match and --rubber")
     dealer = game.table.parse_seat(args.dealer) if args.dealer else None
+    rubber = bool(game.constructs(K.Rubber))
+    if args.rubber and not rubber:
+        raise _UserError(f"{game.name} is not played in rubbers; use --match to play a whole game")
+    if args.pbn and (args.rubber or args.match):
+        raise _UserError("--pbn plays one deal from the file; leave out --rubber and --match")
+    if args.rubber or (args.match and rubber):
+        record = play_rubber(game, seed=args.seed, dealer=dealer)
+        text = (json.dumps(rubber_json(record), indent=2, ensure_ascii=False) if args.json
+                else render_sheet(record))
+        return _emit(args, text)
     if args.match:
         try:
             match = play_match(game, seed=args.seed, dealer=dealer)
@@ -184,12 +226,57 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:
             text = render_match(game, match)
         return _emit(args, text)
-    state = play_deal(game, seed=args.seed, dealer=dealer)
-    if args.json:
+    if args.pbn:
+        pbn_deal = _pbn_deal(game, args.pbn, args.board)
+        state = play_deal(game, seed=args.seed, hands=pbn_deal.hands,
+                          dealer=dealer if dealer is not None else pbn_deal.dealer)
+    else:
+        state = play_deal(game, seed=args.seed, dealer=dealer)
+    if args.format == "pbn":
+        text = _pbn_text(game, [state])
+    elif args.json:
         text = json.dumps(to_record(state), indent=2, ensure_ascii=False)
     else:
         text = render(state)
     return _emit(args, text)
+
+
+def _pbn_text(game: Game, deals: Sequence[Any]) -> str:
+    try:
+        return write_pbn(game, deals).rstrip("\n")
+    except NotationError as e:
+        raise _UserError(str(e)) from None
+
+
+def cmd_pbn(args: argparse.Namespace) -> int:
+    game = _game(args.game, args.variant)
+    try:
+        check_pbn_game(game)
+    except NotationError as e:
+        raise _UserError(str(e)) from None
+    if args.read:
+        deals = _read_pbn_file(game, args.read)
+        rows = [{"board": d.board, "dealer": None if d.dealer is None else game.table.name(d.dealer),
+                 "hands": {game.table.name(s): str(CardSet(game.deck, h))
+                           for s, h in enumerate(d.hands)}} for d in deals]
+        if args.json:
+            return _emit(args, json.dumps(rows, indent=2, ensure_ascii=False))
+        lines = [f"{args.read}: {len(deals)} deal(s) of {game.name}"]
+        for r in rows:
+            lines.append(f"  board {r['board'] or '?'}, dealer {r['dealer'] or '?'}")
+        return _emit(args, "\n".join(lines))
+    if args.played:
+        states = [play_deal(game, seed=args.seed + k) for k in range(args.deals)]
+    else:
+        states = [new_deal(game, seed=args.seed + k) for k in range(args.deals)]
+    return _emit(args, _pbn_text(game, states))
+
+
+def _read_pbn_file(game: Game, path: str) -> list[PbnDeal]:
+    try:
+        return read_pbn(game, _read_text(path))
+    except NotationError as e:
+        raise _UserError(f"{path}: {e}") from None
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
@@ -275,8 +362,34 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     pl.add_argument("--match", action="store_true",
                     help="play a whole game: deals (seed, seed+1, ...) until the game's end rule "
-                    "is met, e.g. 11 game points in 304")
+                    "is met, e.g. 11 game points in 304 (a rubber in games that play rubbers)")
+    pl.add_argument("--rubber", action="store_true",
+                    help="play a whole rubber and print the score sheet (WE / THEY, above and "
+                    "below the line)")
+    pl.add_argument("--pbn", metavar="FILE",
+                    help="play the deal of a PBN file ('-' reads standard input) instead of "
+                    "dealing from the seed (52-card four-hand games)")
+    pl.add_argument("--board", metavar="N", help="with --pbn: the board to play (default: the first)")
+    pl.add_argument("--format", choices=("text", "json", "pbn"), default=None,
+                    help="how to write the deal: text (default), json (as --json) or pbn")
     pl.set_defaults(fn=cmd_play)
+
+    pb = sub.add_parser("pbn", help="write deals in PBN, or check a PBN file",
+                        description="Write deals of a 52-card four-hand game in PBN (the "
+                        "Portable Bridge Notation of bridge programs), dealt from seeds "
+                        "seed, seed+1, ...; with --played, play them with random bots and add "
+                        "the auction, contract and result.  With --read, read a PBN file and "
+                        "list its deals (exit 2 at the first error).")
+    pb.add_argument("game", metavar="GAME")
+    pb.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
+    pb.add_argument("-n", "--deals", type=_positive_int, default=1, metavar="N",
+                    help="number of deals to write (default 1)")
+    pb.add_argument("--played", action="store_true", help="play each deal with random bots")
+    pb.add_argument("--variant", action="append", default=[], metavar="ID")
+    pb.add_argument("--read", metavar="FILE", help="read FILE ('-': standard input) and list its deals")
+    pb.add_argument("--json", action="store_true", help="with --read: list the deals as JSON")
+    pb.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    pb.set_defaults(fn=cmd_pbn)
 
     r = sub.add_parser("replay", help="re-run a deal record through the engine",
                        description="Confirm a record (exit 0) or reject it at the first wrong "
