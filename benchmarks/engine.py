@@ -7,7 +7,10 @@ Run from the repository root::
 
 The first figure is complete random deals per second on one core, per game:
 ``spec.engine.play_deal`` with the random bots, in this process, after a short warm-up
-(which also compiles the rules).  The second is the peak resident memory of
+(which also compiles the rules).  The second is the play of the cards alone: the same
+deals are bid first, untimed, and only the random play of their tricks is timed (in
+games whose play is plain enough for the engine's fast random play; the others play
+card by card).  The third is the peak resident memory of
 ``python -m verifier check GAME...`` run in a child process.  If that command is missing or fails, the script says so, prints
 the last line of its stderr and still exits 0: the figures are for reading, not a gate.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import resource
 import subprocess
 import sys
@@ -22,7 +26,7 @@ import time
 from typing import Any
 
 from spec.dsl._build import Game
-from spec.engine import play_deal
+from spec.engine import Phase, State, apply, engine_for, legal_actions, new_deal, pick, play_deal
 from spec.registry import GAMES, find_game
 
 WARM_UP_DEALS = 200
@@ -45,6 +49,42 @@ def time_deals(game: Game, deals: int, seed: int) -> dict[str, Any]:
         "deals_per_second": deals / seconds,
         "us_per_deal": seconds / deals * 1e6,
     }
+
+
+def _bid(game: Game, seed: int) -> tuple[State, random.Random] | None:
+    """A deal dealt and bid by the random bots, as ``play_deal`` would, up to the first card."""
+    state = new_deal(game, seed=seed)
+    rng = random.Random(seed)
+    while state.phase is not Phase.PLAY:
+        if state.phase is Phase.OVER:
+            return None
+        actions = legal_actions(state)
+        state = apply(state, actions[pick(rng, len(actions))])
+    return state, rng
+
+
+def time_card_play(game: Game, deals: int, seed: int) -> dict[str, Any]:
+    """Time the random play of the cards alone, from positions after the auction."""
+    eng = engine_for(game)
+    starts = [x for x in (_bid(game, s) for s in range(seed, seed + deals)) if x is not None]
+    fast = eng._plain_play
+
+    def play(state: State, rng: random.Random) -> State:
+        if fast:
+            return eng.random_playout(state, rng)
+        while state.phase is not Phase.OVER:
+            actions = legal_actions(state)
+            state = apply(state, actions[pick(rng, len(actions))])
+        return state
+
+    for state, rng in starts[:WARM_UP_DEALS]:
+        play(state, random.Random(rng.random()))
+    start = time.perf_counter()
+    for state, rng in starts:
+        play(state, rng)
+    seconds = time.perf_counter() - start
+    return {"game": game.key, "deals": len(starts), "seconds": seconds,
+            "deals_per_second": len(starts) / seconds, "fast_random_play": fast}
 
 
 def _max_rss_bytes(kilo_or_bytes: int) -> int:
@@ -94,12 +134,15 @@ def measure_check(timeout: float, games: list[str]) -> dict[str, Any]:
     return out
 
 
-def _print_report(speeds: list[dict[str, Any]], check: dict[str, Any] | None) -> None:
-    for speed in speeds:
+def _print_report(speeds: list[dict[str, Any]], plays: list[dict[str, Any]],
+                  check: dict[str, Any] | None) -> None:
+    for speed, cards in zip(speeds, plays):
         print(f"engine: {speed['deals']:,} random {speed['game']} deals in {speed['seconds']:.2f} s "
               f"on one core")
         print(f"        {speed['deals_per_second']:,.0f} deals/s, "
               f"{speed['us_per_deal']:,.1f} µs/deal")
+        print(f"        the play of the cards alone: {cards['deals_per_second']:,.0f} deals/s "
+              f"({'fast random play' if cards['fast_random_play'] else 'card by card'})")
     if check is None:
         return
     command = " ".join(["python"] + check["command"][1:])
@@ -133,11 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # an unknown game name: one line, like the CLI
         parser.error(str(e))
     speeds = [time_deals(g, args.deals, args.seed) for g in games]
+    plays = [time_card_play(g, args.deals, args.seed) for g in games]
     check = None if args.no_check else measure_check(args.check_timeout, [g.key for g in games])
     if args.json:
-        print(json.dumps({"engine": speeds, "check": check}, indent=2))
+        print(json.dumps({"engine": speeds, "card_play": plays, "check": check}, indent=2))
     else:
-        _print_report(speeds, check)
+        _print_report(speeds, plays, check)
     return 0
 
 
