@@ -83,6 +83,9 @@ def to_record(state: State) -> dict[str, Any]:
         "points": {t.name(s): eng.points(state, s) for s in t.seats},
         "scores": None if state.scores is None else {t.name(s): x for s, x in enumerate(state.scores)},
     }
+    if state.lines:  # a score sheet with several lines: each seat's score on each
+        out["lines"] = {line: {t.name(s): x for s, x in enumerate(col)}
+                        for line, col in zip(eng.lines, state.lines)}
     return out
 
 
@@ -205,6 +208,11 @@ def replay(data: Any) -> ReplayReport:
     if data.get("scores") != expect:
         return ReplayReport(False, f"scores: the record says {data.get('scores')}, the rules give "
                             f"{expect}", state)
+    if "lines" in data:
+        lines = to_record(state).get("lines")
+        if data["lines"] != lines:
+            return ReplayReport(False, f"lines of the score sheet: the record says "
+                                f"{data['lines']}, the rules give {lines}", state)
     contract = {"bid": str(game.ladder[state.contract]), "declarer": t.name(state.declarer)}
     if data.get("contract") != contract:
         return ReplayReport(False, f"contract: the record says {data.get('contract')}, the rules "

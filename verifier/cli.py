@@ -151,6 +151,10 @@ def render(state: State) -> str:
     if state.phase is Phase.OVER:
         lines.append("Points taken: " + ", ".join(f"{t.name(s)} {eng.points(state, s)}" for s in t.seats))
         lines.append("Scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(state.scores or ())))
+        for line, col in zip(eng.lines, state.lines):
+            lines.append(f"  {line}: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(col)))
+        for rule, seat, amount in eng.score_items(state):
+            lines.append(f"    {t.name(seat)} {amount:+d} by {rule.id}")
     return "\n".join(lines)
 
 
