@@ -118,6 +118,7 @@ class ThrownIn:
     dealt: tuple[int, ...]
     log: tuple[tuple[int, Action], ...]
     reason: str
+    dealer: int = -1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -511,7 +512,6 @@ class Engine:
                                             tv=True, dealt=True, won=True, taken=True)
                                    for line in self.lines) if len(self.lines) > 1 else ())
         self._items: tuple[tuple[Rule, Callable[..., int]], ...] | None = None
-        self._trick_value: Callable[..., int] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
         self._plays = {
@@ -1026,7 +1026,7 @@ class Engine:
         order = self.deal_order(s.seed, redeals)
         hands = self.hands_from_order(order, dealer)
         return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals,
-                          thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason),))
+                          thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason, s.dealer),))
 
     def _apply_lay(self, s: State, lay: Lay) -> State:
         deck = self.game.deck
@@ -1260,7 +1260,9 @@ class Engine:
         times faster.  Only for games whose play has no announcements, cards aside, tracked
         updates, face-down cards or seats sitting out (``_plain_play``).
         """
-        assert self._plain_play and s.phase is Phase.PLAY
+        if not self._plain_play or s.phase is not Phase.PLAY:
+            raise ValueError(f"random_playout needs the play of a game without announcements, "
+                             f"cards aside or face-down cards; got {s!r}")
         n = self.n
         hands, won, taken = list(s.hands), list(s.won), list(s.taken)
         tricks, log, trick = list(s.tricks), list(s.log), list(s.trick)
@@ -1361,14 +1363,15 @@ class Engine:
                 tuple(dealt), tuple(won), (0,) * self.n)
         return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
 
-    def trick_value(self, contract: int, number: int) -> int:
-        """What trick ``number`` is worth under ``contract`` (games with a TrickValue rule)."""
-        if self._trick_value is None:
-            body = self.game.one(K.TrickValue)
-            assert isinstance(body, K.TrickValue)
-            self._trick_value = self._fn(body.value, {Ctx.CONTRACT: "contract",
-                                                      Ctx.TRICK_NUMBER: "number"}, "trick_value")
-        return self._trick_value(contract, number)  # type: ignore[no-any-return]
+    def trick_points(self, contract: int, rec: TrickRecord) -> int:
+        """What one finished trick is worth to its winner, by the game's points rules (its
+        trick value, or its cards' points)."""
+        won = [0] * self.n
+        taken = [0] * self.n
+        won[rec.winner] = 1 << rec.number
+        for c in rec.cards:
+            taken[rec.winner] |= 1 << c
+        return self._points(rec.winner, contract, tuple(won), tuple(taken))  # type: ignore[no-any-return]
 
     def points(self, s: State, seat: int) -> int:
         """The points a seat took in tricks so far."""

@@ -72,7 +72,8 @@ def to_record(state: State) -> dict[str, Any]:
         "dealer": t.name(state.dealer),
         "thrown_in": [
             {"hands": {t.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(d.dealt)},
-             "actions": _actions(game, d.log), "reason": d.reason}
+             "actions": _actions(game, d.log), "reason": d.reason,
+             "dealer": t.name(d.dealer)}
             for d in state.thrown_in
         ],
         "hands": hands,
@@ -155,6 +156,9 @@ def replay(data: Any) -> ReplayReport:
     t = game.table
     seed = _need(data, "seed", int)
     dealer = t.parse_seat(_need(data, "dealer", str))
+    thrown = _need(data, "thrown_in", list)
+    if thrown and isinstance(thrown[0], dict) and isinstance(thrown[0].get("dealer"), str):
+        dealer = t.parse_seat(thrown[0]["dealer"])  # a deal thrown in may pass the deal on
     deals = list(_need(data, "thrown_in", list)) + [{"hands": data.get("hands"),
                                                      "actions": _need(data, "actions", list)}]
     step = 0

@@ -147,7 +147,7 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
 
         for rec in state.tricks:
             side = side_of[rec.winner]
-            value = eng.trick_value(state.contract, rec.number)
+            value = eng.trick_points(state.contract, rec)
             pending[side] += value
             if over or (decided and not after.carry_over):
                 continue  # the deal is written whole in the game it won

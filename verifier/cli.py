@@ -210,6 +210,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise _UserError(f"{game.name} is not played in rubbers; use --match to play a whole game")
     if args.pbn and (args.rubber or args.match):
         raise _UserError("--pbn plays one deal from the file; leave out --rubber and --match")
+    if args.board is not None and not args.pbn:
+        raise _UserError("--board picks a board of a PBN file: give the file with --pbn FILE")
     if args.rubber or (args.match and rubber):
         record = play_rubber(game, seed=args.seed, dealer=dealer)
         text = (json.dumps(rubber_json(record), indent=2, ensure_ascii=False) if args.json
@@ -258,6 +260,11 @@ def cmd_pbn(args: argparse.Namespace) -> int:
         check_pbn_game(game)
     except NotationError as e:
         raise _UserError(str(e)) from None
+    if args.read and args.played:
+        raise _UserError("--played plays new deals; leave it out with --read")
+    if args.json and not args.read:
+        raise _UserError("--json lists the deals of a file read with --read; PBN is written as "
+                         "text")
     if args.read:
         deals = _read_pbn_file(game, args.read)
         rows = [{"board": d.board, "dealer": None if d.dealer is None else game.table.name(d.dealer),

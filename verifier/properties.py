@@ -25,7 +25,7 @@ import z3
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game
-from spec.dsl._nodes import Ctx, Expr, PartnerOf, Scope, Strength, T, Var
+from spec.dsl._nodes import Ctx, Expr, PartnerOf, PointsWon, Ref, Scope, Strength, T, TricksWon, Var, WonTrick
 from verifier import trace
 from verifier._z3 import encoding as E
 from verifier._z3.compile import Encoding, Z3Compiler
@@ -335,7 +335,8 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> str | None:
     ladder has, (3) some number P of passes in a row after a bid always ends it, and some
     number P0 of opening passes does.  A pass adds one to the passes in a row and a bid
     starts them again (the engine's bookkeeping), so the stage ends within
-    P0 + bids x P calls (a later stage, which starts with a bid standing: (bids + 1) x P).
+    P0 + bids x P calls; a later stage, which may start with a bid standing, within the
+    larger of that and (bids + 1) x P.
     None when the argument does not go through (the caller then unrolls the auction).
     """
     enc = Encoding(game, solving.ctx)
@@ -355,16 +356,14 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> str | None:
     if after_bid is None:
         return None
     bids = len(game.ladder)
-    if stage == 1:
-        opening = _least(solving, sit, ends, lambda k: z3.And(z3.Not(env[Ctx.HAS_STANDING]),
-                                                               env[Ctx.PASSES_IN_ROW] == k))
-        if opening is None:
-            return None
-        bound = opening + bids * after_bid
-        how = f"{opening} opening passes or {after_bid} passes after a bid end it"
-    else:
-        bound = (bids + 1) * after_bid
-        how = f"{after_bid} passes in a row end it"
+    opening = _least(solving, sit, ends, lambda k: z3.And(z3.Not(env[Ctx.HAS_STANDING]),
+                                                           env[Ctx.PASSES_IN_ROW] == k))
+    if opening is None:
+        return None
+    bound = opening + bids * after_bid
+    how = f"{opening} opening passes or {after_bid} passes after a bid end it"
+    if stage > 1:  # the stage may also start with the earlier stage's bid standing
+        bound = max(bound, (bids + 1) * after_bid)
     return (f"{_stage_name(game, stage)} is over after at most {bound} calls (a pass is always "
             f"legal; at most {bids} bids, each beating the last; {how})")
 
@@ -517,34 +516,44 @@ def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no
 
 
 def _game_one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    """The trick that first takes a side to the game target is one side's alone."""
+    """The trick that first takes a side to the game target is one side's alone.
+
+    Each side's score on the game line is worked out from the game's own scoring rules
+    after each prefix of the tricks (the tricks after it not yet won), from any scores
+    below the target before the deal: the line must never go down, and no trick may take
+    two sides to the target at once.
+    """
     body = game.constructs(K.GameTarget)[0][1]
     assert isinstance(body, K.GameTarget)
     enc = Encoding(game, solving.ctx)
     sit = E.outcome_situation(enc)
     sides = game.table.partnerships or tuple((s,) for s in range(game.players))
-    winners = [sit.values[f"winner_{k}"] for k in range(1, game.tricks + 1)]
-    values = [sit.compile(D.trick_value(game, k)) for k in range(1, game.tricks + 1)]
+    won = sit.env[WonTrick]
     before = [enc.int_var(f"before_{i}") for i in range(len(sides))]
     sit.facts += [z3.And(b >= 0, b < body.target) for b in before]
-    running = list(before)
+
+    def line_after(k: int, side: tuple[int, ...]) -> Any:
+        env = {key: v for key, v in sit.env.items() if key not in (PointsWon, TricksWon)}
+        env[WonTrick] = lambda seat, number: z3.And(won(seat, number), number <= k)
+        env[Ctx.SEAT] = enc.int(side[0])
+        return Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT), body.line))
+
+    previous = [line_after(0, side) for side in sides]
     claims = []
-    for w, value in zip(winners, values):
-        claims.append(value >= 0)
-        crossed = []
-        for i, side in enumerate(sides):
-            gain = z3.If(z3.Or(*[w == seat for seat in side]), value, enc.int(0))
-            crossed.append(z3.And(running[i] < body.target, running[i] + gain >= body.target))
-            running[i] = running[i] + gain
+    for k in range(1, game.tricks + 1):
+        now = [line_after(k, side) for side in sides]
+        crossed = [z3.And(b + p < body.target, b + x >= body.target)
+                   for b, p, x in zip(before, previous, now)]
+        claims += [x >= p for p, x in zip(previous, now)]
         claims.append(z3.Sum([z3.If(c, enc.int(1), enc.int(0)) for c in crossed]) <= 1)
+        previous = now
     model = _prove(solving, sit.facts, z3.And(*claims))
     if model is None:
-        return (Verdict.HOLDS, f"a trick is won by one side and is worth no less than 0, so "
-                f"the trick that first takes a side to {body.target} on the {body.line} line "
-                "names one winner, from any scores before the deal", None)
+        return (Verdict.HOLDS, f"from any scores below {body.target}, the {body.line} line never "
+                "goes down trick by trick and no trick takes two sides to the target", None)
     v = sit.decode(model)
     pt = trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
-    return Verdict.VIOLATED, "a trick that takes two sides to the target at once", pt
+    return Verdict.VIOLATED, "a trick that lowers a side's game line or takes two sides to the target", pt
 
 
 def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]

@@ -498,7 +498,7 @@ class Game:
 
     def _check_sheet(self) -> None:
         """Score lines, games and rubbers refer to things the rules define."""
-        lines = [b.line for _r, b in self.rules_with(K.ScoreRule, K.TrickScores)]  # type: ignore[attr-defined]
+        lines = [b.line for _r, b in self.rules_with(K.ScoreRule, K.TrickScores, K.GameBonus)]  # type: ignore[attr-defined]
         by_tricks = [b.line for _r, b in self.constructs(K.TrickScores)]  # type: ignore[attr-defined]
         for rule, body in self.constructs(K.TrickScores):
             if by_tricks.count(body.line) > 1:  # type: ignore[attr-defined]
@@ -513,6 +513,11 @@ class Game:
                                  "by trick)", rule)
             if body.target <= 0:
                 raise self._fail(f"a game target must be positive, got {body.target}", rule)
+            on_line = [r for r, b in self.constructs(K.ScoreRule) if b.line == body.line]  # type: ignore[attr-defined]
+            if on_line:
+                raise self._fail(f"line {body.line!r} decides games trick by trick, so only a "
+                                 f"TrickScores rule may write on it ({on_line[0].id} does too)",
+                                 on_line[0])
         for kind, needs, what in ((K.AfterGame, K.GameTarget, "a GameTarget rule"),
                                   (K.GameBonus, K.GameTarget, "a GameTarget rule"),
                                   (K.Rubber, K.GameTarget, "a GameTarget rule"),

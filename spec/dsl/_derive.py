@@ -29,7 +29,9 @@ from spec.dsl._nodes import (
     SumValues,
     T,
     Taken,
+    TricksWon,
     WonTrick,
+    walk,
 )
 
 
@@ -188,6 +190,9 @@ def points_won(game: Game, seat: Expr) -> Expr:
     by_cards = game.constructs(K.CardPoints)
     if by_cards:
         return SumValues(by_cards[0][1].table, Taken(seat))  # type: ignore[attr-defined]
+    value = game.one(K.TrickValue).value  # type: ignore[attr-defined]
+    if not any(isinstance(n, Ref) and n.ctx is Ctx.TRICK_NUMBER for n in walk(value)):
+        return value * TricksWon(seat)  # every trick is worth the same
     total: Expr = Const(0, T.INT)
     for k in range(1, game.tricks + 1):
         total = total + IfThenElse(WonTrick(seat, Const(k, T.INT)), trick_value(game, k),

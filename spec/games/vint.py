@@ -631,9 +631,9 @@ PROPERTIES = (
     Property(
         id="coronet.single_hand",
         text="Coronets depend on the single hand: some deal's coronets change when the "
-        "partners' cards are shared out differently between them.",
+        "partners' cards are shared out differently between them, thirteen each.",
         scope=Scope.OUTCOME, free=(SPLIT,), exists=True,
-        holds=_regrouped(coronets()) != coronets(),
+        holds=((SPLIT & SIDE_HAND).count == TRICKS) & (_regrouped(coronets()) != coronets()),
         covers=CORONETS,
     ),
     Property(

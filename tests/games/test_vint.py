@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from spec.cards import CardSet
-from spec.dsl import Game, Rule, ScoreRule, const, seed
+from spec.dsl import Game, Property, Rule, Scope, ScoreRule, const, contract, let, score_of, seat, seed
 from spec.engine import Call, Phase, Play, engine_for, legal_actions, new_deal, play_deal
 from spec.errors import IllegalActionError
 from spec.games import vint
@@ -318,15 +318,54 @@ def test_vint_auction_ends_within_the_ranked_bound() -> None:
     assert f"{4 + 35 * 12} calls" in result.detail
 
 
-def test_random_auctions_stay_within_the_bound() -> None:
-    rng = random.Random(0)
-    for seed_ in range(200):
-        s = new_deal(GAME, seed=seed_)
-        calls = 0
-        while s.phase is Phase.AUCTION:
-            acts = legal_actions(s)
-            # bid rarely, so auctions run long
-            choice = acts[0] if rng.random() < 0.9 else acts[rng.randrange(len(acts))]
-            s = ENGINE.apply(s, choice)
-            calls += 1
-        assert calls <= 284 * (1 + len(s.thrown_in))
+def _longest_auction(game: Game) -> int:
+    """The calls of an auction that passes as long as it can and then makes the lowest
+    legal bid: the longest auction there is."""
+    eng = engine_for(game)
+    s = new_deal(game, seed=9)
+    calls = 0
+    while s.phase is Phase.AUCTION:
+        acts = legal_actions(s)
+        bids = [a for a in acts if isinstance(a, Call) and a.bid is not None]
+        if s.standing < 0:
+            last_chance = s.passes_in_row == 3
+        else:  # the 8th call may belong to the bidder himself, who may not raise his bid
+            own_bid_next = (s.turn + 1) % 4 == s.high_bidder and any(
+                r.id == "auction.no_self_overcall" for r in game.rules)
+            last_chance = s.passes_in_row == 7 or (s.passes_in_row == 6 and own_bid_next)
+        s = eng.apply(s, bids[0] if bids and last_chance else Call(None))
+        calls += 1
+    assert s.phase is Phase.PLAY and GAME.ladder[s.contract] == GAME.parse_bid("7NT")
+    return calls
+
+
+def test_the_longest_auctions_are_within_the_proved_bound() -> None:
+    # with self-overcalls, 3 + 35 + 34 x 7 + 8: the bound is reached
+    assert _longest_auction(GAME.with_variants("self_overcall")) == 284
+    # without, the bidder's own turn comes round after 7 passes and he must pass, so the
+    # next bid comes after at most 6: 3 + 35 + 34 x 6 + 8
+    assert _longest_auction(GAME) == 250
+
+
+def test_a_thrown_in_deal_passes_the_deal_on_and_replays() -> None:
+    s = new_deal(GAME, seed=11)
+    for _ in range(4):
+        s = ENGINE.apply(s, Call(None))
+    rng = random.Random(1)
+    while s.phase is not Phase.OVER:
+        acts = legal_actions(s)
+        s = ENGINE.apply(s, acts[rng.randrange(len(acts))])
+    record = json.loads(json.dumps(to_record(s)))
+    assert record["thrown_in"][0]["dealer"] == "West" and record["dealer"] == "North"
+    assert replay(record).ok
+
+
+def test_a_what_if_on_the_contract_is_judged_under_that_contract() -> None:
+    wrong = Property(id="score.any_contract_same", text="Any contract scores the same below.",
+                     scope=Scope.OUTCOME, free=(vint.OTHER,),
+                     holds=let(contract, vint.OTHER, score_of(seat, "below"))
+                     == score_of(seat, "below"))
+    game = Game(name="Vint", key="vint", ref_prefix="VNT", rules=GAME.rules, properties=(wrong,))
+    result = run_check(game, next(c for c in checks_for(game) if c.id == wrong.id))
+    assert result.verdict is Verdict.VIOLATED
+    assert result.playthrough is not None and result.playthrough.replayed

@@ -128,14 +128,13 @@ class Encoding:
         return z3.And(b >= 0, b < len(self.game.ladder))
 
     def bid_level(self, b: z3.ArithRef) -> z3.ArithRef:
+        """The level of bid number ``b``, as constants chosen by ranges of ``b`` (no
+        division: a product of a level and a count then splits into linear cases)."""
         s = len(self.strains)
         lv = self.levels
-        step = lv[1] - lv[0] if len(lv) > 1 else 0
-        if all(lv[i] == lv[0] + i * step for i in range(len(lv))):
-            return self.int(lv[0]) + self.int(step) * (b / s)
         out: z3.ArithRef = self.int(lv[-1])
         for i in range(len(lv) - 2, -1, -1):
-            out = z3.If(b / s == i, self.int(lv[i]), out)
+            out = z3.If(b < s * (i + 1), self.int(lv[i]), out)
         return out
 
     def bid_strain_rank(self, b: z3.ArithRef) -> z3.ArithRef:
@@ -321,7 +320,12 @@ class Z3Compiler(RuleVisitor[Any]):
         return fn(self.visit(node.seat))
 
     def visit_Let(self, node: Let) -> Any:
-        return self._with(node.ctx, self.visit(node.value)).visit(node.body)
+        inner = self._with(node.ctx, self.visit(node.value))
+        if node.ctx is not Ctx.SEAT:
+            # a situation's named trick points were worked out for its own contract, trump
+            # and trick values; under another value they must be derived again
+            inner.env.pop(PointsWon, None)
+        return inner.visit(node.body)
 
     def visit_LegalCards(self, node: LegalCards) -> Any:
         return self.visit(D.legal_cards(self.game))

@@ -15,7 +15,7 @@ import z3
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._nodes import (
-    NO_SUIT, CardsOfSuit, Ctx, DealtHand, PointsWon, Ref, T, Taken, TricksWon, Var, WonTrick,
+    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, PointsWon, Ref, T, Taken, TricksWon, Var, WonTrick,
 )
 from verifier._z3.compile import Encoding, Z3Compiler
 
@@ -404,8 +404,7 @@ def outcome_situation(enc: Encoding) -> Situation:
         values = [sit.compile(D.trick_value(g, k)) for k in range(1, g.tricks + 1)]
         pts = [enc.int_var(f"trick_points_{s}") for s in range(n)]
         for s in range(n):
-            sit.facts.append(pts[s] == z3.Sum([z3.If(w == s, v, enc.int(0))
-                                               for w, v in zip(winners, values)]))
+            sit.facts.append(pts[s] == sit.compile(D.points_won(g, Const(s, T.SEAT))))
         sit.facts.append(z3.Sum(pts) == z3.Sum(values))
         sit.env[PointsWon] = pick(pts)
     size = short_trick_size(sit)
