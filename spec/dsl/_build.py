@@ -500,9 +500,13 @@ class Game:
         """Score lines, games and rubbers refer to things the rules define."""
         lines = [b.line for _r, b in self.rules_with(K.ScoreRule, K.TrickScores, K.GameBonus)]  # type: ignore[attr-defined]
         by_tricks = [b.line for _r, b in self.constructs(K.TrickScores)]  # type: ignore[attr-defined]
+        written: dict[str, Rule] = {}
         for rule, body in self.constructs(K.TrickScores):
-            if by_tricks.count(body.line) > 1:  # type: ignore[attr-defined]
-                raise self._fail(f"two TrickScores rules write line {body.line!r}", rule)  # type: ignore[attr-defined]
+            line = body.line  # type: ignore[attr-defined]
+            if line in written:
+                raise self._fail(f"two TrickScores rules write line {line!r} (also "
+                                 f"{written[line].id})", rule)
+            written[line] = rule
         target = self.constructs(K.GameTarget)
         if target:
             rule, body = target[0]
