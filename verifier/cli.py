@@ -1,7 +1,8 @@
 """The ``trickspec`` command: check, play and replay games; write and read PBN deals.
 
-Exit codes: 0 everything holds (or the record is confirmed); 1 a property is violated
-(or the record is rejected); 2 unknown, bad input or an error.
+Exit codes: 0 everything holds (or the record is confirmed, or the deals are found); 1 a
+property is violated (or the record is rejected); 2 unknown, bad input or an error; 3 the
+deals asked for are impossible.
 """
 from __future__ import annotations
 
@@ -16,11 +17,14 @@ from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
 from spec.errors import NotationError, SpecError
+from spec.constraints import parse_where
+from spec.engine import engine_for
 from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
 from spec.records import RecordError, replay, to_record
 from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
+from verifier.deals import deals_where
 from verifier.properties import Options, Result, Verdict, check_game, checks_for
 
 EXIT_OK, EXIT_VIOLATED, EXIT_ERROR = 0, 1, 2
@@ -210,8 +214,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise _UserError(f"{game.name} is not played in rubbers; use --match to play a whole game")
     if args.pbn and (args.rubber or args.match):
         raise _UserError("--pbn plays one deal from the file; leave out --rubber and --match")
-    if args.board is not None and not args.pbn:
-        raise _UserError("--board picks a board of a PBN file: give the file with --pbn FILE")
+    if args.board is not None and not (args.pbn or args.deal):
+        raise _UserError("--board picks a deal of a file: give it with --pbn FILE or --deal FILE")
+    if args.pbn and args.deal:
+        raise _UserError("give one file to play: --pbn FILE or --deal FILE")
+    if args.deal and (args.rubber or args.match):
+        raise _UserError("--deal plays one deal from the file; leave out --rubber and --match")
     if args.rubber or (args.match and rubber):
         record = play_rubber(game, seed=args.seed, dealer=dealer)
         text = (json.dumps(rubber_json(record), indent=2, ensure_ascii=False) if args.json
@@ -236,6 +244,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         pbn_deal = _pbn_deal(game, args.pbn, args.board)
         state = play_deal(game, seed=args.seed, hands=pbn_deal.hands,
                           dealer=dealer if dealer is not None else pbn_deal.dealer)
+    elif args.deal:
+        hands, file_dealer = _deal_from_file(game, args.deal, args.board)
+        state = play_deal(game, seed=args.seed, hands=hands,
+                          dealer=dealer if dealer is not None else file_dealer)
     else:
         state = play_deal(game, seed=args.seed, dealer=dealer)
     if args.format == "pbn":
@@ -288,6 +300,80 @@ def _read_pbn_file(game: Game, path: str) -> list[PbnDeal]:
         return read_pbn(game, _read_text(path))
     except NotationError as e:
         raise _UserError(f"{path}: {e}") from None
+
+
+EXIT_IMPOSSIBLE = 3
+DEALS_FORMAT = "trickspec-deals/1"
+
+
+def cmd_deals(args: argparse.Namespace) -> int:
+    game = _game(args.game, args.variant)
+    dealer = game.table.parse_seat(args.dealer) if args.dealer else None
+    where = parse_where(game, args.where)
+    result = deals_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
+                         method=args.method, timeout=args.timeout)
+    t = game.table
+    data = {
+        "format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
+        "where": args.where, "seed": args.seed, "status": result.status, "method": result.method,
+        "seconds": round(result.seconds, 3),
+        "deals": [{"dealer": t.name(d), "hands": {t.name(s): str(CardSet(game.deck, h))
+                                                  for s, h in enumerate(hands)}}
+                  for d, hands in result.deals],
+    }
+    if result.reason:
+        data["reason"] = result.reason
+    if args.text:
+        lines = [f"{game.name}: {len(result.deals)} deal(s) where {args.where} "
+                 f"({result.status}, {result.method or 'no method'}, {result.seconds:.2f} s)"]
+        for k, (d, hands) in enumerate(result.deals, start=1):
+            lines.append(f"deal {k}, dealer {t.name(d)}")
+            w = max(len(x) for x in t.names)
+            lines += [f"  {t.name(s):{w}}  {_hand_text(game, h)}" for s, h in enumerate(hands)]
+        text = "\n".join(lines)
+    else:
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    if result.status == "impossible":
+        print(f"trickspec: impossible: {result.reason}", file=sys.stderr)
+        _emit(args, text)
+        return EXIT_IMPOSSIBLE
+    if result.status == "unknown":
+        print(f"trickspec: unknown: {result.reason}", file=sys.stderr)
+        _emit(args, text)
+        return EXIT_ERROR
+    if len(result.deals) < args.n:
+        print(f"trickspec: only {len(result.deals)} deals satisfy the constraint", file=sys.stderr)
+    return _emit(args, text)
+
+
+def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int, ...], int]:
+    """Hands and dealer of one deal of a file written by 'trickspec deals'."""
+    try:
+        data = json.loads(_read_text(path))
+    except json.JSONDecodeError as e:
+        raise _UserError(f"{path} is not JSON ({e.msg} at line {e.lineno}); expected a file "
+                         "from 'trickspec deals'") from None
+    if not isinstance(data, dict) or data.get("format") != DEALS_FORMAT:
+        raise _UserError(f"{path} is not a deals file (format {DEALS_FORMAT!r}, from "
+                         "'trickspec deals')")
+    if data.get("game") != game.key:
+        raise _UserError(f"{path} holds deals of {data.get('game')!r}, not {game.key!r}")
+    deals = data.get("deals") or []
+    k = 1 if board is None else int(board) if str(board).isdigit() else 0
+    if not 1 <= k <= len(deals):
+        raise _UserError(f"{path} has deals 1 to {len(deals)}; --board {board} is not one")
+    deal = deals[k - 1]
+    try:
+        t = game.table
+        hands = [0] * game.players
+        for name, cards in deal["hands"].items():
+            hands[t.parse_seat(name)] = CardSet.parse(cards, game.deck).mask
+        engine_for(game).check_hands(hands)
+        return tuple(hands), t.parse_seat(deal["dealer"])
+    except (KeyError, TypeError, AttributeError):
+        raise _UserError(f"{path}: deal {k} needs 'dealer' and 'hands'") from None
+    except NotationError as e:
+        raise _UserError(f"{path}: deal {k}: {e}") from None
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
@@ -380,7 +466,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--pbn", metavar="FILE",
                     help="play the deal of a PBN file ('-' reads standard input) instead of "
                     "dealing from the seed (52-card four-hand games)")
-    pl.add_argument("--board", metavar="N", help="with --pbn: the board to play (default: the first)")
+    pl.add_argument("--deal", metavar="FILE", help="play a deal of a file from 'trickspec deals' "
+                    "instead of dealing from the seed")
+    pl.add_argument("--board", metavar="N", help="with --pbn: the board to play; with --deal: "
+                    "the deal's position, from 1 (default: the first)")
     pl.add_argument("--format", choices=("text", "json", "pbn"), default=None,
                     help="how to write the deal: text (default), json (as --json) or pbn")
     pl.set_defaults(fn=cmd_play)
@@ -401,6 +490,31 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--json", action="store_true", help="with --read: list the deals as JSON")
     pb.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     pb.set_defaults(fn=cmd_pbn)
+
+    d = sub.add_parser("deals", help="deals that satisfy a constraint, or a proof that none do",
+                       description="Write N distinct deals whose hands satisfy a constraint "
+                       "(JSON by default), found by dealing and rejecting or by Z3; every deal "
+                       "is checked by the engine; the same seed gives the same deals.  "
+                       "Constraint language: holds(SEAT, CARD, ...), count(SEAT, SUIT-or-RANK), "
+                       "void(SEAT, SUIT), length(SEAT), points(SEAT), dealer, numbers, "
+                       "== != < <= > >= + - *, and / or / not, parentheses; e.g. "
+                       "'holds(South, AS, KS) and count(North, hearts) >= 5'.  Exit 0: found; "
+                       "3: impossible (proved by Z3); 2: unknown (solver timeout) or bad input.")
+    d.add_argument("game", metavar="GAME")
+    d.add_argument("--where", required=True, metavar="CONSTRAINT",
+                   help="the condition on the hands as dealt")
+    d.add_argument("-n", type=_positive_int, default=1, metavar="N",
+                   help="number of distinct deals (default 1)")
+    d.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    d.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
+    d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
+                   help="auto (default): deal and reject first, then Z3; or only one of them")
+    d.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S",
+                   help="seconds Z3 may spend on one query (default 60)")
+    d.add_argument("--variant", action="append", default=[], metavar="ID")
+    d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
+    d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    d.set_defaults(fn=cmd_deals)
 
     r = sub.add_parser("replay", help="re-run a deal record through the engine",
                        description="Confirm a record (exit 0) or reject it at the first wrong "

@@ -1,0 +1,395 @@
+"""Deal constraints: conditions on the hands as dealt, in the rules language or as text.
+
+A constraint is a rules-language condition judged on a deal before any call (scope
+``DEAL``): it may read ``dealt_hand(seat)`` and ``dealer``.  From Python, build it with
+the same expressions as the rules (``dealt_hand(0).holds(card)``,
+``(dealt_hand(2) & cards_of(Suit.SPADES)).count >= 5``) or with the helpers below; from
+the command line, write it in a small language that :func:`parse_where` reads with its
+own tokenizer and parser (no ``eval``)::
+
+    holds(South, JK) and count(North, spades) >= 5
+    void(West, hearts) or points(East) > 100
+    count(Forehand, aces) + count(Middlehand, aces) == 4 and dealer == Rearhand
+
+Grammar: ``or``, ``and``, ``not``; comparisons ``== != < <= > >=`` (``=`` is ``==``); ``+``,
+``-``, ``*`` on numbers; parentheses.  Names: the game's seats (any case), ``dealer``,
+suits (``spades``, ``hearts``, ``diamonds``, ``clubs``, or ``♠ ♥ ♦ ♣``), ranks
+(``aces``, ``kings``, ..., ``twos``, singular too) and cards written as in records (``AS``,
+``10H``, ``JK``).  Functions: ``holds(seat, card, ...)`` (all of them), ``count(seat,
+suit-or-rank)``, ``void(seat, suit)``, ``length(seat)`` (cards in the hand) and
+``points(seat)`` (card points held, in games that count them).
+
+>>> from spec.games.crescendo import GAME
+>>> where = parse_where(GAME, "holds(Forehand, JK) and count(Rearhand, spades) >= 3")
+>>> where.type.value
+'bool'
+>>> parse_where(GAME, "count(Fourhand, spades) > 1")
+Traceback (most recent call last):
+  ...
+spec.errors.NotationError: at 7: unknown name 'Fourhand' (seats: Forehand, Middlehand, Rearhand; also dealer, suits such as spades, ranks such as aces, cards such as AS)
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from spec.cards import Card, CardSet, Rank, Suit
+from spec.dsl import _constructs as K
+from spec.dsl._build import Game
+from spec.dsl._nodes import (
+    BoolOp,
+    Const,
+    Ctx,
+    DealtHand,
+    Expr,
+    Not,
+    Op,
+    Ref,
+    SumValues,
+    T,
+    lift,
+)
+from spec.errors import NotationError
+
+__all__ = ["parse_where", "deal_test", "holds", "count", "void", "length", "points_held",
+           "DEAL_NAMES"]
+
+# -- helpers for Python callers ---------------------------------------------------------
+
+
+def holds(game: Game, seat: int, *cards: Card) -> Expr:
+    """The seat was dealt every one of ``cards``."""
+    need = Const(CardSet.of(game.deck, cards), T.CARDS)
+    return (need - DealtHand(Const(seat, T.SEAT))).is_empty
+
+
+def count(game: Game, seat: int, what: Suit | Rank) -> Expr:
+    """How many cards of a suit, or of a rank, the seat was dealt."""
+    if isinstance(what, Suit):
+        cards = game.deck.cards_of(what)
+    else:
+        cards = CardSet.of(game.deck, [c for c in game.deck if c.rank is what])
+    return (DealtHand(Const(seat, T.SEAT)) & Const(cards, T.CARDS)).count
+
+
+def void(game: Game, seat: int, suit: Suit) -> Expr:
+    """The seat was dealt no card of ``suit``."""
+    return count(game, seat, suit) == 0
+
+
+def length(game: Game, seat: int) -> Expr:
+    """The number of cards the seat was dealt."""
+    return DealtHand(Const(seat, T.SEAT)).count
+
+
+def points_held(game: Game, seat: int) -> Expr:
+    """The card points of the hand the seat was dealt (games with a CardPoints rule).
+
+    Raises:
+        NotationError: the game's cards carry no points.
+    """
+    found = game.constructs(K.CardPoints)
+    if not found:
+        raise NotationError(f"{game.name}'s cards carry no points (its tricks are worth "
+                            "points instead), so points(seat) means nothing here")
+    return SumValues(found[0][1].table, DealtHand(Const(seat, T.SEAT)))  # type: ignore[attr-defined]
+
+
+# -- the text form ----------------------------------------------------------------------
+
+_SUIT_WORDS = {"spades": Suit.SPADES, "spade": Suit.SPADES, "♠": Suit.SPADES,
+               "hearts": Suit.HEARTS, "heart": Suit.HEARTS, "♥": Suit.HEARTS,
+               "diamonds": Suit.DIAMONDS, "diamond": Suit.DIAMONDS, "♦": Suit.DIAMONDS,
+               "clubs": Suit.CLUBS, "club": Suit.CLUBS, "♣": Suit.CLUBS}
+_RANK_WORDS = {"ace": Rank.ACE, "king": Rank.KING, "queen": Rank.QUEEN, "jack": Rank.JACK,
+               "ten": Rank.TEN, "nine": Rank.NINE, "eight": Rank.EIGHT, "seven": Rank.SEVEN,
+               "six": Rank.SIX, "five": Rank.FIVE, "four": Rank.FOUR, "three": Rank.THREE,
+               "two": Rank.TWO, "joker": Rank.JOKER}
+_RANK_WORDS.update({w + ("es" if w == "six" else "s"): r for w, r in list(_RANK_WORDS.items())})
+DEAL_NAMES = ("dealer", *sorted(_SUIT_WORDS), *sorted(_RANK_WORDS))
+
+_TOKEN = re.compile(r"""
+    (?P<space>\s+)
+  | (?P<card>(?:10|[2-9TJQKA])[CDHS♣♦♥♠](?![A-Za-z0-9_])|JK(?![A-Za-z0-9_]))
+  | (?P<number>\d+)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*|[♠♥♦♣])
+  | (?P<op>==|!=|<=|>=|<|>|=|\+|-|\*|\(|\)|,)
+""", re.VERBOSE)
+
+
+_KIND = {T.INT: "number", T.BOOL: "condition", T.CARDS: "set of cards"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str
+    text: str
+    pos: int  # 1-based column
+
+
+def _tokens(text: str) -> list[_Tok]:
+    out, pos = [], 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise NotationError(f"at {pos + 1}: unexpected {text[pos]!r} (write names, numbers, "
+                                "cards such as AS or 10H, and == != < <= > >= + - * ( ) ,)",
+                                value=text)
+        kind = m.lastgroup or ""
+        if kind != "space":
+            out.append(_Tok(kind, m.group(), pos + 1))
+        pos = m.end()
+    out.append(_Tok("end", "", len(text) + 1))
+    return out
+
+
+class _Parser:
+    """Recursive descent over the tokens; every value is a rules-language expression or a
+    name (a seat, a suit, a rank) waiting for the function that takes it."""
+
+    def __init__(self, game: Game, text: str) -> None:
+        self.game = game
+        self.text = text
+        self.toks = _tokens(text)
+        self.i = 0
+        self.seats = {n.lower(): s for s, n in enumerate(game.table.names)}
+
+    # -- token helpers
+    @property
+    def tok(self) -> _Tok:
+        return self.toks[self.i]
+
+    def _fail(self, msg: str, tok: _Tok | None = None) -> NotationError:
+        t = tok or self.tok
+        return NotationError(f"at {t.pos}: {msg}", value=self.text)
+
+    def _take(self, text: str) -> bool:
+        if self.tok.text == text and self.tok.kind in ("op", "name"):
+            self.i += 1
+            return True
+        return False
+
+    def _expect(self, text: str) -> None:
+        if not self._take(text):
+            found = self.tok.text or "the end"
+            raise self._fail(f"expected {text!r}, found {found!r}")
+
+    # -- grammar
+    def parse(self) -> Expr:
+        e = self._or()
+        if self.tok.kind != "end":
+            raise self._fail(f"unexpected {self.tok.text!r} after a complete condition "
+                             "(join conditions with and / or)")
+        return self._need(e, T.BOOL, "the whole constraint must be a condition (true or false)",
+                          self.toks[0])
+
+    def _need(self, e: Any, t: T, what: str, tok: _Tok) -> Expr:
+        if not isinstance(e, Expr) or e.type is not t:
+            shown = _KIND.get(e.type, e.type.value) if isinstance(e, Expr) else e[0]
+            raise self._fail(f"{what}, got a {shown}", tok)
+        return e
+
+    def _or(self) -> Any:
+        start = self.tok
+        e = self._and()
+        while self._take("or"):
+            rhs_tok = self.tok
+            e = BoolOp(Op.OR, (self._need(e, T.BOOL, "'or' joins conditions", start),
+                               self._need(self._and(), T.BOOL, "'or' joins conditions", rhs_tok)))
+        return e
+
+    def _and(self) -> Any:
+        start = self.tok
+        e = self._not()
+        while self._take("and"):
+            rhs_tok = self.tok
+            e = BoolOp(Op.AND, (self._need(e, T.BOOL, "'and' joins conditions", start),
+                                self._need(self._not(), T.BOOL, "'and' joins conditions", rhs_tok)))
+        return e
+
+    def _not(self) -> Any:
+        if self._take("not"):
+            tok = self.tok
+            return Not(self._need(self._not(), T.BOOL, "'not' takes a condition", tok))
+        return self._cmp()
+
+    _CMP: dict[str, Callable[[Expr, Expr], Expr]] = {
+        "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
+        "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b,
+    }
+
+    def _cmp(self) -> Any:
+        start = self.tok
+        e = self._sum()
+        op = self.tok.text if self.tok.kind == "op" else ""
+        if op in self._CMP:
+            self.i += 1
+            rhs_tok = self.tok
+            rhs = self._sum()
+            lhs_e, rhs_e = self._operand(e, start), self._operand(rhs, rhs_tok)
+            if lhs_e.type is not rhs_e.type:
+                raise self._fail(f"cannot compare a {_KIND.get(lhs_e.type, lhs_e.type.value)} "
+                                 f"with a {_KIND.get(rhs_e.type, rhs_e.type.value)}", rhs_tok)
+            if op not in ("==", "=", "!=") and lhs_e.type is not T.INT:
+                raise self._fail(f"{op} compares numbers, not "
+                                 f"{_KIND.get(lhs_e.type, lhs_e.type.value)}s", start)
+            return self._CMP[op](lhs_e, rhs_e)
+        return e
+
+    def _operand(self, e: Any, tok: _Tok) -> Expr:
+        """A value that can be compared: an expression, or a seat name."""
+        if isinstance(e, Expr):
+            return e
+        if isinstance(e, tuple) and e[0] == "seat":
+            return Const(e[1], T.SEAT)
+        raise self._fail(f"{tok.text!r} is not a value that can be compared", tok)
+
+    def _sum(self) -> Any:
+        start = self.tok
+        e = self._term()
+        while self.tok.text in ("+", "-") and self.tok.kind == "op":
+            op = self.tok.text
+            self.i += 1
+            rhs_tok = self.tok
+            a = self._need(e, T.INT, f"{op!r} adds numbers", start)
+            b = self._need(self._term(), T.INT, f"{op!r} adds numbers", rhs_tok)
+            e = a + b if op == "+" else a - b
+        return e
+
+    def _term(self) -> Any:
+        start = self.tok
+        e = self._atom()
+        while self._take("*"):
+            rhs_tok = self.tok
+            a = self._need(e, T.INT, "'*' multiplies numbers", start)
+            e = a * self._need(self._atom(), T.INT, "'*' multiplies numbers", rhs_tok)
+        return e
+
+    def _atom(self) -> Any:
+        tok = self.tok
+        if self._take("("):
+            e = self._or()
+            self._expect(")")
+            return e
+        if tok.kind == "number":
+            self.i += 1
+            return lift(int(tok.text), T.INT)
+        if tok.kind == "card":
+            self.i += 1
+            return ("card", self._card(tok))
+        if tok.kind == "name":
+            self.i += 1
+            if self.tok.text == "(" and self.tok.kind == "op":
+                return self._call(tok)
+            return self._name(tok)
+        raise self._fail(f"expected a value, found {tok.text or 'the end'!r}")
+
+    def _card(self, tok: _Tok) -> Card:
+        try:
+            return self.game.deck.parse_card(tok.text)
+        except NotationError as e:
+            raise self._fail(str(e), tok) from None
+
+    def _name(self, tok: _Tok) -> Any:
+        word = tok.text.lower() if tok.text not in "♠♥♦♣" else tok.text
+        if word in self.seats:
+            return ("seat", self.seats[word])
+        if word == "dealer":
+            return Ref(Ctx.DEALER)
+        if word in _SUIT_WORDS:
+            return ("suit", _SUIT_WORDS[word])
+        if word in _RANK_WORDS:
+            return ("rank", _RANK_WORDS[word])
+        if word in ("true", "false"):
+            return lift(word == "true", T.BOOL)
+        raise self._fail(f"unknown name {tok.text!r} (seats: {', '.join(self.game.table.names)}; "
+                         "also dealer, suits such as spades, ranks such as aces, cards such as "
+                         "AS)", tok)
+
+    _FUNCS = ("holds", "count", "void", "length", "points")
+
+    def _call(self, name: _Tok) -> Expr:
+        fn = name.text.lower()
+        if fn not in self._FUNCS:
+            raise self._fail(f"unknown function {name.text!r} (functions: "
+                             f"{', '.join(self._FUNCS)})", name)
+        self._expect("(")
+        args: list[tuple[Any, _Tok]] = []
+        if not self._take(")"):
+            while True:
+                tok = self.tok
+                args.append((self._sum(), tok))
+                if self._take(")"):
+                    break
+                self._expect(",")
+        if not args:
+            raise self._fail(f"{fn} needs a seat first, e.g. {fn}(North, ...)", name)
+        seat_arg, seat_tok = args[0]
+        if isinstance(seat_arg, tuple) and seat_arg[0] == "seat":
+            seat = seat_arg[1]
+        else:
+            raise self._fail(f"{fn} needs a seat first, e.g. {fn}({self.game.table.names[0]}, "
+                             "...)", seat_tok)
+        rest = args[1:]
+        g = self.game
+        if fn in ("length", "points"):
+            if rest:
+                raise self._fail(f"{fn} takes only a seat", rest[0][1])
+            try:
+                return length(g, seat) if fn == "length" else points_held(g, seat)
+            except NotationError as e:
+                raise self._fail(str(e), name) from None
+        if fn == "holds":
+            if not rest or any(not (isinstance(a, tuple) and a[0] == "card") for a, _t in rest):
+                bad = next((t for a, t in rest if not (isinstance(a, tuple) and a[0] == "card")),
+                           name)
+                raise self._fail("holds takes a seat and one or more cards, e.g. "
+                                 "holds(North, AS, KS)", bad)
+            return holds(g, seat, *(a[1] for a, _t in rest))
+        if len(rest) != 1:
+            raise self._fail(f"{fn} takes a seat and a {'suit' if fn == 'void' else 'suit or rank'}",
+                             name)
+        what, tok = rest[0]
+        if isinstance(what, tuple) and what[0] == "suit":
+            return void(g, seat, what[1]) if fn == "void" else count(g, seat, what[1])
+        if fn == "count" and isinstance(what, tuple) and what[0] == "rank":
+            return count(g, seat, what[1])
+        raise self._fail(f"{fn} takes a seat and a {'suit' if fn == 'void' else 'suit or rank'}, "
+                         f"e.g. {fn}(North, spades)", tok)
+
+
+def parse_where(game: Game, text: str) -> Expr:
+    """Read a deal constraint written in the text form (see the module docstring).
+
+    Raises:
+        NotationError: an unknown name or function, a type error or a syntax error, with the
+            column where it is.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise NotationError("an empty constraint: write a condition such as "
+                            "'count(North, spades) >= 5'", value=text)
+    return _Parser(game, text).parse()
+
+
+
+
+def deal_test(game: Game, where: Expr) -> Callable[[int, tuple[int, ...]], bool]:
+    """The constraint as a Python function of (dealer, hands as dealt), compiled by the
+    engine's back end: the check every generated deal must pass.
+
+    Raises:
+        NotationError: the condition reads something a deal does not have yet.
+    """
+    from spec.dsl._pycompile import GameTables, compile_function
+    from spec.dsl._visitor import UnsupportedNodeError
+
+    try:
+        return compile_function(game, GameTables(game), where, {Ctx.DEALER: "dealer",
+                                                                ("param", "dealt"): "dealt"},
+                                extra_env={DealtHand: "dealt[{seat}]"}, name="where")
+    except UnsupportedNodeError as e:
+        raise NotationError(f"a deal constraint can read the hands as dealt and the dealer "
+                            f"only: {e}") from None

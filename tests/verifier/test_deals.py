@@ -1,0 +1,114 @@
+"""Deals where X: the constraint language, constrained dealing by Z3 and by rejection."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spec.cards import CardSet, Suit
+from spec.constraints import count, parse_where
+from spec.errors import NotationError
+from spec.games.crescendo import GAME as CRESCENDO
+from spec.games.three_oh_four import GAME as G304
+from spec.games.vint import GAME as VINT
+from verifier.cli import main
+from verifier.deals import deals_where
+
+
+def _suit_count(game, mask: int, suit: Suit) -> int:  # type: ignore[no-untyped-def]
+    return sum(1 for c in CardSet(game.deck, mask) if c.suit is suit)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("count(Nrth, spades) > 1", "unknown name 'Nrth'"),
+    ("count(North, spades) > hearts", "'hearts' is not a value"),
+    ("holds(North, spades)", "holds takes a seat and one or more cards"),
+    ("count(North) > 1", "count takes a seat and a suit or rank"),
+    ("North == 1", "cannot compare a seat with a number"),
+    ("length(North) >", "expected a value"),
+    ("1 + 2", "must be a condition"),
+    ("points(North) > 3", "carry no points"),
+    ("frobnicate(North)", "unknown function 'frobnicate'"),
+    ("count(North, spades) >= 5; rm", "unexpected ';'"),
+    ("", "an empty constraint"),
+])
+def test_bad_constraints_are_one_line_errors(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message) as info:
+        parse_where(VINT, text)
+    assert "\n" not in str(info.value)
+
+
+def test_the_text_form_means_what_the_python_form_does() -> None:
+    where = parse_where(VINT, "count(North, spades) >= 11")
+    from_python = count(VINT, 0, Suit.SPADES) >= 11
+    a = deals_where(VINT, where, n=3, seed=5, method="z3")
+    b = deals_where(VINT, from_python, n=3, seed=5, method="z3")
+    assert a.deals == b.deals and len(a.deals) == 3
+
+
+def test_rare_deals_come_from_z3_and_satisfy_the_constraint() -> None:
+    result = deals_where(VINT, parse_where(VINT, "count(North, spades) >= 11 and void(South, hearts)"),
+                         n=4, seed=1)
+    assert result.status == "found" and "z3" in result.method and len(result.deals) == 4
+    assert len({hands for _d, hands in result.deals}) == 4
+    for _dealer, hands in result.deals:
+        assert _suit_count(VINT, hands[0], Suit.SPADES) >= 11
+        assert _suit_count(VINT, hands[2], Suit.HEARTS) == 0
+
+
+def test_common_deals_come_from_the_dealer() -> None:
+    result = deals_where(VINT, parse_where(VINT, "count(North, spades) >= 3"), n=5, seed=2)
+    assert result.method == "rejection" and len(result.deals) == 5
+
+
+def test_seeds_give_the_same_and_different_deals() -> None:
+    where = parse_where(CRESCENDO, "holds(Forehand, JK) and count(Forehand, aces) >= 3")
+    a = deals_where(CRESCENDO, where, n=3, seed=7)
+    b = deals_where(CRESCENDO, where, n=3, seed=7)
+    c = deals_where(CRESCENDO, where, n=3, seed=8)
+    assert a.deals == b.deals and a.deals != c.deals
+
+
+def test_impossible_is_proved() -> None:
+    result = deals_where(VINT, parse_where(VINT, "count(North, aces) + count(South, aces) == 5"),
+                         method="z3")
+    assert result.status == "impossible" and not result.deals
+
+
+def test_card_points_and_stages() -> None:
+    result = deals_where(G304, parse_where(G304, "points(North) >= 200"), n=2, seed=3)
+    assert result.status == "found"
+    from spec.games.three_oh_four import CARD_POINTS
+
+    for _d, hands in result.deals:
+        assert sum(CARD_POINTS.value(c) for c in CardSet(G304.deck, hands[0])) >= 200
+
+
+@settings(max_examples=25, deadline=None)
+@given(seat=st.integers(0, 3), suit=st.sampled_from(list(Suit)), k=st.integers(0, 14))
+def test_z3_finds_a_deal_exactly_when_one_exists(seat: int, suit: Suit, k: int) -> None:
+    result = deals_where(VINT, count(VINT, seat, suit) >= k, method="z3", n=1, seed=k)
+    if k <= 13:
+        assert result.status == "found"
+        assert _suit_count(VINT, result.deals[0][1][seat], suit) >= k
+    else:
+        assert result.status == "impossible"
+
+
+def test_deals_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "deals.json"
+    assert main(["deals", "crescendo", "--where", "holds(Forehand, JK, AS)", "-n", "2",
+                 "--seed", "4", "--out", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert data["format"] == "trickspec-deals/1" and len(data["deals"]) == 2
+    assert all("JK" in d["hands"]["Forehand"] and "AS" in d["hands"]["Forehand"] for d in data["deals"])
+    assert main(["play", "crescendo", "--deal", str(path), "--board", "2", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["hands"] == data["deals"][1]["hands"]
+    assert main(["deals", "vint", "--where", "count(North, spades) == 14"]) == 3
+    assert "impossible" in capsys.readouterr().err
+    assert main(["deals", "vint", "--where", "count(North, spodes) > 1"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown name 'spodes'" in err and err.count("\n") == 1
