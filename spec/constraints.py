@@ -44,16 +44,24 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Expr,
+    LeaderOf,
+    LedTo,
     Not,
     Op,
+    PlayedTo,
+    PointsWon,
     Ref,
+    ScoreOf,
     SumValues,
     T,
+    TricksWon,
+    WinnerOf,
     lift,
+    walk,
 )
 from spec.errors import NotationError
 
-__all__ = ["parse_where", "deal_test", "holds", "count", "void", "length", "points_held",
+__all__ = ["parse_where", "deal_test", "about_play", "history_test", "holds", "count", "void", "length", "points_held",
            "DEAL_NAMES"]
 
 # -- helpers for Python callers ---------------------------------------------------------
@@ -240,11 +248,15 @@ class _Parser:
         return e
 
     def _operand(self, e: Any, tok: _Tok) -> Expr:
-        """A value that can be compared: an expression, or a seat name."""
+        """A value that can be compared: an expression, a seat, a suit or a card."""
         if isinstance(e, Expr):
             return e
         if isinstance(e, tuple) and e[0] == "seat":
             return Const(e[1], T.SEAT)
+        if isinstance(e, tuple) and e[0] == "suit":
+            return Const(e[1], T.SUIT)
+        if isinstance(e, tuple) and e[0] == "card":
+            return Const(e[1], T.CARD)
         raise self._fail(f"{tok.text!r} is not a value that can be compared", tok)
 
     def _sum(self) -> Any:
@@ -305,11 +317,28 @@ class _Parser:
             return ("rank", _RANK_WORDS[word])
         if word in ("true", "false"):
             return lift(word == "true", T.BOOL)
+        if word == "declarer":
+            return Ref(Ctx.DECLARER)
+        if word == "level":
+            return Ref(Ctx.CONTRACT).level
+        if word == "strain":
+            return Ref(Ctx.CONTRACT).strain
+        if word in ("notrumps", "grand"):
+            return Const(None, T.SUIT)
         raise self._fail(f"unknown name {tok.text!r} (seats: {', '.join(self.game.table.names)}; "
                          "also dealer, suits such as spades, ranks such as aces, cards such as "
                          "AS)", tok)
 
-    _FUNCS = ("holds", "count", "void", "length", "points")
+    _FUNCS = ("holds", "count", "void", "length", "points", "lead", "leader", "winner",
+              "played", "tricks", "won", "score")
+    _BY_TRICK = {"lead": LedTo, "leader": LeaderOf, "winner": WinnerOf}
+
+    def _trick(self, e: Any, tok: _Tok) -> Expr:
+        """A trick number: a number from 1 to the deal's tricks."""
+        k = self._need(e, T.INT, "a trick is given by its number", tok)
+        if isinstance(k, Const) and not 1 <= int(k.value) <= self.game.tricks:  # type: ignore[call-overload]
+            raise self._fail(f"tricks are numbered 1 to {self.game.tricks}", tok)
+        return k
 
     def _call(self, name: _Tok) -> Expr:
         fn = name.text.lower()
@@ -325,9 +354,25 @@ class _Parser:
                 if self._take(")"):
                     break
                 self._expect(",")
+        if fn in self._BY_TRICK:
+            if len(args) != 1:
+                raise self._fail(f"{fn} takes a trick number, e.g. {fn}(7)", name)
+            return self._BY_TRICK[fn](self._trick(*args[0]))  # type: ignore[no-any-return]
+        if fn == "played":
+            if len(args) != 2 or not (isinstance(args[1][0], tuple) and args[1][0][0] == "seat"):
+                raise self._fail("played takes a trick number and a seat, e.g. played(7, North)",
+                                 name)
+            return PlayedTo(self._trick(*args[0]), Const(args[1][0][1], T.SEAT))
         if not args:
             raise self._fail(f"{fn} needs a seat first, e.g. {fn}(North, ...)", name)
         seat_arg, seat_tok = args[0]
+        if fn in ("tricks", "won", "score"):
+            if len(args) != 1:
+                raise self._fail(f"{fn} takes only a seat", name)
+            who = self._operand(seat_arg, seat_tok)
+            if who.type is not T.SEAT:
+                raise self._fail(f"{fn} takes a seat, e.g. {fn}(declarer)", seat_tok)
+            return {"tricks": TricksWon, "won": PointsWon, "score": ScoreOf}[fn](who)  # type: ignore[no-any-return]
         if isinstance(seat_arg, tuple) and seat_arg[0] == "seat":
             seat = seat_arg[1]
         else:
@@ -393,3 +438,51 @@ def deal_test(game: Game, where: Expr) -> Callable[[int, tuple[int, ...]], bool]
     except UnsupportedNodeError as e:
         raise NotationError(f"a deal constraint can read the hands as dealt and the dealer "
                             f"only: {e}") from None
+
+
+_PLAY_NODES = (PlayedTo, LedTo, LeaderOf, WinnerOf, TricksWon, PointsWon, ScoreOf)
+_PLAY_CTX = (Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP)
+
+
+def about_play(where: Expr) -> bool:
+    """Whether a constraint reads the auction or the play (a scenario), not only the deal."""
+    return any(isinstance(n, _PLAY_NODES) or (isinstance(n, Ref) and n.ctx in _PLAY_CTX)
+               for n in walk(where))
+
+
+def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
+    """A scenario constraint as a function of a finished engine state, compiled by the
+    engine's back end: the check a synthesized deal must pass after its replay."""
+    from spec.dsl._pycompile import GameTables, compile_function
+    from spec.dsl._nodes import Taken, WonTrick
+
+    params = {Ctx.DEALER: "dealer", Ctx.CONTRACT: "contract", Ctx.DECLARER: "declarer",
+              Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
+              ("param", "won"): "won", ("param", "taken"): "taken",
+              ("param", "played"): "played", ("param", "leaders"): "leaders",
+              ("param", "winners"): "winners"}
+    from spec.engine import engine_for
+
+    eng = engine_for(game)
+    extra: dict[Any, str] = {
+        DealtHand: "dealt[{seat}]", Taken: "taken[{seat}]", TricksWon: "won[{seat}].bit_count()",
+        WonTrick: "((won[{seat}] >> ({number})) & 1 == 1)",
+        PlayedTo: "played[{trick}][{seat}]", LedTo: "played[{trick}][leaders[{trick}]]",
+        LeaderOf: "leaders[{trick}]", WinnerOf: "winners[{trick}]",
+        **{("tracked", name): f"tv[{i}]" for i, name in enumerate(eng.tracked_names)},
+    }
+    fn = compile_function(game, GameTables(game), where, params, extra_env=extra, name="scenario")
+
+    def test(state: Any) -> bool:
+        n = game.players
+        played: list[list[int]] = [[-1] * n for _ in range(game.tricks + 1)]
+        leaders = [-1] * (game.tricks + 1)
+        winners = [-1] * (game.tricks + 1)
+        for rec in state.tricks:
+            for seat, card in zip(rec.seats, rec.cards):
+                played[rec.number][seat] = card
+            leaders[rec.number], winners[rec.number] = rec.leader, rec.winner
+        return bool(fn(state.dealer, state.contract, state.declarer, state.trump, state.tracked,
+                       state.dealt, state.won, state.taken, played, leaders, winners))
+
+    return test

@@ -17,7 +17,7 @@ from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
 from spec.errors import NotationError, SpecError
-from spec.constraints import parse_where
+from spec.constraints import about_play, parse_where
 from spec.engine import engine_for
 from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
@@ -25,6 +25,7 @@ from spec.records import RecordError, replay, to_record
 from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
 from verifier.deals import deals_where
+from verifier.scenario import scenarios_where
 from verifier.properties import Options, Result, Verdict, check_game, checks_for
 
 EXIT_OK, EXIT_VIOLATED, EXIT_ERROR = 0, 1, 2
@@ -310,6 +311,8 @@ def cmd_deals(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
     dealer = game.table.parse_seat(args.dealer) if args.dealer else None
     where = parse_where(game, args.where)
+    if about_play(where):
+        return _scenarios(args, game, where, dealer)
     result = deals_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
                          method=args.method, timeout=args.timeout)
     t = game.table
@@ -343,6 +346,36 @@ def cmd_deals(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if len(result.deals) < args.n:
         print(f"trickspec: only {len(result.deals)} deals satisfy the constraint", file=sys.stderr)
+    return _emit(args, text)
+
+
+def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | None) -> int:
+    """Deals with a complete play that makes a condition about the play true (Z3)."""
+    if args.method == "rejection":
+        raise _UserError("a condition about the auction or the play is solved by Z3; leave "
+                         "out --method rejection")
+    result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
+                             timeout=args.timeout)
+    data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
+            "where": args.where, "seed": args.seed, "status": result.status, "method": "z3",
+            "seconds": round(result.seconds, 3),
+            "deals": [{"dealer": game.table.name(st.dealer),
+                       "hands": {game.table.name(s): str(CardSet(game.deck, h))
+                                 for s, h in enumerate(st.dealt)},
+                       "record": to_record(st)} for st in result.states]}
+    if result.reason:
+        data["reason"] = result.reason
+    text = ("\n\n".join(render(st) for st in result.states) if args.text
+            else json.dumps(data, indent=2, ensure_ascii=False))
+    if result.status == "impossible":
+        print(f"trickspec: impossible: {result.reason}", file=sys.stderr)
+        _emit(args, text)
+        return EXIT_IMPOSSIBLE
+    if result.status == "unknown":
+        print(f"trickspec: unknown: {result.reason} (raise --timeout to look further)",
+              file=sys.stderr)
+        _emit(args, text)
+        return EXIT_ERROR
     return _emit(args, text)
 
 
@@ -498,7 +531,11 @@ def build_parser() -> argparse.ArgumentParser:
                        "Constraint language: holds(SEAT, CARD, ...), count(SEAT, SUIT-or-RANK), "
                        "void(SEAT, SUIT), length(SEAT), points(SEAT), dealer, numbers, "
                        "== != < <= > >= + - *, and / or / not, parentheses; e.g. "
-                       "'holds(South, AS, KS) and count(North, hearts) >= 5'.  Exit 0: found; "
+                       "'holds(South, AS, KS) and count(North, hearts) >= 5'.  A condition "
+                       "about the play (lead(K), leader(K), winner(K), played(K, SEAT), "
+                       "tricks(SEAT), won(SEAT), score(SEAT), declarer, level, strain) gives "
+                       "deals with a complete legal auction and play that make it true, found "
+                       "by Z3 and replayed by the engine.  Exit 0: found; "
                        "3: impossible (proved by Z3); 2: unknown (solver timeout) or bad input.")
     d.add_argument("game", metavar="GAME")
     d.add_argument("--where", required=True, metavar="CONSTRAINT",

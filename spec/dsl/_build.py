@@ -29,6 +29,10 @@ from spec.dsl._nodes import (
     Tracked,
     Var,
     WithDealt,
+    PlayedTo,
+    LedTo,
+    LeaderOf,
+    WinnerOf,
     caller_loc,
     walk,
 )
@@ -41,6 +45,10 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     Taken: (Scope.OUTCOME,),
     Awarded: (Scope.OUTCOME,),
     WithDealt: (Scope.OUTCOME,),
+    PlayedTo: (Scope.HISTORY,),
+    LedTo: (Scope.HISTORY,),
+    LeaderOf: (Scope.HISTORY,),
+    WinnerOf: (Scope.HISTORY,),
 }
 _RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 _REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")

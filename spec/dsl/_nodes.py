@@ -72,6 +72,7 @@ class Scope(enum.Enum):
     TRICK_VALUE = "a trick won"
     OUTCOME = "the end of the play"
     STATUS = "the state of the deal between two actions"
+    HISTORY = "a deal played out: its hands as dealt, contract, tricks and scores"
 
 
 _S = Scope
@@ -799,18 +800,59 @@ class WithDealt(Expr):
         return self.body.type
 
 
+@_node
+class PlayedTo(Expr):
+    """The card a seat played to trick ``trick`` of a deal played out (scope: HISTORY)."""
+
+    trick: Expr
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.CARD
+
+
+@_node
+class LedTo(Expr):
+    """The card that led trick ``trick`` (scope: HISTORY)."""
+
+    trick: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.CARD
+
+
+@_node
+class LeaderOf(Expr):
+    """The seat that led trick ``trick`` (scope: HISTORY)."""
+
+    trick: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.SEAT
+
+
+@_node
+class WinnerOf(Expr):
+    """The seat that won trick ``trick`` (scope: HISTORY)."""
+
+    trick: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.SEAT
+
+
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf, Awarded, WithDealt,
+    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf, Awarded, WithDealt,
+    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
 ]
 
 

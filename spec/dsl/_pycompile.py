@@ -56,6 +56,10 @@ from spec.dsl._nodes import (
     Var,
     WithDealt,
     WonTrick,
+    PlayedTo,
+    LedTo,
+    LeaderOf,
+    WinnerOf,
 )
 from spec.dsl._visitor import RuleVisitor, UnsupportedNodeError
 
@@ -254,6 +258,24 @@ class PyCompiler(RuleVisitor[str]):
 
     def visit_Awarded(self, node: Awarded) -> str:
         return self.visit(D.awarded(self.game, node.rule_id))
+
+    def _history(self, node: Expr, **parts: Expr) -> str:
+        template = self.env.get(type(node))
+        if template is None:
+            raise UnsupportedNodeError(node, "engine", "only a deal played out has tricks to read")
+        return template.format(**{k: self.visit(v) for k, v in parts.items()})
+
+    def visit_PlayedTo(self, node: PlayedTo) -> str:
+        return self._history(node, trick=node.trick, seat=node.seat)
+
+    def visit_LedTo(self, node: LedTo) -> str:
+        return self._history(node, trick=node.trick)
+
+    def visit_LeaderOf(self, node: LeaderOf) -> str:
+        return self._history(node, trick=node.trick)
+
+    def visit_WinnerOf(self, node: WinnerOf) -> str:
+        return self._history(node, trick=node.trick)
 
     def visit_WithDealt(self, node: WithDealt) -> str:
         if DealtHand not in self.env:

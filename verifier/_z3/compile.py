@@ -60,6 +60,10 @@ from spec.dsl._nodes import (
     Var,
     WithDealt,
     WonTrick,
+    PlayedTo,
+    LedTo,
+    LeaderOf,
+    WinnerOf,
 )
 from spec.dsl._pycompile import derived_ref
 from spec.dsl._visitor import RuleVisitor
@@ -359,6 +363,24 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_Awarded(self, node: Awarded) -> Any:
         return self.visit(D.awarded(self.game, node.rule_id))
+
+    def _history(self, node: Expr, *parts: Expr) -> Any:
+        fn = self.env.get(type(node))
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "only a deal played out has tricks to read")
+        return fn(*(self.visit(p) for p in parts))
+
+    def visit_PlayedTo(self, node: PlayedTo) -> Any:
+        return self._history(node, node.trick, node.seat)
+
+    def visit_LedTo(self, node: LedTo) -> Any:
+        return self._history(node, node.trick)
+
+    def visit_LeaderOf(self, node: LeaderOf) -> Any:
+        return self._history(node, node.trick)
+
+    def visit_WinnerOf(self, node: WinnerOf) -> Any:
+        return self._history(node, node.trick)
 
     def visit_WithDealt(self, node: WithDealt) -> Any:
         old = self.env.get(DealtHand)
