@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -25,6 +26,7 @@ from spec.records import RecordError, replay, to_record
 from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
 from verifier.deals import deals_where
+from verifier.fixtures import fixtures_for
 from verifier.scenario import scenarios_where
 from verifier.properties import Options, Result, Verdict, check_game, checks_for
 
@@ -379,6 +381,30 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
     return _emit(args, text)
 
 
+def cmd_fixtures(args: argparse.Namespace) -> int:
+    game = _game(args.game, args.variant)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise _UserError(f"cannot make {args.out}: {e.strerror}") from None
+    print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
+
+    def progress(rule_id: str, outcome: str) -> None:
+        print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
+
+    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout, on_rule=progress)
+    for f in fixtures:
+        try:
+            (out / f"{f['rule']}.json").write_text(json.dumps(f, indent=2, ensure_ascii=False)
+                                                   + "\n", encoding="utf-8")
+        except OSError as e:
+            raise _UserError(f"cannot write to {args.out}: {e.strerror}") from None
+    print(cov.summary())
+    missed = [rid for rid, why in cov.without if not why.startswith(("equipment", "a consequence"))]
+    return EXIT_ERROR if missed else EXIT_OK
+
+
 def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int, ...], int]:
     """Hands and dealer of one deal of a file written by 'trickspec deals'."""
     try:
@@ -552,6 +578,21 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
     d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     d.set_defaults(fn=cmd_deals)
+
+    fx = sub.add_parser("fixtures", help="a deal for each rule, in which the rule fires",
+                        description="Write, for every rule of the game that a deal can show "
+                        "at work, a fixture (the deal, every action, the expected tricks and "
+                        "scores, and where the rule fires; format docs/fixture.schema.json) to "
+                        "DIR/<rule id>.json, and print the coverage: rules with a fixture out "
+                        "of all, and why the others have none.  Exit 0 when every rule that "
+                        "can fire has a fixture, 2 otherwise.")
+    fx.add_argument("game", metavar="GAME")
+    fx.add_argument("--out", required=True, metavar="DIR", help="folder for the fixtures")
+    fx.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    fx.add_argument("--timeout", type=_positive_float, default=120.0, metavar="S",
+                    help="seconds Z3 may spend on one rule (default 120)")
+    fx.add_argument("--variant", action="append", default=[], metavar="ID")
+    fx.set_defaults(fn=cmd_fixtures)
 
     r = sub.add_parser("replay", help="re-run a deal record through the engine",
                        description="Confirm a record (exit 0) or reject it at the first wrong "

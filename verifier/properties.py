@@ -272,7 +272,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1
             Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy, **tracked,
         }
         ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
-        rows.append({"legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,
+        rows.append({"env": env, "legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,
                      "had": has, "over_before": over, "ends": ends, "has_after": new_has,
                      "high_after": new_high, "seat": seat, "proxy": proxy})
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes

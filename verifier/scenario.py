@@ -45,7 +45,7 @@ from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError
 from verifier.properties import _auction_steps
 
-__all__ = ["Scenario", "scenarios_where", "unsupported"]
+__all__ = ["Scenario", "scenarios_where", "solve_scenarios", "unsupported"]
 
 
 @dataclass
@@ -104,6 +104,8 @@ class _Unrolled:
         self.leaders: list[Any] = []
         self.winners: list[Any] = []
         played_before = [enc.bv(0)] * n
+        self.play_envs: list[tuple[int, int, dict[Any, Any]]] = []
+        self.trick_envs: list[tuple[int, dict[Any, Any]]] = []
         choices = D.declaration_choices(game)
         for k in range(1, game.tricks + 1):
             cards = [enc.cards_var(f"card_{k}_{s}") for s in range(n)]
@@ -122,6 +124,7 @@ class _Unrolled:
                 legal = Z3Compiler(enc, env).visit(D.legal_cards(game))
                 self.facts += [enc.one_hot(cards[s]), cards[s] & ~legal == 0]
                 with_card = {**env, Ctx.CARD: cards[s], Ctx.DECLARED: named[s]}
+                self.play_envs.append((k, s, with_card))
                 needs = Z3Compiler(enc, with_card).visit(D.needs_declaration(game))
                 ok = Z3Compiler(enc, with_card).visit(D.declaration_ok(game))
                 self.facts.append(z3.If(needs, z3.And(ok, z3.Or([named[s] == ch for ch in choices]
@@ -133,6 +136,7 @@ class _Unrolled:
             for j in range(n):
                 trick[(Ctx.PLAYED_CARD, j)] = enc.select((leader + j) % n, cards)
                 trick[(Ctx.PLAYED_DECLARED, j)] = enc.select((leader + j) % n, named)
+            self.trick_envs.append((k, trick))
             w = Z3Compiler(enc, trick).visit(D.trick_winner(game))
             winner = (leader + w) % n
             self.facts += [winner >= 0, winner < n]
@@ -244,6 +248,17 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         NotationError: the game's deals cannot be unrolled yet.
         ReplayMismatchError: the engine does not reach the scenario Z3 found (a bug).
     """
+    test = history_test(game, where)
+    return solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history()).visit(where),
+                           lambda state, _model, _rows: test(state), n=n, seed=seed,
+                           dealer=dealer, timeout=timeout, max_calls=max_calls)
+
+
+def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed: int = 0,
+                    dealer: int | None = None, timeout: float = 120.0,
+                    max_calls: int | None = None) -> Scenario:
+    """The search behind :func:`scenarios_where`: ``claim_of(unrolled, auction rows)`` gives
+    the Z3 condition; ``confirm(state, model, rows)`` checks the engine's replay."""
     why = unsupported(game)
     if why:
         raise NotationError(why)
@@ -251,11 +266,9 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
     dealer = game.players - 1 if dealer is None else dealer
     solving = Solving(timeout)
     u = _Unrolled(game, solving, dealer)
-    claim = Z3Compiler(u.enc, u.history()).visit(where)
     s = solving.solver()
-    s.add(*u.facts, claim)
+    s.add(*u.facts)
     eng = engine_for(game)
-    test = history_test(game, where)
     max_calls = max_calls or 4 * game.players + 8
     states: list[State] = []
     rng = random.Random(seed)
@@ -268,7 +281,7 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         for calls in range(fewest, max_calls + 1):
             s.push()
             facts, rows = u.auction(calls)
-            s.add(*facts)
+            s.add(*facts, claim_of(u, rows))
             # start from a random deal: keep what cards the scenario allows
             target = eng.hands_from_order(eng.deal_order(seed, 10 ** 6 + len(states)), dealer)
             keep = {}
@@ -309,7 +322,7 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         state = eng.start(hands, dealer=dealer, seed=seed)
         for a in actions:
             state = eng.apply(state, a)
-        if state.phase is not Phase.OVER or not test(state):
+        if state.phase is not Phase.OVER or not confirm(state, model, rows):
             raise ReplayMismatchError("the engine's replay of the scenario does not make the "
                                       "condition true")
         states.append(state)

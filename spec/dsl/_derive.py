@@ -14,6 +14,9 @@ from spec.dsl._build import Game
 from spec.dsl._nodes import (
     NO_SUIT,
     BoolOp,
+    CardsOfSuit,
+    Contains,
+    IsEmpty,
     PartnerOf,
     PointsWon,
     Compare,
@@ -21,10 +24,12 @@ from spec.dsl._nodes import (
     Ctx,
     Expr,
     IfThenElse,
+    Implies,
     Let,
     Not,
     Op,
     Ref,
+    Scope,
     SetOp,
     SumValues,
     T,
@@ -266,5 +271,70 @@ __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
     "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
-    "required_announcement",
+    "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]
+
+
+# -- when a rule fires, for fixtures that show each rule at work -----------------------
+
+EVERY_DEAL = "every deal"
+NO_BID = "an auction without a bid"
+UNMODELLED = "not modelled"
+EQUIPMENT = "equipment"
+CONSEQUENCE = "consequence"
+
+
+def fires(game: Game, rule: object) -> tuple[Scope | str, Expr | None]:
+    """When a rule visibly takes effect in a deal: (scope, condition) judged at every card
+    about to be played (PLAY, with the card), at every complete trick (TRICK), or at the end
+    (OUTCOME); or (CALL, condition on a probe bid) for a call rule refusing some bid.  Rules
+    at work in every deal give (EVERY_DEAL, None); equipment and consequences, which no deal
+    shows firing, give (EQUIPMENT, None) and (CONSEQUENCE, None).
+    """
+    b = rule.body  # type: ignore[attr-defined]
+    zero = Const(0, T.INT)
+    if isinstance(b, K.PlayRule):
+        bites = Not(IsEmpty(SetOp(Op.DIFF, Ref(Ctx.HAND), b.permits)))
+        return Scope.PLAY, BoolOp(Op.AND, (b.applies, bites))
+    if isinstance(b, K.AlwaysPlayable):
+        could_follow = BoolOp(Op.AND, (Not(Ref(Ctx.IS_LEADING)), Not(IsEmpty(SetOp(
+            Op.INTER, Ref(Ctx.HAND), CardsOfSuit(Ref(Ctx.LED_SUIT)))))))
+        return Scope.PLAY, BoolOp(Op.AND, (Contains(b.cards, Ref(Ctx.CARD)), could_follow))
+    if isinstance(b, K.NameSuit):
+        return Scope.PLAY, b.when
+    if isinstance(b, K.DeclarationRule):
+        return Scope.PLAY, b.applies
+    if isinstance(b, K.CountsAsSuit):
+        return Scope.TRICK, BoolOp(Op.OR, tuple(
+            Let(Ctx.LED_SUIT, played_suit(game, 0), _entry(game, i, b.when))
+            for i in range(game.players)))
+    if isinstance(b, K.WinningTier):
+        step = len(game.one(K.RankOrder).order) + 1  # type: ignore[attr-defined]
+        low, high = Const(b.level * step, T.INT), Const((b.level + 1) * step, T.INT)
+        won_in_tier = [BoolOp(Op.AND, (Compare(Op.EQ, Ref(Ctx.TRICK_WINNER), Const(i, T.INT)),
+                                       Compare(Op.GE, strength_at(game, i), low),
+                                       Compare(Op.LT, strength_at(game, i), high)))
+                       for i in range(game.players)]
+        return Scope.TRICK, BoolOp(Op.OR, tuple(won_in_tier))
+    if isinstance(b, K.ScoreRule):
+        return Scope.OUTCOME, BoolOp(Op.OR, tuple(
+            BoolOp(Op.AND, (Let(Ctx.SEAT, Const(s, T.SEAT), b.when),
+                            Compare(Op.NE, Let(Ctx.SEAT, Const(s, T.SEAT), b.amount), zero)))
+            for s in range(game.players)))
+    if isinstance(b, K.CallRule):
+        return Scope.CALL, BoolOp(Op.AND, (b.applies, Not(b.requires)))
+    if isinstance(b, K.Claim):
+        # a stated consequence "if A then B" shows in a deal where A happens
+        if (isinstance(b.holds, Implies) and not b.free
+                and b.scope in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME)):
+            return b.scope, b.holds.cond
+        return CONSEQUENCE, None
+    if isinstance(b, K.RedealIfNoBid):
+        return NO_BID, None
+    if isinstance(b, (K.ProxyCall, K.SetAside, K.PlayableAside, K.FaceDown, K.SitsOut,
+                      K.Update, K.Announce, K.Decide, K.VoidWhen)):
+        return UNMODELLED, None
+    if isinstance(b, (K.DeckIs, K.RankOrder, K.Ladder, K.BidOrder, K.Seats, K.PlayDirection,
+                      K.SidesByContract, K.CardPoints)):
+        return EQUIPMENT, None
+    return EVERY_DEAL, None
