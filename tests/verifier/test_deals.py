@@ -23,7 +23,7 @@ def _suit_count(game, mask: int, suit: Suit) -> int:  # type: ignore[no-untyped-
 
 @pytest.mark.parametrize("text, message", [
     ("count(Nrth, spades) > 1", "unknown name 'Nrth'"),
-    ("count(North, spades) > hearts", "'hearts' is not a value"),
+    ("count(North, spades) > hearts", "cannot compare a number with a suit"),
     ("holds(North, spades)", "holds takes a seat and one or more cards"),
     ("count(North) > 1", "count takes a seat and a suit or rank"),
     ("North == 1", "cannot compare a seat with a number"),
