@@ -33,7 +33,7 @@ from spec.dsl._nodes import Ctx, DealtHand, Expr
 from spec.engine import engine_for
 from spec.errors import NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
-from verifier._z3.solver import Solving
+from verifier._z3.solver import Solving, unknown_reason
 
 __all__ = ["DealSearch", "deals_where", "REJECTION_TRIES"]
 
@@ -124,7 +124,7 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, timeout: 
             return DealSearch("found", list(have), reason=f"only {len(have)} deals satisfy it")
         return DealSearch("impossible", reason="Z3 proves that no deal satisfies the constraint")
     if first == z3.unknown:
-        return DealSearch("unknown", list(have), reason=s.reason_unknown() or "unknown")
+        return DealSearch("unknown", list(have), reason=unknown_reason(s, timeout))
     eng = engine_for(game)
     out = list(have)
     k = 0
@@ -143,7 +143,7 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, timeout: 
             if r == z3.sat:
                 break
             if r == z3.unknown:
-                return DealSearch("unknown", out, reason=s.reason_unknown() or "unknown")
+                return DealSearch("unknown", out, reason=unknown_reason(s, timeout))
             core = set(map(str, s.unsat_core()))
             if not core:  # no more deals at all
                 return DealSearch("found", out, reason=f"only {len(out)} deals satisfy it")

@@ -40,7 +40,7 @@ from spec.dsl._nodes import (
 from spec.engine import PASS, Action, Call, Phase, Play, State, engine_for
 from spec.errors import NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
-from verifier._z3.solver import Solving
+from verifier._z3.solver import Solving, unknown_reason
 from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError
 from verifier.properties import _auction_steps
@@ -309,7 +309,7 @@ def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed
                 break
             s.pop()
             if r == z3.unknown:
-                return Scenario("unknown", states, s.reason_unknown() or "unknown",
+                return Scenario("unknown", states, unknown_reason(s, timeout),
                                 time.perf_counter() - start)
         if found is None:
             status = "found" if states else "impossible"

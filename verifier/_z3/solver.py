@@ -44,3 +44,11 @@ class Solving:
         if r == z3.unsat:
             return False
         raise SolverUnknownError(solver.reason_unknown() or "unknown")
+
+
+def unknown_reason(solver: z3.Solver, timeout: float) -> str:
+    """Why Z3 gave up, in words: its time ran out, or its own reason."""
+    reason = solver.reason_unknown() or "unknown"
+    if reason in ("canceled", "timeout"):
+        return f"the solver's {timeout:g} s ran out"
+    return reason
