@@ -119,7 +119,8 @@ class _Unrolled:
                 leading = leader == s
                 env = {**base, Ctx.SEAT: enc.int(s), Ctx.HAND: dealt[s] & ~played_before[s],
                        Ctx.IS_LEADING: leading, Ctx.LED_SUIT: z3.If(leading, enc.int(NO_SUIT), led),
-                       Ctx.TRICK_NUMBER: enc.int(k), Ctx.POSITION: (s - leader + n) % n,
+                       Ctx.TRICK_NUMBER: enc.int(k),
+                       Ctx.POSITION: enc.select(leader, [enc.int((s - x) % n) for x in range(n)]),
                        Ctx.ASIDE: enc.bv(0), Ctx.LEADER: leader}
                 legal = Z3Compiler(enc, env).visit(D.legal_cards(game))
                 self.facts += [enc.one_hot(cards[s]), cards[s] & ~legal == 0]
@@ -134,11 +135,14 @@ class _Unrolled:
             trick = {**base, Ctx.TRICK_NUMBER: enc.int(k), Ctx.LEADER: leader,
                      Ctx.TRICK_SIZE: enc.int(n)}
             for j in range(n):
-                trick[(Ctx.PLAYED_CARD, j)] = enc.select((leader + j) % n, cards)
-                trick[(Ctx.PLAYED_DECLARED, j)] = enc.select((leader + j) % n, named)
+                # the card at position j: a table over who led, not arithmetic modulo n
+                order = [(x + j) % n for x in range(n)]
+                trick[(Ctx.PLAYED_CARD, j)] = enc.select(leader, [cards[o] for o in order])
+                trick[(Ctx.PLAYED_DECLARED, j)] = enc.select(leader, [named[o] for o in order])
             self.trick_envs.append((k, trick))
             w = Z3Compiler(enc, trick).visit(D.trick_winner(game))
-            winner = (leader + w) % n
+            winner = enc.select(leader, [enc.select(w, [enc.int((x + j) % n) for j in range(n)])
+                                         for x in range(n)])
             self.facts += [winner >= 0, winner < n]
             self.cards.append(cards)
             self.named.append(named)

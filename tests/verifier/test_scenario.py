@@ -68,3 +68,15 @@ def test_scenarios_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> 
     record = data["deals"][0]["record"]
     assert replay(record).ok
     assert record["tricks"][6]["cards"][0].startswith("JK")
+
+
+@pytest.mark.slow
+def test_a_vint_scenario_is_found_and_replayed() -> None:
+    from spec.games.vint import GAME as VINT
+
+    result = scenarios_where(VINT, parse_where(VINT, "level == 7 and winner(13) == declarer"),
+                             timeout=600)
+    assert result.status == "found"
+    state = result.states[0]
+    assert VINT.ladder[state.contract].level == 7 and state.tricks[-1].winner == state.declarer
+    assert replay(json.loads(json.dumps(to_record(state)))).ok

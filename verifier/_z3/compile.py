@@ -268,12 +268,13 @@ class Z3Compiler(RuleVisitor[Any]):
         return out
 
     def visit_CardValue(self, node: CardValue) -> Any:
+        # a card is one bit (or none, for an empty place): its value is the sum over its bits,
+        # which tests single bits rather than comparing whole card sets
         c = self.visit(node.card)
         deck = self.game.deck
-        out = self.enc.int(0)
-        for i in range(len(deck) - 1, -1, -1):
-            out = z3.If(c == self.enc.bv(1 << i), self.enc.int(node.table.value(deck[i])), out)
-        return out
+        return z3.Sum([z3.If(z3.Extract(i, i, c) == 1, self.enc.int(node.table.value(deck[i])),
+                             self.enc.int(0))
+                       for i in range(len(deck)) if node.table.value(deck[i])] or [self.enc.int(0)])
 
     def visit_SumValues(self, node: SumValues) -> Any:
         # a situation may name the sum of a table over the cards a seat took (so that the
