@@ -1571,7 +1571,7 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     if not target and not length:
         raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
     table = game.table
-    sides = table.partnerships or tuple((s,) for s in table.seats)
+    sides = table.sides
     rotation = game.constructs(K.DealerRotation)
     steps = rotation[0][1].steps if rotation else 1  # type: ignore[attr-defined]
     dealer = game.players - 1 if dealer is None else dealer

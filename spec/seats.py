@@ -65,6 +65,15 @@ class Table:
                 return others[0] if len(others) == 1 else None
         return None
 
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The sides that score together: the partnerships, or each seat alone."""
+        return self.partnerships or tuple((s,) for s in self.seats)
+
+    def side_name(self, side: tuple[int, ...]) -> str:
+        """A side by its seats' names: ``North-South``."""
+        return "-".join(self.names[s] for s in side)
+
     def iter_from(self, seat: int) -> tuple[int, ...]:
         """Every seat once, in order of play, starting with ``seat``."""
         return tuple(self.next(seat, k) for k in range(len(self.names)))

@@ -97,11 +97,6 @@ def _lines(game: Game) -> tuple[str, ...]:
     return score_lines(game)
 
 
-def sides_of(game: Game) -> tuple[tuple[int, ...], ...]:
-    """The sides of the sheet: the partnerships, or each seat alone."""
-    return game.table.partnerships or tuple((s,) for s in game.table.seats)
-
-
 def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
     """Write finished deals on the sheet in order, until the rubber is over.
 
@@ -122,7 +117,7 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
     bonus = _rule(game, K.GameBonus)
     rubber = _rule(game, K.Rubber)
     eng = engine_for(game)
-    sides = sides_of(game)
+    sides = game.table.sides
     side_of = {seat: i for i, side in enumerate(sides) for seat in side}
     entries: list[Entry] = []
     games: list[GameWon] = []
@@ -201,10 +196,6 @@ def play_rubber(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     return record
 
 
-def _side_name(game: Game, side: tuple[int, ...]) -> str:
-    return "-".join(game.table.name(s) for s in side)
-
-
 def _deal_title(game: Game, state: State) -> str:
     if state.contract < 0:
         return "no contract"
@@ -217,7 +208,7 @@ def render_sheet(record: RubberRecord) -> str:
     game; totals and the settlement at the foot."""
     game = record.game
     target = _rule(game, K.GameTarget)
-    names = [_side_name(game, s) for s in record.sides]
+    names = [game.table.side_name(s) for s in record.sides]
     heads = (["WE", "THEY"] if len(record.sides) == 2 else names)
     width = 44 + 10 * len(heads)
 
@@ -272,7 +263,7 @@ def rubber_json(record: RubberRecord) -> dict[str, Any]:
     from spec.records import to_record
 
     game = record.game
-    names = [_side_name(game, s) for s in record.sides]
+    names = [game.table.side_name(s) for s in record.sides]
     return {
         "format": "trickspec-rubber/1",
         "game": game.key,

@@ -165,19 +165,15 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
-def _side_name(game: Game, side: tuple[int, ...]) -> str:
-    return "-".join(game.table.name(s) for s in side)
-
-
 def render_match(game: Game, match: Any) -> str:
     lines = [f"{game.name}: a whole game from seed {match.deals[0].seed}"]
     for k, (state, totals) in enumerate(zip(match.deals, match.totals), start=1):
         contract = (f"{game.ladder[state.contract].symbol} by {game.table.name(state.declarer)}"
                     if state.contract >= 0 else "no contract")
         lines.append(f"  deal {k:3}  dealer {game.table.name(state.dealer):6} {contract:18} "
-                     + "  ".join(f"{_side_name(game, side)} {x:3}"
+                     + "  ".join(f"{game.table.side_name(side)} {x:3}"
                                  for side, x in zip(match.sides, totals)))
-    lines.append("Winner: " + ", ".join(_side_name(game, match.sides[i]) for i in match.winners))
+    lines.append("Winner: " + ", ".join(game.table.side_name(match.sides[i]) for i in match.winners))
     return "\n".join(lines)
 
 
@@ -235,10 +231,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise _UserError(str(e)) from None
         if args.json:
             text = json.dumps({"game": game.key, "variants": list(game.active_variants),
-                               "sides": [_side_name(game, s) for s in match.sides],
+                               "sides": [game.table.side_name(s) for s in match.sides],
                                "deals": [to_record(d) for d in match.deals],
                                "totals": [list(t) for t in match.totals],
-                               "winners": [_side_name(game, match.sides[i]) for i in match.winners]},
+                               "winners": [game.table.side_name(match.sides[i]) for i in match.winners]},
                               indent=2, ensure_ascii=False)
         else:
             text = render_match(game, match)

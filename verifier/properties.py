@@ -527,7 +527,7 @@ def _game_one_winner(game: Game, solving: Solving, opts: Options):  # type: igno
     assert isinstance(body, K.GameTarget)
     enc = Encoding(game, solving.ctx)
     sit = E.outcome_situation(enc)
-    sides = game.table.partnerships or tuple((s,) for s in range(game.players))
+    sides = game.table.sides
     won = sit.env[WonTrick]
     before = [enc.int_var(f"before_{i}") for i in range(len(sides))]
     sit.facts += [z3.And(b >= 0, b < body.target) for b in before]
@@ -561,7 +561,7 @@ def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore
     body = game.constructs(K.Rubber)[0][1]
     assert isinstance(body, K.Rubber)
     enc = Encoding(game, solving.ctx)
-    sides = len(game.table.partnerships or tuple((s,) for s in range(game.players)))
+    sides = len(game.table.sides)
     most = sides * (body.games - 1) + 1
     winners = [enc.int_var(f"game_{k}") for k in range(most)]
     facts = [z3.And(w >= 0, w < sides) for w in winners]
