@@ -26,7 +26,17 @@ import time
 from typing import Any
 
 from spec.dsl._build import Game
-from spec.engine import Phase, State, apply, engine_for, legal_actions, new_deal, pick, play_deal
+from spec.engine import (
+    Phase,
+    State,
+    apply,
+    engine_for,
+    legal_actions,
+    new_deal,
+    pick,
+    play_deal,
+    play_on,
+)
 from spec.registry import GAMES, find_game
 
 WARM_UP_DEALS = 200
@@ -65,23 +75,13 @@ def _bid(game: Game, seed: int) -> tuple[State, random.Random] | None:
 
 def time_card_play(game: Game, deals: int, seed: int) -> dict[str, Any]:
     """Time the random play of the cards alone, from positions after the auction."""
-    eng = engine_for(game)
     starts = [x for x in (_bid(game, s) for s in range(seed, seed + deals)) if x is not None]
-    fast = eng._plain_play
-
-    def play(state: State, rng: random.Random) -> State:
-        if fast:
-            return eng.random_playout(state, rng)
-        while state.phase is not Phase.OVER:
-            actions = legal_actions(state)
-            state = apply(state, actions[pick(rng, len(actions))])
-        return state
-
+    fast = engine_for(game)._plain_play
     for state, rng in starts[:WARM_UP_DEALS]:
-        play(state, random.Random(rng.random()))
+        play_on(state, random.Random(rng.random()))
     start = time.perf_counter()
     for state, rng in starts:
-        play(state, rng)
+        play_on(state, rng)
     seconds = time.perf_counter() - start
     return {"game": game.key, "deals": len(starts), "seconds": seconds,
             "deals_per_second": len(starts) / seconds, "fast_random_play": fast}

@@ -36,7 +36,7 @@ from spec.seats import Table
 __all__ = [
     "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
     "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "play_deal",
-    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match", "pick",
+    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match", "pick", "play_on",
 ]
 
 
@@ -349,6 +349,23 @@ def _params(ctxs: Iterable[Ctx]) -> dict[Any, str]:
     return {c: c.name.lower() for c in ctxs}
 
 
+# the parameters of the functions judged at the end of the play, before the state tables
+_OUTCOME_PARAMS = {Ctx.SEAT: "seat", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract",
+                   Ctx.DEALER: "dealer", Ctx.TRUMP: "trump"}
+
+
+def _trick_params(players: int) -> dict[Any, str]:
+    """The parameters of the functions judged on a complete trick, before ``tv``."""
+    params: dict[Any, str] = _params(_TRICK_CTX)
+    for i in range(players):
+        params[(Ctx.PLAYED_CARD, i)] = f"cards[{i}]"
+        params[(Ctx.PLAYED_DECLARED, i)] = f"named[{i}]"
+        params[(Ctx.PLAYED_FACE_DOWN, i)] = f"faces[{i}]"
+    params.update({("param", "cards"): "cards", ("param", "named"): "named",
+                   ("param", "faces"): "faces"})
+    return params
+
+
 class Engine:
     """The compiled form of one game (with its variants): build once, use for every deal."""
 
@@ -426,14 +443,7 @@ class Engine:
         down = g.constructs(K.FaceDown)
         self._face_down = (self._fn(D.face_down(g), play_p, "face_down", tv=True, dealt=True)
                            if down else None)
-        trick_p: dict[Any, str] = _params(_TRICK_CTX)
-        for i in range(self.n):
-            trick_p[(Ctx.PLAYED_CARD, i)] = f"cards[{i}]"
-            trick_p[(Ctx.PLAYED_DECLARED, i)] = f"named[{i}]"
-            trick_p[(Ctx.PLAYED_FACE_DOWN, i)] = f"faces[{i}]"
-        trick_p[("param", "cards")] = "cards"
-        trick_p[("param", "named")] = "named"
-        trick_p[("param", "faces")] = "faces"
+        trick_p = _trick_params(self.n)
         self._revealed = (self._fn(down[0][1].revealed_when, trick_p, "revealed", tv=True)  # type: ignore[attr-defined]
                           if down else None)
         self._seen_by = (self._fn(down[0][1].seen_by, status_p, "seen_by", tv=True, dealt=True)  # type: ignore[attr-defined]
@@ -499,8 +509,7 @@ class Engine:
         self._entry_suit = self._fn(D.entry_suit(g), entry_p, "entry_suit")
         self._strength = self._fn(D.strength(g), entry_p, "strength")
         # scoring
-        outcome = {Ctx.SEAT: "seat", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract",
-                   Ctx.DEALER: "dealer", Ctx.TRUMP: "trump"}
+        outcome = _OUTCOME_PARAMS
         self._score = self._fn(D.score(g, Ref(Ctx.SEAT)), outcome, "score", tv=True, dealt=True,
                                won=True, taken=True)
         self._points = self._fn(D.points_won(g, Ref(Ctx.SEAT)),
@@ -1337,8 +1346,7 @@ class Engine:
 
     def _rule_amounts(self, args: tuple[Any, ...]) -> tuple[tuple[Rule, int, int], ...]:
         if self._items is None:
-            outcome = {Ctx.SEAT: "seat", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract",
-                       Ctx.DEALER: "dealer", Ctx.TRUMP: "trump"}
+            outcome = _OUTCOME_PARAMS
             self._items = tuple(
                 (rule, self._fn(D.awarded(self.game, rule.id), outcome, "awarded", tv=True,
                                 dealt=True, won=True, taken=True))
@@ -1362,6 +1370,21 @@ class Engine:
         args = (declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
                 tuple(dealt), tuple(won), (0,) * self.n)
         return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
+
+    def judge(self, scope: Scope, expr: Any) -> Callable[..., Any]:
+        """``expr`` compiled with the parameters the engine uses in ``scope``: PLAY (the
+        play arguments, then ``card``, ``declared``, ``tv``, ``dealt``), TRICK (the trick's
+        values, ``cards``, ``named``, ``faces``, ``tv``) or OUTCOME (seat, declarer,
+        contract, dealer, trump, then ``tv``, ``dealt``, ``won``, ``taken``)."""
+        if scope is Scope.PLAY:
+            return self._fn(expr, {**_params(_PLAY_CTX), Ctx.CARD: "card",
+                                   Ctx.DECLARED: "declared"}, "judge", tv=True, dealt=True)
+        if scope is Scope.TRICK:
+            return self._fn(expr, _trick_params(self.n), "judge", tv=True)
+        if scope is Scope.OUTCOME:
+            return self._fn(expr, _OUTCOME_PARAMS, "judge", tv=True, dealt=True, won=True,
+                            taken=True)
+        raise NotationError(f"the engine judges plays, tricks and outcomes, not {scope.value}")
 
     def trick_points(self, contract: int, rec: TrickRecord) -> int:
         """What one finished trick is worth to its winner, by the game's points rules (its
@@ -1523,18 +1546,27 @@ def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     rng = random.Random(seed)
     bots = bots or [random_bot] * game.players
     eng = state.engine
-    if all(bot is random_bot for bot in bots) and eng._plain_play:
-        # what random_bot does, without a View or the phase dispatch per action: the same
-        # draws, the same deal
-        while state.phase is not Phase.OVER:
-            if state.phase is Phase.PLAY:
-                return eng.random_playout(state, rng)
-            actions = eng.legal_actions(state)
-            state = eng.apply(state, actions[pick(rng, len(actions))])
-        return state
+    if all(bot is random_bot for bot in bots):
+        return play_on(state, rng)
     while state.phase is not Phase.OVER:
         action = bots[state.turn](View(state, state.turn), rng)
         state = eng.apply(state, action)
+    return state
+
+
+def play_on(state: State, rng: random.Random) -> State:
+    """The deal played to its end from ``state`` by random bots drawing from ``rng``.
+
+    What :func:`random_bot` does, without a View or the phase dispatch per action, and the
+    play of the cards by :meth:`Engine.random_playout` where the game allows: the same
+    draws, the same deal.
+    """
+    eng = state.engine
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.PLAY and eng._plain_play:
+            return eng.random_playout(state, rng)
+        actions = eng.legal_actions(state)
+        state = eng.apply(state, actions[pick(rng, len(actions))])
     return state
 
 

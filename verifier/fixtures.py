@@ -24,20 +24,17 @@ from spec.dsl._build import Game, Rule
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import NO_SUIT, Ctx, Scope
 from spec.engine import (
-    _PLAY_CTX,
-    _TRICK_CTX,
     PASS,
     Call,
     Phase,
     Play,
     State,
-    _params,
     apply,
     engine_for,
     legal_actions,
     new_deal,
-    pick,
     play_deal,
+    play_on,
 )
 from spec.errors import IllegalActionError, NotationError
 from spec.records import to_record
@@ -73,14 +70,6 @@ def _fixture(game: Game, rule: Rule, state: State, fires: dict[str, Any]) -> dic
             "record": to_record(state)}
 
 
-def _random_finish(state: State, seed: int) -> State:
-    rng = random.Random(seed)
-    while state.phase is not Phase.OVER:
-        actions = legal_actions(state)
-        state = apply(state, actions[pick(rng, len(actions))])
-    return state
-
-
 def _no_bid(game: Game, seed: int) -> State:
     """A deal whose first auction has no bid, then the redeal played out."""
     state = new_deal(game, seed=seed)
@@ -89,31 +78,16 @@ def _no_bid(game: Game, seed: int) -> State:
             raise NotationError(f"{game.name}: passing is not always legal, so no deal shows "
                                 "an auction without a bid")
         state = apply(state, PASS)
-    return _random_finish(state, seed)
+    return play_on(state, random.Random(seed))
 
 
 class _EngineJudge:
     """A rule's firing condition compiled by the engine's back end, judged on a replay."""
 
     def __init__(self, game: Game, scope: Scope, cond: Any) -> None:
-        self.eng = eng = engine_for(game)
+        self.eng = engine_for(game)
         self.scope = scope
-        if scope is Scope.PLAY:
-            params = {**_params(_PLAY_CTX), Ctx.CARD: "card", Ctx.DECLARED: "declared"}
-            self.fn = eng._fn(cond, params, "fires", tv=True, dealt=True)
-        elif scope is Scope.TRICK:
-            params: dict[Any, str] = _params(_TRICK_CTX)
-            for i in range(game.players):
-                params[(Ctx.PLAYED_CARD, i)] = f"cards[{i}]"
-                params[(Ctx.PLAYED_DECLARED, i)] = f"named[{i}]"
-                params[(Ctx.PLAYED_FACE_DOWN, i)] = f"faces[{i}]"
-            params.update({("param", "cards"): "cards", ("param", "named"): "named",
-                           ("param", "faces"): "faces"})
-            self.fn = eng._fn(cond, params, "fires", tv=True)
-        else:
-            outcome = {Ctx.SEAT: "seat", Ctx.DECLARER: "declarer", Ctx.CONTRACT: "contract",
-                       Ctx.DEALER: "dealer", Ctx.TRUMP: "trump"}
-            self.fn = eng._fn(cond, outcome, "fires", tv=True, dealt=True, won=True, taken=True)
+        self.fn = self.eng.judge(scope, cond)
 
     def where(self, hands: tuple[int, ...], dealer: int, seed: int, actions: list[Any]) -> list[str]:
         """Where the condition holds in the replay: 'trick k, Seat' entries, or 'end'."""
