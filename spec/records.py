@@ -7,6 +7,7 @@ engine and reports the first step where the record and the rules disagree.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,8 @@ from spec.engine import (
 from spec.errors import IllegalActionError, NotationError
 from spec.registry import find_game
 
-__all__ = ["FORMAT", "RecordError", "to_record", "replay", "ReplayReport"]
+__all__ = ["FORMAT", "RecordError", "to_record", "replay", "ReplayReport", "hands_text",
+           "hands_from_text"]
 
 FORMAT = "trickspec-record/1"
 
@@ -58,12 +60,17 @@ def _actions(game: Game, log: tuple[tuple[int, Action], ...]) -> list[dict[str, 
     return out
 
 
+def hands_text(game: Game, hands: Sequence[int]) -> dict[str, str]:
+    """Hands as records write them: each seat's name to its cards (``"AS 5S JK"``)."""
+    return {game.table.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(hands)}
+
+
 def to_record(state: State) -> dict[str, Any]:
     """The record of a deal (finished or not) as JSON-ready data."""
     game = state.game
     t = game.table
     eng = state.engine
-    hands = {t.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(state.dealt)}
+    hands = hands_text(game, state.dealt)
     out: dict[str, Any] = {
         "format": FORMAT,
         "game": game.key,
@@ -71,7 +78,7 @@ def to_record(state: State) -> dict[str, Any]:
         "seed": state.seed,
         "dealer": t.name(state.dealer),
         "thrown_in": [
-            {"hands": {t.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(d.dealt)},
+            {"hands": hands_text(game, d.dealt),
              "actions": _actions(game, d.log), "reason": d.reason,
              "dealer": t.name(d.dealer)}
             for d in state.thrown_in
@@ -120,7 +127,14 @@ def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     return data[key]
 
 
-def _hands(game: Game, data: Any) -> tuple[int, ...]:
+def hands_from_text(game: Game, data: Any) -> tuple[int, ...]:
+    """Hands as records write them (see :func:`hands_text`), read and checked against the
+    deal rule.
+
+    Raises:
+        RecordError: not a map of seats to cards.
+        NotationError: a bad seat or card, or hands that do not share out the deck.
+    """
     t = game.table
     if not isinstance(data, dict):
         raise RecordError("'hands' must map each seat to its cards, e.g. {\"Forehand\": \"AS 5S ...\"}")
@@ -166,7 +180,7 @@ def replay(data: Any) -> ReplayReport:
     for d_index, deal in enumerate(deals):
         if not isinstance(deal, dict):
             raise RecordError("each thrown-in deal must be an object with hands and actions")
-        hands = _hands(game, deal.get("hands"))
+        hands = hands_from_text(game, deal.get("hands"))
         if state is None:
             state = eng.start(hands, dealer=dealer, seed=seed)
         elif state.dealt != hands:

@@ -19,10 +19,9 @@ from spec.dsl._build import Game, suit_from_code
 from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
 from spec.errors import NotationError, SpecError
 from spec.constraints import about_play, parse_where
-from spec.engine import engine_for
 from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
-from spec.records import RecordError, replay, to_record
+from spec.records import RecordError, hands_from_text, hands_text, replay, to_record
 from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
 from verifier.deals import deals_where
@@ -279,8 +278,7 @@ def cmd_pbn(args: argparse.Namespace) -> int:
     if args.read:
         deals = _read_pbn_file(game, args.read)
         rows = [{"board": d.board, "dealer": None if d.dealer is None else game.table.name(d.dealer),
-                 "hands": {game.table.name(s): str(CardSet(game.deck, h))
-                           for s, h in enumerate(d.hands)}} for d in deals]
+                 "hands": hands_text(game, d.hands)} for d in deals]
         if args.json:
             return _emit(args, json.dumps(rows, indent=2, ensure_ascii=False))
         lines = [f"{args.read}: {len(deals)} deal(s) of {game.name}"]
@@ -318,8 +316,7 @@ def cmd_deals(args: argparse.Namespace) -> int:
         "format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
         "where": args.where, "seed": args.seed, "status": result.status, "method": result.method,
         "seconds": round(result.seconds, 3),
-        "deals": [{"dealer": t.name(d), "hands": {t.name(s): str(CardSet(game.deck, h))
-                                                  for s, h in enumerate(hands)}}
+        "deals": [{"dealer": t.name(d), "hands": hands_text(game, hands)}
                   for d, hands in result.deals],
     }
     if result.reason:
@@ -334,16 +331,19 @@ def cmd_deals(args: argparse.Namespace) -> int:
         text = "\n".join(lines)
     else:
         text = json.dumps(data, indent=2, ensure_ascii=False)
-    if result.status == "impossible":
-        print(f"trickspec: impossible: {result.reason}", file=sys.stderr)
+    return _answer(args, text, result.status, result.reason, len(result.deals))
+
+
+def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found: int) -> int:
+    """Write the deals found; say on stderr when they are impossible, unknown or too few,
+    with the exit code that goes with it."""
+    if status in ("impossible", "unknown"):
+        hint = " (raise --timeout to look further)" if status == "unknown" else ""
+        print(f"trickspec: {status}: {reason}{hint}", file=sys.stderr)
         _emit(args, text)
-        return EXIT_IMPOSSIBLE
-    if result.status == "unknown":
-        print(f"trickspec: unknown: {result.reason}", file=sys.stderr)
-        _emit(args, text)
-        return EXIT_ERROR
-    if len(result.deals) < args.n:
-        print(f"trickspec: only {len(result.deals)} deals satisfy the constraint", file=sys.stderr)
+        return EXIT_IMPOSSIBLE if status == "impossible" else EXIT_ERROR
+    if found < args.n:
+        print(f"trickspec: only {found} deals satisfy the constraint", file=sys.stderr)
     return _emit(args, text)
 
 
@@ -357,24 +357,13 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
     data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
             "where": args.where, "seed": args.seed, "status": result.status, "method": "z3",
             "seconds": round(result.seconds, 3),
-            "deals": [{"dealer": game.table.name(st.dealer),
-                       "hands": {game.table.name(s): str(CardSet(game.deck, h))
-                                 for s, h in enumerate(st.dealt)},
+            "deals": [{"dealer": game.table.name(st.dealer), "hands": hands_text(game, st.dealt),
                        "record": to_record(st)} for st in result.states]}
     if result.reason:
         data["reason"] = result.reason
     text = ("\n\n".join(render(st) for st in result.states) if args.text
             else json.dumps(data, indent=2, ensure_ascii=False))
-    if result.status == "impossible":
-        print(f"trickspec: impossible: {result.reason}", file=sys.stderr)
-        _emit(args, text)
-        return EXIT_IMPOSSIBLE
-    if result.status == "unknown":
-        print(f"trickspec: unknown: {result.reason} (raise --timeout to look further)",
-              file=sys.stderr)
-        _emit(args, text)
-        return EXIT_ERROR
-    return _emit(args, text)
+    return _answer(args, text, result.status, result.reason, len(result.states))
 
 
 def cmd_fixtures(args: argparse.Namespace) -> int:
@@ -418,15 +407,10 @@ def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int
     if not 1 <= k <= len(deals):
         raise _UserError(f"{path} has deals 1 to {len(deals)}; --board {board} is not one")
     deal = deals[k - 1]
+    if not isinstance(deal, dict) or not isinstance(deal.get("dealer"), str):
+        raise _UserError(f"{path}: deal {k} needs 'dealer' and 'hands'")
     try:
-        t = game.table
-        hands = [0] * game.players
-        for name, cards in deal["hands"].items():
-            hands[t.parse_seat(name)] = CardSet.parse(cards, game.deck).mask
-        engine_for(game).check_hands(hands)
-        return tuple(hands), t.parse_seat(deal["dealer"])
-    except (KeyError, TypeError, AttributeError):
-        raise _UserError(f"{path}: deal {k} needs 'dealer' and 'hands'") from None
+        return hands_from_text(game, deal.get("hands")), game.table.parse_seat(deal["dealer"])
     except NotationError as e:
         raise _UserError(f"{path}: deal {k}: {e}") from None
 
