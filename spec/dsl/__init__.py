@@ -301,10 +301,17 @@ def score_of(s: object, line: str | None = None) -> Expr:
     return ScoreOf(lift(s, T.SEAT), line)
 
 
-def awarded(rule: Rule | str) -> Expr:
-    """What one scoring rule gives the seat being scored (0 when it does not apply); the
-    rule is looked up in the game being judged, so a variant's replacement counts."""
-    return Awarded(rule.id if isinstance(rule, Rule) else rule)
+def awarded(*rules: Rule | str) -> Expr:
+    """What the scoring rules named give the seat being scored, added up (0 for a rule that
+    does not apply); each rule is looked up in the game being judged, so a variant's
+    replacement counts."""
+    if not rules:
+        raise TypeError("awarded() needs at least one scoring rule")
+    terms = [Awarded(r.id if isinstance(r, Rule) else r) for r in rules]
+    total: Expr = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    return total
 
 
 def with_dealt(hands: Sequence[tuple[object, object]], body: Expr) -> Expr:

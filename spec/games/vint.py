@@ -296,6 +296,9 @@ UNDERTRICK_PENALTY = Rule(
                    line=ABOVE),
 )
 
+# the rules of the coronets, below: scored for one hand each
+CORONETS = ("coronet.aces", "coronet.sequence", "coronet.trump_double", "coronet.grand_double")
+
 NO_OVERTRICKS = Rule(
     id="score.no_overtricks",
     text="Tricks beyond the contract earn nothing extra: short of a slam, the declarers "
@@ -303,9 +306,7 @@ NO_OVERTRICKS = Rule(
     source=seed("VNT-SCORE-4"),
     body=Claim(Scope.OUTCOME, implies(
         SIDE & MADE & (DECLARERS_TRICKS < TRICKS - 1),
-        score_of(seat, ABOVE) == awarded("coronet.aces") + awarded("coronet.sequence")
-        + awarded("coronet.trump_double") + awarded("coronet.grand_double")
-        + awarded("honours.aces") + awarded("honours.trumps"))),
+        score_of(seat, ABOVE) == awarded(*CORONETS, "honours.aces", "honours.trumps"))),
 )
 
 # 7. Slams -----------------------------------------------------------------------------
@@ -424,22 +425,16 @@ CORONET_GRAND = Rule(
     body=ScoreRule(when=GRAND, amount=side_sum(aces_coronet) + side_sum(all_sequences),
                    line=ABOVE),
 )
-CORONETS = ("coronet.aces", "coronet.sequence", "coronet.trump_double", "coronet.grand_double")
 
 
-def coronets() -> object:
-    """Every coronet the seat's side writes in a deal."""
-    total: object = const(0)
-    for rid in CORONETS:
-        total = total + awarded(rid)
-    return total
+CORONETS_SCORED = awarded(*CORONETS)  # every coronet the seat's side writes in a deal
 
 
 CORONET_HOLDERS = Rule(
     id="coronet.holders_side",
     text="Coronets are written for the holder's side, declaring or defending.",
     source=seed("VNT-COR-5"),
-    body=Claim(Scope.OUTCOME, let(declarer, seat_after(declarer), coronets()) == coronets()),
+    body=Claim(Scope.OUTCOME, let(declarer, seat_after(declarer), CORONETS_SCORED) == CORONETS_SCORED),
 )
 
 # 9. Honours: what a partnership was dealt ---------------------------------------------
@@ -477,7 +472,7 @@ ACE_COUNTS_TWICE = Rule(
     body=Claim(Scope.OUTCOME, implies(
         ~GRAND & ~(SIDE_HAND & ACE_OF_TRUMPS).is_empty & (SIDE_ACES >= 3)
         & (SIDE_TRUMP_HONOURS >= 3),
-        awarded("honours.aces") + awarded("honours.trumps")
+        awarded("honours.aces", "honours.trumps")
         == (SIDE_ACES + SIDE_TRUMP_HONOURS) * TRICK_VALUE * 10)),
 )
 
@@ -561,11 +556,7 @@ SPLIT = free_cards("split")
 SLAM_RULES = ("slam.low_contract", "slam.six", "slam.seven", "slam.defenders")
 
 
-def _slams() -> object:
-    total: object = const(0)
-    for rid in SLAM_RULES:
-        total = total + awarded(rid)
-    return total
+SLAMS_SCORED = awarded(*SLAM_RULES)
 
 
 def _regrouped(body: object) -> object:
@@ -576,7 +567,7 @@ def _regrouped(body: object) -> object:
                       body)  # type: ignore[arg-type]
 
 
-HONOURS_SCORED = awarded("honours.aces") + awarded("honours.trumps")
+HONOURS_SCORED = awarded("honours.aces", "honours.trumps")
 
 
 def for_other_side(body: object) -> object:
@@ -633,14 +624,14 @@ PROPERTIES = (
         text="Coronets depend on the single hand: some deal's coronets change when the "
         "partners' cards are shared out differently between them, thirteen each.",
         scope=Scope.OUTCOME, free=(SPLIT,), exists=True,
-        holds=((SPLIT & SIDE_HAND).count == TRICKS) & (_regrouped(coronets()) != coronets()),
+        holds=((SPLIT & SIDE_HAND).count == TRICKS) & (_regrouped(CORONETS_SCORED) != CORONETS_SCORED),
         covers=CORONETS,
     ),
     Property(
         id="slam.one_side",
         text="At most one side scores a slam bonus in a deal.",
         scope=Scope.OUTCOME,
-        holds=(_slams() == 0) | (for_other_side(_slams()) == 0),
+        holds=(SLAMS_SCORED == 0) | (for_other_side(SLAMS_SCORED) == 0),
         covers=SLAM_RULES,
     ),
     Property(
@@ -667,7 +658,7 @@ PROPERTIES = (
         "gives the defenders 7000.",
         scope=Scope.OUTCOME,
         holds=implies((contract.level == 7) & (DECLARERS_TRICKS == SMALL_SLAM),
-                      if_then_else(SIDE, _slams() == 0, awarded("score.undertricks") == 7000)),
+                      if_then_else(SIDE, SLAMS_SCORED == 0, awarded("score.undertricks") == 7000)),
         covers=("slam.seven", "score.undertricks"), finding=True,
     ),
     Property(
