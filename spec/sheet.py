@@ -20,6 +20,7 @@ from typing import Any
 
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game
+from spec.dsl._derive import score_lines
 from spec.engine import Bot, State, engine_for, play_deal
 from spec.errors import NotationError
 
@@ -63,7 +64,7 @@ class RubberRecord:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return _lines(self.game)
+        return score_lines(self.game)
 
     def total(self, side: int, line: str | None = None) -> int:
         """A side's total on one line, or its grand total."""
@@ -89,12 +90,6 @@ class RubberRecord:
 def _rule(game: Game, kind: type[K.Construct]) -> Any:
     found = game.constructs(kind)
     return found[0][1] if found else None
-
-
-def _lines(game: Game) -> tuple[str, ...]:
-    from spec.dsl._derive import score_lines
-
-    return score_lines(game)
 
 
 def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
