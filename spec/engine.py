@@ -35,7 +35,7 @@ from spec.seats import Table
 
 __all__ = [
     "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
-    "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "play_deal",
+    "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "modest_bot", "play_deal",
     "View", "Lay", "Declare", "ThrownIn", "Match", "play_match", "pick", "play_on",
 ]
 
@@ -119,6 +119,7 @@ class ThrownIn:
     log: tuple[tuple[int, Action], ...]
     reason: str
     dealer: int = -1
+    fired: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -163,6 +164,11 @@ class State:
     taken: tuple[int, ...] = ()  # per seat: the cards of the tricks it won
     log: tuple[tuple[int, Action], ...] = ()  # every action of this deal, with its seat
     void: str = ""  # why the deal ended without a score
+    # the rules that changed the course of this deal, in order, as (number of actions
+    # before, rule id): a card laid aside or played from aside, an announcement, a partner
+    # calling, a decision, a card face down, a seat sitting out, a tracked value changed,
+    # a void deal
+    fired: tuple[tuple[int, str], ...] = ()
 
     @property
     def game(self) -> Game:
@@ -239,6 +245,12 @@ _over = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "tak
 def _with(state: State, **changes: Any) -> State:
     """A copy of ``state`` with some fields changed (for the rarer transitions)."""
     return replace(state, **changes)
+
+
+def _fired(state: State, rule: Rule | None) -> State:
+    """``state`` with ``rule`` noted as taking effect at this point of the deal."""
+    assert rule is not None
+    return replace(state, fired=state.fired + ((len(state.log), rule.id),))
 
 
 class View:
@@ -419,15 +431,18 @@ class Engine:
         self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
         # cards set aside after an auction stage
         self._set_aside: dict[int, tuple[K.SetAside, Callable[..., bool]]] = {}
-        for _r, body in g.constructs(K.SetAside):
+        self._set_aside_rule: dict[int, Rule] = {}
+        for rule, body in g.constructs(K.SetAside):
             assert isinstance(body, K.SetAside)
             self._set_aside[body.stage] = (body, self._fn(body.when, call_p, "set_aside", tv=True))
+            self._set_aside_rule[body.stage] = rule
         self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
         status_p = _params(_STATUS_CTX)
         returns = [self._fn(b.returns_when, status_p, "returns", tv=True, dealt=True)
                    for b, _f in self._set_aside.values()]
         self._aside_returns = returns[0] if returns else None
         sits = g.constructs(K.SitsOut)
+        self._sits_rule = sits[0][0] if sits else None
         self._sits_out = ((self._fn(sits[0][1].when, status_p, "sits_out", tv=True, dealt=True),  # type: ignore[attr-defined]
                            self._fn(sits[0][1].seat, status_p, "sitter", tv=True, dealt=True))  # type: ignore[attr-defined]
                           if sits else None)
@@ -448,11 +463,14 @@ class Engine:
                           if down else None)
         self._seen_by = (self._fn(down[0][1].seen_by, status_p, "seen_by", tv=True, dealt=True)  # type: ignore[attr-defined]
                          if down else None)
-        self._updates: list[tuple[Callable[..., bool], tuple[tuple[int, Callable[..., Any]], ...]]] = []
-        for _r, body in g.constructs(K.Update):
+        self._aside_rule = (g.constructs(K.PlayableAside) or [(None, None)])[0][0]
+        self._face_down_rule = down[0][0] if down else None
+        self._updates: list[tuple[Rule, Callable[..., bool],
+                                  tuple[tuple[int, Callable[..., Any]], ...]]] = []
+        for rule, body in g.constructs(K.Update):
             assert isinstance(body, K.Update)
             self._updates.append((
-                self._fn(body.when, trick_p, "update", tv=True),
+                rule, self._fn(body.when, trick_p, "update", tv=True),
                 tuple((self.tracked_index[name], self._fn(value, trick_p, "value", tv=True))
                       for name, value in body.sets)))
         # announcements
@@ -999,6 +1017,7 @@ class Engine:
             st = (s.dealer, contract, declarer, trump, s.trick_number, s.tracked, s.dealt)
             if self._sits_out[0](*st):
                 out = self._sits_out[1](*st)
+                s = _fired(s, self._sits_rule)
         leader = self._first_lead(s.dealer, declarer, contract, trump, s.tracked)
         s = _to_play(s, Phase.PLAY, contract, declarer, trump, out, leader, leader)
         if self._decide is not None:
@@ -1023,7 +1042,7 @@ class Engine:
             tv = list(s.tracked)
             for index, value in sets:
                 tv[index] = value(*st)
-            s = _with(s, phase=Phase.PLAY, tracked=tuple(tv), turn=s.leader,
+            s = _with(_fired(s, rule), phase=Phase.PLAY, tracked=tuple(tv), turn=s.leader,
                       log=s.log + ((s.turn, decl),))
             return self._after_status(s)
         names = ", ".join(d.name for d, _w, _s in self._decide[2])
@@ -1035,7 +1054,8 @@ class Engine:
         order = self.deal_order(s.seed, redeals)
         hands = self.hands_from_order(order, dealer)
         return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals,
-                          thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason, s.dealer),))
+                          thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason, s.dealer,
+                                                            s.fired),))
 
     def _apply_lay(self, s: State, lay: Lay) -> State:
         deck = self.game.deck
@@ -1050,7 +1070,8 @@ class Engine:
         hands_l, aside_l = list(s.hands), list(s.aside)
         hands_l[seat] &= ~(1 << i)
         aside_l[seat] |= 1 << i
-        s = _with(s, hands=tuple(hands_l), aside=tuple(aside_l), log=s.log + ((seat, lay),))
+        s = _with(_fired(s, self._set_aside_rule[s.stage]), hands=tuple(hands_l),
+                  aside=tuple(aside_l), log=s.log + ((seat, lay),))
         if body.names_trump:
             s = _with(s, trump=suit_code(lay.card.suit))
         if aside_l[seat].bit_count() < body.count:
@@ -1072,7 +1093,8 @@ class Engine:
                                    "now", decl)
             partner = self.table.partner(s.turn)
             assert partner is not None
-            return _with(s, proxy=s.turn, turn=partner, log=s.log + ((s.turn, decl),))
+            return _with(_fired(s, self._proxy_rule), proxy=s.turn, turn=partner,
+                         log=s.log + ((s.turn, decl),))
         for rule, body, _d, when, _must, sets in self._announce[scope]:
             if body.name != decl.name:
                 continue
@@ -1082,7 +1104,7 @@ class Engine:
             tv = list(s.tracked)
             for index, value in sets:
                 tv[index] = value(*args)
-            return self._after_status(_with(s, tracked=tuple(tv), log=log))
+            return self._after_status(_with(_fired(s, rule), tracked=tuple(tv), log=log))
         known = ", ".join(self.announcement_names) or "none in this game"
         raise self._refuse(None, f"{decl.name!r} is not an announcement here (announcements: "
                            f"{known})", decl)
@@ -1103,7 +1125,7 @@ class Engine:
             st = self._status_args(s)
             for when, steps, rule in self._voids:
                 if when(*st):
-                    return self._redeal(s, steps, rule.id)
+                    return self._redeal(_fired(s, rule), steps, rule.id)
         if self._aside_returns is not None and any(s.aside) and self._aside_returns(*self._status_args(s)):
             return self._return_aside(s)
         return s
@@ -1150,7 +1172,7 @@ class Engine:
                                        f"{CardSet(deck, mask)}", play)
             why = (f"{play.card} lies face down aside and may not be played now"
                    if s.aside[seat] >> i & 1 else f"{play.card} is not legal here")
-            rule = self.game.constructs(K.PlayableAside)[0][0] if s.aside[seat] >> i & 1 else None
+            rule = self._aside_rule if s.aside[seat] >> i & 1 else None
             raise self._refuse(rule, why, play)
         if code is None:
             code = NO_SUIT if play.names is None else suit_code(play.names)
@@ -1189,9 +1211,13 @@ class Engine:
             aside_l = list(aside)
             aside_l[seat] &= ~bit
             aside = tuple(aside_l)
+            s = _fired(s, self._aside_rule)
         faces = s.faces
         if self._face_down is not None:
-            faces = faces + (bool(self._face_down(*self._play_args(s))),)
+            down = bool(self._face_down(*self._play_args(s)))
+            faces = faces + (down,)
+            if down:
+                s = _fired(s, self._face_down_rule)
         trick = s.trick + ((i, code),)
         trump, number, contract = s.trump, s.trick_number, s.contract
         if len(trick) == 1:
@@ -1235,10 +1261,13 @@ class Engine:
                 seen_by = self.face_down_seen_by(s)
             if self._updates:
                 tv_l = list(tv)
-                for when, sets in self._updates:
+                for rule, when, sets in self._updates:
                     if when(*targs):
+                        before = list(tv_l)
                         for index, value in sets:
                             tv_l[index] = value(*targs)
+                        if tv_l != before:
+                            s = _fired(s, rule)
                 tv = tuple(tv_l)
         tricks = s.tricks + (TrickRecord(number, s.leader, cards, names, winner, seats,
                                          faces, revealed, seen_by),)
@@ -1536,6 +1565,17 @@ def random_bot(view: View, rng: random.Random) -> Action:
     """Choose uniformly among the legal actions."""
     actions = view.legal_actions()
     return actions[pick(rng, len(actions))]
+
+
+def modest_bot(view: View, rng: random.Random) -> Action:
+    """Pass one time in two when passing is legal, so that contracts stay low; otherwise
+    choose uniformly among the legal calls, cards and cards laid aside, and announce only
+    when nothing else is legal (a decision the rules demand, say)."""
+    actions = view.legal_actions()
+    if PASS in actions and rng.random() < 0.5:
+        return PASS
+    plain = [a for a in actions if not isinstance(a, Declare)] or actions
+    return plain[pick(rng, len(plain))]
 
 
 def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
