@@ -348,14 +348,16 @@ def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found
 
 
 def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | None) -> int:
-    """Deals with a complete play that makes a condition about the play true (Z3)."""
+    """Deals with a complete play that makes a condition about the play true (Z3, or
+    deals played by bots where Z3 does not unroll the game's play)."""
     if args.method == "rejection":
         raise _UserError("a condition about the auction or the play is solved by Z3; leave "
                          "out --method rejection")
     result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
                              timeout=args.timeout)
     data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
-            "where": args.where, "seed": args.seed, "status": result.status, "method": "z3",
+            "where": args.where, "seed": args.seed, "status": result.status,
+            "method": result.method,
             "seconds": round(result.seconds, 3),
             "deals": [{"dealer": game.table.name(st.dealer), "hands": hands_text(game, st.dealt),
                        "record": to_record(st)} for st in result.states]}

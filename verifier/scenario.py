@@ -9,14 +9,16 @@ constraint that reads ``lead(k)``, ``winner(k)``, ``won(seat)``, ``score(seat)``
 ``contract``, ...) is judged on the unrolled deal.  A model gives the hands and the
 actions; the engine replays them and must find the condition true.
 
-Games whose play has announcements, cards laid aside, face-down cards, tracked updates or
-several auction stages (304) are refused with a one-line reason for now.
+Z3 does not unroll yet a play with announcements, cards laid aside, face-down cards,
+tracked updates or an auction in stages (304); for such a game the deals are searched among
+deals played by bots and judged by the engine, which finds deals but proves nothing.
 """
 from __future__ import annotations
 
 import random
 import time
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 import z3
@@ -37,7 +39,18 @@ from spec.dsl._nodes import (
     WinnerOf,
     WonTrick,
 )
-from spec.engine import PASS, Action, Call, Phase, Play, State, engine_for
+from spec.engine import (
+    PASS,
+    Action,
+    Call,
+    Phase,
+    Play,
+    State,
+    engine_for,
+    modest_bot,
+    play_deal,
+    random_bot,
+)
 from spec.errors import NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
 from verifier._z3.solver import Solving, unknown_reason
@@ -45,7 +58,7 @@ from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError
 from verifier.properties import _auction_steps
 
-__all__ = ["Scenario", "scenarios_where", "solve_scenarios", "unsupported"]
+__all__ = ["Scenario", "played_deals", "scenarios_where", "solve_scenarios", "unsupported"]
 
 
 @dataclass
@@ -57,6 +70,7 @@ class Scenario:
     states: list[State] = field(default_factory=list)
     reason: str = ""
     seconds: float = 0.0
+    method: str = "z3"
 
 
 def unsupported(game: Game) -> str:
@@ -70,8 +84,8 @@ def unsupported(game: Game) -> str:
     if not eng._plain_play:
         missing.append("face-down cards or tracked updates in play")
     if missing:
-        return (f"scenarios about the play are not supported for {game.name} yet: it has "
-                + ", ".join(dict.fromkeys(missing)))
+        return (f"Z3 does not unroll the play of {game.name} yet (it has "
+                + ", ".join(dict.fromkeys(missing)) + ")")
     return ""
 
 
@@ -242,16 +256,63 @@ def _decode(u: _Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tup
     return hands, actions
 
 
+def played_deals(game: Game, *, seed: int, seconds: float, most: int,
+                 dealer: int | None = None) -> Iterator[tuple[State, str]]:
+    """Whole deals played by bots from seeds ``seed``, ``seed + 1``, ... (at most ``most``
+    of them, or as many as ``seconds`` allow), each with how it was played.
+
+    Random bots and modest ones (:func:`~spec.engine.modest_bot`: low contracts, no
+    announcement unless demanded) take turns, so that situations rare among random
+    auctions, a low contract made or a deal without announcements, turn up as well.
+    """
+    start = time.perf_counter()
+    for k in range(most):
+        if k and time.perf_counter() - start > seconds:
+            return
+        modest = k % 2 == 1
+        state = play_deal(game, seed=seed + k, dealer=dealer,
+                          bots=[modest_bot if modest else random_bot] * game.players)
+        yield state, f"random deals ({k + 1}{', modest bots' if modest else ''})"
+
+
+def _sampled(game: Game, where: Expr, why: str, *, n: int, seed: int, dealer: int | None,
+             timeout: float, most: int) -> Scenario:
+    """Deals played by bots that make ``where`` true: for a game Z3 does not unroll."""
+    start = time.perf_counter()
+    test = history_test(game, where)
+    states: list[State] = []
+    seen: set[tuple[int, ...]] = set()
+    tried = 0
+    for state, _how in played_deals(game, seed=seed, seconds=timeout, most=most,
+                                    dealer=dealer):
+        tried += 1
+        if state.dealt not in seen and test(state):
+            seen.add(state.dealt)
+            states.append(state)
+            if len(states) == n:
+                return Scenario("found", states, "", time.perf_counter() - start, "random deals")
+    return Scenario("unknown" if not states else "found", states,
+                    f"{why}; of {tried} deals played by bots, {len(states)} make it true",
+                    time.perf_counter() - start, "random deals")
+
+
 def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 120.0,
-                    max_calls: int | None = None) -> Scenario:
+                    max_calls: int | None = None, most: int = 20_000) -> Scenario:
     """``n`` distinct deals, each with a complete legal sequence of calls and cards, that
     make ``where`` true; every one replayed by the engine.
 
+    Z3 unrolls the auction and the play; for a game whose play it does not unroll (see
+    :func:`unsupported`), deals played by bots are searched instead (at most ``most``, in
+    ``timeout`` seconds), which finds deals but cannot prove there are none.
+
     Raises:
-        NotationError: the game's deals cannot be unrolled yet.
         ReplayMismatchError: the engine does not reach the scenario Z3 found (a bug).
     """
+    why = unsupported(game)
+    if why:
+        return _sampled(game, where, why, n=n, seed=seed, dealer=dealer, timeout=timeout,
+                        most=most)
     test = history_test(game, where)
     return solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history()).visit(where),
                            lambda state, _model, _rows: test(state), n=n, seed=seed,
