@@ -7,6 +7,7 @@ deals asked for are impossible.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ from spec.records import RecordError, hands_from_text, hands_text, replay, to_re
 from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
 from verifier.deals import deals_where
-from verifier.fixtures import fixtures_for
+from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for
 from verifier.scenario import scenarios_where
 from verifier.properties import Options, Result, Verdict, check_game, checks_for
 
@@ -370,6 +371,21 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
 
 def cmd_fixtures(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
+    if args.check:
+        folder = Path(args.check)
+        if not folder.is_dir():
+            raise _UserError(f"{args.check} is not a folder of fixtures")
+        problems = check_folder(game, folder)
+        for p in problems:
+            print(f"{folder}: {p}")
+        count = len(list(folder.glob("*.json"))) - 1
+        print(f"{game.name}: {count} fixtures in {folder}: "
+              + ("all replay, each rule fires where it says" if not problems
+                 else f"{len(problems)} problems"))
+        return EXIT_OK if not problems else EXIT_VIOLATED
+    if not args.out:
+        raise _UserError("say where to write the fixtures (--out DIR) or which folder to "
+                         "check (--check DIR)")
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -380,11 +396,33 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
     def progress(rule_id: str, outcome: str) -> None:
         print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
 
-    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout, on_rule=progress)
-    for f in fixtures:
+    only = None
+    if args.rule:
+        ids = {r.id for r in game.rules}
+        unknown = [r for r in args.rule if r not in ids]
+        if unknown:
+            near = difflib.get_close_matches(unknown[0], sorted(ids), n=1)
+            raise _UserError(f"{game.name} has no rule {unknown[0]!r}"
+                             + (f"; did you mean {near[0]!r}?" if near else
+                                f"; its rules are {', '.join(r.id for r in game.rules[:3])}, ..."))
+        only = set(args.rule)
+    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout,
+                                 search=args.search, only=only, on_rule=progress)
+    files = {f"{f['rule']}.json": f for f in fixtures}
+    if only is not None and (out / COVERAGE_FILE).exists():
         try:
-            (out / f"{f['rule']}.json").write_text(json.dumps(f, indent=2, ensure_ascii=False)
-                                                   + "\n", encoding="utf-8")
+            cov = cov.merged(json.loads((out / COVERAGE_FILE).read_text(encoding="utf-8")),
+                             [r.id for r in game.rules])
+        except (OSError, json.JSONDecodeError):
+            pass  # an unreadable coverage file is replaced by this one
+    for rid in only or ():
+        if rid not in cov.covered:
+            (out / f"{rid}.json").unlink(missing_ok=True)
+    files[COVERAGE_FILE] = cov.to_json()
+    for name, data in files.items():
+        try:
+            (out / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                                    encoding="utf-8")
         except OSError as e:
             raise _UserError(f"cannot write to {args.out}: {e.strerror}") from None
     print(cov.summary())
@@ -566,13 +604,26 @@ def build_parser() -> argparse.ArgumentParser:
                         "at work, a fixture (the deal, every action, the expected tricks and "
                         "scores, and where the rule fires; format docs/fixture.schema.json) to "
                         "DIR/<rule id>.json, and print the coverage: rules with a fixture out "
-                        "of all, and why the others have none.  Exit 0 when every rule that "
-                        "can fire has a fixture, 2 otherwise.")
+                        "of all, and why the others have none (also written to "
+                        "DIR/coverage.json).  Deals come from Z3, which unrolls the auction "
+                        "and the play; where it cannot, from random deals judged by the "
+                        "engine.  Exit 0 when every rule that can fire has a fixture, 2 "
+                        "otherwise.  With --check DIR, replay a folder written earlier.")
     fx.add_argument("game", metavar="GAME")
-    fx.add_argument("--out", required=True, metavar="DIR", help="folder for the fixtures")
+    fx.add_argument("--out", metavar="DIR", help="folder for the fixtures")
+    fx.add_argument("--check", metavar="DIR", help="check a folder of fixtures instead: each "
+                    "replays with its rule firing where it says, the rules' texts are "
+                    "current, and every rule has a fixture or a reason (exit 0 yes, 1 no)")
+    fx.add_argument("--rule", action="append", metavar="ID",
+                    help="only this rule (repeatable); the folder's other fixtures and "
+                    "coverage entries are kept")
     fx.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     fx.add_argument("--timeout", type=_positive_float, default=120.0, metavar="S",
-                    help="seconds Z3 may spend on one rule (default 120)")
+                    help="seconds Z3 may spend on one rule, and the random search after it "
+                    "(default 120)")
+    fx.add_argument("--search", type=_positive_int, default=20_000, metavar="N",
+                    help="random deals to try for a rule Z3 does not unroll or times out on "
+                    "(default 20000)")
     fx.add_argument("--variant", action="append", default=[], metavar="ID")
     fx.set_defaults(fn=cmd_fixtures)
 

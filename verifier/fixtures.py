@@ -11,9 +11,11 @@ scores) plus the rule and where it fires, in the format of ``docs/fixture.schema
 """
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import z3
@@ -25,6 +27,7 @@ from spec.dsl._build import suit_code
 from spec.dsl._nodes import NO_SUIT, Ctx, Scope
 from spec.engine import (
     PASS,
+    Action,
     Call,
     Phase,
     Play,
@@ -37,16 +40,20 @@ from spec.engine import (
     play_on,
 )
 from spec.errors import IllegalActionError, NotationError
-from spec.records import to_record
+from spec.records import RecordError, replay, to_record
+from spec.registry import find_game
 from verifier._z3.compile import Z3Compiler
 from verifier.errors import ReplayMismatchError, SolverUnknownError
-from verifier.scenario import _Unrolled, solve_scenarios, unsupported
+from verifier.scenario import _Unrolled, played_deals, solve_scenarios, unsupported
 
-__all__ = ["FORMAT", "Coverage", "fixtures_for"]
+__all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for"]
 
 FORMAT = "trickspec-fixture/1"
+COVERAGE_FORMAT = "trickspec-coverage/1"
+COVERAGE_FILE = "coverage.json"
 _WHERE = {Scope.PLAY: "a card about to be played", Scope.TRICK: "a complete trick",
-          Scope.OUTCOME: "the end of the play", Scope.CALL: "a call refused in the auction"}
+          Scope.OUTCOME: "the end of the play", Scope.CALL: "a call refused in the auction",
+          D.UNMODELLED: "the rule takes effect"}
 
 
 @dataclass
@@ -57,6 +64,21 @@ class Coverage:
     rules: int
     covered: list[str] = field(default_factory=list)
     without: list[tuple[str, str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The coverage as written next to the fixtures (``coverage.json``)."""
+        return {"format": COVERAGE_FORMAT, "game": self.game, "rules": self.rules,
+                "covered": list(self.covered), "without": dict(self.without)}
+
+    def merged(self, older: dict[str, Any], order: list[str]) -> Coverage:
+        """This coverage of some rules over an older ``coverage.json`` of the whole game,
+        in rulebook ``order``."""
+        done = set(self.covered) | {rid for rid, _why in self.without}
+        covered = {r for r in older.get("covered", []) if r not in done} | set(self.covered)
+        without = {**{r: w for r, w in older.get("without", {}).items() if r not in done},
+                   **dict(self.without)}
+        return Coverage(self.game, len(order), [r for r in order if r in covered],
+                        [(r, without[r]) for r in order if r in without])
 
     def summary(self) -> str:
         lines = [f"{self.game}: {len(self.covered)}/{self.rules} rules with a fixture"]
@@ -81,39 +103,88 @@ def _no_bid(game: Game, seed: int) -> State:
     return play_on(state, random.Random(seed))
 
 
+def _chain(state: State) -> tuple[State, list[Action]]:
+    """The start of the first deal behind ``state`` and every action since, thrown-in
+    deals included (the redeals follow from the seed)."""
+    eng = state.engine
+    first = state.thrown_in[0] if state.thrown_in else None
+    start = eng.start(first.dealt if first else state.dealt,
+                      dealer=first.dealer if first else state.dealer, seed=state.seed)
+    actions = [a for d in state.thrown_in for _s, a in d.log] + [a for _s, a in state.log]
+    return start, actions
+
+
+def _describe(state: State, action: Action) -> str:
+    t = state.game.table
+    where = (f"trick {state.trick_number}" if state.phase is Phase.PLAY
+             else state.phase.value)
+    deal = f"deal {state.redeals + 1}, " if state.redeals else ""
+    return f"{deal}{where}, {t.name(state.turn)}: {action}"
+
+
 class _EngineJudge:
-    """A rule's firing condition compiled by the engine's back end, judged on a replay."""
+    """A rule's firing condition judged by the engine on a deal, step by step: the
+    condition compiled by the engine's back end, a bid the rule refuses, or the rule in the
+    engine's trail of rules that took effect."""
 
-    def __init__(self, game: Game, scope: Scope, cond: Any) -> None:
+    def __init__(self, game: Game, rule: Rule, scope: Scope | str, cond: Any) -> None:
         self.eng = engine_for(game)
-        self.scope = scope
-        self.fn = self.eng.judge(scope, cond)
+        self.rule, self.scope = rule, scope
+        self.fn = (self.eng.judge(scope, cond) if scope in (Scope.PLAY, Scope.TRICK,
+                                                            Scope.OUTCOME) else None)
 
-    def where(self, hands: tuple[int, ...], dealer: int, seed: int, actions: list[Any]) -> list[str]:
-        """Where the condition holds in the replay: 'trick k, Seat' entries, or 'end'."""
-        eng, t = self.eng, self.eng.table
-        state = eng.start(hands, dealer=dealer, seed=seed)
+    def _refuses(self, state: State) -> str:
+        """A bid this rule refuses in ``state`` (the engine names it), or ""."""
+        game = self.eng.game
+        for bid in game.ladder:
+            try:
+                self.eng.apply(state, Call(bid))
+            except IllegalActionError as e:
+                if e.rule_id and e.rule_id.split(" ")[0].endswith("/" + self.rule.id):
+                    return f"{game.table.name(state.turn)} may not bid {bid}"
+        return ""
+
+    def where(self, final: State) -> list[str]:
+        """Where in the deal ``final`` the rule fires ('trick k, Seat', 'the end of the
+        play', ...); empty when it does not."""
+        eng, t, scope = self.eng, self.eng.table, self.scope
+        state, actions = _chain(final)
         hits: list[str] = []
+        calls = 0
         for a in actions:
-            if self.scope is Scope.PLAY and isinstance(a, Play) and state.phase is Phase.PLAY:
+            if scope is Scope.PLAY and isinstance(a, Play) and state.phase is Phase.PLAY:
                 args = eng._play_args(state)
                 i = eng.game.deck.index(a.card)
                 code = NO_SUIT if a.names is None else suit_code(a.names)
-                if self.fn(*args[:-2], i, code, *args[-2:]):
+                if self.fn(*args[:-2], i, code, *args[-2:]):  # type: ignore[misc]
                     hits.append(f"trick {state.trick_number}, {t.name(state.turn)}")
+            if isinstance(a, Call) and state.phase is Phase.AUCTION:
+                calls += 1
+                if scope is Scope.CALL:
+                    refused = self._refuses(state)
+                    if refused:
+                        hits.append(f"call {calls}: {refused}")
+            before = state
             state = eng.apply(state, a)
-        if self.scope is Scope.TRICK:
-            n = eng.n
-            for r in state.tricks:
+            if scope is Scope.TRICK and len(state.tricks) > len(before.tricks) \
+                    and state.redeals == before.redeals:
+                # judged as the trick was won: with the tracked values before it
+                r, n = state.tricks[-1], eng.n
                 faces = tuple(r.face_down) + (False,) * (n - len(r.face_down))
-                if self.fn(state.dealer, state.contract, state.declarer, state.trump, r.number,
-                           r.leader, len(r.cards), r.cards, r.named, faces, state.tracked):
+                if self.fn(state.dealer, state.contract, state.declarer, state.trump,  # type: ignore[misc]
+                           r.number, r.leader, len(r.cards), r.cards, r.named, faces,
+                           before.tracked):
                     hits.append(f"trick {r.number}")
-        if self.scope is Scope.OUTCOME and self.fn(0, state.declarer, state.contract,
-                                                   state.dealer, state.trump, state.tracked,
-                                                   state.dealt, state.won, state.taken):
+            if scope == D.UNMODELLED:
+                trail = (state.fired if state.redeals == before.redeals
+                         else state.thrown_in[-1].fired)
+                if any(rid == self.rule.id for _n, rid in trail[len(before.fired):]):
+                    hits.append(_describe(before, a))
+        if scope is Scope.OUTCOME and self.fn(0, state.declarer, state.contract,  # type: ignore[misc]
+                                              state.dealer, state.trump, state.tracked,
+                                              state.dealt, state.won, state.taken):
             hits.append("the end of the play")
-        return hits
+        return list(dict.fromkeys(hits))
 
 
 def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
@@ -153,32 +224,135 @@ def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
                         eng.apply(replay, Call(bid))
                     except IllegalActionError as e:
                         if e.rule_id and e.rule_id.split(" ")[0].endswith("/" + rule.id):
-                            found["at"] = [f"call {t + 1}: {game.table.name(replay.turn)} may "
-                                           f"not bid {bid}"]
+                            # the bid Z3 chose is refused; the fixture lists every call at
+                            # which the rule refuses some bid
+                            found["at"] = _EngineJudge(game, rule, scope, cond).where(state)
                             return True
                 replay = eng.apply(replay, actions[t])
             return False
-        hits = _EngineJudge(game, scope, cond).where(state.dealt, state.dealer, state.seed, actions)
+        hits = _EngineJudge(game, rule, scope, cond).where(state)
         found["at"] = hits
         return bool(hits)
 
     result = solve_scenarios(game, claim_of, confirm, seed=seed, timeout=timeout)
     if result.status != "found":
         raise SolverUnknownError(result.reason or result.status)
-    return result.states[0], {"when": _WHERE[scope], "at": found.get("at", [])}
+    return result.states[0], {"when": _WHERE[scope], "at": found.get("at", []), "found_by": "z3"}
 
 
-def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0,
-                 on_rule: Callable[[str, str], None] | None = None
+def _search_fixture(game: Game, rule: Rule, scope: Scope | str, cond: Any, seed: int,
+                    seconds: float, most: int) -> tuple[State | None, dict[str, Any], int]:
+    """A deal played by bots in which the rule fires (see :func:`played_deals`).
+    Returns the deal (or None), where it fires, and how many deals were played."""
+    judge = _EngineJudge(game, rule, scope, cond)
+    k = 0
+    for state, how in played_deals(game, seed=seed, seconds=seconds, most=most):
+        k += 1
+        hits = judge.where(state)
+        if hits:
+            return state, {"when": _WHERE[scope], "at": hits, "found_by": how}, k
+    return None, {}, k
+
+
+def check_fixture(data: Any) -> str:
+    """Replay a fixture: "" when the record replays and the rule fires where it says,
+    otherwise what is wrong.
+
+    Raises:
+        RecordError, NotationError: the fixture or its record is malformed.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"not a trickspec fixture: format should be {FORMAT!r}")
+    report = replay(data.get("record"))
+    if not report.ok:
+        return report.message
+    game = find_game(str(data.get("game")))
+    if data.get("variants"):
+        game = game.with_variants(*data["variants"])
+    rules = {r.id: r for r in game.rules}
+    if data.get("rule") not in rules:
+        raise RecordError(f"the fixture's rule {data.get('rule')!r} is not a rule of {game.name}")
+    rule = rules[data["rule"]]
+    scope, cond = D.fires(game, rule)
+    if scope in (D.EVERY_DEAL, D.NO_BID):
+        return ""
+    assert report.state is not None
+    at = _EngineJudge(game, rule, scope, cond).where(report.state)
+    fires = data.get("fires", {}).get("at")
+    if scope is Scope.CALL:  # the calls at which the rule refuses some bid
+        calls = {x.split(":")[0] for x in at}
+        return "" if calls == {x.split(":")[0] for x in fires or ()} else (
+            f"{rule.id} refuses bids at {sorted(calls)}, the fixture says {fires}")
+    return "" if at == fires else f"{rule.id} fires at {at}, the fixture says {fires}"
+
+
+def check_folder(game: Game, folder: Path) -> list[str]:
+    """What is wrong with a folder of fixtures written by :func:`fixtures_for` for ``game``
+    (empty when nothing): each fixture must replay with its rule firing where it says, and
+    carry the rule's current text and source; each rule of the game must have a fixture or
+    be listed in ``coverage.json`` with the reason it has none.
+
+    Raises:
+        RecordError: the folder has no coverage file, or a file is not JSON.
+    """
+    problems: list[str] = []
+    rules = {r.id: r for r in game.rules}
+    cov_path = folder / COVERAGE_FILE
+    try:
+        coverage = json.loads(cov_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise RecordError(f"{cov_path}: no readable coverage file ({e}); write the folder with "
+                          f"'trickspec fixtures {game.key} --out {folder}'") from None
+    without = coverage.get("without", {}) if isinstance(coverage, dict) else {}
+    seen: set[str] = set()
+    for path in sorted(folder.glob("*.json")):
+        if path.name == COVERAGE_FILE:
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise RecordError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
+        rid = data.get("rule") if isinstance(data, dict) else None
+        rule = rules.get(rid) if isinstance(rid, str) else None
+        if rule is None:
+            problems.append(f"{path.name}: {rid!r} is not a rule of {game.name}")
+            continue
+        seen.add(rule.id)
+        if data.get("text") != rule.text or data.get("source") != str(rule.source):
+            problems.append(f"{path.name}: the rule's text or source has changed since the "
+                            "fixture was written")
+        if data.get("variants") != list(game.active_variants):
+            problems.append(f"{path.name}: written with variants {data.get('variants')}, the "
+                            f"game has {list(game.active_variants)}")
+            continue
+        wrong = check_fixture(data)
+        if wrong:
+            problems.append(f"{path.name}: {wrong}")
+    for rid in rules:
+        if rid not in seen and rid not in without:
+            problems.append(f"{rid}: no fixture, and coverage.json gives no reason")
+        if rid in seen and rid in without:
+            problems.append(f"{rid}: a fixture, yet coverage.json lists it without one")
+    return problems
+
+
+def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, search: int = 20_000,
+                 only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None
                  ) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
+    A rule's deal comes from Z3, which unrolls the auction and the play; where Z3 cannot
+    (a construct it does not unroll, or a timeout of ``timeout`` seconds), from random
+    deals judged by the engine, at most ``search`` of them (and ``timeout`` seconds).
+    ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.
     """
     fixtures: list[dict[str, Any]] = []
-    cov = Coverage(game.key, len(game.rules))
+    cov = Coverage(game.key, len(game.rules) if only is None else len(only))
     cannot = unsupported(game)
     for k, rule in enumerate(game.rules):
+        if only is not None and rule.id not in only:
+            continue
         scope, cond = D.fires(game, rule)
         reason = ""
         try:
@@ -186,9 +360,6 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0,
                 reason = "equipment: every deal uses it, no deal shows it firing"
             elif scope == D.CONSEQUENCE:
                 reason = "a consequence of other rules, proved by 'trickspec check'"
-            elif scope == D.UNMODELLED:
-                reason = (f"{type(rule.body).__name__} fires in some deals only, and the "
-                          "unrolled deal does not model it yet")
             elif scope == D.EVERY_DEAL:
                 state = play_deal(game, seed=seed + k)
                 fixtures.append(_fixture(game, rule, state, {"when": "every deal", "at": []}))
@@ -196,13 +367,23 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0,
                 state = _no_bid(game, seed + k)
                 fixtures.append(_fixture(game, rule, state, {"when": "an auction without a bid",
                                                              "at": ["the deal thrown in"]}))
-            elif cannot:
-                reason = cannot
             else:
-                state, fires = _z3_fixture(game, rule, scope, cond, seed + k, timeout)  # type: ignore[arg-type]
-                fixtures.append(_fixture(game, rule, state, fires))
-        except SolverUnknownError as e:
-            reason = f"no deal found: {e.reason}"
+                why = cannot or ("" if scope != D.UNMODELLED else
+                                 f"Z3 does not unroll {type(rule.body).__name__}")
+                if not why:
+                    try:
+                        state, fires = _z3_fixture(game, rule, scope, cond, seed + k, timeout)  # type: ignore[arg-type]
+                        fixtures.append(_fixture(game, rule, state, fires))
+                    except SolverUnknownError as e:
+                        why = f"Z3 found no deal ({e.reason})"
+                if why:
+                    # the play is random; the rule is judged by the engine on each deal
+                    found, fires, dealt = _search_fixture(game, rule, scope, cond,
+                                                          1000 * (seed + k), timeout, search)
+                    if found is not None:
+                        fixtures.append(_fixture(game, rule, found, fires))
+                    else:
+                        reason = f"no deal found: {why}, and {dealt} random deals do not show it"
         except ReplayMismatchError as e:  # a back-end bug, reported with the rule
             reason = f"the engine does not confirm the deal Z3 found: {e}"
         if reason:
