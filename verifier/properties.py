@@ -71,7 +71,12 @@ class Result:
 
 @dataclass
 class Check:
-    """A property to check: its id, its statement, and how to decide it."""
+    """A property to check: its id, its statement, and how to decide it.
+
+    ``covers`` lists the ids of the game's rules the property is about: for a game's own
+    property, the rules it names; for a claim, its rule; for a generic property, the rules
+    stating the constructs its proof reads.
+    """
 
     id: str
     text: str
@@ -580,20 +585,24 @@ def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore
         [f"game winners {seq}"], {"winners": seq})
 
 
-GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[str, ...]], ...] = (
+# Each generic property covers the rules that state the constructs its proof reads: a
+# game's rules of those kinds are the rules the property is about.
+GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]], ...] = (
     ("deal.partitions_deck", "Every deal gives each seat its share of the pack, each card "
-     "to exactly one seat.", _deal_partitions, ()),
+     "to exactly one seat.", _deal_partitions, (K.Seats, K.DeckIs, K.DealPackets)),
     ("auction.bid_order_total", "The bid order is a strict total order: no two different "
-     "bids are equal.", _bid_order_total, ()),
+     "bids are equal.", _bid_order_total, (K.Ladder, K.BidOrder)),
     ("auction.standing_bid_increases", "Every legal bid beats the standing bid, so the "
-     "standing bid only goes up.", _standing_increases, ()),
+     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall)),
     ("auction.ends", "Every auction ends, with one declarer (the highest bidder) or a redeal.",
-     _auction_ends, ()),
+     _auction_ends, (K.AuctionTurns, K.HighestBidderDeclares, K.RedealIfNoBid)),
     ("play.legal_card_exists", "A seat with cards always has a legal card to play, whatever "
-     "its hand, the contract and the cards already played.", _legal_card_exists, ()),
-    ("play.one_winner", "Every complete trick has exactly one winner.", _one_winner, ()),
+     "its hand, the contract and the cards already played.", _legal_card_exists,
+     (K.PlayRule, K.AlwaysPlayable, K.PlayableAside)),
+    ("play.one_winner", "Every complete trick has exactly one winner.", _one_winner,
+     (K.RankOrder, K.WinningTier, K.CountsAsSuit, K.NameSuit)),
     ("play.cards_held", "Every legal card is one the seat holds, in hand or laid aside.",
-     _cards_held, ()),
+     _cards_held, (K.PlayRule, K.AlwaysPlayable, K.PlayableAside, K.SetAside)),
 )
 
 
@@ -728,7 +737,8 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
 
 def checks_for(game: Game) -> list[Check]:
     """Every property of a game: the generic ones, its rules' claims, its own properties."""
-    out = [Check(pid, text, "generic", fn, covers=cov) for pid, text, fn, cov in GENERIC]
+    out = [Check(pid, text, "generic", fn, covers=tuple(r.id for r, _b in game.rules_with(*kinds)))
+           for pid, text, fn, kinds in GENERIC]
     for rule, _b in game.constructs(K.GameTarget):
         out.append(Check("game.one_winner", "Every game has exactly one winner: the side whose "
                          "trick first reaches the target.", "generic", _game_one_winner,
