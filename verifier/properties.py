@@ -32,7 +32,8 @@ from verifier._z3.compile import Encoding, Z3Compiler
 from verifier._z3.solver import Solving
 from verifier.errors import SolverUnknownError
 
-__all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game"]
+__all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game", "legal_bids",
+           "variant_checks"]
 
 
 class Verdict(enum.Enum):
@@ -788,3 +789,34 @@ def check_game(game: Game, *, only: tuple[str, ...] = (), opts: Options | None =
             on_result(r)
         results.append(r)
     return results
+
+
+def legal_bids(game: Game, *, timeout: float = 60.0) -> tuple[int, ...]:
+    """The bids of the ladder (by number) that the call rules allow in some situation of
+    some auction; the others can never be called.
+
+    Raises:
+        SolverUnknownError: Z3 could not decide a bid within ``timeout`` seconds.
+    """
+    solving = Solving(timeout)
+    enc = Encoding(game, solving.ctx)
+    b = enc.int_var("bid")
+    s = solving.solver()
+    s.add(E.biddable(enc, b, "legal"))
+    return tuple(i for i in range(len(game.ladder)) if Solving.check(s, b == i))
+
+
+def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:
+    """The game with a variant in force, and its checks that cover a rule the variant
+    replaces, in the game without the variant or with it: the properties the variant can
+    change.
+
+    Raises:
+        NotationError: the variant is unknown or cannot be checked yet.
+    """
+    variant = game.variant(variant_id)
+    changed = {old.id for old, _new in variant.replaces}
+    changed |= {new.id for _old, new in variant.replaces if new is not None}
+    played = game.with_variants(variant_id)
+    before = {c.id for c in checks_for(game) if changed & set(c.covers)}
+    return played, [c for c in checks_for(played) if c.id in before or changed & set(c.covers)]
