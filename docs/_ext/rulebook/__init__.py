@@ -117,8 +117,10 @@ def _write_pages(app: Sphinx) -> None:
 
 
 def _sources_of(game: Game) -> list[str]:
-    """The files a game's page is computed from: its module and the spec and verifier."""
+    """The files a game's page is computed from: its module, the spec and verifier, and this
+    extension."""
     files = {r.src_loc.file for r in game.rules}
+    files |= {str(p) for p in pathlib.Path(__file__).resolve().parent.glob("*.py")}
     for package in (spec, verifier):
         files |= {str(p) for p in pathlib.Path(package.__file__).resolve().parent.rglob("*.py")}
     return sorted(f for f in files if os.path.exists(f))

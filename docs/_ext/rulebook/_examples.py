@@ -63,7 +63,7 @@ def _hands(game: Game, hands: dict[str, str]) -> Table:
 def _card(text: str) -> str:
     card, _, named = text.partition(":")
     shown = Card.parse(card).symbol
-    return shown + (f" (naming {Suit.parse(named).symbol})" if named else "")
+    return shown + (f" naming {Suit.parse(named).symbol}" if named else "")
 
 
 def _call(game: Game, action: dict[str, str]) -> str:
@@ -76,15 +76,16 @@ def _call(game: Game, action: dict[str, str]) -> str:
     return f"{seat} announces {action['announce']}"
 
 
-def _tricks(game: Game, tricks: list[dict[str, Any]]) -> Table:
+def _tricks(game: Game, tricks: list[dict[str, Any]], actions: list[dict[str, str]]) -> Table:
     width = max((len(t["cards"]) for t in tricks), default=game.players)
-    header = ["Trick", "Leader"] + [f"Card {k}" for k in range(1, width + 1)] + ["Winner"]
+    header = ["Trick", "Lead"] + [f"Card {k}" for k in range(2, width + 1)] + ["Winner"]
     rows = []
+    players = iter([a["seat"] for a in actions if "play" in a])  # who played each card, in order
     for t in tricks:
         down = set(t.get("face_down", ()))
-        cards = [_card(c) + (" (face down)" if c.partition(":")[0] in down else "")
+        cards = [f"{next(players)}: " + _card(c) + (" face down" if c.partition(":")[0] in down else "")
                  for c in t["cards"]]
-        rows.append([str(t["number"]), t["leader"]] + cards + [""] * (width - len(cards))
+        rows.append([str(t["number"])] + cards + [""] * (width - len(cards))
                     + [t["winner"]])
     return Table("Tricks", header, rows)
 
@@ -119,4 +120,4 @@ def example(game: Game, seed: int) -> Example:
     paid = [(rule.id, table.name(seat), amount)
             for rule, seat, amount in engine_for(game).score_items(state)]
     return Example(seed, record["dealer"], thrown, _hands(game, record["hands"]), calls,
-                   shown, _tricks(game, record["tricks"]), results, paid)
+                   shown, _tricks(game, record["tricks"], record["actions"]), results, paid)

@@ -139,6 +139,13 @@ def _deck_text(game: Game) -> str:
     return text
 
 
+def _packets(packets: tuple[int, ...]) -> str:
+    if len(set(packets)) > 1:
+        return "packets of " + ", ".join(str(p) for p in packets)
+    count = "one packet" if len(packets) == 1 else f"{len(packets)} packets"
+    return f"{count} of {packets[0]}" + (" card" if packets[0] == 1 else " cards")
+
+
 def _rules_of(game: Game, *kinds: type[K.Construct]) -> str:
     return _and([f":rule:`{r.id}`" for r, _b in game.rules_with(*kinds)])
 
@@ -161,10 +168,9 @@ def _format_overview(page: _Page) -> Iterator[str]:
     facts.append(("Direction", f"{t.direction.value}", game.constructs(K.PlayDirection)[0][0].id))
     facts.append(("Deck", _deck_text(game), game.constructs(K.DeckIs)[0][0].id))
     deals = [b for _r, b in game.constructs(K.DealPackets)]
-    packets = " then ".join("+".join(str(p) for p in d.packets) if len(set(d.packets)) > 1  # type: ignore[attr-defined]
-                            else f"{len(d.packets)} × {d.packets[0]}" for d in deals)  # type: ignore[attr-defined]
-    facts.append(("Deal", f"{game.tricks} cards to each seat, in packets of {packets}"
-                  + (f", in {game.stages} stages with an auction after each" if game.stages > 1 else ""),
+    packets = ", then ".join(_packets(d.packets) for d in deals)  # type: ignore[attr-defined]
+    facts.append(("Deal", f"{game.tricks} cards to each seat: {packets}"
+                  + (", with an auction after each" if game.stages > 1 else ""),
                   " ".join(r.id for r, _b in game.constructs(K.DealPackets))))
     legal = page.results.legal_bids
     if legal:
@@ -551,10 +557,15 @@ def assumptions_page(games: Iterable[Game]) -> Iterator[str]:
             alternatives = _alternatives(g, rule)
             yield f":rule:`{g.key}/{rule.id}` ({rule.source.ref})"
             body = [f":Default: {esc(rule.text)}",
-                    f":The sources: {esc(rule.source.note)}",
-                    ":Alternative: " + (_and([f":variant:`{g.key}/{v.id}`: {esc(v.text)}"
-                                             for v in alternatives])
-                                        or "none stated as a variant")]
+                    f":The sources: {esc(rule.source.note)}"]
+            if not alternatives:
+                body.append(":Alternative: none stated as a variant")
+            elif len(alternatives) == 1:
+                v = alternatives[0]
+                body.append(f":Alternative: :variant:`{g.key}/{v.id}`: {esc(v.text)}")
+            else:
+                body += [":Alternatives:", ""]
+                body += [f"   * :variant:`{g.key}/{v.id}`: {esc(v.text)}" for v in alternatives]
             yield from _indent(body)
             yield ""
         others = [v for v in g.variants if v.not_decidable]
