@@ -89,15 +89,20 @@ def test_rule_links_resolve_and_a_wrong_one_warns(build: Callable[..., Any]) -> 
     assert built.warnings.count("WARNING") == 2  # the rule that does not exist; vint has no page
 
 
-def test_sources_and_assumptions_pages(build: Callable[..., Any]) -> None:
-    built = build({"index": ".. rulebook:: crescendo\n\n.. rulebook-assumptions::\n\n"
-                            ".. rulebook-sources::\n"}, rulebook_pages="")
-    html = built.html()
-    # every assumption of Crescendo, with the variant that plays the alternative
-    section = html[html.index('id="crescendo-1"') if 'id="crescendo-1"' in html else 0:]
-    assert "the designer sets no top bid" in section
-    assert 'href="#variant-allow_unmakeable_bids"' in section
-    assert "https://gokurakism.com/crescendo/" in html
+def test_pages_for_every_registered_game_and_their_open_questions(build: Callable[..., Any]) -> None:
+    built = build({
+        "index": ".. toctree::\n   :glob:\n\n   games/*\n   sources\n",
+        "sources": "Sources\n=======\n\n.. rulebook-assumptions::\n\n.. rulebook-sources::\n",
+    }, rulebook_pages="games")
+    assert built.warnings == ""
+    for key in registry.GAMES:
+        assert f".. rulebook:: {key}" in (pathlib.Path(built.app.srcdir) / "games" / f"{key}.rst").read_text()
+    html = built.html("sources")
+    # every assumption, with what the sources say and the variant that plays the alternative
+    assert 'href="games/crescendo.html#auction.makeable_bids"' in html
+    assert "the designer sets no top bid" in html
+    assert 'href="games/crescendo.html#variant-allow_unmakeable_bids"' in html
+    assert "https://gokurakism.com/crescendo/" in html  # a cited source
 
 
 def test_expressions_are_written_as_a_game_module_writes_them() -> None:
@@ -172,4 +177,7 @@ def test_a_stale_cache_is_never_used(tmp_path: pathlib.Path, monkeypatch: pytest
     assert len(computed) == 2
     _results.results_for([_modified_crescendo()], cache, log=lambda _m: None)  # other rules
     assert len(computed) == 3
+    cache.write_text("{not json")
+    _results.results_for([game], cache, log=lambda _m: None)
+    assert len(computed) == 4
 

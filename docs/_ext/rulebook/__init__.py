@@ -96,7 +96,10 @@ def _results_in_build(env: BuildEnvironment, game: Game) -> GameResults:
 def _on_builder_inited(app: Sphinx) -> None:
     _write_pages(app)
     _Results.by_game = {}
-    _Results.by_game.update(_results_of(GAMES.values(), app.config, str(app.doctreedir)))
+    try:
+        _Results.by_game.update(_results_of(GAMES.values(), app.config, str(app.doctreedir)))
+    except (SpecError, VerifierError) as e:  # each page that needs them says so, clearly
+        logger.warning("rulebook: the properties could not be checked: %s", e)
 
 
 def _write_pages(app: Sphinx) -> None:

@@ -431,9 +431,17 @@ def _format_properties(page: _Page) -> Iterator[str]:
 def _format_findings(page: _Page) -> Iterator[str]:
     yield from _title("Findings", "-")
     yield ("Consequences of the rules a player might not expect: properties the game marks "
-           "as findings, proved, and properties a variant breaks, with the counterexample.")
+           "as findings, proved, and properties a variant breaks (or the rules break), with "
+           "the counterexample.")
     yield ""
     found = False
+    for r in page.checks:  # a property the rules as they stand do not satisfy
+        if r.get("verdict", "HOLDS") != "HOLDS":
+            found = True
+            yield (f":prop:`{r['id']}` is {_VERDICT[str(r['verdict'])]}: {esc(str(r['text']))}"
+                   + (f" ({esc(str(r['detail']))})" if r.get("detail") else ""))
+            yield ""
+            yield from _playthrough(r)
     for r in page.checks:
         if r.get("finding") and r.get("verdict", "HOLDS") == "HOLDS":
             found = True

@@ -12,6 +12,7 @@ stale entry is never shown: the checks run again.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -68,6 +69,7 @@ class GameResults:
         return {r["id"]: r for r in self.results}
 
 
+@functools.lru_cache(maxsize=1)
 def _sources_digest() -> str:
     """A digest of every source file of the spec and verifier packages."""
     h = hashlib.sha256(FORMAT.encode())
