@@ -102,7 +102,7 @@ class _Page:
 def _verdict(r: dict[str, object]) -> str:
     if "verdict" not in r:
         return "not checked in this build"
-    return f"{_VERDICT[str(r['verdict'])]} ({float(r['seconds']):.2f} s)"  # type: ignore[arg-type]
+    return f"{_VERDICT[str(r['verdict'])]}, {float(r['seconds']):.2f} s"  # type: ignore[arg-type]
 
 
 def _link_variants(text: str, game: Game) -> str:
@@ -325,7 +325,8 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
     yield ""
     body: list[str] = [esc(rule.text), ""]
     body += list(_source_lines(rule.source, page.doc))
-    body.append(f":States: ``{type(rule.body).__name__}``: {_first_line(type(rule.body))}")
+    kind = type(rule.body)
+    body.append(f":States: :py:class:`~{kind.__module__}.{kind.__name__}`: {_first_line(kind)}")
     if anchored:
         covering = page.covering(rule.id)
         if covering:
@@ -382,7 +383,7 @@ def _format_variants(page: _Page) -> Iterator[str]:
         run = runs.get(v.id)
         if run is not None and run.results:
             body.append("With the variant in force: " + "; ".join(
-                f":prop:`{r['id']}` {_verdict(r)}" for r in run.results) + ".")
+                f":prop:`{r['id']}` ({_verdict(r)})" for r in run.results) + ".")
             body.append("")
         yield from _indent(body)
 
