@@ -13,6 +13,14 @@ link to any of them (``:rule:`play.follow_suit``` on a game's page,
 A page is written for each game of :data:`spec.registry.GAMES` (into ``rulebook_pages``
 under the source folder), so a new game module appears once it is registered.
 
+Settings (``conf.py`` or ``-D``): ``rulebook_pages`` (folder of the generated pages, ""
+for none; default ``games``), ``rulebook_check`` (check the properties while building;
+default true), ``rulebook_timeout`` (seconds for one property; 60), ``rulebook_jobs``
+(processes checking games at once; 1, as parallel checks slow each other down and would
+inflate the solve times shown), ``rulebook_cache`` (the results file; default
+``rulebook-results.json`` in the doctree folder) and ``rulebook_seeds`` (the seeds of the
+worked examples; 1, 2, 3).
+
 The extension lives in ``docs/_ext`` (with ``conf.py`` putting that folder on the path)
 because it is documentation tooling: it must not make ``spec`` or ``verifier`` import
 Sphinx, and nothing in it may name a game, which ``tests/test_layering.py`` checks.

@@ -213,7 +213,8 @@ def _summary(results: GameResults) -> str:
         return f"{len(results.results)}, not checked in this build"
     counts = {v: sum(r["verdict"] == v for r in results.results) for v in _VERDICT}
     seconds = sum(float(r["seconds"]) for r in results.results)
-    parts = [f"{n} {_VERDICT[v]}" for v, n in counts.items() if n]
+    parts = [f"{n} {'hold' if v == 'HOLDS' and n != 1 else _VERDICT[v]}"
+             for v, n in counts.items() if n]
     return f"{len(results.results)} ({', '.join(parts)}), proved by Z3 in {seconds:.1f} s"
 
 

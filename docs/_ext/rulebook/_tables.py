@@ -143,7 +143,8 @@ def ladder(game: Game, legal: Sequence[int]) -> Table:
     """The bids in the bid order, lowest first, as the game's bid-order rule ranks them."""
     keys = game.bid_keys
     order = sorted(range(len(game.ladder)), key=lambda i: keys[i])
-    place = {i: k for k, i in enumerate((i for i in order if i in set(legal)), start=1)}
+    allowed = set(legal)
+    place = {i: k for k, i in enumerate((i for i in order if i in allowed), start=1)}
     body = game.one(K.Ladder)
     assert isinstance(body, K.Ladder)
     rules = [r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder)]
