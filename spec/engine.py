@@ -1389,15 +1389,17 @@ class Engine:
         return tuple(out)
 
     def outcome_items(self, *, contract: int, declarer: int, winners: Sequence[int],
-                      dealt: Sequence[int], dealer: int | None = None) -> dict[tuple[str, int], int]:
-        """What each scoring rule gives each seat for a contract, the hands as dealt and
-        the winner of each trick in order: {(rule id, seat): amount}, amounts of 0 left out."""
+                      dealt: Sequence[int], dealer: int | None = None,
+                      taken: Sequence[int] | None = None) -> dict[tuple[str, int], int]:
+        """What each scoring rule gives each seat for a contract, the hands as dealt, the
+        winner of each trick in order and (in games that count card points) the cards each
+        seat took: {(rule id, seat): amount}, amounts of 0 left out."""
         won = [0] * self.n
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
         dealer = self.n - 1 if dealer is None else dealer
         args = (declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
-                tuple(dealt), tuple(won), (0,) * self.n)
+                tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
         return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
 
     def judge(self, scope: Scope, expr: Any) -> Callable[..., Any]:

@@ -1,6 +1,9 @@
 """Every back end implements every node class of the rules language."""
 from __future__ import annotations
 
+import pathlib
+import sys
+
 import pytest
 
 from spec.dsl._nodes import NODE_CLASSES
@@ -8,12 +11,15 @@ from spec.dsl._pycompile import PyCompiler
 from spec.dsl._visitor import RuleVisitor
 from verifier._z3.compile import Z3Compiler
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "docs" / "_ext"))
+from rulebook._expr import ExprRenderer  # noqa: E402  # the documentation back end, in docs/_ext
+
 
 def test_visitor_is_abstract_in_every_node() -> None:
     assert RuleVisitor.__abstractmethods__ == {"visit_" + c.__name__ for c in NODE_CLASSES}
 
 
-@pytest.mark.parametrize("backend", [PyCompiler, Z3Compiler], ids=lambda b: b.__name__)
+@pytest.mark.parametrize("backend", [PyCompiler, Z3Compiler, ExprRenderer], ids=lambda b: b.__name__)
 def test_backend_has_every_visit_method(backend: type) -> None:
     missing = [c.__name__ for c in NODE_CLASSES if "visit_" + c.__name__ not in vars(backend)]
     assert not missing

@@ -7,7 +7,10 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_SPEC = ("z3", "verifier", "hypothesis", "sphinx", "pytest")
+FORBIDDEN_IN_SPEC = ("z3", "verifier", "hypothesis", "sphinx", "pytest", "rulebook")
+EXTENSION = ROOT / "docs" / "_ext"
+# what the documentation back end may use: the rules, the verifier, Sphinx and the library
+ALLOWED_IN_EXTENSION = {"spec", "verifier", "sphinx", "docutils", "z3", "__future__"}
 
 
 def _imports(path: pathlib.Path) -> set[str]:
@@ -34,7 +37,21 @@ def test_game_modules_import_only_the_vocabulary(path: pathlib.Path) -> None:
     assert "spec.engine" not in text and "spec.games." not in text.replace(f"spec.games.{path.stem}", "")
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "spec").rglob("*.py")) + sorted((ROOT / "verifier").rglob("*.py")),
+@pytest.mark.parametrize("path", sorted((ROOT / "verifier").rglob("*.py")), ids=lambda p: p.name)
+def test_verifier_imports_no_documentation_tools(path: pathlib.Path) -> None:
+    assert not _imports(path) & {"sphinx", "docutils", "rulebook"}
+
+
+@pytest.mark.parametrize("path", sorted(EXTENSION.rglob("*.py")), ids=lambda p: p.name)
+def test_the_documentation_back_end_imports_only_the_rules_verifier_and_sphinx(path: pathlib.Path) -> None:
+    import sys
+
+    third_party = {m for m in _imports(path) if m not in sys.stdlib_module_names}
+    assert third_party <= ALLOWED_IN_EXTENSION, f"{path.name} imports {third_party - ALLOWED_IN_EXTENSION}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec").rglob("*.py")) + sorted((ROOT / "verifier").rglob("*.py"))
+                         + sorted(EXTENSION.rglob("*.py")) + [ROOT / "docs" / "conf.py"],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_back_ends_name_no_game(path: pathlib.Path) -> None:
     if "games" in path.parts or path.name == "registry.py":

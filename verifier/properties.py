@@ -32,7 +32,8 @@ from verifier._z3.compile import Encoding, Z3Compiler
 from verifier._z3.solver import Solving
 from verifier.errors import SolverUnknownError
 
-__all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game"]
+__all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game", "legal_bids",
+           "variant_checks"]
 
 
 class Verdict(enum.Enum):
@@ -71,7 +72,12 @@ class Result:
 
 @dataclass
 class Check:
-    """A property to check: its id, its statement, and how to decide it."""
+    """A property to check: its id, its statement, and how to decide it.
+
+    ``covers`` lists the ids of the game's rules the property is about: for a game's own
+    property, the rules it names; for a claim, its rule; for a generic property, the rules
+    stating the constructs its proof reads.
+    """
 
     id: str
     text: str
@@ -580,20 +586,24 @@ def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore
         [f"game winners {seq}"], {"winners": seq})
 
 
-GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[str, ...]], ...] = (
+# Each generic property covers the rules that state the constructs its proof reads: a
+# game's rules of those kinds are the rules the property is about.
+GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]], ...] = (
     ("deal.partitions_deck", "Every deal gives each seat its share of the pack, each card "
-     "to exactly one seat.", _deal_partitions, ()),
+     "to exactly one seat.", _deal_partitions, (K.Seats, K.DeckIs, K.DealPackets)),
     ("auction.bid_order_total", "The bid order is a strict total order: no two different "
-     "bids are equal.", _bid_order_total, ()),
+     "bids are equal.", _bid_order_total, (K.Ladder, K.BidOrder)),
     ("auction.standing_bid_increases", "Every legal bid beats the standing bid, so the "
-     "standing bid only goes up.", _standing_increases, ()),
+     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall)),
     ("auction.ends", "Every auction ends, with one declarer (the highest bidder) or a redeal.",
-     _auction_ends, ()),
+     _auction_ends, (K.AuctionTurns, K.HighestBidderDeclares, K.RedealIfNoBid)),
     ("play.legal_card_exists", "A seat with cards always has a legal card to play, whatever "
-     "its hand, the contract and the cards already played.", _legal_card_exists, ()),
-    ("play.one_winner", "Every complete trick has exactly one winner.", _one_winner, ()),
+     "its hand, the contract and the cards already played.", _legal_card_exists,
+     (K.PlayRule, K.AlwaysPlayable, K.PlayableAside)),
+    ("play.one_winner", "Every complete trick has exactly one winner.", _one_winner,
+     (K.RankOrder, K.WinningTier, K.CountsAsSuit, K.NameSuit)),
     ("play.cards_held", "Every legal card is one the seat holds, in hand or laid aside.",
-     _cards_held, ()),
+     _cards_held, (K.PlayRule, K.AlwaysPlayable, K.PlayableAside, K.SetAside)),
 )
 
 
@@ -728,7 +738,8 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
 
 def checks_for(game: Game) -> list[Check]:
     """Every property of a game: the generic ones, its rules' claims, its own properties."""
-    out = [Check(pid, text, "generic", fn, covers=cov) for pid, text, fn, cov in GENERIC]
+    out = [Check(pid, text, "generic", fn, covers=tuple(r.id for r, _b in game.rules_with(*kinds)))
+           for pid, text, fn, kinds in GENERIC]
     for rule, _b in game.constructs(K.GameTarget):
         out.append(Check("game.one_winner", "Every game has exactly one winner: the side whose "
                          "trick first reaches the target.", "generic", _game_one_winner,
@@ -778,3 +789,34 @@ def check_game(game: Game, *, only: tuple[str, ...] = (), opts: Options | None =
             on_result(r)
         results.append(r)
     return results
+
+
+def legal_bids(game: Game, *, timeout: float = 60.0) -> tuple[int, ...]:
+    """The bids of the ladder (by number) that the call rules allow in some situation of
+    some auction; the others can never be called.
+
+    Raises:
+        SolverUnknownError: Z3 could not decide a bid within ``timeout`` seconds.
+    """
+    solving = Solving(timeout)
+    enc = Encoding(game, solving.ctx)
+    b = enc.int_var("bid")
+    s = solving.solver()
+    s.add(E.biddable(enc, b, "legal"))
+    return tuple(i for i in range(len(game.ladder)) if Solving.check(s, b == i))
+
+
+def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:
+    """The game with a variant in force, and its checks that cover a rule the variant
+    replaces, in the game without the variant or with it: the properties the variant can
+    change.
+
+    Raises:
+        NotationError: the variant is unknown or cannot be checked yet.
+    """
+    variant = game.variant(variant_id)
+    changed = {old.id for old, _new in variant.replaces}
+    changed |= {new.id for _old, new in variant.replaces if new is not None}
+    played = game.with_variants(variant_id)
+    before = {c.id for c in checks_for(game) if changed & set(c.covers)}
+    return played, [c for c in checks_for(played) if c.id in before or changed & set(c.covers)]

@@ -1,0 +1,586 @@
+"""The rulebook pages as reStructuredText, generated from a game's rules.
+
+Every ``_format_*`` generator yields reST lines; the Sphinx directives parse them.  The
+text refers to rules, properties and variants with the rulebook's own roles and object
+directives (``:rule:``, ``.. rulebook:rule::``), so every rule gets its anchor and every
+mention of it becomes a link.  Nothing here names a game: a game module is rendered from
+what it states.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from spec.cards import Rank, Suit
+from spec.dsl import _constructs as K
+from spec.dsl._build import Game, Origin, Rule, Source, Variant
+
+from . import _tables as TB
+from ._docstring import ModuleDoc, parse_doc
+from ._examples import Example, example
+from ._expr import render_construct
+from ._results import GameResults
+
+__all__ = ["game_page", "sources_page", "assumptions_page", "games_table", "esc",
+           "rule_sections"]
+
+_HEADING = re.compile(r"^# (\d+)([a-z]?)\. (.+?)\s*-*\s*$")
+_INLINE = re.compile(r"([\\`*_|])")
+_VERDICT = {"HOLDS": "holds", "VIOLATED": "violated", "UNKNOWN": "unknown"}
+
+
+def esc(text: str) -> str:
+    """Plain text made safe for reST: inline markup characters escaped, and a leading
+    character that would start a list or a block written so it cannot."""
+    out = _INLINE.sub(r"\\\1", text)
+    if out[:1] in ("-", "+", "#", ">", ".") or re.match(r"^\d+[.)] ", out):
+        out = "\\" + out
+    return out
+
+
+def _indent(lines: Iterable[str], by: int = 3) -> Iterator[str]:
+    pad = " " * by
+    for line in lines:
+        yield pad + line if line else ""
+
+
+def _title(text: str, char: str) -> Iterator[str]:
+    yield text
+    yield char * max(len(text), 4)
+    yield ""
+
+
+def _table(table: TB.Table, *, classes: str = "rulebook-table") -> Iterator[str]:
+    yield f".. list-table:: {esc(table.title)}" if table.title else ".. list-table::"
+    yield "   :header-rows: 1"
+    yield "   :stub-columns: 1"
+    yield f"   :class: {classes}"
+    yield ""
+    for row in [table.header, *table.rows]:
+        for j, cell in enumerate(row):
+            mark = "* -" if j == 0 else "  -"
+            yield f"   {mark} {esc(cell)}" if cell else f"   {mark}"
+    yield ""
+    for note in table.notes:
+        yield esc(note)
+        yield ""
+    if table.rules:
+        yield "From " + _and([f":rule:`{r}`" for r in table.rules]) + "."
+        yield ""
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _first_line(obj: object) -> str:
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+# -- the parts of a game page --------------------------------------------------------------
+
+@dataclass
+class _Page:
+    game: Game
+    doc: ModuleDoc
+    results: GameResults
+    seeds: Sequence[int]
+
+    @property
+    def checks(self) -> list[dict[str, object]]:
+        return self.results.results
+
+    def covering(self, rule_id: str) -> list[dict[str, object]]:
+        return [r for r in self.checks if rule_id in r.get("covers", ())]  # type: ignore[operator]
+
+
+def _verdict(r: dict[str, object]) -> str:
+    if "verdict" not in r:
+        return "not checked in this build"
+    return f"{_VERDICT[str(r['verdict'])]}, {float(r['seconds']):.2f} s"  # type: ignore[arg-type]
+
+
+def _link_variants(text: str, game: Game) -> str:
+    ids = {v.id for v in game.variants}
+    return re.sub(r"``([a-z0-9_]+)``", lambda m: f":variant:`{m.group(1)}`" if m.group(1) in ids
+                  else m.group(0), text)
+
+
+def _format_intro(page: _Page) -> Iterator[str]:
+    yield esc(page.doc.summary)
+    yield ""
+    for para in page.doc.paragraphs:
+        yield from textwrap.dedent(para).splitlines()
+        yield ""
+
+
+def _deck_text(game: Game) -> str:
+    by_suit: dict[Suit, list[Rank]] = {}
+    jokers = 0
+    for c in game.deck:
+        if c.suit is None:
+            jokers += 1
+        else:
+            by_suit.setdefault(c.suit, []).append(c.rank)
+    rank = {c.rank: game.rank_table.value(c) for c in game.deck}
+    shapes = {tuple(sorted(rs, key=lambda r: -rank[r])) for rs in by_suit.values()}
+    if len(shapes) == 1:
+        ranks = " ".join(r.value for r in shapes.pop())
+        text = f"{len(game.deck)} cards: {ranks} in each of {' '.join(s.symbol for s in TB.DISPLAY_SUITS if s in by_suit)}"
+    else:
+        text = f"{len(game.deck)} cards"
+    if jokers:
+        text += f", and {jokers} joker" + ("s" if jokers > 1 else "")
+    return text
+
+
+def _packets(packets: tuple[int, ...]) -> str:
+    if len(set(packets)) > 1:
+        return "packets of " + ", ".join(str(p) for p in packets)
+    count = "one packet" if len(packets) == 1 else f"{len(packets)} packets"
+    return f"{count} of {packets[0]}" + (" card" if packets[0] == 1 else " cards")
+
+
+def _rules_of(game: Game, *kinds: type[K.Construct]) -> str:
+    return _and([f":rule:`{r.id}`" for r, _b in game.rules_with(*kinds)])
+
+
+def _format_overview(page: _Page) -> Iterator[str]:
+    game = page.game
+    t = game.table
+    yield from _title("At a glance", "-")
+    facts: list[tuple[str, str, str]] = []
+    seats = game.constructs(K.Seats)[0][0]
+    facts.append(("Players", f"{game.players}: {', '.join(t.names)}, in order of play", seats.id))
+    if t.partnerships:
+        facts.append(("Sides", " against ".join(t.side_name(s) for s in t.partnerships), seats.id))
+    elif game.constructs(K.SidesByContract):
+        body = game.one(K.SidesByContract)
+        alone = getattr(body, "declarer_alone", False)
+        facts.append(("Sides", "no fixed partnerships" + ("; the declarer plays alone against "
+                                                          "the others" if alone else ""),
+                      game.constructs(K.SidesByContract)[0][0].id))
+    facts.append(("Direction", f"{t.direction.value}", game.constructs(K.PlayDirection)[0][0].id))
+    facts.append(("Deck", _deck_text(game), game.constructs(K.DeckIs)[0][0].id))
+    deals = [b for _r, b in game.constructs(K.DealPackets)]
+    packets = ", then ".join(_packets(d.packets) for d in deals)  # type: ignore[attr-defined]
+    facts.append(("Deal", f"{game.tricks} cards to each seat: {packets}"
+                  + (", with an auction after each" if game.stages > 1 else ""),
+                  " ".join(r.id for r, _b in game.constructs(K.DealPackets))))
+    legal = page.results.legal_bids
+    if legal:
+        order = sorted(legal, key=lambda i: game.bid_keys[i])
+        facts.append(("Bids", f"{len(legal)}, from {game.ladder[order[0]].symbol} to "
+                      f"{game.ladder[order[-1]].symbol}",
+                      " ".join(r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder))))
+    facts.append(("Tricks", f"{game.tricks} of {game.players} cards each",
+                  game.constructs(K.TrickPlay)[0][0].id))
+    for rule, body in game.rules_with(K.TrickValue, K.CardPoints):
+        if isinstance(body, K.CardPoints):
+            total = TB.card_points(game)
+            text = "the cards in the tricks a seat wins, by card points" + (
+                f"; {total.notes[-1][len('The whole pack: '):].rstrip('.')} in the pack"
+                if total and total.notes else "")
+        else:
+            text = "each trick won is worth its trick value (see the table below)"
+        facts.append(("Points", text, rule.id))
+    scoring = game.rules_with(K.ScoreRule, K.TrickScores)
+    lines = sorted({getattr(b, "line", "") for _r, b in scoring} - {""})
+    facts.append(("Scoring", f"{len(scoring)} scoring rules"
+                  + (f", written on the lines {_and(lines)} of a score sheet" if lines else ""),
+                  " ".join(r.id for r, _b in scoring)))
+    ends = game.rules_with(K.MatchOf, K.MatchTarget, K.MatchLength, K.GameTarget, K.Rubber)
+    if ends:
+        facts.append(("End", " ".join(esc(r.text) for r, _b in ends),
+                      " ".join(r.id for r, _b in ends)))
+    for label, text, rule_ids in facts:
+        links = _and([f":rule:`{i}`" for i in rule_ids.split()])
+        yield f":{label}: {esc(text) if label != 'End' else text} ({links})"
+    if game.variants:
+        yield f":Variants: {_and([f':variant:`{v.id}`' for v in game.variants])}"
+    if page.checks:
+        yield f":Properties: {_summary(page.results)}"
+    yield ""
+
+
+def _summary(results: GameResults) -> str:
+    if not results.checked:
+        return f"{len(results.results)}, not checked in this build"
+    counts = {v: sum(r["verdict"] == v for r in results.results) for v in _VERDICT}
+    seconds = sum(float(r["seconds"]) for r in results.results)
+    parts = [f"{n} {'hold' if v == 'HOLDS' and n != 1 else _VERDICT[v]}"
+             for v, n in counts.items() if n]
+    return f"{len(results.results)} ({', '.join(parts)}), proved by Z3 in {seconds:.1f} s"
+
+
+def _format_sources(page: _Page) -> Iterator[str]:
+    yield from _title("Sources", "-")
+    if page.doc.sources:
+        yield "Each rule below names its source: **[seed]** the seed document, **[source]** a"
+        yield "cited source that fills a gap, **[assumption]** neither, with the alternatives."
+        yield ""
+        yield ".. list-table::"
+        yield "   :header-rows: 1"
+        yield "   :class: rulebook-sources"
+        yield ""
+        yield "   * - Tag"
+        yield "     - Citation"
+        for tag, text in page.doc.sources.items():
+            yield f"   * - [{tag}]"
+            yield f"     - {text}"
+        yield ""
+    counts = {o: sum(r.source.origin is o for r in page.game.rules) for o in Origin}
+    yield (f"Of the {len(page.game.rules)} rules, {counts[Origin.SEED]} come from the seed, "
+           f"{counts[Origin.SOURCE]} from other sources and {counts[Origin.ASSUMPTION]} are "
+           "assumptions (see :rulebook:page:`the open questions <assumptions>`).")
+    yield ""
+    for para in page.doc.deviations:
+        yield from _link_variants(textwrap.dedent(para), page.game).splitlines()
+        yield ""
+
+
+def _format_tables(page: _Page) -> Iterator[str]:
+    game = page.game
+    bids = page.results.legal_bids or list(range(len(game.ladder)))
+    bids = sorted(bids, key=lambda i: game.bid_keys[i])
+    tables = [TB.rank_order(game), TB.card_points(game), TB.trick_values(game, bids),
+              TB.ladder(game, bids), TB.score_grid(game, bids)]
+    yield from _title("Tables", "-")
+    yield "Computed from the rules when this page was built: orders and points from the rules"
+    yield "that state them, scores by the engine running the game's scoring rules."
+    yield ""
+    for table in tables:
+        if table is None:
+            continue
+        yield from _title(table.title, "~")
+        shown = TB.Table("", table.header, table.rows, table.rules, table.notes)
+        classes = "rulebook-table rulebook-grid" if isinstance(table, TB.Grid) else "rulebook-table"
+        yield from _table(shown, classes=classes)
+
+
+def rule_sections(game: Game) -> list[tuple[str, str, list[Rule]]]:
+    """The game's rules in rulebook order, grouped under the numbered headings of its module
+    (``# 5a. The joker``): (number, title, rules).  A rule with no heading above it is
+    grouped by the phase of its id."""
+    headings: list[tuple[int, str, str]] = []
+    path = game.rules[0].src_loc.file if game.rules else ""
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, start=1):
+                m = _HEADING.match(line)
+                if m:
+                    headings.append((n, m.group(1) + m.group(2), m.group(3)))
+    except OSError:
+        headings = []
+    out: list[tuple[str, str, list[Rule]]] = []
+    for rule in game.rules:
+        found = [(num, title) for line, num, title in headings
+                 if line <= rule.src_loc.line and rule.src_loc.file == path]
+        num, title = found[-1] if found else ("", rule.id.split(".")[0].capitalize())
+        if out and out[-1][:2] == (num, title):
+            out[-1][2].append(rule)
+        else:
+            out.append((num, title, [rule]))
+    return out
+
+
+def _source_lines(src: Source, doc: ModuleDoc) -> Iterator[str]:
+    refs = " ".join((src.ref, *src.also))
+    if src.origin is Origin.SEED:
+        seed = doc.seed_document
+        text = f"**[seed]** {refs}" + (f", in the seed document ``{seed}``" if seed else "")
+        if src.note:
+            text += f"; {esc(src.note)}"
+    elif src.origin is Origin.SOURCE:
+        text = f"**[source]** {refs}: {esc(src.note)}"
+    else:
+        text = f"**[assumption]** {refs}: {esc(src.note)}"
+    yield f":Source: {text}"
+    cited = [tag for tag in doc.sources if tag != "seed" and f"[{tag}]" in src.note]
+    for tag in cited:
+        yield f":[{tag}]: {doc.sources[tag]}"
+
+
+def _formal(body: K.Construct) -> Iterator[str]:
+    yield ".. rulebook-formal::"
+    yield ""
+    yield from _indent(render_construct(body).splitlines())
+    yield ""
+
+
+def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[str]:
+    game = page.game
+    yield f".. rulebook:rule:: {rule.id}"
+    if anchored:
+        refs = [r for r in (rule.source.ref, *rule.source.also)
+                if game.rule_by_ref(r)[0] is rule]
+        if refs:
+            yield f"   :refs: {' '.join(refs)}"
+    else:
+        yield "   :no-index:"
+    yield ""
+    body: list[str] = [esc(rule.text), ""]
+    body += list(_source_lines(rule.source, page.doc))
+    kind = type(rule.body)
+    body.append(f":States: :py:class:`~{kind.__module__}.{kind.__name__}`: {_first_line(kind)}")
+    if anchored:
+        covering = page.covering(rule.id)
+        if covering:
+            body.append(":Covered by: " + "; ".join(f":prop:`{r['id']}` ({_verdict(r)})"
+                                                   for r in covering))
+        else:
+            body.append(":Covered by: no property")
+        variants = [v for v in game.variants if any(old.id == rule.id for old, _n in v.replaces)]
+        if variants:
+            body.append(":Variants: " + _and([f":variant:`{v.id}` replaces it" for v in variants]))
+    body.append("")
+    body += list(_formal(rule.body))
+    yield from _indent(body)
+
+
+def _format_rules(page: _Page) -> Iterator[str]:
+    yield from _title("Rules", "-")
+    yield ("Every rule in rulebook order, with its id (a link target: ``#<rule id>``, and "
+           "``#<digest id>`` for the rule that carries it), its text, its source, the "
+           "properties that cover it and, folded, its formal statement.")
+    yield ""
+    top = ""
+    for num, title, rules in rule_sections(page.game):
+        major = re.match(r"\d*", num).group(0) if num else ""  # type: ignore[union-attr]
+        sub = bool(num) and num != major and major == top
+        if not sub:
+            top = major
+        yield from _title(f"{num}. {title}" if num else title, "^" if sub else "~")
+        for rule in rules:
+            yield from _rule_entry(page, rule)
+
+
+def _format_variants(page: _Page) -> Iterator[str]:
+    game = page.game
+    if not game.variants:
+        return
+    yield from _title("Variants", "-")
+    runs = {r.variant: r for r in page.results.variants}
+    for v in game.variants:
+        yield f".. rulebook:variant:: {v.id}"
+        yield ""
+        body = [esc(v.text), ""]
+        body += list(_source_lines(v.source, page.doc))
+        if v.not_decidable:
+            body.append(f":Not checked: {esc(v.not_decidable)}")
+        body.append("")
+        for old, new in v.replaces:
+            if new is None:
+                body += [f"It removes :rule:`{old.id}`.", ""]
+                continue
+            body += [f"It replaces :rule:`{old.id}` by:", ""]
+            body += list(_rule_entry(page, new, anchored=False))
+            body.append("")
+        run = runs.get(v.id)
+        if run is not None and run.results:
+            body.append("With the variant in force: " + "; ".join(
+                f":prop:`{r['id']}` ({_verdict(r)})" for r in run.results) + ".")
+            body.append("")
+        yield from _indent(body)
+
+
+def _playthrough(r: dict[str, object]) -> Iterator[str]:
+    pt = r.get("counterexample")
+    if not isinstance(pt, dict) or not pt.get("text"):
+        return
+    kind = "Counterexample" if r.get("verdict") == "VIOLATED" else "Example"
+    yield f"{kind}" + (", replayed in the engine" if pt.get("replayed") else "") + ":"
+    yield ""
+    yield "::"
+    yield ""
+    yield from _indent(str(line) for line in pt["text"])  # type: ignore[attr-defined]
+    yield ""
+
+
+_KINDS = {"generic": "generic, checked for every game",
+          "rule": "a consequence the rulebook states (a claim)",
+          "property": "a property of the game"}
+
+
+def _format_properties(page: _Page) -> Iterator[str]:
+    yield from _title("Properties", "-")
+    if page.results.checked:
+        yield (f"{_summary(page.results)}, with Z3 {page.results.z3_version} and a timeout of "
+               f"{page.results.timeout:g} s a property, when this page was built "
+               "(``trickspec check`` gives the same results).")
+    else:
+        yield "The properties were not checked in this build; they are listed without verdicts."
+    yield ""
+    for r in page.checks:
+        yield f".. rulebook:property:: {r['id']}"
+        yield ""
+        body = [esc(str(r["text"])), ""]
+        body.append(f":Verdict: {_verdict(r)}" + (f"; {esc(str(r['detail']))}" if r.get("detail") else ""))
+        body.append(f":Kind: {_KINDS.get(str(r['kind']), str(r['kind']))}"
+                    + ("; a finding" if r.get("finding") else ""))
+        covers = r.get("covers") or []
+        body.append(":Covers: " + (_and([f":rule:`{c}`" for c in covers]) or "no rule"))  # type: ignore[union-attr]
+        body.append("")
+        body += list(_playthrough(r))
+        yield from _indent(body)
+
+
+def _format_findings(page: _Page) -> Iterator[str]:
+    yield from _title("Findings", "-")
+    yield ("Consequences of the rules a player might not expect: properties the game marks "
+           "as findings, proved, and properties a variant breaks (or the rules break), with "
+           "the counterexample.")
+    yield ""
+    found = False
+    for r in page.checks:  # a property the rules as they stand do not satisfy
+        if r.get("verdict", "HOLDS") != "HOLDS":
+            found = True
+            yield (f":prop:`{r['id']}` is {_VERDICT[str(r['verdict'])]}: {esc(str(r['text']))}"
+                   + (f" ({esc(str(r['detail']))})" if r.get("detail") else ""))
+            yield ""
+            yield from _playthrough(r)
+    for r in page.checks:
+        if r.get("finding") and r.get("verdict", "HOLDS") == "HOLDS":
+            found = True
+            yield f"* {esc(str(r['text']))} (:prop:`{r['id']}`, {_verdict(r)})"
+    if found:
+        yield ""
+    game = page.game
+    for run in page.results.variants:
+        broken = [r for r in run.results if r["verdict"] != "HOLDS"]
+        for r in broken:
+            found = True
+            variant = game.variant(run.variant)
+            yield (f"Under :variant:`{run.variant}` ({esc(variant.text)}) "
+                   f":prop:`{r['id']}` is {_VERDICT[str(r['verdict'])]}: {esc(str(r['text']))}"
+                   + (f" ({esc(str(r['detail']))})" if r.get("detail") else ""))
+            yield ""
+            yield from _playthrough(r)
+    if not found:
+        yield "None in this build."
+        yield ""
+
+
+def _format_example(game: Game, ex: Example) -> Iterator[str]:
+    yield from _title(f"Seed {ex.seed}", "~")
+    yield f"Dealer: {esc(ex.dealer)}."
+    yield ""
+    for t in ex.thrown_in:
+        yield f"* {esc(t)}"
+    if ex.thrown_in:
+        yield ""
+    yield from _table(ex.hands)
+    yield "Calls: " + esc(", ".join(ex.calls) or "none") + "."
+    yield ""
+    yield f"Contract: {esc(ex.contract)}."
+    yield ""
+    yield from _table(ex.tricks)
+    for line in ex.results:
+        yield esc(line)
+        yield ""
+    if ex.paid:
+        yield "Paid by rule: " + "; ".join(f"{esc(seat)} {amount:+d} by :rule:`{rid}`"
+                                           for rid, seat, amount in ex.paid) + "."
+        yield ""
+
+
+def _format_examples(page: _Page) -> Iterator[str]:
+    if not page.seeds:
+        return
+    yield from _title("Worked examples", "-")
+    yield ("Whole deals played by the engine with random players from fixed seeds "
+           "(``trickspec play GAME --seed N`` plays the same deal), printed from the deal's "
+           "record after replaying it through the engine.")
+    yield ""
+    for seed in page.seeds:
+        yield from _format_example(page.game, example(page.game, seed))
+
+
+def game_page(game: Game, results: GameResults, *, seeds: Sequence[int] = (1, 2, 3)) -> Iterator[str]:
+    """The whole rulebook page of a game."""
+    page = _Page(game, parse_doc(game.doc), results, seeds)
+    yield from _title(game.name, "=")
+    for part in (_format_intro, _format_overview, _format_sources, _format_tables, _format_rules,
+                 _format_variants, _format_properties, _format_findings, _format_examples):
+        yield from part(page)
+
+
+# -- pages about every game ---------------------------------------------------------------
+
+def games_table(games: Iterable[Game], results: dict[str, GameResults]) -> Iterator[str]:
+    """One row a game: its page, players, cards, rules, variants and properties."""
+    yield ".. list-table::"
+    yield "   :header-rows: 1"
+    yield "   :class: rulebook-table"
+    yield ""
+    yield from ("   * - Game", "     - Players", "     - Cards", "     - Rules", "     - Variants",
+                "     - Properties")
+    for g in games:
+        res = results.get(g.key)
+        yield f"   * - :game:`{g.key}`"
+        yield f"     - {g.players}"
+        yield f"     - {len(g.deck)}"
+        yield f"     - {len(g.rules)}"
+        yield f"     - {len(g.variants)}"
+        yield f"     - {_summary(res) if res else ''}"
+    yield ""
+
+
+def sources_page(games: Iterable[Game]) -> Iterator[str]:
+    """Each game's sources: the seed document and the cited sources, with how many rules
+    each kind of source settles."""
+    for g in games:
+        doc = parse_doc(g.doc)
+        yield from _title(g.name, "~")
+        counts = {o: sum(r.source.origin is o for r in g.rules) for o in Origin}
+        yield (f":game:`{g.key}`: {counts[Origin.SEED]} rules from the seed, "
+               f"{counts[Origin.SOURCE]} from other sources, {counts[Origin.ASSUMPTION]} "
+               "assumptions.")
+        yield ""
+        for tag, text in doc.sources.items():
+            yield f"* **[{tag}]** {text}"
+        yield ""
+
+
+def _alternatives(game: Game, rule: Rule) -> list[Variant]:
+    return [v for v in game.variants
+            if any(old.id == rule.id for old, _n in v.replaces)
+            or (v.source.ref == rule.source.ref and v.source.ref)]
+
+
+def assumptions_page(games: Iterable[Game]) -> Iterator[str]:
+    """Every rule that is an assumption, in every game: what the sources say, the default
+    and the variants that give the alternative."""
+    for g in games:
+        rows = [r for r in g.rules if r.source.origin is Origin.ASSUMPTION]
+        yield from _title(g.name, "~")
+        if not rows:
+            yield "No rule is an assumption."
+            yield ""
+            continue
+        for rule in rows:
+            alternatives = _alternatives(g, rule)
+            yield f":rule:`{g.key}/{rule.id}` ({rule.source.ref})"
+            body = [f":Default: {esc(rule.text)}",
+                    f":The sources: {esc(rule.source.note)}"]
+            if not alternatives:
+                body.append(":Alternative: none stated as a variant")
+            elif len(alternatives) == 1:
+                v = alternatives[0]
+                body.append(f":Alternative: :variant:`{g.key}/{v.id}`: {esc(v.text)}")
+            else:
+                body += [":Alternatives:", ""]
+                body += [f"   * :variant:`{g.key}/{v.id}`: {esc(v.text)}" for v in alternatives]
+            yield from _indent(body)
+            yield ""
+        others = [v for v in g.variants if v.not_decidable]
+        for v in others:
+            yield (f":variant:`{g.key}/{v.id}` is stated but cannot be checked yet: "
+                   f"{esc(v.not_decidable)}")
+            yield ""
+

@@ -1,0 +1,70 @@
+"""The documentation builds with every warning an error, and says what it must.
+
+This is the README's build command, run into a temporary folder.  The property results
+are cached in pytest's cache folder (keyed by the spec and verifier sources, so a stale
+entry is never used): the first run checks every property with Z3, about a minute and a
+half; later runs take seconds until a rule or a check changes.
+"""
+from __future__ import annotations
+
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+from spec.registry import GAMES
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    out = tmp_path_factory.mktemp("site")
+    cache_dir = (request.config.cache.mkdir("rulebook") if request.config.cache is not None
+                 else out)
+    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+               str(ROOT / "docs"), str(out / "html"), "-d", str(out / "doctrees"),
+               "-D", f"rulebook_cache={cache_dir / 'results.json'}"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, f"the docs do not build cleanly:\n{done.stderr}"
+    assert "WARNING" not in done.stderr and "ERROR" not in done.stderr, done.stderr
+    return out / "html"
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_rule_has_its_anchor_source_and_covering_properties(site: pathlib.Path, key: str) -> None:
+    game = GAMES[key]
+    html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
+    ids = [r.id for r in game.rules]
+    for here, after in zip(ids, [f'id="{i}"' for i in ids[1:]] + ['id="property-']):
+        assert f'id="{here}"' in html, here
+        entry = html[html.index(f'id="{here}"'):html.index(after)]
+        assert re.search(r"\[(seed|source|assumption)\]", entry), f"{here} shows no source"
+        assert "Covered by" in entry, here
+    for ref in {ref for r in game.rules for ref in (r.source.ref, *r.source.also)}:
+        assert f'id="{ref}"' in html, ref  # the digest id links to its rule
+    assert "not checked in this build" not in html
+    assert "Worked examples" in html and "Findings" in html
+
+
+def test_a_variant_that_breaks_a_property_is_a_finding(site: pathlib.Path) -> None:
+    html = (site / "games" / "304.html").read_text(encoding="utf-8")
+    findings = html[html.index('id="findings"'):html.index('id="worked-examples"')]
+    assert "variant-literal_first_lead" in findings
+    assert "property-play.legal_card_exists" in findings and "violated" in findings
+    assert "Counterexample, replayed in the engine" in findings
+
+
+def test_the_open_questions_name_every_assumption(site: pathlib.Path) -> None:
+    html = (site / "sources.html").read_text(encoding="utf-8")
+    for game in GAMES.values():
+        for rule in game.rules:
+            if rule.source.origin.value == "assumption":
+                assert f'games/{game.key}.html#{rule.id}"' in html, (game.key, rule.id)
+
+
+def test_the_api_reference_is_built(site: pathlib.Path) -> None:
+    html = (site / "api.html").read_text(encoding="utf-8")
+    assert 'id="spec.engine.Engine"' in html and 'id="verifier.properties.check_game"' in html

@@ -1,0 +1,183 @@
+"""The rulebook extension: pages rendered from the rules, links, and clear errors."""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from spec import registry
+from spec.dsl import Game, Rule, ScoreRule, contract, declarer, points, seat, seed
+from spec.games import crescendo
+
+from rulebook import _results, _tables
+from rulebook._docstring import parse_doc
+from rulebook._expr import fingerprint, render
+from rulebook._page import esc, rule_sections
+
+
+
+def _modified_crescendo() -> Game:
+    """Crescendo with the exact-bid rule changed, as an author would change it."""
+    triple = Rule(
+        id="score.exact",
+        text="A soloist who takes exactly the points bid scores three times the bid.",
+        source=seed("CR-SCORE-1"),
+        body=ScoreRule(when=(seat == declarer) & (points == contract.level),
+                       amount=3 * contract.level),
+    )
+    g = crescendo.GAME
+    rules = [triple if r.id == "score.exact" else r for r in g.rules]
+    return Game(name=g.name, key=g.key, ref_prefix=g.ref_prefix, doc=g.doc, rules=rules,
+                variants=g.variants, properties=g.properties)
+
+
+def test_a_game_page_has_every_rule_as_an_anchor(build: Callable[..., Any]) -> None:
+    built = build({"index": ".. rulebook:: crescendo\n"})
+    assert built.warnings == ""
+    html = built.html()
+    for rule in crescendo.GAME.rules:
+        assert f'id="{rule.id}"' in html, rule.id
+    assert 'id="CR-PLAY-3"' in html  # the digest id of play.follow_suit
+    assert 'id="property-play.one_winner"' in html
+    assert 'id="variant-allow_unmakeable_bids"' in html
+    # a rule links to the properties that cover it
+    entry = html[html.index('id="play.follow_suit"'):html.index('id="play.no_obligation"')]
+    assert 'href="#property-play.legal_card_exists"' in entry
+    assert "000_1bd38c10ddd6cc68.txt" in entry  # the seed document
+
+
+def test_a_changed_rule_changes_the_page(build: Callable[..., Any],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    before = build({"index": ".. rulebook:: crescendo\n"}).html()
+    monkeypatch.setitem(registry.GAMES, "crescendo", _modified_crescendo())
+    after = build({"index": ".. rulebook:: crescendo\n"}).html()
+    assert "scores three times the bid" in after and "scores three times the bid" not in before
+    assert "3 * contract.level" in after and "2 * contract.level" not in after
+
+    def cell(html: str) -> str:  # the score grid: bid 15, 15 points taken
+        grid = html[html.index('id="scores"'):]
+        row = grid[grid.index("<th class=\"stub\"><p>15</p></th>"):]
+        return re.findall(r"<td><p>([^<]*)</p></td>", row)[1]
+
+    assert cell(before) == "30" and cell(after) == "45"
+
+
+def test_an_unknown_game_is_a_clear_error(build: Callable[..., Any]) -> None:
+    built = build({"index": "Title\n=====\n\n.. rulebook:: nosuchgame\n"})
+    assert "rulebook: unknown game 'nosuchgame' (known games: 304, crescendo, vint)" in built.warnings
+    assert "Traceback" not in built.warnings
+
+
+def test_rule_links_resolve_and_a_wrong_one_warns(build: Callable[..., Any]) -> None:
+    built = build({
+        "index": ".. toctree::\n\n   game\n   prose\n",
+        "game": ".. rulebook:: crescendo\n",
+        "prose": "Prose\n=====\n\n:rule:`crescendo/play.follow_suit`, :rule:`CR-JOKER-3`, "
+                 ":prop:`crescendo/play.one_winner`, :variant:`crescendo/allow_unmakeable_bids`, "
+                 ":game:`vint`, :rule:`crescendo/play.no_such_rule`.\n",
+    })
+    html = built.html("prose")
+    assert 'href="game.html#play.follow_suit"' in html
+    assert 'href="game.html#play.joker_led"' in html
+    assert 'href="game.html#property-play.one_winner"' in html
+    assert 'href="game.html#variant-allow_unmakeable_bids"' in html
+    assert "play.no_such_rule" in built.warnings
+    assert built.warnings.count("WARNING") == 2  # the rule that does not exist; vint has no page
+
+
+def test_pages_for_every_registered_game_and_their_open_questions(build: Callable[..., Any]) -> None:
+    built = build({
+        "index": ".. toctree::\n   :glob:\n\n   games/*\n   sources\n",
+        "sources": "Sources\n=======\n\n.. rulebook-assumptions::\n\n.. rulebook-sources::\n",
+    }, rulebook_pages="games")
+    assert built.warnings == ""
+    for key in registry.GAMES:
+        assert f".. rulebook:: {key}" in (pathlib.Path(built.app.srcdir) / "games" / f"{key}.rst").read_text()
+    html = built.html("sources")
+    # every assumption, with what the sources say and the variant that plays the alternative
+    assert 'href="games/crescendo.html#auction.makeable_bids"' in html
+    assert "the designer sets no top bid" in html
+    assert 'href="games/crescendo.html#variant-allow_unmakeable_bids"' in html
+    assert "https://gokurakism.com/crescendo/" in html  # a cited source
+
+
+def test_expressions_are_written_as_a_game_module_writes_them() -> None:
+    follow = crescendo.FOLLOW_SUIT.body
+    assert render(follow.applies) == "~is_leading & hand.holds_any(cards_of(led_suit))"
+    assert render(crescendo.BID_ORDER.body.key) == "5 * bid.level + bid.strain_rank"
+    assert render(crescendo.OVERCALL.body.requires) == "call.bid.key > standing.bid.key"
+
+
+def test_the_fingerprint_follows_what_a_game_states() -> None:
+    assert fingerprint(crescendo.GAME) == fingerprint(crescendo.GAME.with_variants())
+    assert fingerprint(crescendo.GAME) != fingerprint(_modified_crescendo())
+
+
+def test_score_grid_comes_from_the_scoring_rules() -> None:
+    game = crescendo.GAME
+    bids = [i for i, b in enumerate(game.ladder) if b.level <= 28]
+    grid = _tables.score_grid(game, bids)
+    assert grid is not None
+    assert grid.header[:3] == ["Contract", "0–14", "15"]
+    row = dict(zip(grid.header, grid.rows[0]))  # a bid of 15
+    assert (row["Contract"], row["0–14"], row["15"], row["16"]) == ("15", "-15", "30", "16")
+    assert grid.rules == ["score.exact", "score.over", "score.under"]
+
+
+def test_card_points_are_totalled_by_the_rules() -> None:
+    from spec.games import three_oh_four
+
+    table = _tables.card_points(three_oh_four.GAME)
+    assert table is not None and table.rows == [["Points", "30", "20", "11", "10", "3", "2", "0", "0"]]
+    assert table.notes[-1] == "The whole pack: 304 points."
+
+
+def test_rules_are_grouped_by_the_module_headings() -> None:
+    sections = rule_sections(crescendo.GAME)
+    assert [(n, t) for n, t, _r in sections][:2] == [("1", "Players and seats"), ("2", "The cards")]
+    assert ("5a", "The joker") in [(n, t) for n, t, _r in sections]
+    assert sum(len(r) for _n, _t, r in sections) == len(crescendo.GAME.rules)
+
+
+def test_module_docstring_parts() -> None:
+    doc = parse_doc(crescendo.GAME.doc)
+    assert doc.summary.startswith("Crescendo")
+    assert doc.seed_document == "000_1bd38c10ddd6cc68.txt"
+    assert set(doc.sources) == {"seed", "R", "G"}
+    assert doc.deviations[0].startswith("Deviations")
+
+
+def test_plain_text_is_escaped_for_rest() -> None:
+    assert esc("-15") == "\\-15"
+    assert esc("a *b* `c`") == "a \\*b\\* \\`c\\`"
+
+
+def test_a_stale_cache_is_never_used(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = crescendo.GAME
+    cache = tmp_path / "results.json"
+    computed: list[str] = []
+
+    def fake(g: Game, key: str, timeout: float) -> _results.GameResults:
+        computed.append(key)
+        return _results.GameResults(key, g.key, [], [], [])
+
+    monkeypatch.setattr(_results, "_compute", fake)
+    results = _results.results_for([game], cache, log=lambda _m: None)
+    assert computed == [results["crescendo"].key]
+    _results.results_for([game], cache, log=lambda _m: None)  # fresh: read back
+    assert len(computed) == 1
+    data = json.loads(cache.read_text())
+    data["games"]["crescendo"]["key"] = "stale"
+    cache.write_text(json.dumps(data))
+    _results.results_for([game], cache, log=lambda _m: None)
+    assert len(computed) == 2
+    _results.results_for([_modified_crescendo()], cache, log=lambda _m: None)  # other rules
+    assert len(computed) == 3
+    cache.write_text("{not json")
+    _results.results_for([game], cache, log=lambda _m: None)
+    assert len(computed) == 4
+

@@ -1,0 +1,46 @@
+"""What the verifier tells a reader: the rules each property covers, the legal bids, and
+the checks a variant can change."""
+from __future__ import annotations
+
+import pytest
+
+from spec.registry import GAMES
+from verifier.properties import checks_for, legal_bids, variant_checks
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_check_covers_rules_of_the_game(key: str) -> None:
+    game = GAMES[key]
+    ids = {r.id for r in game.rules}
+    for check in checks_for(game):
+        assert check.covers, f"{check.id} covers no rule"
+        assert set(check.covers) <= ids, f"{check.id} covers {set(check.covers) - ids}"
+
+
+def test_generic_checks_cover_the_rules_of_the_constructs_they_read() -> None:
+    checks = {c.id: c for c in checks_for(GAMES["crescendo"])}
+    assert checks["play.legal_card_exists"].covers == ("play.follow_suit", "play.joker_any_time")
+    assert checks["auction.bid_order_total"].covers == ("auction.bids", "auction.bid_order")
+    assert "deck.rank_order" in checks["play.one_winner"].covers
+
+
+def test_a_variant_rule_is_covered_in_the_game_with_the_variant() -> None:
+    game = GAMES["304"].with_variants("literal_first_lead")
+    legal = next(c for c in checks_for(game) if c.id == "play.legal_card_exists")
+    assert "closed.no_trump_lead_to_first" in legal.covers
+
+
+def test_legal_bids_leave_out_the_bids_no_call_rule_allows() -> None:
+    game = GAMES["crescendo"]
+    legal = legal_bids(game)
+    assert {game.ladder[i].level for i in legal} == set(range(15, 29))
+    assert len(legal_bids(game.with_variants("allow_unmakeable_bids"))) == len(game.ladder)
+
+
+def test_variant_checks_are_the_checks_of_the_rules_it_replaces() -> None:
+    played, checks = variant_checks(GAMES["304"], "literal_first_lead")
+    assert played.active_variants == ("literal_first_lead",)
+    assert {"play.legal_card_exists", "state.trump_open_monotone"} <= {c.id for c in checks}
+    # a rule the variant removes still names the checks that covered it
+    _played, checks = variant_checks(GAMES["crescendo"], "allow_unmakeable_bids")
+    assert [c.id for c in checks] == ["auction.standing_bid_increases"]
