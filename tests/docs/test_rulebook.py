@@ -66,6 +66,15 @@ def test_a_changed_rule_changes_the_page(build: Callable[..., Any],
     assert cell(before) == "30" and cell(after) == "45"
 
 
+def test_each_scoring_rule_is_shown_at_work_in_its_fixture(build: Callable[..., Any]) -> None:
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures"
+    html = build({"index": ".. rulebook:: crescendo\n"}, rulebook_fixtures=str(fixtures)).html()
+    for rid in ("score.exact", "score.over", "score.under"):
+        assert f"A deal in which {rid} pays" in html
+    # without the folder (or with a rule changed since), the page simply has none
+    assert "A deal in which" not in build({"index": ".. rulebook:: crescendo\n"}).html()
+
+
 def test_an_unknown_game_is_a_clear_error(build: Callable[..., Any]) -> None:
     built = build({"index": "Title\n=====\n\n.. rulebook:: nosuchgame\n"})
     assert "rulebook: unknown game 'nosuchgame' (known games: 304, crescendo, vint)" in built.warnings

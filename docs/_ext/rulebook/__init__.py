@@ -18,8 +18,10 @@ for none; default ``games``), ``rulebook_check`` (check the properties while bui
 default true), ``rulebook_timeout`` (seconds for one property; 60), ``rulebook_jobs``
 (processes checking games at once; 1, as parallel checks slow each other down and would
 inflate the solve times shown), ``rulebook_cache`` (the results file; default
-``rulebook-results.json`` in the doctree folder) and ``rulebook_seeds`` (the seeds of the
-worked examples; 1, 2, 3).
+``rulebook-results.json`` in the doctree folder), ``rulebook_seeds`` (the seeds of the
+worked examples; 1, 2, 3) and ``rulebook_fixtures`` (the folder, relative to the source
+folder, of the rule-coverage fixtures whose scoring rules' deals are shown as examples;
+default ``../fixtures``, "" for none).
 
 The extension lives in ``docs/_ext`` (with ``conf.py`` putting that folder on the path)
 because it is documentation tooling: it must not make ``spec`` or ``verifier`` import
@@ -377,7 +379,9 @@ class RulebookDirective(_Generated):
         for path in _sources_of(game):
             self.env.note_dependency(path)
         try:
-            lines = list(_page.game_page(game, results, seeds=seeds))
+            folder = self.config.rulebook_fixtures
+            fixtures = (pathlib.Path(self.env.srcdir) / folder / game.key) if folder else None
+            lines = list(_page.game_page(game, results, seeds=seeds, fixtures=fixtures))
         except (SpecError, VerifierError, ExampleError) as e:
             raise self.error(f"rulebook: {game.name}: {e}") from None
         return self._parse(lines, f"<rulebook {game.key}>")
@@ -416,6 +420,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_cache", "", "", str)
     app.add_config_value("rulebook_seeds", [1, 2, 3], "env", list)
     app.add_config_value("rulebook_pages", "games", "env", str)
+    app.add_config_value("rulebook_fixtures", "../fixtures", "env", str)
     app.add_domain(RulebookDomain)
     for name, typ in _ROLE_TYPES.items():
         app.add_role(name, _RefRole(typ))

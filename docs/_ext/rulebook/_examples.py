@@ -1,4 +1,5 @@
-"""Worked examples: deals the engine plays from fixed seeds, read back from their records.
+"""Worked examples: deals the engine plays from fixed seeds, and the rule-coverage fixtures
+in which a scoring rule pays, read back from their records.
 
 Each example is the record of a whole deal (:func:`spec.records.to_record`): the hands,
 every call and card, each trick's winner and the scores, with what each scoring rule gave
@@ -7,17 +8,20 @@ printed, so an example can never show something the rules forbid.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from spec.cards import Card, CardSet, Suit
+from spec.dsl import _constructs as K
 from spec.dsl._build import Game
-from spec.engine import engine_for, play_deal
+from spec.engine import State, engine_for, play_deal
 from spec.records import replay, to_record
 
 from ._tables import DISPLAY_SUITS, Table
 
-__all__ = ["Example", "example"]
+__all__ = ["Example", "example", "fixture_examples"]
 
 
 class ExampleError(Exception):
@@ -37,6 +41,7 @@ class Example:
     tricks: Table
     results: list[str]
     paid: list[tuple[str, str, int]] = field(default_factory=list)  # (rule id, seat, amount)
+    title: str = ""
 
 
 def _hand_row(game: Game, seat: str, text: str) -> list[str]:
@@ -101,6 +106,31 @@ def example(game: Game, seed: int) -> Example:
     report = replay(record)
     if not report.ok:
         raise ExampleError(f"{game.key} seed {seed}: the record does not replay: {report.message}")
+    return _example(game, state, record, f"Seed {seed}")
+
+
+def fixture_examples(game: Game, folder: Path) -> list[Example]:
+    """The fixtures in ``folder`` (written by ``trickspec fixtures``) of the game's scoring
+    rules: for each, a deal in which the rule pays, found by the deal generator.  A fixture
+    written for another wording of its rule, or that no longer replays, is left out (the
+    test suite asks for it to be written again)."""
+    out = []
+    for rule, _body in game.constructs(K.ScoreRule):
+        path = folder / f"{rule.id}.json"
+        if not path.is_file():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if (data.get("variants") != list(game.active_variants) or data.get("text") != rule.text
+                or data.get("source") != str(rule.source)):
+            continue
+        report = replay(data["record"])
+        if report.ok and report.state is not None:
+            out.append(_example(game, report.state, data["record"],
+                                f"A deal in which {rule.id} pays"))
+    return out
+
+
+def _example(game: Game, state: State, record: dict[str, Any], title: str) -> Example:
     thrown = [f"{d['dealer']} deals; " + ", ".join(_call(game, a) for a in d["actions"])
               + f": thrown in ({d['reason']})" for d in record["thrown_in"]]
     calls = []
@@ -119,5 +149,6 @@ def example(game: Game, seed: int) -> Example:
     table = game.table
     paid = [(rule.id, table.name(seat), amount)
             for rule, seat, amount in engine_for(game).score_items(state)]
-    return Example(seed, record["dealer"], thrown, _hands(game, record["hands"]), calls,
-                   shown, _tricks(game, record["tricks"], record["actions"]), results, paid)
+    return Example(record["seed"], record["dealer"], thrown, _hands(game, record["hands"]), calls,
+                   shown, _tricks(game, record["tricks"], record["actions"]), results, paid,
+                   title)

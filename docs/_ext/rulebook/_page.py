@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from pathlib import Path
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from spec.dsl._build import Game, Origin, Rule, Source, Variant
 
 from . import _tables as TB
 from ._docstring import ModuleDoc, parse_doc
-from ._examples import Example, example
+from ._examples import Example, example, fixture_examples
 from ._expr import render_construct
 from ._results import GameResults
 
@@ -90,6 +91,7 @@ class _Page:
     doc: ModuleDoc
     results: GameResults
     seeds: Sequence[int]
+    fixtures: Path | None = None
 
     @property
     def checks(self) -> list[dict[str, object]]:
@@ -467,7 +469,7 @@ def _format_findings(page: _Page) -> Iterator[str]:
 
 
 def _format_example(game: Game, ex: Example) -> Iterator[str]:
-    yield from _title(f"Seed {ex.seed}", "~")
+    yield from _title(ex.title, "~")
     yield f"Dealer: {esc(ex.dealer)}."
     yield ""
     for t in ex.thrown_in:
@@ -490,7 +492,7 @@ def _format_example(game: Game, ex: Example) -> Iterator[str]:
 
 
 def _format_examples(page: _Page) -> Iterator[str]:
-    if not page.seeds:
+    if not page.seeds and not page.fixtures:
         return
     yield from _title("Worked examples", "-")
     yield ("Whole deals played by the engine with random players from fixed seeds "
@@ -499,11 +501,23 @@ def _format_examples(page: _Page) -> Iterator[str]:
     yield ""
     for seed in page.seeds:
         yield from _format_example(page.game, example(page.game, seed))
+    edge = fixture_examples(page.game, page.fixtures) if page.fixtures else []
+    if edge:
+        yield from _title("Each scoring rule at work", "-")
+        yield (f"For each scoring rule, a deal in which it pays: the rule-coverage fixtures "
+               f"in ``fixtures/{page.game.key}`` (written by ``trickspec fixtures "
+               f"{page.game.key}``, found by Z3 or among deals played by bots, and replayed "
+               "through the engine here).")
+        yield ""
+        for ex in edge:
+            yield from _format_example(page.game, ex)
 
 
-def game_page(game: Game, results: GameResults, *, seeds: Sequence[int] = (1, 2, 3)) -> Iterator[str]:
-    """The whole rulebook page of a game."""
-    page = _Page(game, parse_doc(game.doc), results, seeds)
+def game_page(game: Game, results: GameResults, *, seeds: Sequence[int] = (1, 2, 3),
+              fixtures: Path | None = None) -> Iterator[str]:
+    """The whole rulebook page of a game; ``fixtures`` is the folder of the game's
+    rule-coverage fixtures, whose scoring rules' deals are shown as examples."""
+    page = _Page(game, parse_doc(game.doc), results, seeds, fixtures)
     yield from _title(game.name, "=")
     for part in (_format_intro, _format_overview, _format_sources, _format_tables, _format_rules,
                  _format_variants, _format_properties, _format_findings, _format_examples):
