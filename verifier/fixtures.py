@@ -6,14 +6,17 @@ both back ends: a play rule that removes a card from the choice of the seat to p
 winning tier whose card wins a trick, a scoring rule that gives a seat something, a call
 rule that refuses some bid, and so on.  Rules at work in every deal get an ordinary deal;
 a redeal rule gets an auction without a bid; equipment and stated consequences get no
-fixture, with the reason.  Each fixture is a deal record (hands, every action, tricks,
+fixture, with the reason.  A rule that changes the course of a deal without a condition
+to solve for (a card laid aside, an announcement, ...) is found among deals played by
+bots, in the engine's trail of the rules that took effect.  Each fixture is a deal record (hands, every action, tricks,
 scores) plus the rule and where it fires, in the format of ``docs/fixture.schema.json``.
 """
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,15 +39,17 @@ from spec.engine import (
     engine_for,
     legal_actions,
     new_deal,
+    modest_bot,
     play_deal,
     play_on,
+    random_bot,
 )
 from spec.errors import IllegalActionError, NotationError
 from spec.records import RecordError, replay, to_record
 from spec.registry import find_game
 from verifier._z3.compile import Z3Compiler
 from verifier.errors import ReplayMismatchError, SolverUnknownError
-from verifier.scenario import _Unrolled, played_deals, solve_scenarios, unsupported
+from verifier.scenario import _Unrolled, solve_scenarios, unsupported
 
 __all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for"]
 
@@ -211,25 +216,9 @@ def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
 
     found: dict[str, Any] = {}
 
-    def confirm(state: State, model: z3.ModelRef, rows: list[dict[str, Any]]) -> bool:
-        actions = [a for _s, a in state.log]
-        if scope is Scope.CALL:
-            eng = state.engine
-            replay = eng.start(state.dealt, dealer=state.dealer, seed=state.seed)
-            for t, _row in enumerate(rows):
-                probe = model.eval(z3.Int(f"probe_{t}", model.ctx), model_completion=True).as_long()
-                if 0 <= probe < len(game.ladder):
-                    bid = game.ladder[probe]
-                    try:
-                        eng.apply(replay, Call(bid))
-                    except IllegalActionError as e:
-                        if e.rule_id and e.rule_id.split(" ")[0].endswith("/" + rule.id):
-                            # the bid Z3 chose is refused; the fixture lists every call at
-                            # which the rule refuses some bid
-                            found["at"] = _EngineJudge(game, rule, scope, cond).where(state)
-                            return True
-                replay = eng.apply(replay, actions[t])
-            return False
+    def confirm(state: State, _model: z3.ModelRef, _rows: list[dict[str, Any]]) -> bool:
+        # the engine judges the deal on its own: for a call rule, every call at which it
+        # refuses some bid (Z3's bid among them)
         hits = _EngineJudge(game, rule, scope, cond).where(state)
         found["at"] = hits
         return bool(hits)
@@ -240,13 +229,32 @@ def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
     return result.states[0], {"when": _WHERE[scope], "at": found.get("at", []), "found_by": "z3"}
 
 
+def _played_deals(game: Game, *, seed: int, seconds: float, most: int,
+                 dealer: int | None = None) -> Iterator[tuple[State, str]]:
+    """Whole deals played by bots from seeds ``seed``, ``seed + 1``, ... (at most ``most``
+    of them, or as many as ``seconds`` allow), each with how it was played.
+
+    Random bots and modest ones (:func:`~spec.engine.modest_bot`: low contracts, no
+    announcement unless demanded) take turns, so that situations rare among random
+    auctions, a low contract made or a deal without announcements, turn up as well.
+    """
+    start = time.perf_counter()
+    for k in range(most):
+        if k and time.perf_counter() - start > seconds:
+            return
+        modest = k % 2 == 1
+        state = play_deal(game, seed=seed + k, dealer=dealer,
+                          bots=[modest_bot if modest else random_bot] * game.players)
+        yield state, f"random deals ({k + 1}{', modest bots' if modest else ''})"
+
+
 def _search_fixture(game: Game, rule: Rule, scope: Scope | str, cond: Any, seed: int,
                     seconds: float, most: int) -> tuple[State | None, dict[str, Any], int]:
-    """A deal played by bots in which the rule fires (see :func:`played_deals`).
+    """A deal played by bots in which the rule fires (see :func:`_played_deals`).
     Returns the deal (or None), where it fires, and how many deals were played."""
     judge = _EngineJudge(game, rule, scope, cond)
     k = 0
-    for state, how in played_deals(game, seed=seed, seconds=seconds, most=most):
+    for state, how in _played_deals(game, seed=seed, seconds=seconds, most=most):
         k += 1
         hits = judge.where(state)
         if hits:
@@ -341,9 +349,11 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, search: i
                  ) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
-    A rule's deal comes from Z3, which unrolls the auction and the play; where Z3 cannot
-    (a construct it does not unroll, or a timeout of ``timeout`` seconds), from random
-    deals judged by the engine, at most ``search`` of them (and ``timeout`` seconds).
+    A rule's deal comes from Z3, which unrolls the auction and the play; for a rule that
+    states no condition to solve for (a card laid aside, an announcement, a card face down,
+    a seat sitting out, a tracked value changed, a void deal: the engine notes where each
+    takes effect) or one Z3 times out on (``timeout`` seconds), from deals played by bots
+    and judged by the engine, at most ``search`` of them (and ``timeout`` seconds).
     ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.
     """
@@ -369,7 +379,8 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, search: i
                                                              "at": ["the deal thrown in"]}))
             else:
                 why = cannot or ("" if scope != D.UNMODELLED else
-                                 f"Z3 does not unroll {type(rule.body).__name__}")
+                                 f"a {type(rule.body).__name__} rule states no condition to "
+                                 "solve for; the engine notes where it takes effect")
                 if not why:
                     try:
                         state, fires = _z3_fixture(game, rule, scope, cond, seed + k, timeout)  # type: ignore[arg-type]

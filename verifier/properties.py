@@ -191,7 +191,7 @@ def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: igno
     return Verdict.VIOLATED, "two different bids are equal in the bid order", pt
 
 
-def _auction_steps(enc: Encoding, steps: int, stage: int = 1
+def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                    ) -> tuple[list[Any], list[dict[str, Any]], Any]:
     """Unroll ``steps`` calls from the start of an auction stage; returns facts and per-step
     terms.
@@ -199,24 +199,26 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1
     Stage 1 starts with no bid.  A later stage starts from any standing bid that the
     earlier stage can end with (a bid legal there) and any highest bidder; the counts of
     calls start again, as in the engine.  A step may be a call made by the seat's partner
-    in its place when the game allows that.
+    in its place when the game allows that.  ``prefix`` names the variables, so that
+    several stages unroll side by side; each step's row has the context before the call
+    (``env``) and after it (``after``).
     """
     g = enc.game
     n = g.players
-    dealer = enc.int_var("dealer")
+    dealer = enc.int_var(f"{prefix}dealer")
     facts: list[Any] = [dealer >= 0, dealer < n]
-    hands = [enc.cards_var(f"hand_{s}") for s in range(n)]
+    hands = [enc.cards_var(f"{prefix}hand_{s}") for s in range(n)]
     turns = g.stage_rule(K.AuctionTurns, stage)
     assert isinstance(turns, K.AuctionTurns)
     tracked: dict[Any, Any] = {}
     for name, track in g.tracked.items():
-        v = enc.bool_var(f"tv_{name}") if track.type is T.BOOL else enc.int_var(f"tv_{name}")
+        v = enc.bool_var(f"{prefix}tv_{name}") if track.type is T.BOOL else enc.int_var(f"{prefix}tv_{name}")
         tracked[("tracked", name)] = v
     if stage == 1:
         standing, has, high = enc.int(-1), enc.bool(False), enc.int(-1)
     else:
-        standing, high = enc.int_var("standing_0"), enc.int_var("high_0")
-        earlier = E.call_situation(enc, "earlier")
+        standing, high = enc.int_var(f"{prefix}standing_0"), enc.int_var(f"{prefix}high_0")
+        earlier = E.call_situation(enc, f"{prefix}earlier")
         earlier.env.update({Ctx.CALL_IS_BID: enc.bool(True), Ctx.CALL_BID: standing,
                             Ctx.STAGE: enc.int(stage - 1)})
         facts += earlier.facts + [enc.bid_in_ladder(standing), high >= 0, high < n,
@@ -233,9 +235,9 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1
     over = enc.bool(False)
     rows = []
     for t in range(steps):
-        is_bid = enc.bool_var(f"is_bid_{t}")
-        b = enc.int_var(f"bid_{t}")
-        proxy = enc.bool_var(f"proxy_{t}")
+        is_bid = enc.bool_var(f"{prefix}is_bid_{t}")
+        b = enc.int_var(f"{prefix}bid_{t}")
+        proxy = enc.bool_var(f"{prefix}proxy_{t}")
         facts.append(z3.If(is_bid, enc.bid_in_ladder(b), b == -1))
         hand = enc.select(seat, hands)
         mine = enc.select(seat, seat_calls)
@@ -280,7 +282,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1
         ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
         rows.append({"env": env, "legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,
                      "had": has, "over_before": over, "ends": ends, "has_after": new_has,
-                     "high_after": new_high, "seat": seat, "proxy": proxy})
+                     "high_after": new_high, "seat": seat, "proxy": proxy, "after": after})
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes
         stage_bid, seat_calls = new_stage_bid, new_seat_calls
         over = z3.Or(over, ends)

@@ -9,16 +9,19 @@ constraint that reads ``lead(k)``, ``winner(k)``, ``won(seat)``, ``score(seat)``
 ``contract``, ...) is judged on the unrolled deal.  A model gives the hands and the
 actions; the engine replays them and must find the condition true.
 
-Z3 does not unroll yet a play with announcements, cards laid aside, face-down cards,
-tracked updates or an auction in stages (304); for such a game the deals are searched among
-deals played by bots and judged by the engine, which finds deals but proves nothing.
+The rest of what a deal can hold is unrolled too: an auction in stages, dealt in packets
+(each stage's hands are the lowest-numbered cards of each hand, as the engine splits hands
+given whole), calls made by a partner, a card laid aside that names trumps, a decision
+before the first lead, announcements during the play, cards face down, tracked values
+changed at the end of a trick, a seat sitting out.  A scenario is a deal played out: no
+deal voided on the way, and no announcement in the auction.
 """
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import dataclass, field
-from collections.abc import Iterator
 from typing import Any
 
 import z3
@@ -35,6 +38,8 @@ from spec.dsl._nodes import (
     LeaderOf,
     LedTo,
     PlayedTo,
+    Ref,
+    Scope,
     Taken,
     WinnerOf,
     WonTrick,
@@ -43,22 +48,21 @@ from spec.engine import (
     PASS,
     Action,
     Call,
+    Declare,
+    Lay,
     Phase,
     Play,
     State,
     engine_for,
-    modest_bot,
-    play_deal,
-    random_bot,
 )
-from spec.errors import NotationError
+from spec.errors import IllegalActionError, NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
 from verifier._z3.solver import Solving, unknown_reason
 from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError
 from verifier.properties import _auction_steps
 
-__all__ = ["Scenario", "played_deals", "scenarios_where", "solve_scenarios", "unsupported"]
+__all__ = ["Scenario", "scenarios_where", "solve_scenarios", "unsupported"]
 
 
 @dataclass
@@ -74,70 +78,167 @@ class Scenario:
 
 
 def unsupported(game: Game) -> str:
-    """Why the game's deals cannot be unrolled yet ("" when they can)."""
-    eng = engine_for(game)
-    missing = [name for name, kind in (("announcements", K.Announce), ("partner calls", K.ProxyCall),
-                                       ("cards laid aside", K.SetAside), ("a decision before "
-                                       "play", K.Decide)) if game.constructs(kind)]
-    if game.stages > 1:
-        missing.append("an auction in stages")
-    if not eng._plain_play:
-        missing.append("face-down cards or tracked updates in play")
+    """Why Z3 cannot unroll the game's deals yet ("" when it can)."""
+    missing = []
+    if any(b.at is not K.Moment.TRICK_END for _r, b in game.constructs(K.Update)):  # type: ignore[attr-defined]
+        missing.append("tracked values changed at other moments than the end of a trick")
+    if any(b.count != 1 for _r, b in game.constructs(K.SetAside)):  # type: ignore[attr-defined]
+        missing.append("several cards laid aside at once")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
-                + ", ".join(dict.fromkeys(missing)) + ")")
+                + ", ".join(missing) + ")")
     return ""
 
 
 class _Unrolled:
-    """One symbolic deal: owners, auction-independent play of every trick, and the history
-    a scenario reads."""
+    """One symbolic deal: the owner of each card, every trick of the play, and the history
+    a scenario reads; :meth:`auction` adds an auction that leads to the play's contract.
+
+    Each seat has a card in each trick (so no hand depends on who led); the order of play,
+    a seat sitting out, announcements and the tracked values they change follow the
+    positions in the trick, tables over the leader.  What the auction decides for the play
+    (contract, declarer, trumps named by a card laid aside, the cards aside) are variables
+    that :meth:`auction` ties to its calls.
+    """
 
     def __init__(self, game: Game, solving: Solving, dealer: int) -> None:
         self.game, self.solving, self.dealer = game, solving, dealer
         self.owners = _Owners(game, solving)
         self.enc = enc = self.owners.enc
-        n = game.players
+        self.eng = eng = engine_for(game)
+        n = self.n = game.players
         self.facts: list[Any] = list(self.owners.facts)
         self.contract = enc.int_var("contract")
         self.declarer = enc.int_var("declarer")
         self.facts += [enc.bid_in_ladder(self.contract), self.declarer >= 0, self.declarer < n]
-        trump = enc.bid_strain(self.contract)
+        if eng.trump_from_aside:
+            self.trump: Any = enc.int_var("trump")
+        else:
+            self.trump = enc.bid_strain(self.contract)
+        trump = self.trump
         dealt = self.owners.hands
-        tracked = {("tracked", name): self._initial(t) for name, t in game.tracked.items()}
+        self.set_aside = {b.stage: (r, b) for r, b in game.constructs(K.SetAside)}  # type: ignore[attr-defined]
+        self.aside0 = ([enc.cards_var(f"aside_{s}") for s in range(n)] if self.set_aside
+                       else [enc.bv(0)] * n)
+        self.tracked0 = {("tracked", name): self._initial(t) for name, t in game.tracked.items()}
         base = {Ctx.DEALER: enc.int(dealer), Ctx.CONTRACT: self.contract,
                 Ctx.DECLARER: self.declarer, Ctx.TRUMP: trump,
-                DealtHand: lambda seat: enc.select(seat, dealt), **tracked}
+                DealtHand: lambda seat: enc.select(seat, dealt)}
+        self.base = base
+        tv = dict(self.tracked0)
+
+        def status(number: int, values: dict[Any, Any]) -> dict[Any, Any]:
+            return {**base, Ctx.TRICK_NUMBER: enc.int(number), **values}
+
+        # who sits out, who leads, and the decision before the first lead
+        sits = game.constructs(K.SitsOut)
+        out: Any = enc.int(-1)
+        if sits:
+            body = sits[0][1]
+            comp = Z3Compiler(enc, status(1, tv))
+            out = z3.If(comp.visit(body.when), comp.visit(body.seat), enc.int(-1))  # type: ignore[attr-defined]
+        self.out = out
         play = game.one(K.TrickPlay)
-        leader = Z3Compiler(enc, base).visit(play.first_lead)  # type: ignore[attr-defined]
+        leader = Z3Compiler(enc, {**base, **tv}).visit(play.first_lead)  # type: ignore[attr-defined]
         self.facts += [leader >= 0, leader < n]
-        # a card for each seat in each trick: the seat's hand is what it was dealt less what
-        # it played before, so no hand depends on who led; positions follow from the leader
+        # a seat's hand is what it holds (as dealt, less cards aside, plus cards aside once
+        # returned) less what it has played; its cards aside likewise
+        held = [d & ~a for d, a in zip(dealt, self.aside0)] if self.set_aside else list(dealt)
+        laid = list(self.aside0)
+        played = [enc.bv(0)] * n
+        self.decision: tuple[Any, tuple[Any, ...]] | None = None
+        decide = game.constructs(K.Decide)
+        if decide:
+            body = decide[0][1]
+            assert isinstance(body, K.Decide)
+            choice = enc.int_var("decision")
+            comp = Z3Compiler(enc, status(1, tv))
+            self.facts += [choice >= 0, choice < len(body.options)]
+            new = dict(tv)
+            for i, option in enumerate(body.options):
+                self.facts.append(z3.Implies(choice == i, comp.visit(option.when)))
+                for name, value in option.sets:
+                    key = ("tracked", name)
+                    new[key] = z3.If(choice == i, comp.visit(value), new[key])
+            tv = new
+            self.decision = (choice, tuple(o.name for o in body.options))
+            held, laid = self._after_status(1, tv, held, laid, status)
+        # the positions of a trick: tables over the leader (and the seat sitting out)
+        outs = [-1, *range(n)] if sits else [-1]
+
+        def by_leader(table: Any) -> Any:
+            """A value chosen by this trick's leader and the seat out: table(leader, out)."""
+            per_out = [enc.select(leader, [table(x, o) for x in range(n)]) for o in outs]
+            return enc.select(out, per_out, keys=outs) if sits else per_out[0]
+
+        size = z3.If(out >= 0, enc.int(n - 1), enc.int(n)) if sits else enc.int(n)
+        announces = [(r, b) for r, b in game.constructs(K.Announce) if b.scope is Scope.PLAY]  # type: ignore[attr-defined]
+        updates = [b for _r, b in game.constructs(K.Update)]
+        face_down = D.face_down(game) if game.constructs(K.FaceDown) else None
         self.cards: list[list[Any]] = []  # per trick, per seat
         self.named: list[list[Any]] = []
         self.leaders: list[Any] = []
         self.winners: list[Any] = []
-        played_before = [enc.bv(0)] * n
+        self.position_seats: list[list[Any]] = []  # per trick, the seat at each position
+        self.announced: list[list[list[Any]]] = []  # per trick, per position, per announcement
+        self.announcements = [b.name for _r, b in announces]  # type: ignore[attr-defined]
         self.play_envs: list[tuple[int, int, dict[Any, Any]]] = []
         self.trick_envs: list[tuple[int, dict[Any, Any]]] = []
         choices = D.declaration_choices(game)
         for k in range(1, game.tricks + 1):
+            seat_at = [by_leader(lambda x, o, j=j: self._seat_at(x, o, j)) for j in range(n)]
+            pos_of = [by_leader(lambda x, o, s=s: self._position_of(x, o, s)) for s in range(n)]
             cards = [enc.cards_var(f"card_{k}_{s}") for s in range(n)]
+            hands = [h & ~p for h, p in zip(held, played)]
+            aside = [a & ~p for a, p in zip(laid, played)] if self.set_aside else laid
             named = [enc.int_var(f"named_{k}_{s}") for s in range(n)]
-            leads = [{Ctx.CARD: cards[s], Ctx.DECLARED: named[s], Ctx.IS_LEADING: enc.bool(True),
-                      Ctx.POSITION: enc.int(0), Ctx.LED_SUIT: enc.int(NO_SUIT), Ctx.TRUMP: trump,
-                      Ctx.TRICK_NUMBER: enc.int(k), Ctx.CONTRACT: self.contract}
-                     for s in range(n)]
-            led = enc.select(leader, [Z3Compiler(enc, e).visit(D.entry_suit(game)) for e in leads])
+            # announcements, position by position: the values each seat plays under
+            before = dict(tv)
+            at_position: list[dict[Any, Any]] = []
+            made: list[list[Any]] = []
+            for j in range(n):
+                env_j = {**base, **before, Ctx.SEAT: seat_at[j],
+                         Ctx.HAND: enc.select(seat_at[j], hands),
+                         Ctx.ASIDE: enc.select(seat_at[j], aside), Ctx.IS_LEADING: enc.bool(j == 0),
+                         Ctx.POSITION: enc.int(j), Ctx.TRICK_NUMBER: enc.int(k),
+                         Ctx.LEADER: leader}
+                row = []
+                for t, (_r, body) in enumerate(announces):
+                    flag = enc.bool_var(f"announce_{k}_{j}_{t}")
+                    comp = Z3Compiler(enc, {**env_j, **before})
+                    active = enc.bool(True) if j < n - 1 or not sits else j < size
+                    self.facts.append(z3.Implies(flag, z3.And(active, comp.visit(body.when))))  # type: ignore[attr-defined]
+                    if body.required is not None:  # type: ignore[attr-defined]
+                        self.facts.append(z3.Implies(z3.And(active, comp.visit(body.required)),  # type: ignore[attr-defined]
+                                                     flag))
+                    after = dict(before)
+                    for name, value in body.sets:  # type: ignore[attr-defined]
+                        key = ("tracked", name)
+                        after[key] = z3.If(flag, comp.visit(value), before[key])
+                    before = after
+                    row.append(flag)
+                made.append(row)
+                at_position.append(before)
+                if announces:
+                    self._no_void(k, before, status)
+            tv_trick = before  # the values when the trick is complete
+            lead_envs = [{Ctx.CARD: cards[s], Ctx.DECLARED: named[s], Ctx.IS_LEADING: enc.bool(True),
+                          Ctx.POSITION: enc.int(0), Ctx.LED_SUIT: enc.int(NO_SUIT), Ctx.TRUMP: trump,
+                          Ctx.TRICK_NUMBER: enc.int(k), Ctx.CONTRACT: self.contract}
+                         for s in range(n)]
+            led = enc.select(leader, [Z3Compiler(enc, e).visit(D.entry_suit(game)) for e in lead_envs])
+            faces = []
             for s in range(n):
                 leading = leader == s
-                env = {**base, Ctx.SEAT: enc.int(s), Ctx.HAND: dealt[s] & ~played_before[s],
+                values = ({key: enc.select(pos_of[s], [v[key] for v in at_position])
+                           for key in tv} if announces else tv)
+                env = {**base, **values, Ctx.SEAT: enc.int(s), Ctx.HAND: hands[s],
                        Ctx.IS_LEADING: leading, Ctx.LED_SUIT: z3.If(leading, enc.int(NO_SUIT), led),
-                       Ctx.TRICK_NUMBER: enc.int(k),
-                       Ctx.POSITION: enc.select(leader, [enc.int((s - x) % n) for x in range(n)]),
-                       Ctx.ASIDE: enc.bv(0), Ctx.LEADER: leader}
+                       Ctx.TRICK_NUMBER: enc.int(k), Ctx.POSITION: pos_of[s],
+                       Ctx.ASIDE: aside[s], Ctx.LEADER: leader}
                 legal = Z3Compiler(enc, env).visit(D.legal_cards(game))
-                self.facts += [enc.one_hot(cards[s]), cards[s] & ~legal == 0]
+                plays = [enc.one_hot(cards[s]), cards[s] & ~legal == 0]
+                self.facts += [z3.If(out == s, cards[s] == 0, z3.And(plays))] if sits else plays
                 with_card = {**env, Ctx.CARD: cards[s], Ctx.DECLARED: named[s]}
                 self.play_envs.append((k, s, with_card))
                 needs = Z3Compiler(enc, with_card).visit(D.needs_declaration(game))
@@ -145,25 +246,75 @@ class _Unrolled:
                 self.facts.append(z3.If(needs, z3.And(ok, z3.Or([named[s] == ch for ch in choices]
                                                                 or [enc.bool(False)])),
                                         named[s] == NO_SUIT))
-                played_before[s] = played_before[s] | cards[s]
-            trick = {**base, Ctx.TRICK_NUMBER: enc.int(k), Ctx.LEADER: leader,
-                     Ctx.TRICK_SIZE: enc.int(n)}
+                faces.append(Z3Compiler(enc, env).visit(face_down) if face_down is not None
+                             else enc.bool(False))
+            trick = {**base, **tv_trick, Ctx.TRICK_NUMBER: enc.int(k), Ctx.LEADER: leader,
+                     Ctx.TRICK_SIZE: size}
             for j in range(n):
                 # the card at position j: a table over who led, not arithmetic modulo n
-                order = [(x + j) % n for x in range(n)]
-                trick[(Ctx.PLAYED_CARD, j)] = enc.select(leader, [cards[o] for o in order])
-                trick[(Ctx.PLAYED_DECLARED, j)] = enc.select(leader, [named[o] for o in order])
+                for key, per_seat, none in ((Ctx.PLAYED_CARD, cards, enc.bv(0)),
+                                            (Ctx.PLAYED_DECLARED, named, enc.int(NO_SUIT)),
+                                            (Ctx.PLAYED_FACE_DOWN, faces, enc.bool(False))):
+                    trick[(key, j)] = by_leader(
+                        lambda x, o, j=j, per_seat=per_seat, none=none: self._at(x, o, j, per_seat, none))
             self.trick_envs.append((k, trick))
             w = Z3Compiler(enc, trick).visit(D.trick_winner(game))
-            winner = enc.select(leader, [enc.select(w, [enc.int((x + j) % n) for j in range(n)])
-                                         for x in range(n)])
+            winner = by_leader(lambda x, o: enc.select(
+                w, [enc.int(seat) for seat in self.eng.trick_seats(x, o)]))
             self.facts += [winner >= 0, winner < n]
+            # the updates at the end of the trick all read the values before them
+            comp = Z3Compiler(enc, trick)
+            new = dict(tv_trick)
+            for body in updates:
+                assert isinstance(body, K.Update)
+                cond = comp.visit(body.when)
+                for name, value in body.sets:
+                    key = ("tracked", name)
+                    new[key] = z3.If(cond, comp.visit(value), new[key])
+            tv = new
+            played = [p | c for p, c in zip(played, cards)]
+            if k < game.tricks:
+                held, laid = self._after_status(k + 1, tv, held, laid, status)
             self.cards.append(cards)
             self.named.append(named)
             self.leaders.append(leader)
             self.winners.append(winner)
+            self.position_seats.append(seat_at)
+            self.announced.append(made)
             leader = winner
-        self.base = base
+        self.final_tracked = tv
+
+    def _seat_at(self, leader: int, out: int, j: int) -> Any:
+        seats = self.eng.trick_seats(leader, out)
+        return self.enc.int(seats[j] if j < len(seats) else -1)
+
+    def _at(self, leader: int, out: int, j: int, per_seat: list[Any], none: Any) -> Any:
+        """What the seat at position ``j`` of a trick led by ``leader`` played."""
+        seats = self.eng.trick_seats(leader, out)
+        return per_seat[seats[j]] if j < len(seats) else none
+
+    def _position_of(self, leader: int, out: int, seat: int) -> Any:
+        seats = self.eng.trick_seats(leader, out)
+        return self.enc.int(seats.index(seat) if seat in seats else 0)
+
+    def _no_void(self, number: int, values: dict[Any, Any], status: Any) -> None:
+        """A scenario is a deal played out: no rule voids it on the way."""
+        comp = Z3Compiler(self.enc, status(number, values))
+        self.facts += [z3.Not(comp.visit(b.when)) for _r, b in self.game.constructs(K.VoidWhen)]  # type: ignore[attr-defined]
+
+    def _after_status(self, number: int, values: dict[Any, Any], held: list[Any],
+                      laid: list[Any], status: Any) -> tuple[list[Any], list[Any]]:
+        """What the engine does after a change of state: no void deal, and the cards aside
+        back in their owners' hands when the rule says so."""
+        self._no_void(number, values, status)
+        backs = [b.returns_when for _r, b in self.set_aside.values()]
+        if not backs:
+            return held, laid
+        enc = self.enc
+        # (cards aside already played are no longer held either way)
+        back = Z3Compiler(enc, status(number, values)).visit(backs[0])
+        return ([z3.If(back, h | a, h) for h, a in zip(held, laid)],
+                [z3.If(back, enc.bv(0), a) for a in laid])
 
     def _initial(self, track: K.Track) -> Any:
         enc = self.enc
@@ -196,7 +347,7 @@ class _Unrolled:
             return out
 
         return {
-            **self.base,
+            **self.base, **self.final_tracked,
             WonTrick: lambda seat, number: by_trick([w == seat for w in winners], number)
             if not z3.is_int_value(number) else (winners[number.as_long() - 1] == seat
                                                  if 1 <= number.as_long() <= len(winners)
@@ -210,109 +361,164 @@ class _Unrolled:
             Ctx.SEAT: enc.int(0),
         }
 
-    def auction(self, calls: int) -> tuple[list[Any], list[dict[str, Any]]]:
-        """Facts for an auction of exactly ``calls`` calls that ends with this contract."""
-        enc = self.enc
-        facts, rows, dealer = _auction_steps(enc, calls, 1)
-        facts = list(facts) + [dealer == self.dealer]
-        facts += [enc.cards_var(f"hand_{s}") == h for s, h in enumerate(self.owners.hands)]
-        facts += [r["legal"] for r in rows]
-        facts += [z3.Not(r["ends"]) for r in rows[:-1]] + [rows[-1]["ends"], rows[-1]["has_after"]]
-        standing: Any = enc.int(-1)
-        for r in rows:
-            standing = z3.If(r["is_bid"], r["bid"], standing)
-        facts += [standing == self.contract, rows[-1]["high_after"] == self.declarer]
-        facts += [z3.Not(r["proxy"]) for r in rows]
-        return facts, rows
+    def auction(self, calls: tuple[int, ...]) -> tuple[list[Any], list[dict[str, Any]]]:
+        """Facts for an auction of ``calls[k]`` calls in stage k + 1 that ends with this
+        contract, declarer, trumps and cards aside; and every call's row."""
+        enc, game, n = self.enc, self.game, self.n
+        dealt = self.owners.hands
+        stage_cards = self._stage_cards()
+        facts: list[Any] = []
+        rows_all: list[dict[str, Any]] = []
+        aside: list[Any] = [enc.bv(0)] * n
+        trump: Any = enc.int(NO_SUIT)
+        standing: Any = None
+        high: Any = None
+        for k, count in enumerate(calls, start=1):
+            prefix = f"s{k}_" if len(calls) > 1 else ""
+            f, rows, dealer = _auction_steps(enc, count, k, prefix)
+            facts += list(f) + [dealer == self.dealer]
+            facts += [enc.cards_var(f"{prefix}hand_{s}") == stage_cards[k - 1][s] & ~aside[s]
+                      for s in range(n)]
+            for name, value in self.tracked0.items():  # no announcement in the auction
+                var = (enc.bool_var if z3.is_bool(value) else enc.int_var)(f"{prefix}tv_{name[1]}")
+                facts.append(var == value)
+            if k > 1:
+                facts += [enc.int_var(f"{prefix}standing_0") == standing,
+                          enc.int_var(f"{prefix}high_0") == high]
+            facts += [r["legal"] for r in rows]
+            facts += [z3.Not(r["ends"]) for r in rows[:-1]] + [rows[-1]["ends"], rows[-1]["has_after"]]
+            for r in rows:
+                standing = z3.If(r["is_bid"], r["bid"], standing if standing is not None
+                                 else enc.int(-1))
+            high = rows[-1]["high_after"]
+            if not game.constructs(K.ProxyCall):
+                facts += [z3.Not(r["proxy"]) for r in rows]
+            rows_all += rows
+            lay_rule = self.set_aside.get(k)
+            if lay_rule is not None:
+                body = lay_rule[1]
+                after = rows[-1]["after"]
+                env = {**after, Ctx.SEAT: (rows[-1]["seat"] + 1) % n, Ctx.PROXY: enc.bool(False)}
+                env[Ctx.HAND] = enc.select(env[Ctx.SEAT], [c & ~a for c, a in zip(stage_cards[k - 1], aside)])
+                env[Ctx.SEAT_CALLS] = enc.int(0)
+                lays = Z3Compiler(enc, env).visit(body.when)
+                card = enc.cards_var(f"lay_{k}")
+                if body.count != 1:
+                    raise NotationError(f"{game.name}: Z3 unrolls a card laid aside one at a time only")
+                # cards laid aside before go back to their owners first
+                held = enc.select(high, stage_cards[k - 1])
+                facts += [z3.Implies(lays, z3.And(enc.one_hot(card), card & ~held == 0))]
+                aside = [z3.If(lays, z3.If(high == s, card, enc.bv(0)), aside[s]) for s in range(n)]
+                if body.names_trump:
+                    suit = Z3Compiler(enc, {Ctx.CARD: card}).visit(Ref(Ctx.CARD).suit)
+                    trump = z3.If(lays, suit, trump)
+                rows[-1]["lay"] = (lays, card)
+        facts += [standing == self.contract, high == self.declarer]
+        facts += [a == b for a, b in zip(aside, self.aside0)] if self.set_aside else []
+        if self.eng.trump_from_aside:
+            facts.append(trump == self.trump)
+        return facts, rows_all
+
+    def _stage_cards(self) -> list[list[Any]]:
+        """Each seat's cards by the end of each dealing stage: the lowest-numbered cards of a
+        hand come first, as the engine splits hands given whole."""
+        enc, game, n = self.enc, self.game, self.n
+        dealt = self.owners.hands
+        stages = self.eng.stages
+        if stages == 1:
+            return [list(dealt)]
+        owner = self.owners.owner
+        sizes = [sum(d.packets) for d in self.eng._deals]  # type: ignore[union-attr]
+        before = [z3.Sum([z3.If(owner[j] == owner[i], enc.int(1), enc.int(0)) for j in range(i)])
+                  if i else enc.int(0) for i in range(len(game.deck))]
+        out = []
+        total = 0
+        for k in range(stages):
+            total += sizes[k]
+            if k == stages - 1:
+                out.append(list(dealt))
+                break
+            mask = [z3.If(before[i] < total, enc.bv(1 << i), enc.bv(0)) for i in range(len(game.deck))]
+            early: Any = mask[0]
+            for m in mask[1:]:
+                early = early | m
+            out.append([d & early for d in dealt])
+        return out
 
 
-def _fewest_calls(u: _Unrolled, most: int) -> int | None:
-    """The fewest calls of an auction that ends with a contract (the auction alone)."""
-    for calls in range(1, most + 1):
+def _call_counts(u: _Unrolled, most: int) -> list[tuple[int, ...]]:
+    """The numbers of calls in each auction stage worth trying, fewest in all first: each
+    stage's count must let that stage's auction end on its own."""
+    enc = u.enc
+    possible = []
+    for stage in range(1, u.game.stages + 1):
+        ok = []
+        for calls in range(1, most + 1):
+            facts, rows, _dealer = _auction_steps(enc, calls, stage, f"probe{stage}_{calls}_")
+            s = u.solving.solver()
+            s.add(*facts, *[r["legal"] for r in rows], *[z3.Not(r["ends"]) for r in rows[:-1]],
+                  rows[-1]["ends"], rows[-1]["has_after"])
+            if s.check() == z3.sat:
+                ok.append(calls)
+        possible.append(ok)
+    counts = [c for c in itertools.product(*possible) if sum(c) <= most]
+    return sorted(counts, key=lambda c: (sum(c), c))
+
+
+def _fewest_calls(u: _Unrolled, most: int) -> list[tuple[int, ...]]:
+    """The numbers of calls, from the fewest, of auctions that end with a contract (the
+    auction alone)."""
+    counts = _call_counts(u, most)
+    for k, calls in enumerate(counts):
         s = u.solving.solver()
         s.add(*u.owners.facts, *u.auction(calls)[0])
         if s.check() == z3.sat:
-            return calls
-    return None
+            return counts[k:]
+    return []
 
 
 def _decode(u: _Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tuple[tuple[int, ...], list[Action]]:
     game = u.game
     hands = u.owners.decode(model)
+
+    def value(term: Any) -> Any:
+        v = model.eval(term, model_completion=True)
+        return z3.is_true(v) if z3.is_bool(v) else v.as_long()
+
     actions: list[Action] = []
     for r in rows:
-        if z3.is_true(model.eval(r["is_bid"], model_completion=True)):
-            actions.append(Call(game.ladder[model.eval(r["bid"], model_completion=True).as_long()]))
-        else:
-            actions.append(PASS)
+        if value(r["proxy"]):
+            actions.append(Declare("partner"))
+        actions.append(Call(game.ladder[value(r["bid"])]) if value(r["is_bid"]) else PASS)
+        if "lay" in r and value(r["lay"][0]):
+            actions.append(Lay(game.deck[u.enc.card_index(r["lay"][1], model)]))
+    if u.decision is not None:
+        choice, names = u.decision
+        actions.append(Declare(names[value(choice)]))
     n = game.players
-    for cards, named, leader in zip(u.cards, u.named, u.leaders):
-        first = model.eval(leader, model_completion=True).as_long()
+    for cards, named, seats, made in zip(u.cards, u.named, u.position_seats, u.announced):
         for j in range(n):
-            seat = (first + j) % n
+            seat = value(seats[j])
+            if seat < 0:
+                continue
+            actions += [Declare(name) for name, flag in zip(u.announcements, made[j])
+                        if value(flag)]
             i = u.enc.card_index(cards[seat], model)
-            code = model.eval(named[seat], model_completion=True).as_long()
+            code = value(named[seat])
             actions.append(Play(game.deck[i], suit_from_code(code) if code != NO_SUIT else None))
     return hands, actions
 
 
-def played_deals(game: Game, *, seed: int, seconds: float, most: int,
-                 dealer: int | None = None) -> Iterator[tuple[State, str]]:
-    """Whole deals played by bots from seeds ``seed``, ``seed + 1``, ... (at most ``most``
-    of them, or as many as ``seconds`` allow), each with how it was played.
-
-    Random bots and modest ones (:func:`~spec.engine.modest_bot`: low contracts, no
-    announcement unless demanded) take turns, so that situations rare among random
-    auctions, a low contract made or a deal without announcements, turn up as well.
-    """
-    start = time.perf_counter()
-    for k in range(most):
-        if k and time.perf_counter() - start > seconds:
-            return
-        modest = k % 2 == 1
-        state = play_deal(game, seed=seed + k, dealer=dealer,
-                          bots=[modest_bot if modest else random_bot] * game.players)
-        yield state, f"random deals ({k + 1}{', modest bots' if modest else ''})"
-
-
-def _sampled(game: Game, where: Expr, why: str, *, n: int, seed: int, dealer: int | None,
-             timeout: float, most: int) -> Scenario:
-    """Deals played by bots that make ``where`` true: for a game Z3 does not unroll."""
-    start = time.perf_counter()
-    test = history_test(game, where)
-    states: list[State] = []
-    seen: set[tuple[int, ...]] = set()
-    tried = 0
-    for state, _how in played_deals(game, seed=seed, seconds=timeout, most=most,
-                                    dealer=dealer):
-        tried += 1
-        if state.dealt not in seen and test(state):
-            seen.add(state.dealt)
-            states.append(state)
-            if len(states) == n:
-                return Scenario("found", states, "", time.perf_counter() - start, "random deals")
-    return Scenario("unknown" if not states else "found", states,
-                    f"{why}; of {tried} deals played by bots, {len(states)} make it true",
-                    time.perf_counter() - start, "random deals")
-
-
 def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 120.0,
-                    max_calls: int | None = None, most: int = 20_000) -> Scenario:
+                    max_calls: int | None = None) -> Scenario:
     """``n`` distinct deals, each with a complete legal sequence of calls and cards, that
     make ``where`` true; every one replayed by the engine.
 
-    Z3 unrolls the auction and the play; for a game whose play it does not unroll (see
-    :func:`unsupported`), deals played by bots are searched instead (at most ``most``, in
-    ``timeout`` seconds), which finds deals but cannot prove there are none.
-
     Raises:
+        NotationError: Z3 cannot unroll the game's deals yet (see :func:`unsupported`).
         ReplayMismatchError: the engine does not reach the scenario Z3 found (a bug).
     """
-    why = unsupported(game)
-    if why:
-        return _sampled(game, where, why, n=n, seed=seed, dealer=dealer, timeout=timeout,
-                        most=most)
     test = history_test(game, where)
     return solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history()).visit(where),
                            lambda state, _model, _rows: test(state), n=n, seed=seed,
@@ -337,23 +543,26 @@ def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed
     max_calls = max_calls or 4 * game.players + 8
     states: list[State] = []
     rng = random.Random(seed)
-    fewest = _fewest_calls(u, max_calls)
-    if fewest is None:
-        return Scenario("impossible", [], f"no auction of at most {max_calls} calls ends with "
-                        "a contract", time.perf_counter() - start)
+    counts = _fewest_calls(u, max_calls)
+    quiet = (" without announcements in the auction"
+             if any(b.scope is Scope.CALL for _r, b in game.constructs(K.Announce)) else "")  # type: ignore[attr-defined]
+    if not counts:
+        return Scenario("impossible", [], f"no auction of at most {max_calls} calls{quiet} "
+                        "ends with a contract", time.perf_counter() - start)
     while len(states) < n:
         found = None
-        for calls in range(fewest, max_calls + 1):
+        for calls in counts:
             s.push()
             facts, rows = u.auction(calls)
             s.add(*facts, claim_of(u, rows))
             # start from a random deal: keep what cards the scenario allows
             target = eng.hands_from_order(eng.deal_order(seed, 10 ** 6 + len(states)), dealer)
             keep = {}
+            tag = "_".join(map(str, calls))
             for seat, m in enumerate(target):
                 for i in range(len(game.deck)):
                     if m >> i & 1 and rng.random() < 0.5:
-                        lit = u.enc.bool_var(f"keep_{len(states)}_{calls}_{i}")
+                        lit = u.enc.bool_var(f"keep_{len(states)}_{tag}_{i}")
                         s.add(z3.Implies(lit, u.owners.owner[i] == seat))
                         keep[str(lit)] = lit
             active = list(keep.values())
@@ -379,14 +588,18 @@ def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed
         if found is None:
             status = "found" if states else "impossible"
             return Scenario(status, states, f"no deal makes it true with an auction of at most "
-                            f"{max_calls} calls" if not states else
+                            f"{max_calls} calls{quiet}" if not states else
                             f"only {len(states)} deals make it true",
                             time.perf_counter() - start)
         model, rows = found
         hands, actions = _decode(u, model, rows)
         state = eng.start(hands, dealer=dealer, seed=seed)
         for a in actions:
-            state = eng.apply(state, a)
+            try:
+                state = eng.apply(state, a)
+            except IllegalActionError as e:
+                raise ReplayMismatchError(f"the engine refuses the scenario Z3 found at {a}: "
+                                          f"{e}") from None
         if state.phase is not Phase.OVER or not confirm(state, model, rows):
             raise ReplayMismatchError("the engine's replay of the scenario does not make the "
                                       "condition true")
