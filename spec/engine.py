@@ -901,11 +901,13 @@ class Engine:
     def _refuse(self, rule: Rule | None, msg: str, action: object) -> IllegalActionError:
         if rule is None:
             return IllegalActionError(msg, value=action)
-        return IllegalActionError(
+        err = IllegalActionError(
             f"{msg} ({rule.text[0].lower()}{rule.text[1:-1]})",
             rule_id=f"{self.game.key}/{rule.id} [{rule.source.ref}]", src_loc=rule.src_loc,
             value=action,
         )
+        err.rule = rule.id
+        return err
 
     def apply(self, s: State, action: Action) -> State:
         if s.phase is Phase.DECIDE:
@@ -1254,8 +1256,7 @@ class Engine:
         tv = s.tracked
         revealed, seen_by = False, -1
         if not self._plain_play:
-            targs = (s.dealer, contract, s.declarer, trump, number, s.leader, size, cards, names,
-                     faces + (False,) * (self.n - len(faces)), tv)
+            targs = self._trick_args(s, number, s.leader, cards, names, faces, tv)
             if self._revealed is not None:
                 revealed = bool(self._revealed(*targs))
                 seen_by = self.face_down_seen_by(s)
@@ -1280,6 +1281,18 @@ class Engine:
                                            won, taken)
         return _over(s, hands, aside, (), (), NO_SUIT, won, taken, tricks, number + 1, winner,
                      winner, tv, log, Phase.OVER, scores, lines)
+
+    def _trick_args(self, s: State, number: int, leader: int, cards: tuple[int, ...],
+                    names: tuple[int, ...], faces: tuple[bool, ...], tv: tuple[Any, ...]
+                    ) -> tuple[Any, ...]:
+        """The arguments of a TRICK-scope function for a complete trick of ``s``'s deal."""
+        return (s.dealer, s.contract, s.declarer, s.trump, number, leader, len(cards), cards,
+                names, tuple(faces) + (False,) * (self.n - len(faces)), tv)
+
+    @staticmethod
+    def _outcome_args(s: State) -> tuple[Any, ...]:
+        """The arguments of an OUTCOME-scope function, after the seat, for ``s``'s deal."""
+        return (s.declarer, s.contract, s.dealer, s.trump, s.tracked, s.dealt, s.won, s.taken)
 
     def _final_scores(self, *args: Any) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """Each seat's score, and its score on each line of the sheet (when there are
@@ -1370,8 +1383,7 @@ class Engine:
     def score_items(self, s: State) -> tuple[tuple[Rule, int, int], ...]:
         """What each scoring rule gave each seat in a finished deal: (rule, seat, amount),
         in rulebook order, amounts of 0 left out."""
-        return self._rule_amounts((s.declarer, s.contract, s.dealer, s.trump, s.tracked,
-                                   s.dealt, s.won, s.taken))
+        return self._rule_amounts(self._outcome_args(s))
 
     def _rule_amounts(self, args: tuple[Any, ...]) -> tuple[tuple[Rule, int, int], ...]:
         if self._items is None:
@@ -1402,19 +1414,34 @@ class Engine:
                 tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
         return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
 
-    def judge(self, scope: Scope, expr: Any) -> Callable[..., Any]:
-        """``expr`` compiled with the parameters the engine uses in ``scope``: PLAY (the
-        play arguments, then ``card``, ``declared``, ``tv``, ``dealt``), TRICK (the trick's
-        values, ``cards``, ``named``, ``faces``, ``tv``) or OUTCOME (seat, declarer,
-        contract, dealer, trump, then ``tv``, ``dealt``, ``won``, ``taken``)."""
+    def judge(self, scope: Scope, expr: Any) -> Callable[..., bool]:
+        """``expr`` as a test of the engine's own states, compiled as the rules are: PLAY
+        ``test(state, play)`` for a card about to be played in ``state``; TRICK
+        ``test(state, record)`` for a complete trick of ``state``'s deal, with ``state``'s
+        tracked values (those of the moment the trick was complete); OUTCOME
+        ``test(state)`` for a finished deal, with ``expr`` free of the seat."""
         if scope is Scope.PLAY:
-            return self._fn(expr, {**_params(_PLAY_CTX), Ctx.CARD: "card",
-                                   Ctx.DECLARED: "declared"}, "judge", tv=True, dealt=True)
+            play_fn = self._fn(expr, {**_params(_PLAY_CTX), Ctx.CARD: "card",
+                                      Ctx.DECLARED: "declared"}, "judge", tv=True, dealt=True)
+
+            def on_play(state: State, play: Play) -> bool:
+                args = self._play_args(state)
+                code = NO_SUIT if play.names is None else suit_code(play.names)
+                return bool(play_fn(*args[:-2], self.game.deck.index(play.card), code, *args[-2:]))
+
+            return on_play
         if scope is Scope.TRICK:
-            return self._fn(expr, _trick_params(self.n), "judge", tv=True)
+            trick_fn = self._fn(expr, _trick_params(self.n), "judge", tv=True)
+
+            def on_trick(state: State, r: TrickRecord) -> bool:
+                return bool(trick_fn(*self._trick_args(state, r.number, r.leader, r.cards,
+                                                       r.named, r.face_down, state.tracked)))
+
+            return on_trick
         if scope is Scope.OUTCOME:
-            return self._fn(expr, _OUTCOME_PARAMS, "judge", tv=True, dealt=True, won=True,
-                            taken=True)
+            outcome_fn = self._fn(expr, _OUTCOME_PARAMS, "judge", tv=True, dealt=True, won=True,
+                                  taken=True)
+            return lambda state: bool(outcome_fn(0, *self._outcome_args(state)))
         raise NotationError(f"the engine judges plays, tricks and outcomes, not {scope.value}")
 
     def trick_points(self, contract: int, rec: TrickRecord) -> int:

@@ -67,7 +67,10 @@ class NotationError(SpecError, ValueError):
 
 
 class IllegalActionError(SpecError, ValueError):
-    """An action that the rules forbid here; names the rule that forbids it."""
+    """An action that the rules forbid here; names the rule that forbids it (``rule``: its
+    id alone, None when no single rule does)."""
+
+    rule: str | None = None
 
 
 class AmbiguousActionError(SpecError, ValueError):

@@ -26,8 +26,7 @@ import z3
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game, Rule
-from spec.dsl._build import suit_code
-from spec.dsl._nodes import NO_SUIT, Ctx, Scope
+from spec.dsl._nodes import Ctx, Scope
 from spec.engine import (
     PASS,
     Action,
@@ -145,7 +144,7 @@ class _EngineJudge:
             try:
                 self.eng.apply(state, Call(bid))
             except IllegalActionError as e:
-                if e.rule_id and e.rule_id.split(" ")[0].endswith("/" + self.rule.id):
+                if e.rule == self.rule.id:
                     return f"{game.table.name(state.turn)} may not bid {bid}"
         return ""
 
@@ -158,10 +157,7 @@ class _EngineJudge:
         calls = 0
         for a in actions:
             if scope is Scope.PLAY and isinstance(a, Play) and state.phase is Phase.PLAY:
-                args = eng._play_args(state)
-                i = eng.game.deck.index(a.card)
-                code = NO_SUIT if a.names is None else suit_code(a.names)
-                if self.fn(*args[:-2], i, code, *args[-2:]):  # type: ignore[misc]
+                if self.fn(state, a):  # type: ignore[misc]
                     hits.append(f"trick {state.trick_number}, {t.name(state.turn)}")
             if isinstance(a, Call) and state.phase is Phase.AUCTION:
                 calls += 1
@@ -174,20 +170,14 @@ class _EngineJudge:
             if scope is Scope.TRICK and len(state.tricks) > len(before.tricks) \
                     and state.redeals == before.redeals:
                 # judged as the trick was won: with the tracked values before it
-                r, n = state.tricks[-1], eng.n
-                faces = tuple(r.face_down) + (False,) * (n - len(r.face_down))
-                if self.fn(state.dealer, state.contract, state.declarer, state.trump,  # type: ignore[misc]
-                           r.number, r.leader, len(r.cards), r.cards, r.named, faces,
-                           before.tracked):
-                    hits.append(f"trick {r.number}")
+                if self.fn(before, state.tricks[-1]):  # type: ignore[misc]
+                    hits.append(f"trick {state.tricks[-1].number}")
             if scope == D.UNMODELLED:
                 trail = (state.fired if state.redeals == before.redeals
                          else state.thrown_in[-1].fired)
                 if any(rid == self.rule.id for _n, rid in trail[len(before.fired):]):
                     hits.append(_describe(before, a))
-        if scope is Scope.OUTCOME and self.fn(0, state.declarer, state.contract,  # type: ignore[misc]
-                                              state.dealer, state.trump, state.tracked,
-                                              state.dealt, state.won, state.taken):
+        if scope is Scope.OUTCOME and self.fn(state):  # type: ignore[misc]
             hits.append("the end of the play")
         return list(dict.fromkeys(hits))
 
