@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import z3

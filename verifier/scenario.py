@@ -56,7 +56,7 @@ from spec.engine import (
     engine_for,
 )
 from spec.errors import IllegalActionError, NotationError
-from verifier._z3.compile import Encoding, Z3Compiler
+from verifier._z3.compile import Z3Compiler
 from verifier._z3.solver import Solving, unknown_reason
 from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError
@@ -328,7 +328,7 @@ class _Unrolled:
 
     def history(self) -> dict[Any, Any]:
         """The environment a scenario is judged in."""
-        enc, n = self.enc, self.game.players
+        enc = self.enc
         winners, leaders = self.winners, self.leaders
 
         def by_trick(items: list[Any], trick: Any) -> Any:
@@ -365,7 +365,6 @@ class _Unrolled:
         """Facts for an auction of ``calls[k]`` calls in stage k + 1 that ends with this
         contract, declarer, trumps and cards aside; and every call's row."""
         enc, game, n = self.enc, self.game, self.n
-        dealt = self.owners.hands
         stage_cards = self._stage_cards()
         facts: list[Any] = []
         rows_all: list[dict[str, Any]] = []
@@ -422,7 +421,7 @@ class _Unrolled:
     def _stage_cards(self) -> list[list[Any]]:
         """Each seat's cards by the end of each dealing stage: the lowest-numbered cards of a
         hand come first, as the engine splits hands given whole."""
-        enc, game, n = self.enc, self.game, self.n
+        enc, game = self.enc, self.game
         dealt = self.owners.hands
         stages = self.eng.stages
         if stages == 1:

@@ -16,7 +16,6 @@ from spec.cards import SUITS, Card, CardSet
 from spec.dsl import _derive as D
 from spec.dsl._build import Game, suit_code
 from spec.dsl._nodes import (
-    NO_SUIT,
     Arith,
     Awarded,
     BidAttr,

@@ -109,7 +109,6 @@ from spec.dsl import (
     source,
     stage,
     standing,
-    taken,
     tracked,
     trick_number,
     trick_size,

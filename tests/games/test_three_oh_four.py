@@ -2,7 +2,6 @@
 the two auctions and the indicator, and thousands of bot deals."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -279,7 +278,7 @@ def test_the_literal_first_lead_rule_leaves_the_maker_no_lead() -> None:
 
 
 def test_a_rule_that_closes_trumps_again_is_caught() -> None:
-    from spec.dsl import Rule, Update, const, seed, tracked, trick_number
+    from spec.dsl import Rule, Update, const, seed, trick_number
     from spec.dsl._build import Game
 
     bad = Rule(id="closed.reclose", text="Trumps close again after trick 4.", source=seed("304-CLOSED-7"),

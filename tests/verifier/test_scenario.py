@@ -7,7 +7,6 @@ import pytest
 
 from spec.cards import JOKER
 from spec.constraints import about_play, parse_where
-from spec.errors import NotationError
 from spec.games.crescendo import GAME
 from spec.games.three_oh_four import GAME as G304
 from spec.records import replay, to_record
