@@ -381,7 +381,7 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
         count = len(list(folder.glob("*.json"))) - 1
         print(f"{game.name}: {count} fixtures in {folder}: "
               + ("all replay, each rule fires where it says" if not problems
-                 else f"{len(problems)} problems"))
+                 else f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"))
         return EXIT_OK if not problems else EXIT_VIOLATED
     if not args.out:
         raise _UserError("say where to write the fixtures (--out DIR) or which folder to "

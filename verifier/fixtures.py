@@ -301,7 +301,12 @@ def check_folder(game: Game, folder: Path) -> list[str]:
     except (OSError, json.JSONDecodeError) as e:
         raise RecordError(f"{cov_path}: no readable coverage file ({e}); write the folder with "
                           f"'trickspec fixtures {game.key} --out {folder}'") from None
-    without = coverage.get("without", {}) if isinstance(coverage, dict) else {}
+    if not isinstance(coverage, dict) or coverage.get("format") != COVERAGE_FORMAT:
+        raise RecordError(f"{cov_path}: not a trickspec coverage file (format should be "
+                          f"{COVERAGE_FORMAT!r})")
+    if coverage.get("game") != game.key:
+        return [f"the folder holds fixtures of {coverage.get('game')!r}, not of {game.key!r}"]
+    without = coverage.get("without", {})
     seen: set[str] = set()
     for path in sorted(folder.glob("*.json")):
         if path.name == COVERAGE_FILE:

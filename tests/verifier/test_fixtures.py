@@ -109,6 +109,7 @@ def test_a_stale_fixture_folder_is_refused(tmp_path: Path, capsys: pytest.Captur
     out = capsys.readouterr().out
     assert "score.exact.json: the rule's text or source has changed" in out
     assert "auction.overcall: no fixture" in out
+    assert check_folder(G304, src) == ["the folder holds fixtures of 'crescendo', not of '304'"]
 
 
 def test_one_rule_is_regenerated_in_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
