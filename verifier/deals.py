@@ -33,7 +33,7 @@ from spec.dsl._nodes import Ctx, DealtHand, Expr
 from spec.engine import engine_for
 from spec.errors import NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
-from verifier._z3.solver import Solving, unknown_reason
+from verifier._z3.solver import Solving
 
 __all__ = ["DealSearch", "deals_where", "REJECTION_TRIES"]
 
@@ -55,23 +55,47 @@ class DealSearch:
     dealt: int = 0  # deals dealt by the rejection method
 
 
+Found = Callable[[int, tuple[int, ...]], None]
+
+
+class _Accept:
+    """Deals as they are found: each checked by the engine (the deal rule's shares and the
+    constraint), kept, and passed on to ``on_found`` at once, so that a caller can write
+    them while the search goes on."""
+
+    def __init__(self, game: Game, test: Callable[..., bool], on_found: Found | None) -> None:
+        self.eng = engine_for(game)
+        self.test = test
+        self.on_found = on_found
+        self.deals: list[tuple[int, tuple[int, ...]]] = []
+
+    def __call__(self, dealer: int, hands: tuple[int, ...]) -> None:
+        self.eng.check_hands(hands)
+        if not self.test(dealer, hands):
+            raise AssertionError("a deal the engine does not accept: the Z3 and engine "
+                                 "compilations of the constraint disagree")
+        self.deals.append((dealer, hands))
+        if self.on_found is not None:
+            self.on_found(dealer, hands)
+
+
 def _rejection(game: Game, test: Callable[..., bool], dealer: int, n: int, seed: int,
-               tries: int, give_up: bool) -> tuple[list[tuple[int, tuple[int, ...]]], int]:
-    eng = engine_for(game)
-    out: list[tuple[int, tuple[int, ...]]] = []
+               tries: int, give_up: bool, accept: _Accept) -> int:
+    """Deal from the seed and accept the deals the constraint accepts; the deals dealt."""
+    eng = accept.eng
     seen: set[tuple[int, ...]] = set()
     k = hits = 0
-    while len(out) < n and k < tries:
+    while len(accept.deals) < n and k < tries:
         hands = eng.hands_from_order(eng.deal_order(seed, k), dealer)
         k += 1
         if test(dealer, hands):
             hits += 1
             if hands not in seen:
                 seen.add(hands)
-                out.append((dealer, hands))
+                accept(dealer, hands)
         if give_up and k == _SAMPLE and hits * _BREAK_EVEN < k:
             break  # rarer than Z3 is slow: dealing on would take longer than solving
-    return out, k
+    return k
 
 
 class _Owners:
@@ -105,9 +129,8 @@ class _Owners:
         return tuple(masks)
 
 
-def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, timeout: float,
-              have: list[tuple[int, tuple[int, ...]]]) -> DealSearch:
-    solving = Solving(timeout)
+def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: Solving,
+              accept: _Accept) -> DealSearch:
     owners = _Owners(game, solving)
     s = solving.solver()
     s.add(*owners.facts)
@@ -116,19 +139,18 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, timeout: 
     except Exception as e:  # a node the deal scope cannot give: one line, not a traceback
         raise NotationError(f"a deal constraint can read the hands as dealt and the dealer "
                             f"only: {e}") from None
-    for _d, hands in have:
+    for _d, hands in accept.deals:
         s.add(z3.Not(z3.And(*[h == owners.enc.bv(m) for h, m in zip(owners.hands, hands)])))
     first = s.check()
-    if first == z3.unsat:
-        if have:
-            return DealSearch("found", list(have), reason=f"only {len(have)} deals satisfy it")
-        return DealSearch("impossible", reason="Z3 proves that no deal satisfies the constraint")
     if first == z3.unknown:
-        return DealSearch("unknown", list(have), reason=unknown_reason(s, timeout))
-    eng = engine_for(game)
-    out = list(have)
+        return DealSearch("unknown", reason=solving.reason(s))
+    if first == z3.unsat:
+        if accept.deals:
+            return DealSearch("found", reason=f"only {len(accept.deals)} deals satisfy it")
+        return DealSearch("impossible", reason="Z3 proves that no deal satisfies the constraint")
+    eng = accept.eng
     k = 0
-    while len(out) < n:
+    while len(accept.deals) < n:
         # start from a random deal of this seed and keep as many of its cards as Z3 can
         target = eng.hands_from_order(eng.deal_order(seed, 10 ** 6 + k), dealer)
         k += 1
@@ -143,23 +165,26 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, timeout: 
             if r == z3.sat:
                 break
             if r == z3.unknown:
-                return DealSearch("unknown", out, reason=unknown_reason(s, timeout))
+                return DealSearch("unknown", reason=solving.reason(s))
             core = set(map(str, s.unsat_core()))
-            if not core:  # no more deals at all
-                return DealSearch("found", out, reason=f"only {len(out)} deals satisfy it")
+            if not core:  # unsatisfiable without the wishes: no more deals at all
+                return DealSearch("found", reason=f"only {len(accept.deals)} deals satisfy it")
             active = [lit for lit in active if str(lit) not in core]
         hands = owners.decode(s.model())
-        out.append((dealer, hands))
+        accept(dealer, hands)
         s.add(z3.Not(z3.And(*[owners.owner[i] == seat for seat, m in enumerate(hands)
                               for i in range(len(game.deck)) if m >> i & 1])))
-    return DealSearch("found", out)
+    return DealSearch("found")
 
 
 def deals_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0, dealer: int | None = None,
-                method: str = "auto", timeout: float = 60.0,
-                tries: int = REJECTION_TRIES) -> DealSearch:
+                method: str = "auto", timeout: float = 60.0, rlimit: int | None = None,
+                tries: int = REJECTION_TRIES, on_found: Found | None = None) -> DealSearch:
     """``n`` distinct deals satisfying ``where`` (a condition on the hands as dealt and the
-    dealer), or ``impossible``, or ``unknown`` with the solver's reason.
+    dealer), or ``impossible``, or ``unknown`` with the solver's reason (then with the
+    deals found before the solver gave up).  ``timeout`` and ``rlimit`` bound each Z3
+    query (see :class:`~verifier._z3.solver.Solving`); ``on_found(dealer, hands)`` is
+    called with each deal as soon as the engine has checked it.
 
     Raises:
         NotationError: the method is unknown, or the condition reads something a deal does
@@ -170,31 +195,22 @@ def deals_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0, dealer: i
     dealer = game.players - 1 if dealer is None else dealer
     test = deal_test(game, where)
     start = time.perf_counter()
-    have: list[tuple[int, tuple[int, ...]]] = []
+    accept = _Accept(game, test, on_found)
     dealt = 0
     if method in ("auto", "rejection"):
         budget = tries * n if method == "auto" else max(tries * n, 10 ** 6)
-        have, dealt = _rejection(game, test, dealer, n, seed, budget, method == "auto")
+        dealt = _rejection(game, test, dealer, n, seed, budget, method == "auto", accept)
+        have = accept.deals
         if len(have) >= n or method == "rejection":
             status = "found" if have else "unknown"
-            reason = "" if have else f"no deal among {dealt:,} dealt satisfies it (rejection cannot prove impossibility)"
-            return _checked(game, test, DealSearch(status, have, "rejection", reason,
-                                                   time.perf_counter() - start, dealt))
-    result = _z3_deals(game, where, dealer, n, seed, timeout, have)
-    result.method = "z3" if not have else "rejection + z3"
+            reason = "" if have else (f"no deal among {dealt:,} dealt satisfies it (rejection "
+                                      "cannot prove impossibility)")
+            return DealSearch(status, have, "rejection", reason, time.perf_counter() - start,
+                              dealt)
+    from_rejection = len(accept.deals)
+    result = _z3_deals(game, where, dealer, n, seed, Solving(timeout, rlimit), accept)
+    result.method = "rejection + z3" if from_rejection else "z3"
+    result.deals = accept.deals
     result.seconds = time.perf_counter() - start
     result.dealt = dealt
-    return _checked(game, test, result)
-
-
-def _checked(game: Game, test: Callable[..., bool], result: DealSearch) -> DealSearch:
-    """Every deal passes the engine: the deal rule's shares, and the constraint."""
-    eng = engine_for(game)
-    for dealer, hands in result.deals:
-        eng.check_hands(hands)
-        if not test(dealer, hands):
-            raise AssertionError("a deal the engine does not accept: the Z3 and engine "
-                                 "compilations of the constraint disagree")
     return result
-
-

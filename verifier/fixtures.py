@@ -182,8 +182,13 @@ class _EngineJudge:
         return list(dict.fromkeys(hits))
 
 
+class _NoZ3Deal(Exception):
+    """Z3 gave no deal for a rule: it proved there is none (within the auction's bound)
+    or gave no answer; the message says which."""
+
+
 def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
-                timeout: float) -> tuple[State, dict[str, Any]]:
+                timeout: float, rlimit: int | None) -> tuple[State, dict[str, Any]]:
     def claim_of(u: _Unrolled, rows: list[dict[str, Any]]) -> Any:
         if scope is Scope.PLAY:
             return z3.Or(*[Z3Compiler(u.enc, env).visit(cond) for _k, _s, env in u.play_envs])
@@ -213,9 +218,11 @@ def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
         found["at"] = hits
         return bool(hits)
 
-    result = solve_scenarios(game, claim_of, confirm, seed=seed, timeout=timeout)
+    result = solve_scenarios(game, claim_of, confirm, seed=seed, timeout=timeout, rlimit=rlimit)
+    if result.status == "unknown":
+        raise _NoZ3Deal(f"Z3 gave no answer: {result.reason}")
     if result.status != "found":
-        raise SolverUnknownError(result.reason or result.status)
+        raise _NoZ3Deal(f"Z3 proves there is none: {result.reason}")
     return result.states[0], {"when": _WHERE[scope], "at": found.get("at", []), "found_by": "z3"}
 
 
@@ -339,8 +346,8 @@ def check_folder(game: Game, folder: Path) -> list[str]:
     return problems
 
 
-def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, search: int = 20_000,
-                 only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None
+def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, rlimit: int | None = None,
+                 search: int = 20_000, only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None
                  ) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
@@ -349,6 +356,7 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, search: i
     a seat sitting out, a tracked value changed, a void deal: the engine notes where each
     takes effect) or one Z3 times out on (``timeout`` seconds), from deals played by bots
     and judged by the engine, at most ``search`` of them (and ``timeout`` seconds).
+    ``rlimit`` bounds each Z3 query in Z3's resource units as well.
     ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.
     """
@@ -378,10 +386,11 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, search: i
                                  "solve for; the engine notes where it takes effect")
                 if not why:
                     try:
-                        state, fires = _z3_fixture(game, rule, scope, cond, seed + k, timeout)  # type: ignore[arg-type]
+                        state, fires = _z3_fixture(game, rule, scope, cond, seed + k,  # type: ignore[arg-type]
+                                                   timeout, rlimit)
                         fixtures.append(_fixture(game, rule, state, fires))
-                    except SolverUnknownError as e:
-                        why = f"Z3 found no deal ({e.reason})"
+                    except _NoZ3Deal as e:
+                        why = str(e)
                 if why:
                     # the play is random; the rule is judged by the engine on each deal
                     found, fires, dealt = _search_fixture(game, rule, scope, cond,

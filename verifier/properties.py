@@ -89,8 +89,13 @@ class Check:
 
 @dataclass
 class Options:
+    """The budget of each solver query (``timeout`` seconds; ``rlimit`` of Z3's resource
+    units, which gives the same verdict on any machine and load) and the most auction
+    calls a property unrolls."""
+
     timeout: float = 60.0
     bound: int = 64
+    rlimit: int | None = None
 
 
 class _Violated(Exception):
@@ -141,14 +146,14 @@ def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None
     s = solving.one_shot()
     s.add(*kept)
     s.add(z3.Not(claim))
-    if not Solving.check(s):
+    if not solving.sat(s):
         return None
     if len(kept) == len(facts):
         return s.model()
     full = solving.one_shot()
     full.add(*facts)
     full.add(z3.Not(claim))
-    return full.model() if Solving.check(full) else None
+    return full.model() if solving.sat(full) else None
 
 
 # -- generic properties ------------------------------------------------------------------
@@ -395,7 +400,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
             s.push()
             s.add(*[rows[i]["legal"] for i in range(t + 1)])
             s.add(*[z3.Not(rows[i]["ends"]) for i in range(t + 1)])
-            going = Solving.check(s)
+            going = solving.sat(s)
             s.pop()
             if going:
                 continue
@@ -416,7 +421,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
             continue
         # still going after the bound: show the sequence
         s.add(*[r["legal"] for r in rows], *[z3.Not(r["ends"]) for r in rows])
-        if Solving.check(s):
+        if solving.sat(s):
             model = s.model()
             calls = _decode_calls(model, rows, len(rows))
             pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
@@ -672,7 +677,7 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
             E.bind_free(sit, free)
             s = solving.solver()
             s.add(*sit.facts, sit.compile(holds))
-            if Solving.check(s):
+            if solving.sat(s):
                 model = s.model()
                 if scope is Scope.OUTCOME:
                     pt = _replay(game, scope, sit, model, played, holds, free, witness=True)
@@ -692,10 +697,10 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
         for i, bid in enumerate(game.ladder):
             probe = solving.solver()
             probe.add(E.biddable(enc, enc.int(i), f"probe{i}"))
-            if not Solving.check(probe):
+            if not solving.sat(probe):
                 continue
             checked += 1
-            if not Solving.check(s, term == i):
+            if not solving.sat(s, term == i):
                 pt = trace.Playthrough([f"no situation works for {var.name} = {bid.symbol}"],
                                        {var.name: str(bid)})
                 return Verdict.VIOLATED, f"fails for {bid}", pt
@@ -770,7 +775,7 @@ def checks_for(game: Game) -> list[Check]:
 def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
     opts = opts or Options()
     start = time.perf_counter()
-    solving = Solving(opts.timeout)
+    solving = Solving(opts.timeout, opts.rlimit)
     try:
         verdict, detail, pt = check.decide(game, solving, opts)
     except SolverUnknownError as e:
@@ -793,19 +798,19 @@ def check_game(game: Game, *, only: tuple[str, ...] = (), opts: Options | None =
     return results
 
 
-def legal_bids(game: Game, *, timeout: float = 60.0) -> tuple[int, ...]:
+def legal_bids(game: Game, *, timeout: float = 60.0, rlimit: int | None = None) -> tuple[int, ...]:
     """The bids of the ladder (by number) that the call rules allow in some situation of
     some auction; the others can never be called.
 
     Raises:
         SolverUnknownError: Z3 could not decide a bid within ``timeout`` seconds.
     """
-    solving = Solving(timeout)
+    solving = Solving(timeout, rlimit)
     enc = Encoding(game, solving.ctx)
     b = enc.int_var("bid")
     s = solving.solver()
     s.add(E.biddable(enc, b, "legal"))
-    return tuple(i for i in range(len(game.ladder)) if Solving.check(s, b == i))
+    return tuple(i for i in range(len(game.ladder)) if solving.sat(s, b == i))
 
 
 def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,9 +58,9 @@ from spec.engine import (
 )
 from spec.errors import IllegalActionError, NotationError
 from verifier._z3.compile import Z3Compiler
-from verifier._z3.solver import Solving, unknown_reason
+from verifier._z3.solver import Solving
 from verifier.deals import _Owners
-from verifier.errors import ReplayMismatchError
+from verifier.errors import ReplayMismatchError, SolverUnknownError
 from verifier.properties import _auction_steps
 
 __all__ = ["Scenario", "scenarios_where", "solve_scenarios", "unsupported"]
@@ -457,7 +458,7 @@ def _call_counts(u: _Unrolled, most: int) -> list[tuple[int, ...]]:
             s = u.solving.solver()
             s.add(*facts, *[r["legal"] for r in rows], *[z3.Not(r["ends"]) for r in rows[:-1]],
                   rows[-1]["ends"], rows[-1]["has_after"])
-            if s.check() == z3.sat:
+            if u.solving.sat(s):
                 ok.append(calls)
         possible.append(ok)
     counts = [c for c in itertools.product(*possible) if sum(c) <= most]
@@ -466,12 +467,17 @@ def _call_counts(u: _Unrolled, most: int) -> list[tuple[int, ...]]:
 
 def _fewest_calls(u: _Unrolled, most: int) -> list[tuple[int, ...]]:
     """The numbers of calls, from the fewest, of auctions that end with a contract (the
-    auction alone)."""
+    auction alone).
+
+    Raises:
+        SolverUnknownError: Z3 could not decide whether some number of calls can end an
+            auction; no number is left out on an unknown answer.
+    """
     counts = _call_counts(u, most)
     for k, calls in enumerate(counts):
         s = u.solving.solver()
         s.add(*u.owners.facts, *u.auction(calls)[0])
-        if s.check() == z3.sat:
+        if u.solving.sat(s):
             return counts[k:]
     return []
 
@@ -510,9 +516,11 @@ def _decode(u: _Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tup
 
 def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 120.0,
-                    max_calls: int | None = None) -> Scenario:
+                    rlimit: int | None = None, max_calls: int | None = None,
+                    on_found: Callable[[State], None] | None = None) -> Scenario:
     """``n`` distinct deals, each with a complete legal sequence of calls and cards, that
-    make ``where`` true; every one replayed by the engine.
+    make ``where`` true; every one replayed by the engine, and passed to ``on_found`` as
+    soon as it is.  ``timeout`` and ``rlimit`` bound each Z3 query.
 
     Raises:
         NotationError: Z3 cannot unroll the game's deals yet (see :func:`unsupported`).
@@ -521,26 +529,39 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
     test = history_test(game, where)
     return solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history()).visit(where),
                            lambda state, _model, _rows: test(state), n=n, seed=seed,
-                           dealer=dealer, timeout=timeout, max_calls=max_calls)
+                           dealer=dealer, timeout=timeout, rlimit=rlimit, max_calls=max_calls,
+                           on_found=on_found)
 
 
 def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 120.0,
-                    max_calls: int | None = None) -> Scenario:
+                    rlimit: int | None = None, max_calls: int | None = None,
+                    on_found: Callable[[State], None] | None = None) -> Scenario:
     """The search behind :func:`scenarios_where`: ``claim_of(unrolled, auction rows)`` gives
-    the Z3 condition; ``confirm(state, model, rows)`` checks the engine's replay."""
+    the Z3 condition; ``confirm(state, model, rows)`` checks the engine's replay.  An
+    unknown answer from Z3 anywhere makes the answer ``unknown`` (with the deals found
+    before it), never ``impossible``."""
     why = unsupported(game)
     if why:
         raise NotationError(why)
     start = time.perf_counter()
     dealer = game.players - 1 if dealer is None else dealer
-    solving = Solving(timeout)
+    states: list[State] = []
+    try:
+        return _solve(game, claim_of, confirm, n, seed, dealer, Solving(timeout, rlimit),
+                      max_calls, on_found, states, start)
+    except SolverUnknownError as e:
+        return Scenario("unknown", states, e.reason, time.perf_counter() - start)
+
+
+def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: int,
+           solving: Solving, max_calls: int | None, on_found: Callable[[State], None] | None,
+           states: list[State], start: float) -> Scenario:
     u = _Unrolled(game, solving, dealer)
     s = solving.solver()
     s.add(*u.facts)
     eng = engine_for(game)
     max_calls = max_calls or 4 * game.players + 8
-    states: list[State] = []
     rng = random.Random(seed)
     counts = _fewest_calls(u, max_calls)
     quiet = (" without announcements in the auction"
@@ -582,7 +603,7 @@ def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed
                 break
             s.pop()
             if r == z3.unknown:
-                return Scenario("unknown", states, unknown_reason(s, timeout),
+                return Scenario("unknown", states, solving.reason(s),
                                 time.perf_counter() - start)
         if found is None:
             status = "found" if states else "impossible"
@@ -603,6 +624,8 @@ def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed
             raise ReplayMismatchError("the engine's replay of the scenario does not make the "
                                       "condition true")
         states.append(state)
+        if on_found is not None:
+            on_found(state)
         s.add(z3.Not(z3.And(*[h == u.enc.bv(m) for h, m in zip(u.owners.hands, hands)])))
     return Scenario("found", states, "", time.perf_counter() - start)
 

@@ -1,23 +1,95 @@
-"""Solvers with an explicit context and a timeout; ``unknown`` is never ignored."""
+"""Solvers with an explicit context and a budget; ``unknown`` is never read as an answer.
+
+Every solver of the verifier is made here, and every ``check`` of one goes through
+:meth:`Solving.answer`: the one place where Z3's answer is read.  ``sat`` and ``unsat``
+come back as they are; ``unknown`` (a budget ran out, or Z3 cannot decide the theory)
+comes back as ``unknown`` with its reason, or, through :meth:`Solving.sat`, as a
+:class:`~verifier.errors.SolverUnknownError`, which every caller turns into an UNKNOWN
+verdict.  Nothing here, or above, reads ``unknown`` as "holds", "violated", "impossible"
+or "no such deal".
+
+Two budgets bound one query: wall-clock seconds (``timeout``), which depend on how busy
+the machine is, and Z3's resource limit (``rlimit``), a count of the solver's own basic
+steps, which does not: with ``rlimit`` a verdict is the same on any machine and any load.
+
+Tests force ``unknown`` at any query with :func:`forced_unknown`, to show that each place
+that reads an answer passes it on.
+"""
 from __future__ import annotations
+
+import contextlib
+import time
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import z3
 
 from verifier.errors import SolverUnknownError
 
+__all__ = ["Solving", "forced_unknown", "checks_made"]
+
+# A test's fault: the number of the check (from 0, counted from when it was set) that is
+# to answer unknown, or a predicate on that number.
+_fault: Callable[[int], bool] | None = None
+_counter = [0]
+
+
+@contextlib.contextmanager
+def forced_unknown(at: int | Callable[[int], bool] | None = None) -> Iterator[None]:
+    """Make solver checks answer ``unknown``, as a spent budget would: the ``at``-th check
+    made inside the block (from 0), those for which ``at(k)`` is true, or every one
+    (``at=None``).  For tests."""
+    global _fault
+    if at is None:
+        test: Callable[[int], bool] = lambda _k: True
+    elif isinstance(at, int):
+        test = at.__eq__
+    else:
+        test = at
+    old, start = _fault, _counter[0]
+    _fault = lambda k: test(k - start)
+    try:
+        yield
+    finally:
+        _fault = old
+
+
+def checks_made() -> int:
+    """How many solver checks this process has made (for tests counting queries)."""
+    return _counter[0]
+
+
+_FORCED = "forced unknown"
+
 
 class Solving:
-    """One Z3 context for one check, with a timeout in seconds."""
+    """One Z3 context for one piece of work, with the budget of each query: ``timeout``
+    seconds of wall-clock time and, when given, ``rlimit`` of Z3's resource units."""
 
-    def __init__(self, timeout: float = 60.0) -> None:
+    def __init__(self, timeout: float = 60.0, rlimit: int | None = None) -> None:
         self.ctx = z3.Context()
+        self.timeout = timeout
         self.timeout_ms = max(1, int(timeout * 1000))
+        self.rlimit = rlimit
+
+    def _limited(self, s: z3.Solver) -> z3.Solver:
+        s.set("timeout", self.timeout_ms)
+        if self.rlimit is not None:
+            s.set("rlimit", self.rlimit)
+        ref = weakref.ref(s)  # no cycle: the solver is freed as soon as its user drops it
+
+        def check(*assumptions: Any) -> z3.CheckSatResult:
+            me = ref()
+            assert me is not None
+            return self._answer(me, assumptions)
+
+        s.check = check  # every check of this solver is read by _answer
+        return s
 
     def solver(self) -> z3.Solver:
         """An incremental solver (for checks that push and pop)."""
-        s = z3.Solver(ctx=self.ctx)
-        s.set("timeout", self.timeout_ms)
-        return s
+        return self._limited(z3.Solver(ctx=self.ctx))
 
     def one_shot(self) -> z3.Solver:
         """A solver for one query, which first simplifies, propagates the values that the
@@ -27,28 +99,46 @@ class Solving:
         c = self.ctx
         tactic = z3.Then(z3.Tactic("simplify", c), z3.Tactic("propagate-values", c),
                          z3.Tactic("solve-eqs", c), z3.Tactic("smt", c))
-        s = tactic.solver()
-        s.set("timeout", self.timeout_ms)
-        return s
+        return self._limited(tactic.solver())
 
-    @staticmethod
-    def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> bool:
+    def _answer(self, s: z3.Solver, assumptions: tuple[Any, ...]) -> z3.CheckSatResult:
+        """Z3's answer to one check; for ``unknown``, the reason is kept on the solver."""
+        k = _counter[0]
+        _counter[0] += 1
+        if _fault is not None and _fault(k):
+            s.unknown_reason = _FORCED
+            return z3.unknown
+        start = time.perf_counter()
+        r = z3.Solver.check(s, *assumptions)
+        if r == z3.unknown:
+            s.unknown_reason = self._why(s, time.perf_counter() - start)
+        return r
+
+    def _why(self, s: z3.Solver, seconds: float) -> str:
+        reason = s.reason_unknown() or "unknown"
+        if reason in ("canceled", "timeout") or "resource" in reason or "rlimit" in reason:
+            # Z3 says "canceled" for both budgets; the clock tells which one ran out
+            if self.rlimit is not None and seconds < 0.95 * self.timeout:
+                return f"the solver's resource limit ran out (rlimit {self.rlimit:,})"
+            return f"the solver's time ran out (timeout {self.timeout:g} s)"
+        if "incomplete" in reason or "theory" in reason:
+            return f"Z3 cannot decide it (incomplete theory: {reason})"
+        return f"Z3 gave no answer ({reason})"
+
+    def reason(self, s: z3.Solver) -> str:
+        """Why the last check of ``s`` answered unknown, in words."""
+        return str(getattr(s, "unknown_reason", "Z3 gave no answer"))
+
+    def sat(self, s: z3.Solver, *assumptions: Any) -> bool:
         """True when satisfiable, False when unsatisfiable.
 
         Raises:
-            SolverUnknownError: Z3 could not decide (timeout or incompleteness).
+            SolverUnknownError: Z3 could not decide (a budget ran out, or incompleteness),
+                with the reason.
         """
-        r = solver.check(*assumptions)
+        r = s.check(*assumptions)
         if r == z3.sat:
             return True
         if r == z3.unsat:
             return False
-        raise SolverUnknownError(solver.reason_unknown() or "unknown")
-
-
-def unknown_reason(solver: z3.Solver, timeout: float) -> str:
-    """Why Z3 gave up, in words: its time ran out, or its own reason."""
-    reason = solver.reason_unknown() or "unknown"
-    if reason in ("canceled", "timeout"):
-        return f"the solver's {timeout:g} s ran out"
-    return reason
+        raise SolverUnknownError(self.reason(s))
