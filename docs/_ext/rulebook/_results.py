@@ -27,6 +27,7 @@ import spec
 import verifier
 from spec.dsl._build import Game
 from spec.registry import GAMES
+from verifier.errors import SolverUnknownError
 from verifier.properties import Options, check_game, checks_for, legal_bids, run_check, variant_checks
 
 from ._expr import fingerprint
@@ -104,9 +105,18 @@ def _compute(game: Game, key: str, timeout: float) -> GameResults:
             continue
         played, checks = variant_checks(game, v.id)
         runs.append(VariantRun(v.id, [run_check(played, c, opts).to_json() for c in checks]))
-    return GameResults(key, game.key, results, runs, list(legal_bids(game, timeout=timeout)),
+    return GameResults(key, game.key, results, runs, _bids(game, timeout),
                        seconds=time.perf_counter() - start, z3_version=_z3_version(),
                        timeout=timeout)
+
+
+def _bids(game: Game, timeout: float) -> list[int]:
+    """The bids the call rules ever allow; [] (so the ladder is shown whole, no bid called
+    impossible) when Z3 cannot decide them in time."""
+    try:
+        return list(legal_bids(game, timeout=timeout))
+    except SolverUnknownError:
+        return []
 
 
 def _compute_registered(key_name: str, key: str, timeout: float) -> dict[str, Any]:
@@ -118,7 +128,7 @@ def unchecked(game: Game, timeout: float = 60.0) -> GameResults:
     """The properties of a game listed without verdicts (a build that skips the checks)."""
     results = [{"id": c.id, "text": c.text, "kind": c.kind, "finding": c.finding,
                 "covers": list(c.covers)} for c in checks_for(game)]
-    return GameResults("", game.key, results, [], list(legal_bids(game, timeout=timeout)),
+    return GameResults("", game.key, results, [], _bids(game, timeout),
                        checked=False)
 
 
