@@ -29,7 +29,7 @@ from spec.dsl._nodes import Ctx, Expr, PartnerOf, PointsWon, Ref, Scope, Strengt
 from verifier import trace
 from verifier._z3 import encoding as E
 from verifier._z3.compile import Encoding, Z3Compiler
-from verifier._z3.solver import Solving
+from verifier._z3.solver import DEFAULT_RLIMIT, Solving
 from verifier.errors import SolverUnknownError
 
 __all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game", "legal_bids",
@@ -89,13 +89,16 @@ class Check:
 
 @dataclass
 class Options:
-    """The budget of each solver query (``timeout`` seconds; ``rlimit`` of Z3's resource
-    units, which gives the same verdict on any machine and load) and the most auction
-    calls a property unrolls."""
+    """The budget of each solver query and the most auction calls a property unrolls.
 
-    timeout: float = 60.0
+    By default a query may spend :data:`~verifier._z3.solver.DEFAULT_RLIMIT` of Z3's
+    resource units, a budget that gives the same verdict on any machine and under any
+    load, with ``timeout`` seconds of wall-clock time as a backstop.
+    """
+
+    timeout: float = 600.0
     bound: int = 64
-    rlimit: int | None = None
+    rlimit: int | None = DEFAULT_RLIMIT
 
 
 class _Violated(Exception):

@@ -27,7 +27,12 @@ import z3
 
 from verifier.errors import SolverUnknownError
 
-__all__ = ["Solving", "forced_unknown", "checks_made"]
+__all__ = ["DEFAULT_RLIMIT", "Solving", "forced_unknown", "checks_made"]
+
+# The resource budget of one query of ``trickspec check``: some ten times what the
+# hardest query of any game needs (304's play.one_winner, about 47 million units, 11 s
+# on one core of the reference machine).
+DEFAULT_RLIMIT = 500_000_000
 
 # A test's fault: the number of the check (from 0, counted from when it was set) that is
 # to answer unknown, or a predicate on that number.
