@@ -15,8 +15,9 @@ has been replayed through the engine, or ``UNKNOWN`` with the solver's reason.
 from __future__ import annotations
 
 import enum
+import linecache
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +38,12 @@ __all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game"
 
 
 class Verdict(enum.Enum):
+    """A property's verdict.  VACUOUS: it holds only because its premise (or its situation)
+    can never occur, so it proves nothing; a failure, like VIOLATED."""
+
     HOLDS = "HOLDS"
     VIOLATED = "VIOLATED"
+    VACUOUS = "VACUOUS"
     UNKNOWN = "UNKNOWN"
 
 
@@ -183,10 +188,13 @@ def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: igno
     enc = Encoding(game, solving.ctx)
     a, la, sa, ka = E.bid_definition(enc, "a")
     b, lb, sb, kb = E.bid_definition(enc, "b")
-    claim = z3.Implies(z3.Or(la != lb, sa != sb), ka != kb)
+    different = z3.Or(la != lb, sa != sb)
+    claim = z3.Implies(different, ka != kb)
     model = _prove(solving, a.facts + b.facts, claim)
     n = len(game.ladder)
     if model is None:
+        if not _witnessed(solving, [(a.facts + b.facts, different)]):
+            return Verdict.VACUOUS, "it holds only because the ladder has a single bid", None
         return Verdict.HOLDS, f"{n} bids, each with its own place in the order", None
     va, vb = a.decode(model), b.decode(model)
     strains = enc.strains
@@ -449,7 +457,24 @@ def _raises_everywhere(game: Game, solving: Solving, stage: int) -> bool:
     return _prove(solving, sit.facts, raises) is None
 
 
+def _bid_over_a_bid(game: Game, solving: Solving) -> bool:
+    """Some stage of some auction has a legal bid while a bid stands: the premise of
+    "every legal bid beats the standing bid" can occur."""
+    enc = Encoding(game, solving.ctx)
+
+    def cases() -> Iterator[tuple[list[Any], Any]]:
+        for stage in range(1, game.stages + 1):
+            sit = _stage_situation(enc, stage)
+            env = sit.env
+            yield sit.facts, z3.And(sit.compile(D.call_legal(game)), env[Ctx.CALL_IS_BID],
+                                    env[Ctx.HAS_STANDING])
+    return _witnessed(solving, cases())
+
+
 def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    if not _bid_over_a_bid(game, solving):
+        return (Verdict.VACUOUS, "it holds only because no legal bid is ever made over "
+                "another bid", None)
     if all(_raises_everywhere(game, solving, k) for k in range(1, game.stages + 1)):
         return Verdict.HOLDS, "for every call at any moment of every auction", None
     # otherwise check the calls of real auctions, unrolled from the start
@@ -478,6 +503,9 @@ def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ig
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
         claim = z3.Implies(held != 0, sit.values["legal"] != 0)
         model = _prove(solving, sit.facts, claim)
+        if model is None and not _witnessed(solving, [(sit.facts, held != 0)]):
+            return (Verdict.VACUOUS, f"it holds only because no seat at position {p + 1} "
+                    "ever has a card", None)
         if model is not None:
             v = sit.decode(model)
             from spec.dsl import aside as aside_ref, hand as hand_ref, implies as implies_, legal_cards
@@ -502,6 +530,8 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
                    *[z3.Or(w == i, size <= i, strengths[i] < best) for i in range(n)])
     model = _prove(solving, sit.facts, claim)
     if model is None:
+        if not _witnessed(solving, [(sit.facts, size == n)]):
+            return Verdict.VACUOUS, "it holds only because no trick is ever complete", None
         return Verdict.HOLDS, "the winning card is strictly stronger than every other card", None
     v = sit.decode(model)
     from spec.dsl import all_of, strength, trick_winner
@@ -521,6 +551,9 @@ def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
         model = _prove(solving, sit.facts, sit.values["legal"] & ~held == 0)
+        if model is None and not _witnessed(solving, [(sit.facts, sit.values["legal"] != 0)]):
+            return (Verdict.VACUOUS, f"it holds only because no seat at position {p + 1} "
+                    "ever has a legal card", None)
         if model is not None:
             from spec.dsl import aside as aside_ref, hand as hand_ref, legal_cards
 
@@ -600,9 +633,11 @@ def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore
 # game's rules of those kinds are the rules the property is about.
 GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]], ...] = (
     ("deal.partitions_deck", "Every deal gives each seat its share of the pack, each card "
-     "to exactly one seat.", _deal_partitions, (K.Seats, K.DeckIs, K.DealPackets)),
+     "to exactly one seat (the build refuses packets that do not add up; this proves the "
+     "Z3 encoding of the deal agrees).", _deal_partitions, (K.Seats, K.DeckIs, K.DealPackets)),
     ("auction.bid_order_total", "The bid order is a strict total order: no two different "
-     "bids are equal.", _bid_order_total, (K.Ladder, K.BidOrder)),
+     "bids are equal (the build refuses a ladder with equal bids; this proves the Z3 "
+     "encoding of the order agrees).", _bid_order_total, (K.Ladder, K.BidOrder)),
     ("auction.standing_bid_increases", "Every legal bid beats the standing bid, so the "
      "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall)),
     ("auction.ends", "Every auction ends, with one declarer (the highest bidder) or a redeal.",
@@ -657,6 +692,64 @@ def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, play
     return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
 
 
+def premises(holds: Expr) -> list[tuple[Expr, Expr]]:
+    """The conditions a claim assumes, each of which must be able to occur for its proof to
+    say anything: the condition of an implication (with those of its conclusion, under
+    it), of each part of a conjunction, and both ways of a condition choosing between two
+    claims.  Each comes as (the condition as written, the condition with those it sits
+    under)."""
+    from spec.dsl._nodes import BoolOp, IfThenElse, Implies, Not, Op
+
+    def under(cond: Expr, inner: Expr) -> list[tuple[Expr, Expr]]:
+        return [(at, BoolOp(Op.AND, (cond, p), src_loc=at.src_loc)) for at, p in premises(inner)]
+
+    if isinstance(holds, Implies):
+        return [(holds.cond, holds.cond), *under(holds.cond, holds.then)]
+    if isinstance(holds, BoolOp) and holds.op is Op.AND:
+        return [p for a in holds.args for p in premises(a)]
+    if isinstance(holds, IfThenElse) and holds.type is T.BOOL:
+        yes, no = holds.cond, Not(holds.cond, src_loc=holds.cond.src_loc)
+        return [(yes, yes), (no, no), *under(yes, holds.then), *under(no, holds.orelse)]
+    return []
+
+
+def _where(e: Expr) -> str:
+    """Where a premise is written, with the line as its game module writes it."""
+    loc = e.src_loc
+    if loc.line <= 0:
+        return "a premise"
+    line = linecache.getline(loc.file, loc.line).strip()
+    return f"the premise at {loc}" + (f" ({line[:90]})" if line else "")
+
+
+def _witnessed(solving: Solving, facts_and_terms: Iterable[tuple[list[Any], Any]]) -> bool:
+    """Some situation satisfies its facts and the term: the premise can occur."""
+    for facts, term in facts_and_terms:
+        s = solving.one_shot()
+        s.add(*facts, term)
+        if solving.sat(s):
+            return True
+    return False
+
+
+def _vacuous_premise(solving: Solving, enc: Encoding, scope: Scope, holds: Expr,
+                     free: tuple[Var, ...]) -> str:
+    """"" when the claim's situations and each of its premises can occur; otherwise which
+    cannot."""
+    def cases(premise: Expr | None) -> Iterator[tuple[list[Any], Any]]:
+        for sit, _played in _situations(enc, scope):
+            E.bind_free(sit, free)
+            yield sit.facts, (z3.BoolVal(True, enc.ctx) if premise is None
+                              else sit.compile(premise))
+
+    if not _witnessed(solving, cases(None)):
+        return f"no situation of its scope ({scope.value}) can occur"
+    for written, premise in premises(holds):
+        if not _witnessed(solving, cases(premise)):
+            return f"{_where(written)} never occurs"
+    return ""
+
+
 def _dsl_decider(scope: Scope, holds: Expr, free: tuple[Var, ...], exists: bool):  # type: ignore[no-untyped-def]
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
         enc = Encoding(game, solving.ctx)
@@ -667,6 +760,9 @@ def _dsl_decider(scope: Scope, holds: Expr, free: tuple[Var, ...], exists: bool)
             model = _prove(solving, sit.facts, sit.compile(holds))
             if model is not None:
                 return Verdict.VIOLATED, "", _replay(game, scope, sit, model, played, holds, free)
+        vacuous = _vacuous_premise(solving, enc, scope, holds, free)
+        if vacuous:
+            return Verdict.VACUOUS, f"it holds only because {vacuous}", None
         return Verdict.HOLDS, "", None
     return decide
 
@@ -738,9 +834,11 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
         setters = _setters(game, name)
         for rule_id, scope, holds in setters:
-            verdict, _detail, pt = _dsl_decider(scope, holds, (), False)(game, solving, opts)
+            verdict, detail, pt = _dsl_decider(scope, holds, (), False)(game, solving, opts)
             if verdict is Verdict.VIOLATED:
                 return verdict, f"{rule_id} turns {name} back to false", pt
+            if verdict is Verdict.VACUOUS:
+                return verdict, f"for {rule_id}, {detail}", pt
         return Verdict.HOLDS, (f"each of the {len(setters)} rules that change {name} keeps it true "
                                "once it is true"), None
     return decide
@@ -770,6 +868,8 @@ def checks_for(game: Game) -> list[Check]:
             out.append(Check(r.id, r.text, "rule", _dsl_decider(r.body.scope, r.body.holds, r.body.free, False),
                              covers=(r.id,)))
     for p in game.properties:
+        if not p.applies_to(game):
+            continue
         out.append(Check(p.id, p.text, "property", _dsl_decider(p.scope, p.holds, p.free, p.exists),
                          finding=p.finding, covers=p.covers))
     return out
@@ -829,4 +929,5 @@ def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:
     changed |= {new.id for _old, new in variant.replaces if new is not None}
     played = game.with_variants(variant_id)
     before = {c.id for c in checks_for(game) if changed & set(c.covers)}
+    before |= {p.id for p in game.properties if variant_id in p.under}
     return played, [c for c in checks_for(played) if c.id in before or changed & set(c.covers)]

@@ -149,7 +149,9 @@ class Property:
     ``holds`` must be true in every situation of ``scope`` for every value of the
     ``free`` variables; with ``exists=True``, for every value of the free variables some
     situation of the scope must make it true.  A ``finding`` is a proved consequence
-    worth telling players.
+    worth telling players.  ``under`` names variants the property is about: it is
+    checked only with all of them in force (in the game as played by default its
+    premise could not occur, and a proof of it would say nothing).
     """
 
     id: str
@@ -160,7 +162,12 @@ class Property:
     exists: bool = False
     finding: bool = False
     covers: tuple[str, ...] = ()
+    under: tuple[str, ...] = ()
     src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def applies_to(self, game: "Game") -> bool:
+        """Whether the property is checked for ``game`` (its variants are in force)."""
+        return set(self.under) <= set(game.active_variants)
 
 
 @dataclass(frozen=True, slots=True)
@@ -699,6 +706,10 @@ class Game:
             for c in p.covers:
                 if c not in ids:
                     raise self._fail(f"property {p.id} covers unknown rule id {c!r}", loc=p.src_loc)
+            for vid in p.under:
+                if vid not in vseen:
+                    raise self._fail(f"property {p.id} is under unknown variant {vid!r}",
+                                     loc=p.src_loc)
 
     def __repr__(self) -> str:
         extra = f" +{','.join(self.active_variants)}" if self.active_variants else ""

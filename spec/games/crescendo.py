@@ -449,6 +449,7 @@ PROPERTIES = (
         scope=Scope.OUTCOME,
         holds=implies(contract.level > TOTAL_POINTS, score_of(declarer) == -contract.level),
         covers=("score.under",),
+        under=("allow_unmakeable_bids",),
     ),
 )
 

@@ -29,7 +29,7 @@ __all__ = ["game_page", "sources_page", "assumptions_page", "games_table", "esc"
 
 _HEADING = re.compile(r"^# (\d+)([a-z]?)\. (.+?)\s*-*\s*$")
 _INLINE = re.compile(r"([\\`*_|])")
-_VERDICT = {"HOLDS": "holds", "VIOLATED": "violated", "UNKNOWN": "unknown"}
+_VERDICT = {"HOLDS": "holds", "VIOLATED": "violated", "VACUOUS": "vacuous", "UNKNOWN": "unknown"}
 
 
 def esc(text: str) -> str:
