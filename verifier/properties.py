@@ -7,10 +7,13 @@ Three kinds of property are checked for a game:
   and ends, a legal card always exists, every trick has one winner);
 * the **claims** in the game's own rules (a rule whose construct is ``Claim``: a
   consequence the rulebook states, such as "the leader may lead any card");
-* the game's **properties** (``PROPERTIES`` in its module), findings included.
+* the game's **properties** (``PROPERTIES`` in its module), findings included, and its
+  **facts**: properties with a source, the numbers and cards of the rulebook itself
+  (``FACTS``), which pin the rules to what the rulebook says.
 
 Each check returns a :class:`Result`: ``HOLDS``, ``VIOLATED`` with a counterexample that
-has been replayed through the engine, or ``UNKNOWN`` with the solver's reason.
+has been replayed through the engine, ``VACUOUS`` when it holds only because its
+situation or a premise can never occur, or ``UNKNOWN`` with the solver's reason.
 """
 from __future__ import annotations
 
@@ -86,7 +89,7 @@ class Check:
 
     id: str
     text: str
-    kind: str  # "generic", "rule" or "property"
+    kind: str  # "generic", "rule", "property" or "fact" (a property with a source)
     decide: Callable[[Game, Solving, "Options"], tuple[Verdict, str, trace.Playthrough | None]]
     finding: bool = False
     covers: tuple[str, ...] = ()
@@ -870,7 +873,8 @@ def checks_for(game: Game) -> list[Check]:
     for p in game.properties:
         if not p.applies_to(game):
             continue
-        out.append(Check(p.id, p.text, "property", _dsl_decider(p.scope, p.holds, p.free, p.exists),
+        kind = "fact" if p.source is not None else "property"
+        out.append(Check(p.id, p.text, kind, _dsl_decider(p.scope, p.holds, p.free, p.exists),
                          finding=p.finding, covers=p.covers))
     return out
 

@@ -152,6 +152,11 @@ class Property:
     worth telling players.  ``under`` names variants the property is about: it is
     checked only with all of them in force (in the game as played by default its
     premise could not occur, and a proof of it would say nothing).
+
+    With a ``source``, the property is one of the rulebook's own facts, stated apart from
+    the rules that should bring it about: a number or a card the seed or digest gives
+    (a rank order seen in who wins a trick, a card's points, the ladder's floor, a fixed
+    score, a worked example), so that a rule transcribed wrongly contradicts it.
     """
 
     id: str
@@ -163,6 +168,7 @@ class Property:
     finding: bool = False
     covers: tuple[str, ...] = ()
     under: tuple[str, ...] = ()
+    source: Source | None = None
     src_loc: SrcLoc = field(default_factory=caller_loc)
 
     def applies_to(self, game: "Game") -> bool:
@@ -706,6 +712,9 @@ class Game:
             for c in p.covers:
                 if c not in ids:
                     raise self._fail(f"property {p.id} covers unknown rule id {c!r}", loc=p.src_loc)
+            if p.source is not None and not isinstance(p.source, Source):
+                raise self._fail(f"property {p.id}: source must be seed(...), source(...) or "
+                                 "assumption(...)", loc=p.src_loc)
             for vid in p.under:
                 if vid not in vseen:
                     raise self._fail(f"property {p.id} is under unknown variant {vid!r}",

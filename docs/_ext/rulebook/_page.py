@@ -406,7 +406,8 @@ def _playthrough(r: dict[str, object]) -> Iterator[str]:
 
 _KINDS = {"generic": "generic, checked for every game",
           "rule": "a consequence the rulebook states (a claim)",
-          "property": "a property of the game"}
+          "property": "a property of the game",
+          "fact": "a fact of the rulebook (a number or a card it states)"}
 
 
 def _format_properties(page: _Page) -> Iterator[str]:
