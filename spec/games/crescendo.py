@@ -15,7 +15,7 @@ not stated; by default it may (variant ``joker_names_plain_suit`` forbids it).
 """
 from __future__ import annotations
 
-from spec.cards import JOKER, SUITS, make_deck, ranks
+from spec.cards import JOKER, SUITS, Card, Suit, make_deck, ranks
 from spec.dsl import (
     AlwaysPlayable,
     AuctionTurns,
@@ -28,6 +28,7 @@ from spec.dsl import (
     DeclarationRule,
     DeckIs,
     Direction,
+    Expr,
     Game,
     HighestBidderDeclares,
     Ladder,
@@ -64,13 +65,16 @@ from spec.dsl import (
     declarer,
     free_bid,
     hand,
+    if_then_else,
     implies,
     is_leading,
     led_suit,
+    legal_call,
     legal_cards,
     let,
     no_suit,
     played_card,
+    played_declared,
     played_suit,
     points,
     points_won,
@@ -82,6 +86,7 @@ from spec.dsl import (
     trick_number,
     trick_winner,
     trump,
+    won_trick,
 )
 
 # 1. Players and seats ---------------------------------------------------------------
@@ -453,6 +458,260 @@ PROPERTIES = (
     ),
 )
 
+# 10. Facts: the rulebook's own cards and numbers ----------------------------------------
+# Each fact states what the seed or the digest says in literal cards, bids and numbers,
+# apart from the rules above (no constant or expression of theirs is reused), so that a
+# rule transcribed wrongly contradicts one of them.  A trick is written in order of play,
+# "JK:H" being the joker led naming hearts, with the contract's strain ("NT": no trumps)
+# and the position of the card that wins it (0: the lead).
+
+
+def _contract_strain(strain: str) -> Expr:
+    return trump == (no_suit if strain == "NT" else Suit.parse(strain))
+
+
+def _trick_won_by(strain: str, plays: str, winner: int) -> Expr:
+    """In that contract, the trick of these cards is won by the card at ``winner``."""
+    parts = [_contract_strain(strain)]
+    for i, play in enumerate(plays.split()):
+        card_text, _, named = play.partition(":")
+        parts.append(played_card(i) == Card.parse(card_text))
+        if named:
+            parts.append(played_declared(i) == Suit.parse(named))
+    return implies(all_of(*parts), trick_winner == winner)
+
+
+def _tricks(table: tuple[tuple[str, str, int], ...]) -> Expr:
+    return all_of(*(_trick_won_by(*row) for row in table))
+
+
+# [seed] CR-DECK-2: A > 5 > 4 > 3 > 2, and the joker ranks below the 2.  Each pair of
+# neighbours, the lower led and the higher following, with a card of another suit third.
+RANKS_IN_TRICKS = (
+    ("NT", "5S AS 2H", 1),
+    ("NT", "4H 5H 2D", 1),
+    ("NT", "3D 4D 2C", 1),
+    ("NT", "2C 3C 2S", 1),
+    ("NT", "JK:S 2S 2H", 1),
+)
+# [seed] CR-PLAY-5: trumps are the strongest suit, the led suit the next, any other suit
+# loses; the last row is the seed's own example (clubs trumps: ♦3, ♥5, ♦4; the ♦4 wins).
+SUITS_IN_TRICKS = (
+    ("H", "AS 2H 5S", 1),
+    ("H", "AS 2H 3H", 2),
+    ("H", "2S AD AC", 0),
+    ("C", "3D 5H 4D", 2),
+)
+# [seed] CR-PLAY-6: in no trumps there are no trumps; the led suit alone can win.
+NO_TRUMP_TRICKS = (
+    ("NT", "2S AC AH", 0),
+    ("NT", "2S AC 3S", 2),
+)
+# the digest's trick examples (CR-JOKER-4), and the same in no trumps (digest G7)
+JOKER_TRICKS = (
+    ("C", "JK:H AD 5S", 0),
+    ("C", "JK:H AD 2C", 2),
+    ("NT", "JK:H AD 2C", 0),
+)
+
+
+def _bid_is(b: Expr, level: int, strain: str) -> Expr:
+    return (b.level == level) & (b.strain == (no_suit if strain == "NT" else Suit.parse(strain)))
+
+
+def _opening(level: int, strain: str) -> Expr:
+    """The call is a bid of ``level`` in ``strain`` with no bid standing."""
+    return ~standing.exists & call.is_bid & _bid_is(call.bid, level, strain)
+
+
+def _over(standing_bid: tuple[int, str], level: int, strain: str) -> Expr:
+    """The call is a bid of ``level`` in ``strain`` over the standing bid."""
+    return (standing.exists & _bid_is(standing.bid, *standing_bid) & call.is_bid
+            & _bid_is(call.bid, level, strain))
+
+
+# [seed] CR-AUC-3: at equal points NT > ♠ > ♥ > ♦ > ♣; each strain over the next lower
+STRAINS_LOW_TO_HIGH = ("C", "D", "H", "S", "NT")
+# [seed] CR-AUC-2: the seed's example bids 「ダイヤ15」「スペード19」「ノートランプ23」
+SEED_BIDS = ((15, "D"), (19, "S"), (23, "NT"))
+# [seed] CR-DECK-3: trick k is worth k points: pp 1, p 2, mp 3, mf 4, f 5, ff 6, fff 7
+TRICK_POINTS = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+# the digest's worked scoring examples: bid, tricks the soloist won, score
+SCORING_EXAMPLES = (
+    ((19, "S"), (3, 4, 5, 7), 38),
+    ((19, "S"), (2, 5, 6, 7), 20),
+    ((19, "S"), (5, 6, 7), -19),
+    ((15, "D"), (1, 2, 5, 7), 30),
+    ((15, "D"), (1, 3, 5, 7), 16),
+    ((28, "NT"), (1, 2, 3, 4, 5, 6, 7), 56),
+)
+
+
+def _won_exactly(s: Expr, numbers: tuple[int, ...]) -> Expr:
+    """The seat won the tricks with these numbers and no others."""
+    return all_of(*(won_trick(s, k) if k in numbers else ~won_trick(s, k) for k in range(1, 8)))
+
+
+def _scored(example: tuple[tuple[int, str], tuple[int, ...], int]) -> Expr:
+    """In the deal of the example the soloist scores its score and the others nothing."""
+    (level, strain), won, score = example
+    return implies(_bid_is(contract, level, strain) & _won_exactly(declarer, won),
+                   score_of(seat) == if_then_else(seat == declarer, score, 0))
+
+
+FACTS = (
+    Property(
+        id="deck.ranks_in_tricks",
+        text="In every suit the ace beats the 5, the 5 the 4, the 4 the 3 and the 3 the 2, "
+        "and the 2 beats a led joker naming its suit.",
+        scope=Scope.TRICK,
+        holds=_tricks(RANKS_IN_TRICKS),
+        covers=("deck.rank_order", "play.led_suit_wins", "play.joker_led"),
+        source=seed("CR-DECK-2", also=("CR-JOKER-3",)),
+    ),
+    Property(
+        id="play.suits_in_tricks",
+        text="The lowest trump beats the led ace, a higher trump a lower one, and an ace of "
+        "neither trumps nor the led suit loses to the led 2; with clubs trumps, ♦3 led, ♥5 "
+        "and ♦4, the ♦4 wins.",
+        scope=Scope.TRICK,
+        holds=_tricks(SUITS_IN_TRICKS),
+        covers=("play.trumps_win", "play.led_suit_wins"),
+        source=seed("CR-PLAY-5", "with the seed's example trick"),
+    ),
+    Property(
+        id="play.no_trump_tricks",
+        text="In no trumps a club is no trump: ♠2 led, ♣A and ♥A, the ♠2 wins; ♠2, ♣A, ♠3, "
+        "the ♠3 wins.",
+        scope=Scope.TRICK,
+        holds=_tricks(NO_TRUMP_TRICKS),
+        covers=("play.trumps_win", "play.led_suit_wins"),
+        source=seed("CR-PLAY-6"),
+    ),
+    Property(
+        id="play.joker_led_tricks",
+        text="With clubs trumps, the joker led naming hearts, ♦A and ♠5: the joker wins; "
+        "♦A and ♣2: the ♣2 wins; in no trumps the joker wins over ♦A and ♣2.",
+        scope=Scope.TRICK,
+        holds=_tricks(JOKER_TRICKS),
+        covers=("play.joker_led", "play.trumps_win", "play.led_suit_wins"),
+        source=seed("CR-JOKER-4", "the digest's trick examples, and G7 for no trumps"),
+    ),
+    Property(
+        id="play.follow_or_joker",
+        text="Hearts trumps, spades led: a follower holding the ♠2, the ♥A and the joker may "
+        "play the ♠2 or the joker, but not the ♥A.",
+        scope=Scope.PLAY,
+        holds=implies(
+            ~is_leading & (trump == Suit.HEARTS) & (led_suit == Suit.SPADES)
+            & hand.holds(Card.parse("2S")) & hand.holds(Card.parse("AH")) & hand.holds(JOKER),
+            legal_cards.holds(Card.parse("2S")) & legal_cards.holds(JOKER)
+            & ~legal_cards.holds(Card.parse("AH")),
+        ),
+        covers=("play.follow_suit", "play.joker_any_time"),
+        source=seed("CR-PLAY-3", also=("CR-JOKER-1",)),
+    ),
+    Property(
+        id="auction.strain_order",
+        text="At 20 points, diamonds may bid over clubs, hearts over diamonds, spades over "
+        "hearts and no trumps over spades, and never the other way.",
+        scope=Scope.CALL,
+        holds=all_of(*(
+            implies(_over((20, low), 20, high), legal_call)
+            & implies(_over((20, high), 20, low), ~legal_call)
+            for low, high in zip(STRAINS_LOW_TO_HIGH, STRAINS_LOW_TO_HIGH[1:])
+        )),
+        covers=("auction.bid_order", "auction.overcall", "auction.bids"),
+        source=seed("CR-AUC-3"),
+    ),
+    Property(
+        id="auction.points_before_strain",
+        text="20 clubs may bid over 19 no trumps, and 19 no trumps may not bid over 20 clubs.",
+        scope=Scope.CALL,
+        holds=implies(_over((19, "NT"), 20, "C"), legal_call)
+        & implies(_over((20, "C"), 19, "NT"), ~legal_call),
+        covers=("auction.bid_order", "auction.overcall"),
+        source=seed("CR-AUC-3"),
+    ),
+    Property(
+        id="auction.equal_bid_refused",
+        text="Over 20 spades, another 20 spades may not be bid.",
+        scope=Scope.CALL,
+        holds=implies(_over((20, "S"), 20, "S"), ~legal_call),
+        covers=("auction.overcall",),
+        source=seed("CR-AUC-4"),
+    ),
+    Property(
+        id="auction.lowest_bid",
+        text="15 clubs, the weakest bid, may open the auction, and no bid below 15 points "
+        "is ever legal.",
+        scope=Scope.CALL,
+        holds=implies(_opening(15, "C"), legal_call)
+        & implies(call.is_bid & legal_call, call.bid.level >= 15),
+        covers=("auction.bids",),
+        source=seed("CR-AUC-2"),
+    ),
+    Property(
+        id="auction.seed_bids",
+        text="The seed's example bids, 15 diamonds, 19 spades and 23 no trumps, may each "
+        "open the auction.",
+        scope=Scope.CALL,
+        holds=all_of(*(implies(_opening(level, strain), legal_call) for level, strain in SEED_BIDS)),
+        covers=("auction.bids",),
+        source=seed("CR-AUC-2", "「ダイヤ15」「スペード19」「ノートランプ23」"),
+    ),
+    Property(
+        id="auction.every_level_to_28",
+        text="Every whole number of points from 15 to 28 may be bid, and none above 28.",
+        scope=Scope.CALL,
+        holds=all_of(
+            *(implies(_opening(level, "C"), legal_call) for level in range(15, 29)),
+            implies(_opening(28, "NT"), legal_call),
+            implies(call.is_bid & legal_call, call.bid.level <= 28),
+        ),
+        covers=("auction.bids", "auction.makeable_bids"),
+        source=assumption(
+            "CR-AUC-7",
+            "the seed gives only the floor of 15; whole points (digest G3) up to 28, the most "
+            "that can be taken (G2), are the digest's choice",
+            also=("CR-AUC-2",),
+        ),
+    ),
+    Property(
+        id="deck.trick_points",
+        text="A seat that wins only trick k has taken k points, for k = 1 to 7, and a seat "
+        "that wins all seven has taken 28.",
+        scope=Scope.OUTCOME,
+        holds=all_of(
+            *(implies(_won_exactly(seat, (k,)), points_won(seat) == value)
+              for k, value in TRICK_POINTS.items()),
+            implies(_won_exactly(seat, (1, 2, 3, 4, 5, 6, 7)), points_won(seat) == 28),
+        ),
+        covers=("deck.trick_values",),
+        source=seed("CR-DECK-3"),
+    ),
+    Property(
+        id="score.worked_examples",
+        text="♠19 making 19, 20 or 18 scores +38, +20 or -19; ♦15 making 15 or 16 scores "
+        "+30 or +16; NT28 taking all seven scores +56; the other two seats score 0.",
+        scope=Scope.OUTCOME,
+        holds=all_of(*(_scored(example) for example in SCORING_EXAMPLES)),
+        covers=("score.exact", "score.over", "score.under", "score.others_nothing"),
+        source=seed("CR-SCORE-1", "the digest's worked examples",
+                    also=("CR-SCORE-2", "CR-SCORE-3", "CR-SCORE-4")),
+    ),
+    Property(
+        id="score.unmakeable_example",
+        text="Under allow_unmakeable_bids, ♣29 taking all seven tricks scores -29.",
+        scope=Scope.OUTCOME,
+        holds=_scored(((29, "C"), (1, 2, 3, 4, 5, 6, 7), -29)),
+        covers=("score.under",),
+        under=("allow_unmakeable_bids",),
+        source=assumption("CR-AUC-7", "the digest's worked example for the variant",
+                          also=("CR-SCORE-3",)),
+    ),
+)
+
 GAME = Game(
     name="Crescendo",
     key="crescendo",
@@ -469,5 +728,5 @@ GAME = Game(
         MATCH, MATCH_LENGTH,
     ),
     variants=(ALLOW_UNMAKEABLE_BIDS, JOKER_NAMES_PLAIN_SUIT),
-    properties=PROPERTIES,
+    properties=PROPERTIES + FACTS,
 )

@@ -68,6 +68,13 @@ def test_pack_and_totals_match_the_digest() -> None:
     assert ENGINE.points_outcome([FOREHAND] * TRICKS) == (28, 0, 0)
 
 
+@pytest.mark.parametrize("k", range(1, 8))
+def test_trick_k_is_worth_k_points(k: int) -> None:
+    # [seed] CR-DECK-3: pp 1, p 2, mp 3, mf 4, f 5, ff 6, fff 7
+    winners = [FOREHAND if number == k else MIDDLEHAND for number in range(1, 8)]
+    assert ENGINE.points_outcome(winners) == (k, 28 - k, 0)
+
+
 # -- scoring: [digest] §2 Scoring, table "Worked examples (computed)" -------------------
 
 SCORING_EXAMPLES = [
@@ -169,6 +176,38 @@ def test_trick_examples_through_trick_winner(hands: list[int], plays: tuple[str,
         named.append(SUITS.index(Suit.parse(suit_text)) if suit_text else NO_SUIT)
     position = ENGINE.trick_winner(contract=CLUBS_15, cards=cards, named=named)
     assert position == (winner - FOREHAND) % GAME.players  # Forehand led
+
+
+def _winner(bid: str, plays: str) -> int:
+    """The position (0: the lead) of the card that wins a trick of these plays."""
+    cards, named = [], []
+    for text in plays.split():
+        card_text, _, suit_text = text.partition(":")
+        cards.append(GAME.deck.index(_card(card_text)))
+        named.append(SUITS.index(Suit.parse(suit_text)) if suit_text else NO_SUIT)
+    return ENGINE.trick_winner(contract=GAME.bid_index(GAME.parse_bid(bid)), cards=cards,
+                               named=named)
+
+
+RANK_AND_SUIT_EXAMPLES = [
+    # [seed] CR-DECK-2: A > 5 > 4 > 3 > 2 in every suit, the joker below the 2
+    pytest.param("15NT", "5S AS 2H", 1, id="A-beats-5"),
+    pytest.param("15NT", "4H 5H 2D", 1, id="5-beats-4"),
+    pytest.param("15NT", "3D 4D 2C", 1, id="4-beats-3"),
+    pytest.param("15NT", "2C 3C 2S", 1, id="3-beats-2"),
+    pytest.param("15NT", "JK:S 2S 2H", 1, id="2-beats-a-led-joker"),
+    # [seed] CR-PLAY-5: trumps first, then the led suit; other suits lose
+    pytest.param("15H", "AS 2H 5S", 1, id="low-trump-beats-led-ace"),
+    pytest.param("15H", "AS 2H 3H", 2, id="higher-trump-wins"),
+    pytest.param("15H", "2S AD AC", 0, id="other-suits-lose"),
+    # [seed] CR-PLAY-6: no trumps, the led suit alone can win
+    pytest.param("15NT", "2S AC AH", 0, id="no-trumps-clubs-lose"),
+]
+
+
+@pytest.mark.parametrize(("bid", "plays", "winner"), RANK_AND_SUIT_EXAMPLES)
+def test_rank_and_suit_order_in_tricks(bid: str, plays: str, winner: int) -> None:
+    assert _winner(bid, plays) == winner
 
 
 def test_joker_led_in_no_trumps_wins_when_nobody_follows() -> None:
@@ -282,6 +321,40 @@ def test_auction_makes_the_highest_bidder_soloist_and_forehand_leads() -> None:
     assert state.contract == GAME.bid_index(GAME.parse_bid("16H"))
     assert state.trump == SUITS.index(Suit.HEARTS)
     assert state.turn == state.leader == FOREHAND
+
+
+def _legal_bids(state: State) -> set[str]:
+    return {str(a.bid) for a in legal_actions(state) if isinstance(a, Call) and a.bid is not None}
+
+
+def test_opening_bids_run_from_15_to_28_in_five_strains() -> None:
+    # [seed] CR-AUC-2: 15 points or more, in ♣ ♦ ♥ ♠ or NT; CR-AUC-7: at most 28
+    opening = _legal_bids(new_deal(GAME, seed=1))
+    assert opening == {f"{level}{strain}" for level in range(15, 29)
+                       for strain in ("C", "D", "H", "S", "NT")}
+    # the seed's example bids: 「ダイヤ15」「スペード19」「ノートランプ23」
+    assert {"15D", "19S", "23NT"} <= opening
+
+
+STRAINS_LOW_TO_HIGH = ("C", "D", "H", "S", "NT")
+
+
+@pytest.mark.parametrize(("low", "high"), list(zip(STRAINS_LOW_TO_HIGH, STRAINS_LOW_TO_HIGH[1:])),
+                         ids=lambda s: s)
+def test_strain_order_at_equal_points(low: str, high: str) -> None:
+    # [seed] CR-AUC-3: at equal points NT > ♠ > ♥ > ♦ > ♣
+    assert f"20{high}" in _legal_bids(_auction_after(f"20{low}"))
+    assert f"20{low}" not in _legal_bids(_auction_after(f"20{high}"))
+
+
+def test_more_points_beat_any_strain() -> None:
+    # [seed] CR-AUC-3: more points beat fewer, whatever the strains
+    assert "20C" in _legal_bids(_auction_after("19NT"))
+    assert "19NT" not in _legal_bids(_auction_after("20C"))
+    # the weakest bid over 19NT is 20C
+    weakest = min(_legal_bids(_auction_after("pass", "19NT")),
+                  key=lambda b: GAME.bid_index(GAME.parse_bid(b)))
+    assert weakest == "20C"
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2], ids=["dealer-0", "dealer-1", "dealer-2"])
