@@ -85,6 +85,8 @@ from spec.dsl import (
     no_suit,
     partner,
     passes_in_row,
+    played_card,
+    rank_table,
     ranks,
     score_of,
     seat,
@@ -92,6 +94,7 @@ from spec.dsl import (
     seed,
     source,
     standing,
+    trick_winner,
     tricks_won,
     trump,
     with_dealt,
@@ -672,6 +675,232 @@ PROPERTIES = (
     ),
 )
 
+# Facts ------------------------------------------------------------------------------------
+# The rulebook's own cards and numbers, written out as the seed or the digest prints them and
+# apart from the rules above (no constant or helper of theirs is used here): which card wins
+# which trick, which bid beats which, what each table of the score sheet pays, and the
+# digest's worked examples.  A rule transcribed wrongly contradicts one of them.
+
+# [seed] 各スートの強さは、(強)A、K、Q、J、10、9、8、7、6、5、4、3、2(弱)
+SEED_RANKS = ranks("A K Q J 10 9 8 7 6 5 4 3 2")
+SEED_STRENGTH = rank_table("seed_strength", SEED_RANKS, DECK)  # 13 for an ace ... 1 for a two
+# [seed] スートの強さは、強いものからハート、ダイアモンド、クラブ、スペードの順ですが、グランドの
+# 方がハートより強くなります: the strains from the weakest up
+SEED_STRAINS = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None)
+
+# The score tables by the contract's level, 1 to 7, as the seed's formulas give them
+TRICK_POINTS = (10, 20, 30, 40, 50, 60, 70)  # a trick: ten times the level (VNT-SCORE-1)
+CONTRACT_TRICKS = (7, 8, 9, 10, 11, 12, 13)  # the level is the tricks undertaken less six
+ONE_DOWN = (1000, 2000, 3000, 4000, 5000, 6000, 7000)  # an undertrick: 100 x the trick points
+PER_HONOUR = (100, 200, 300, 400, 500, 600, 700)  # an ace or trump honour: 10 x trick points
+PER_ACE_IN_GRAND = (250, 500, 750, 1000, 1250, 1500, 1750)  # in Grand: 25 x the trick points
+# [seed] the slam table: コントラクト | 12トリック | 13トリック
+SLAMS_TO_FIVE, SLAMS_AT_SIX, SLAMS_AT_SEVEN = (1000, 2000), (6000, 7000), (0, 12000)
+SLAMS_TO_DEFENDERS = (1000, 2000)  # as for a contract of five or less
+
+FOUR_ACES = CardSet.parse("AS AH AD AC", DECK)
+EVERY_HONOUR = CardSet.parse(" ".join(f"{r}{s}" for r in "A K Q J 10".split() for s in "SHDC"),
+                             DECK)
+# [digest] the coronet examples: A K Q J of spades and three aces in one hand (the 9♠ does
+# not continue the sequence); and four aces without a sequence
+CORONET_HAND = CardSet.parse("AS KS QS JS 9S AH 3H 2H AD 3D 2D 3C 2C", DECK)
+ACES_HAND = CardSet.parse("AS AH AD AC 4S 3S 2S 4H 3H 2H 3D 2D 2C", DECK)
+
+OPPOSITE = seat_after(seat, 2)  # [seed] 向かい合った2人がパートナー
+TAKEN_BY_SIDE = tricks_won(seat) + tricks_won(OPPOSITE)
+TAKEN_BY_DECLARERS = tricks_won(declarer) + tricks_won(seat_after(declarer, 2))
+DECLARING = (seat == declarer) | (seat == seat_after(declarer, 2))
+HELD_BY_SIDE = dealt_hand(seat) | dealt_hand(OPPOSITE)
+ACES_HELD = (HELD_BY_SIDE & const(FOUR_ACES)).count
+TRUMP_HONOURS_HELD = (HELD_BY_SIDE & const(EVERY_HONOUR) & cards_of(trump)).count
+IN_GRAND = contract.strain == no_suit
+SLAMS_WRITTEN = awarded("slam.low_contract", "slam.six", "slam.seven", "slam.defenders")
+CORONETS_WRITTEN = awarded("coronet.aces", "coronet.sequence", "coronet.trump_double",
+                           "coronet.grand_double")
+
+
+def _by_level(entry) -> object:  # type: ignore[no-untyped-def]  # builds an expression
+    """A table by the contract's level: ``entry(i)`` is the number for level ``i + 1``."""
+    out: object = entry(6)
+    for i in range(5, -1, -1):
+        out = if_then_else(contract.level == i + 1, entry(i), out)
+    return out
+
+
+def _twelve_or_thirteen(pair: tuple[int, int]) -> object:
+    return if_then_else(TAKEN_BY_SIDE == 12, pair[0], pair[1])
+
+
+def _outranks(high: tuple[int, Suit | None], low: tuple[int, Suit | None]) -> object:
+    """Over ``low`` another player may bid ``high``, and over ``high`` nobody may bid ``low``."""
+    def bid_is(b: object, named: tuple[int, Suit | None]) -> object:
+        return (b.level == named[0]) & (b.strain == named[1])  # type: ignore[attr-defined]
+
+    return all_of(
+        implies(standing.exists & bid_is(standing.bid, low) & call.is_bid
+                & bid_is(call.bid, high) & (standing.bidder != seat), legal_call),
+        implies(standing.exists & bid_is(standing.bid, high) & call.is_bid
+                & bid_is(call.bid, low), ~legal_call))
+
+
+FACTS = (
+    Property(
+        id="setup.partners_opposite",
+        text="Partners sit opposite: each seat's partner is the seat two places on.",
+        scope=Scope.CALL,
+        holds=partner(seat) == seat_after(seat, 2),
+        covers=("setup.seats",), source=seed("VNT-SETUP-1"),
+    ),
+    Property(
+        id="deck.ranks_seen_in_tricks",
+        text="In every suit A beats K, K beats Q, Q beats J, J beats 10 and so down to 3 "
+        "beating 2: in Grand, when the second card follows suit and the last two do not, the "
+        "second card wins exactly when it ranks above the lead.",
+        scope=Scope.TRICK,
+        holds=implies((trump == no_suit) & (played_card(1).suit == played_card(0).suit)
+                      & (played_card(2).suit != played_card(0).suit)
+                      & (played_card(3).suit != played_card(0).suit),
+                      (trick_winner == 1)
+                      == (SEED_STRENGTH[played_card(1)] > SEED_STRENGTH[played_card(0)])),
+        covers=("deck.rank_order", "play.led_suit_wins"), source=seed("VNT-DECK-1"),
+    ),
+    Property(
+        id="play.trumps_seen_in_tricks",
+        text="A trump beats the suit led: a heart led in a spade contract, followed by a spade "
+        "and two hearts, is won by the spade; of two trumps the higher wins; in Grand a spade "
+        "played to a heart lead is a discard, and three discards lose to the lead.",
+        scope=Scope.TRICK,
+        holds=all_of(
+            implies((trump == Suit.SPADES) & (played_card(0).suit == Suit.HEARTS)
+                    & (played_card(1).suit == Suit.SPADES) & (played_card(2).suit == Suit.HEARTS)
+                    & (played_card(3).suit == Suit.HEARTS), trick_winner == 1),
+            implies((trump == Suit.SPADES) & (played_card(0).suit == Suit.HEARTS)
+                    & (played_card(1).suit == Suit.SPADES) & (played_card(2).suit == Suit.SPADES)
+                    & (played_card(3).suit == Suit.HEARTS),
+                    (trick_winner == 1)
+                    == (SEED_STRENGTH[played_card(1)] > SEED_STRENGTH[played_card(2)])),
+            implies((trump == no_suit) & (played_card(0).suit == Suit.HEARTS)
+                    & (played_card(1).suit == Suit.SPADES) & (played_card(2).suit == Suit.SPADES)
+                    & (played_card(3).suit == Suit.SPADES), trick_winner == 0)),
+        covers=("play.trumps_win", "play.led_suit_wins"),
+        source=source("VNT-PLAY-3", "[F]; the seed's list of play rules was lost (G2)"),
+    ),
+    Property(
+        id="play.follow_suit_seen",
+        text="Hearts led, a player holding the 2♥ and the A♠ may play the 2♥ but not the A♠.",
+        scope=Scope.PLAY,
+        holds=implies(~is_leading & (led_suit == Suit.HEARTS) & hand.holds(Card.parse("2H"))
+                      & hand.holds(Card.parse("AS")),
+                      legal_cards.holds(Card.parse("2H")) & ~legal_cards.holds(Card.parse("AS"))),
+        covers=("play.follow_suit",),
+        source=source("VNT-PLAY-2", "[F]; the seed's list of play rules was lost (G2)"),
+    ),
+    Property(
+        id="auction.strains_seen_in_bids",
+        text="At each level from one to seven, clubs overcall spades, diamonds clubs, hearts "
+        "diamonds and Grand hearts, and never the other way round.",
+        scope=Scope.CALL,
+        holds=all_of(*(_outranks((level, high), (level, low))
+                       for level in range(1, 8)
+                       for low, high in zip(SEED_STRAINS, SEED_STRAINS[1:]))),
+        covers=("auction.bids", "auction.bid_order", "auction.overcall"),
+        source=seed("VNT-AUC-3"),
+    ),
+    Property(
+        id="auction.levels_seen_in_bids",
+        text="A spade bid of the next level overcalls Grand: 2♠ beats 1 Grand, and so up to 7♠ "
+        "beating 6 Grand, never the other way round.",
+        scope=Scope.CALL,
+        holds=all_of(*(_outranks((level + 1, Suit.SPADES), (level, None)) for level in range(1, 7))),
+        covers=("auction.bids", "auction.bid_order", "auction.overcall"),
+        source=seed("VNT-AUC-3"),
+    ),
+    Property(
+        id="auction.ladder_ends",
+        text="Bids run from one to seven: one spade is the lowest and may open the auction, "
+        "nothing may be bid over seven Grand, and a bid must be higher than the bid standing, "
+        "not equal to it.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies(call.is_bid, (call.bid.level >= 1) & (call.bid.level <= 7)),
+            implies(~standing.exists & call.is_bid & (call.bid.level == 1)
+                    & (call.bid.strain == Suit.SPADES), legal_call),
+            implies(standing.exists & (standing.bid.level == 7) & (standing.bid.strain == no_suit)
+                    & call.is_bid, ~legal_call),
+            implies(standing.exists & call.is_bid & (call.bid == standing.bid), ~legal_call)),
+        covers=("auction.bids", "auction.bid_order", "auction.overcall"),
+        source=seed("VNT-AUC-2", also=("VNT-AUC-3", "VNT-AUC-4")),
+    ),
+    Property(
+        id="score.undertrick_table",
+        text="A contract undertakes six tricks more than its level; for each trick short the "
+        "defenders write 1000 at the one level, 2000 at the two and so up to 7000 at the seven "
+        "(4♥ with nine tricks: 4000; five Grand two down: 10000); nobody else writes any.",
+        scope=Scope.OUTCOME,
+        holds=awarded("score.undertricks") == _by_level(
+            lambda i: if_then_else(DECLARING | (TAKEN_BY_DECLARERS >= CONTRACT_TRICKS[i]), 0,
+                                   ONE_DOWN[i] * (CONTRACT_TRICKS[i] - TAKEN_BY_DECLARERS))),
+        covers=("score.undertricks", "score.contract_made"),
+        source=seed("VNT-PEN-1", also=("VNT-SCORE-3",)),
+    ),
+    Property(
+        id="slam.table",
+        text="Twelve tricks are worth 1000 and thirteen 2000 in a contract of five or less, "
+        "6000 and 7000 at six, nothing and 12000 at seven; defenders write 1000 and 2000; "
+        "eleven tricks or fewer earn no slam.",
+        scope=Scope.OUTCOME,
+        holds=SLAMS_WRITTEN == if_then_else(
+            TAKEN_BY_SIDE < 12, 0,
+            if_then_else(~DECLARING, _twelve_or_thirteen(SLAMS_TO_DEFENDERS),
+                         if_then_else(contract.level <= 5, _twelve_or_thirteen(SLAMS_TO_FIVE),
+                                      if_then_else(contract.level == 6,
+                                                   _twelve_or_thirteen(SLAMS_AT_SIX),
+                                                   _twelve_or_thirteen(SLAMS_AT_SEVEN))))),
+        covers=("slam.low_contract", "slam.six", "slam.seven", "slam.defenders"),
+        source=seed("VNT-SLAM-1", also=("VNT-SLAM-2", "VNT-SLAM-3", "VNT-SLAM-4")),
+    ),
+    Property(
+        id="honours.aces_table",
+        text="A side holding three or four aces, or two and seven tricks, writes for each ace "
+        "100 at the one level up to 700 at the seven, in Grand 250 up to 1750 (2♦ with three "
+        "aces: 600; five Grand with three: 3750; 4♥, two aces and nine tricks: 800).",
+        scope=Scope.OUTCOME,
+        holds=awarded("honours.aces") == if_then_else(
+            (ACES_HELD >= 3) | ((ACES_HELD == 2) & (TAKEN_BY_SIDE >= 7)),
+            _by_level(lambda i: if_then_else(IN_GRAND, PER_ACE_IN_GRAND[i] * ACES_HELD,
+                                             PER_HONOUR[i] * ACES_HELD)), 0),
+        covers=("honours.aces", "honours.ace_of_trumps"),
+        source=seed("VNT-HON-1"),
+    ),
+    Property(
+        id="honours.trumps_table",
+        text="In a suit contract a side holding three or more of the trumps A K Q J 10 writes "
+        "for each 100 at the one level up to 700 at the seven (2♦ with four: 800); in Grand "
+        "nobody does.",
+        scope=Scope.OUTCOME,
+        holds=awarded("honours.trumps") == if_then_else(
+            IN_GRAND | (TRUMP_HONOURS_HELD < 3), 0,
+            _by_level(lambda i: PER_HONOUR[i] * TRUMP_HONOURS_HELD)),
+        covers=("honours.trumps", "honours.ace_of_trumps"),
+        source=seed("VNT-HON-2"),
+    ),
+    Property(
+        id="coronet.worked_examples",
+        text="A hand of A K Q J 9 of spades, three aces and small cards, its partner without "
+        "the fourth ace, is worth 1500 in coronets in a heart contract, 2500 in spades and "
+        "3000 in Grand; four aces without a sequence are worth 1000, and 2000 in Grand.",
+        scope=Scope.OUTCOME,
+        holds=all_of(
+            implies((dealt_hand(seat) == const(CORONET_HAND))
+                    & ~dealt_hand(OPPOSITE).holds(Card.parse("AC")),
+                    CORONETS_WRITTEN == if_then_else(
+                        IN_GRAND, 3000, if_then_else(contract.strain == Suit.SPADES, 2500, 1500))),
+            implies(dealt_hand(seat) == const(ACES_HAND),
+                    CORONETS_WRITTEN == if_then_else(IN_GRAND, 2000, 1000))),
+        covers=CORONETS, source=seed("VNT-COR-1", also=("VNT-COR-2", "VNT-COR-3", "VNT-COR-4")),
+    ),
+)
+
 GAME = Game(
     name="Vint",
     key="vint",
@@ -692,5 +921,5 @@ GAME = Game(
         GAME_AT_500, LINE_DRAWN, GAME_BONUS, RUBBER, SETTLEMENT,
     ),
     variants=VARIANTS,
-    properties=PROPERTIES,
+    properties=PROPERTIES + FACTS,
 )
