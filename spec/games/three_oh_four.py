@@ -30,9 +30,13 @@ Deviations and open points, each a named variant (see ``VARIANTS``):
 """
 from __future__ import annotations
 
-from spec.cards import PIQUET_32, Rank
+from spec.cards import PIQUET_32, Card, Rank, Suit
 from spec.dsl import (
     T,
+    Expr,
+    cards,
+    played_card,
+    taken,
     Announce,
     AuctionTurns,
     BidOrder,
@@ -790,6 +794,121 @@ PROPERTIES = (
     ),
 )
 
+# 10. Facts: the rulebook's own cards and numbers ----------------------------------------
+# Each fact states what the seed or the digest says in literal cards and numbers, apart
+# from the rules above (no constant or table of theirs is reused), so that a rule
+# transcribed wrongly contradicts one of them.
+_SPADES_HIGH_TO_LOW = ("JS", "9S", "AS", "10S", "KS", "QS", "8S", "7S")
+
+
+def _trick(trumps: str, plays: tuple[str, ...], winner: int) -> Expr:
+    """With ``trumps`` trumps, the trick of these cards (in order of play) is won by the
+    card at ``winner``."""
+    return implies(all_of(trump == Suit.parse(trumps),
+                          *(played_card(i) == Card.parse(c) for i, c in enumerate(plays))),
+                   trick_winner == winner)
+
+
+def _took_one_trick(s: Expr, four: str) -> Expr:
+    """The seat took exactly one trick, of these four cards."""
+    return (tricks_won(s) == 1) & (taken(s) == cards(*(Card.parse(c) for c in four.split())))
+
+
+def _made_or_failed(level: int, team_took: int) -> Expr:
+    """A bid of ``level`` ends with the bidders' team holding ``team_took`` card points,
+    in fewer than eight tricks and with no Caps claimed."""
+    return ((contract.level == level) & (points_won(declarer) + points_won(partner(declarer))
+                                         == team_took)
+            & (tricks_won(declarer) + tricks_won(partner(declarer)) < 8)
+            & (tracked(CAPS_AT, T.INT) == 0))
+
+
+FACTS = (
+    Property(
+        id="deck.ranks_seen_in_tricks",
+        text="Clubs trumps, four spades played: the higher spade wins, J over 9, 9 over A, A "
+        "over 10, 10 over K, K over Q, Q over 8 and 8 over 7, whichever is led.",
+        scope=Scope.TRICK,
+        holds=all_of(*(
+            _trick("C", (low, high) + tuple(c for c in _SPADES_HIGH_TO_LOW if c not in (high, low))[-2:], 1)
+            for high, low in zip(_SPADES_HIGH_TO_LOW, _SPADES_HIGH_TO_LOW[1:])
+            if len([c for c in _SPADES_HIGH_TO_LOW[_SPADES_HIGH_TO_LOW.index(high) + 1:]
+                    if c != low]) >= 2)),
+        covers=("deck.rank_order", "play.led_suit_wins"),
+        source=seed("304-DECK-2", "with [PG]"),
+    ),
+    Property(
+        id="play.trumps_seen_in_tricks",
+        text="Clubs trumps: the 7 of clubs played to a led jack of spades wins the trick, and "
+        "of two trumps played the jack of clubs beats the 9.",
+        scope=Scope.TRICK,
+        holds=_trick("C", ("JS", "7C", "7S", "8S"), 1) & _trick("C", ("AS", "9C", "JC", "7S"), 2),
+        covers=("play.trumps_win",),
+        source=seed("304-PLAY-4"),
+    ),
+    Property(
+        id="deck.points_seen_in_tricks",
+        text="A seat that takes one trick of four spades, or a lone honour with three sevens, "
+        "takes its cards' points: J 30, 9 20, A 11, 10 10, K 3, Q 2, 8 and 7 nothing; J 9 A "
+        "10 of one suit together make 71.",
+        scope=Scope.OUTCOME,
+        holds=all_of(
+            implies(_took_one_trick(seat, "JS 7H 7D 7C"), points_won(seat) == 30),
+            implies(_took_one_trick(seat, "9S 7H 7D 7C"), points_won(seat) == 20),
+            implies(_took_one_trick(seat, "AS 7H 7D 7C"), points_won(seat) == 11),
+            implies(_took_one_trick(seat, "10S 7H 7D 7C"), points_won(seat) == 10),
+            implies(_took_one_trick(seat, "KS 7H 7D 7C"), points_won(seat) == 3),
+            implies(_took_one_trick(seat, "QS 7H 7D 7C"), points_won(seat) == 2),
+            implies(_took_one_trick(seat, "8S 7H 7D 7C"), points_won(seat) == 0),
+            implies(_took_one_trick(seat, "7S 8H 8D 8C"), points_won(seat) == 0),
+            implies(_took_one_trick(seat, "JS 9S AS 10S"), points_won(seat) == 71),
+        ),
+        covers=("deck.card_points", "score.count"),
+        source=seed("304-DECK-3", "with [PG]"),
+    ),
+    Property(
+        id="auction.ladder_seen_in_calls",
+        text="In the four-card auction 160 may open and nothing lower may ever be bid; 300 "
+        "is the highest number; bids go up in tens.",
+        scope=Scope.CALL,
+        holds=implies((stage == 1) & (calls_made == 0) & ~standing.exists & ~by_proxy
+                      & call.is_bid & (call.bid.level == 160), legal_call)
+        & implies(call.is_bid & legal_call, (call.bid.level >= 160)
+                  & ((call.bid.level <= 300) | (call.bid.level > 300) & (stage == 2))),
+        covers=("auction.bids", "auction.overcall", "auction.pcc_eight_card_only"),
+        source=seed("304-AUC-2", also=("304-AUC8-2", "304-AUC8-7")),
+    ),
+    Property(
+        id="auction.eight_card_floor_seen",
+        text="In the eight-card auction no bid below 250 is legal.",
+        scope=Scope.CALL,
+        holds=implies((stage == 2) & call.is_bid & legal_call, call.bid.level >= 250),
+        covers=("auction.eight_card_minimum",),
+        source=seed("304-AUC8-2"),
+    ),
+    Property(
+        id="score.worked_examples",
+        text="The digest's examples: bid 160, the team takes 170: the bidders +1; 150: the "
+        "opponents +2; bid 210 and 205: the opponents +3; bid 250 and 260: the bidders +3; "
+        "bid 200 and 240: the bidders +2.",
+        scope=Scope.OUTCOME,
+        holds=all_of(
+            implies(_made_or_failed(160, 170), (score_of(declarer) == 1)
+                    & (score_of(seat_after(declarer)) == 0)),
+            implies(_made_or_failed(160, 150), (score_of(declarer) == 0)
+                    & (score_of(seat_after(declarer)) == 2)),
+            implies(_made_or_failed(210, 205), (score_of(declarer) == 0)
+                    & (score_of(seat_after(declarer)) == 3)),
+            implies(_made_or_failed(250, 260), (score_of(declarer) == 3)
+                    & (score_of(seat_after(declarer)) == 0)),
+            implies(_made_or_failed(200, 240), (score_of(declarer) == 2)
+                    & (score_of(seat_after(declarer)) == 0)),
+        ),
+        covers=("score.count", "score.pay_means_receive"),
+        source=seed("304-SCORE-2", also=("304-SCORE-1", "304-SCORE-4")),
+    ),
+)
+
 GAME = Game(
     name="304",
     key="304",
@@ -815,5 +934,5 @@ GAME = Game(
         GAME_TO_11,
     ),
     variants=VARIANTS,
-    properties=PROPERTIES,
+    properties=PROPERTIES + FACTS,
 )
