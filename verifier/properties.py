@@ -837,11 +837,10 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
         setters = _setters(game, name)
         for rule_id, scope, holds in setters:
-            verdict, detail, pt = _dsl_decider(scope, holds, (), False)(game, solving, opts)
+            verdict, _detail, pt = _dsl_decider(scope, holds, (), False)(game, solving, opts)
             if verdict is Verdict.VIOLATED:
                 return verdict, f"{rule_id} turns {name} back to false", pt
-            if verdict is Verdict.VACUOUS:
-                return verdict, f"for {rule_id}, {detail}", pt
+            # VACUOUS is a proof here: the rule can never act while the value is true
         return Verdict.HOLDS, (f"each of the {len(setters)} rules that change {name} keeps it true "
                                "once it is true"), None
     return decide
