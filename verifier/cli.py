@@ -1,15 +1,18 @@
 """The ``trickspec`` command: check, play and replay games; write and read PBN deals.
 
-Exit codes: 0 everything holds (or the record is confirmed, or the deals are found); 1 a
-property is violated (or the record is rejected); 2 unknown, bad input or an error; 3 the
-deals asked for are impossible.
+Every bad input is answered with one line on standard error, ``trickspec: error: ...``,
+and exit code 2; the command never shows a traceback unless asked to with ``--debug``.
+The exit codes are the table :data:`EXIT_CODES` (also in ``trickspec --help``).
 """
 from __future__ import annotations
 
 import argparse
 import difflib
 import json
+import re
 import sys
+import traceback
+from importlib import metadata
 from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -24,22 +27,50 @@ from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
 from spec.records import RecordError, hands_from_text, hands_text, replay, to_record
 from spec.registry import GAMES, find_game
-from verifier.errors import VerifierError
+from verifier.errors import InputError, SolverUnknownError, VerifierError
 from verifier.deals import deals_where
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for
 from verifier.scenario import scenarios_where
 from verifier.properties import Options, Result, Verdict, check_game, checks_for
 
-EXIT_OK, EXIT_VIOLATED, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_VIOLATED, EXIT_ERROR, EXIT_IMPOSSIBLE, EXIT_BUG = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130
+EXIT_CODES = (
+    (EXIT_OK, "everything holds; the record is confirmed; the deals are found"),
+    (EXIT_VIOLATED, "a property is violated; the record or a fixture is rejected"),
+    (EXIT_ERROR, "unknown (the solver gave no answer); bad input; bad usage"),
+    (EXIT_IMPOSSIBLE, "the deals asked for are impossible (proved by Z3)"),
+    (EXIT_BUG, "an internal error: a bug in trickspec (--debug shows the traceback)"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+_MESSAGE_CHARS = 1000  # the longest error message; longer ones are cut
+_WORD_CHARS = 80  # the longest run of text without a space that a message repeats
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        _say(f"error: {message} (see '{self.prog} --help')")
+        self.exit(EXIT_ERROR)
 
 
-class _UserError(Exception):
-    pass
+def _one_line(message: str) -> str:
+    """A message as one short line: no line breaks or control characters, and no long
+    stretch of what the user gave repeated whole (a 100,000-character name, a file)."""
+    text = re.sub(r"[\x00-\x1f\x7f]+", " ", message).strip()
+    text = re.sub(rf"\S{{{_WORD_CHARS + 1},}}", lambda m: m.group()[:_WORD_CHARS - 1] + "…", text)
+    return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS - 1] + "…"
+
+
+def _say(message: str) -> None:
+    """One line on standard error: ``trickspec: <message>``."""
+    print(f"trickspec: {_one_line(message)}", file=sys.stderr, flush=True)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("trickspec")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(version unknown: not installed)"
 
 
 def _game(name: str, variants: Sequence[str]) -> Game:
@@ -71,7 +102,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         known = {c.id for c in checks_for(game)}
         for p in args.property:
             if p not in known:
-                raise _UserError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(known))})")
+                raise InputError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(known))})")
         width = max(len(i) for i in known)
         if not args.json:
             extra = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
@@ -181,14 +212,14 @@ def _pbn_deal(game: Game, path: str, board: str | None) -> PbnDeal:
     """The deal of one board of a PBN file (the first when no board is named)."""
     deals = _read_pbn_file(game, path)
     if not deals:
-        raise _UserError(f"{path} holds no deal (no [Deal \"...\"] tag)")
+        raise InputError(f"{path} holds no deal (no [Deal \"...\"] tag)")
     if board is None:
         return deals[0]
     for d in deals:
         if d.board == board:
             return d
     boards = ", ".join(str(d.board) for d in deals if d.board is not None) or "none numbered"
-    raise _UserError(f"{path} has no board {board!r} (boards: {boards})")
+    raise InputError(f"{path} has no board {board!r} (boards: {boards})")
 
 
 def _read_text(path: str) -> str:
@@ -198,7 +229,7 @@ def _read_text(path: str) -> str:
         with open(path, encoding="utf-8", errors="replace") as f:
             return f.read()
     except OSError as e:
-        raise _UserError(f"cannot read {path}: {e.strerror}") from None
+        raise InputError(f"cannot read {path}: {e.strerror}") from None
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -206,19 +237,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.format == "json":
         args.json = True
     if args.format == "pbn" and (args.json or args.match or args.rubber):
-        raise _UserError("--format pbn writes one deal; leave out --json, --match and --rubber")
+        raise InputError("--format pbn writes one deal; leave out --json, --match and --rubber")
     dealer = game.table.parse_seat(args.dealer) if args.dealer else None
     rubber = bool(game.constructs(K.Rubber))
     if args.rubber and not rubber:
-        raise _UserError(f"{game.name} is not played in rubbers; use --match to play a whole game")
+        raise InputError(f"{game.name} is not played in rubbers; use --match to play a whole game")
     if args.pbn and (args.rubber or args.match):
-        raise _UserError("--pbn plays one deal from the file; leave out --rubber and --match")
+        raise InputError("--pbn plays one deal from the file; leave out --rubber and --match")
     if args.board is not None and not (args.pbn or args.deal):
-        raise _UserError("--board picks a deal of a file: give it with --pbn FILE or --deal FILE")
+        raise InputError("--board picks a deal of a file: give it with --pbn FILE or --deal FILE")
     if args.pbn and args.deal:
-        raise _UserError("give one file to play: --pbn FILE or --deal FILE")
+        raise InputError("give one file to play: --pbn FILE or --deal FILE")
     if args.deal and (args.rubber or args.match):
-        raise _UserError("--deal plays one deal from the file; leave out --rubber and --match")
+        raise InputError("--deal plays one deal from the file; leave out --rubber and --match")
     if args.rubber or (args.match and rubber):
         record = play_rubber(game, seed=args.seed, dealer=dealer)
         text = (json.dumps(rubber_json(record), indent=2, ensure_ascii=False) if args.json
@@ -228,7 +259,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             match = play_match(game, seed=args.seed, dealer=dealer)
         except SpecError as e:
-            raise _UserError(str(e)) from None
+            raise InputError(str(e)) from None
         if args.json:
             text = json.dumps({"game": game.key, "variants": list(game.active_variants),
                                "sides": [game.table.side_name(s) for s in match.sides],
@@ -262,7 +293,7 @@ def _pbn_text(game: Game, deals: Sequence[Any]) -> str:
     try:
         return write_pbn(game, deals).rstrip("\n")
     except NotationError as e:
-        raise _UserError(str(e)) from None
+        raise InputError(str(e)) from None
 
 
 def cmd_pbn(args: argparse.Namespace) -> int:
@@ -270,11 +301,11 @@ def cmd_pbn(args: argparse.Namespace) -> int:
     try:
         check_pbn_game(game)
     except NotationError as e:
-        raise _UserError(str(e)) from None
+        raise InputError(str(e)) from None
     if args.read and args.played:
-        raise _UserError("--played plays new deals; leave it out with --read")
+        raise InputError("--played plays new deals; leave it out with --read")
     if args.json and not args.read:
-        raise _UserError("--json lists the deals of a file read with --read; PBN is written as "
+        raise InputError("--json lists the deals of a file read with --read; PBN is written as "
                          "text")
     if args.read:
         deals = _read_pbn_file(game, args.read)
@@ -297,10 +328,9 @@ def _read_pbn_file(game: Game, path: str) -> list[PbnDeal]:
     try:
         return read_pbn(game, _read_text(path))
     except NotationError as e:
-        raise _UserError(f"{path}: {e}") from None
+        raise InputError(f"{path}: {e}") from None
 
 
-EXIT_IMPOSSIBLE = 3
 DEALS_FORMAT = "trickspec-deals/1"
 
 
@@ -352,7 +382,7 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
     """Deals with a complete play that makes a condition about the play true (Z3, or
     deals played by bots where Z3 does not unroll the game's play)."""
     if args.method == "rejection":
-        raise _UserError("a condition about the auction or the play is solved by Z3; leave "
+        raise InputError("a condition about the auction or the play is solved by Z3; leave "
                          "out --method rejection")
     result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
                              timeout=args.timeout)
@@ -374,7 +404,7 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
     if args.check:
         folder = Path(args.check)
         if not folder.is_dir():
-            raise _UserError(f"{args.check} is not a folder of fixtures")
+            raise InputError(f"{args.check} is not a folder of fixtures")
         problems = check_folder(game, folder)
         for p in problems:
             print(f"{folder}: {p}")
@@ -384,13 +414,13 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
                  else f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"))
         return EXIT_OK if not problems else EXIT_VIOLATED
     if not args.out:
-        raise _UserError("say where to write the fixtures (--out DIR) or which folder to "
+        raise InputError("say where to write the fixtures (--out DIR) or which folder to "
                          "check (--check DIR)")
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise _UserError(f"cannot make {args.out}: {e.strerror}") from None
+        raise InputError(f"cannot make {args.out}: {e.strerror}") from None
     print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
 
     def progress(rule_id: str, outcome: str) -> None:
@@ -402,7 +432,7 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
         unknown = [r for r in args.rule if r not in ids]
         if unknown:
             near = difflib.get_close_matches(unknown[0], sorted(ids), n=1)
-            raise _UserError(f"{game.name} has no rule {unknown[0]!r}"
+            raise InputError(f"{game.name} has no rule {unknown[0]!r}"
                              + (f"; did you mean {near[0]!r}?" if near else
                                 f"; its rules are {', '.join(r.id for r in game.rules[:3])}, ..."))
         only = set(args.rule)
@@ -424,7 +454,7 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
             (out / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
                                     encoding="utf-8")
         except OSError as e:
-            raise _UserError(f"cannot write to {args.out}: {e.strerror}") from None
+            raise InputError(f"cannot write to {args.out}: {e.strerror}") from None
     print(cov.summary())
     missed = [rid for rid, why in cov.without if not why.startswith(("equipment", "a consequence"))]
     return EXIT_ERROR if missed else EXIT_OK
@@ -435,24 +465,24 @@ def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int
     try:
         data = json.loads(_read_text(path))
     except json.JSONDecodeError as e:
-        raise _UserError(f"{path} is not JSON ({e.msg} at line {e.lineno}); expected a file "
+        raise InputError(f"{path} is not JSON ({e.msg} at line {e.lineno}); expected a file "
                          "from 'trickspec deals'") from None
     if not isinstance(data, dict) or data.get("format") != DEALS_FORMAT:
-        raise _UserError(f"{path} is not a deals file (format {DEALS_FORMAT!r}, from "
+        raise InputError(f"{path} is not a deals file (format {DEALS_FORMAT!r}, from "
                          "'trickspec deals')")
     if data.get("game") != game.key:
-        raise _UserError(f"{path} holds deals of {data.get('game')!r}, not {game.key!r}")
+        raise InputError(f"{path} holds deals of {data.get('game')!r}, not {game.key!r}")
     deals = data.get("deals") or []
     k = 1 if board is None else int(board) if str(board).isdigit() else 0
     if not 1 <= k <= len(deals):
-        raise _UserError(f"{path} has deals 1 to {len(deals)}; --board {board} is not one")
+        raise InputError(f"{path} has deals 1 to {len(deals)}; --board {board} is not one")
     deal = deals[k - 1]
     if not isinstance(deal, dict) or not isinstance(deal.get("dealer"), str):
-        raise _UserError(f"{path}: deal {k} needs 'dealer' and 'hands'")
+        raise InputError(f"{path}: deal {k} needs 'dealer' and 'hands'")
     try:
         return hands_from_text(game, deal.get("hands")), game.table.parse_seat(deal["dealer"])
     except NotationError as e:
-        raise _UserError(f"{path}: deal {k}: {e}") from None
+        raise InputError(f"{path}: deal {k}: {e}") from None
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
@@ -461,7 +491,7 @@ def _emit(args: argparse.Namespace, text: str) -> int:
             with open(args.out, "w", encoding="utf-8") as f:
                 f.write(text + "\n")
         except OSError as e:
-            raise _UserError(f"cannot write {args.out}: {e.strerror}") from None
+            raise InputError(f"cannot write {args.out}: {e.strerror}") from None
     else:
         print(text)
     return EXIT_OK
@@ -477,14 +507,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as f:
                 data = json.load(f)
     except FileNotFoundError:
-        raise _UserError(f"no such file: {args.file}") from None
+        raise InputError(f"no such file: {args.file}") from None
     except IsADirectoryError:
-        raise _UserError(f"{args.file} is a directory, not a record") from None
+        raise InputError(f"{args.file} is a directory, not a record") from None
     except json.JSONDecodeError as e:
-        raise _UserError(f"{args.file} is not JSON: {e.msg} at line {e.lineno} "
+        raise InputError(f"{args.file} is not JSON: {e.msg} at line {e.lineno} "
                          "(records come from 'trickspec play GAME --json')") from None
     except UnicodeDecodeError:
-        raise _UserError(f"{args.file} is not a text file") from None
+        raise InputError(f"{args.file} is not a text file") from None
     report = replay(data)
     if args.json:
         print(json.dumps({"ok": report.ok, "message": report.message}))
@@ -509,12 +539,26 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="trickspec", description="Formal, machine-checked rules for trick-taking "
-                "card games: prove properties, play and replay deals.")
+                "card games: prove properties, play and replay deals.",
+                epilog=_exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"trickspec {_version()}")
+    # --debug is taken before the command or after it
+    debug = argparse.ArgumentParser(add_help=False)
+    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="on an internal error, show the traceback")
+    p.add_argument("--debug", action="store_true", default=False,
+                   help="on an internal error (exit 4), show the traceback")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add = sub.add_parser
+
+    def add_parser(name: str, **kw: Any) -> argparse.ArgumentParser:
+        return _add(name, parents=[debug], **kw)
+
+    sub.add_parser = add_parser  # type: ignore[method-assign]  # every command takes --debug
 
     c = sub.add_parser("check", help="prove the properties of games with Z3",
                        description="Prove every property of the named games (all games if none). "
-                       "Exit 0: all hold; 1: a property is violated; 2: unknown or error.")
+                       "Exit 0: all hold; 1: a property is violated; 2: unknown or bad input.")
     c.add_argument("games", nargs="*", metavar="GAME", help=f"games to check ({', '.join(sorted(GAMES))})")
     c.add_argument("--property", action="append", default=[], metavar="ID",
                    help="check only this property (repeatable)")
@@ -641,6 +685,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _exit_codes_text() -> str:
+    return "exit codes:\n" + "\n".join(f"  {code:<4} {what}" for code, what in EXIT_CODES)
+
+
 def _positive_float(text: str) -> float:
     try:
         v = float(text)
@@ -662,21 +710,34 @@ def _positive_int(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run the command; the exit code is one of :data:`EXIT_CODES`."""
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:  # --help, --version, or bad usage, already said
+            return e.code if isinstance(e.code, int) else EXIT_ERROR if e.code else EXIT_OK
+        debug = bool(getattr(args, "debug", False))
         return int(args.fn(args))
-    except (_UserError, RecordError, SpecError) as e:
-        print(f"trickspec: error: {e}", file=sys.stderr)
+    except (InputError, RecordError, SpecError) as e:
+        _say(f"error: {e}")
         return EXIT_ERROR
-    except VerifierError as e:
-        print(f"trickspec: internal error: {e}", file=sys.stderr)
+    except SolverUnknownError as e:
+        _say(f"unknown: {e.reason} (raise --timeout or --rlimit to let the solver look further)")
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("trickspec: interrupted", file=sys.stderr)
-        return 130
+        _say("interrupted")
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (``| head``): nothing left to say
         sys.stderr.close()
         return EXIT_OK
+    except Exception as e:  # noqa: BLE001  # the CLI boundary: anything else is a bug (AssertionError, RecursionError, MemoryError, ReplayMismatchError, ...)
+        if debug:
+            traceback.print_exc()
+        kind = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+        _say(f"internal error: {kind}; this is a bug in trickspec: please report it "
+             "(rerun with --debug to see the traceback)")
+        return EXIT_BUG
 
 
 if __name__ == "__main__":  # pragma: no cover
