@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
 import re
 import sys
 import traceback
@@ -21,7 +22,7 @@ from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
-from spec.errors import NotationError, SpecError
+from spec.errors import NotationError, SpecError, shown
 from spec.constraints import about_play, parse_where
 from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
@@ -96,7 +97,7 @@ def _print_result(r: Result, name_width: int) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     names = args.games or sorted(GAMES)
     games = [_game(n, args.variant) for n in names]
-    opts = Options(timeout=args.timeout, bound=args.bound)
+    opts = Options(timeout=args.timeout, bound=args.bound, rlimit=args.rlimit)
     all_results: dict[str, list[Result]] = {}
     for game in games:
         known = {c.id for c in checks_for(game)}
@@ -341,7 +342,7 @@ def cmd_deals(args: argparse.Namespace) -> int:
     if about_play(where):
         return _scenarios(args, game, where, dealer)
     result = deals_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
-                         method=args.method, timeout=args.timeout)
+                         method=args.method, timeout=args.timeout, rlimit=args.rlimit)
     t = game.table
     data = {
         "format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
@@ -369,13 +370,24 @@ def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found
     """Write the deals found; say on stderr when they are impossible, unknown or too few,
     with the exit code that goes with it."""
     if status in ("impossible", "unknown"):
-        hint = " (raise --timeout to look further)" if status == "unknown" else ""
+        hint = f" ({_unknown_hint(reason)})" if status == "unknown" else ""
         print(f"trickspec: {status}: {reason}{hint}", file=sys.stderr)
         _emit(args, text)
         return EXIT_IMPOSSIBLE if status == "impossible" else EXIT_ERROR
     if found < args.n:
         print(f"trickspec: only {found} deals satisfy the constraint", file=sys.stderr)
     return _emit(args, text)
+
+
+def _unknown_hint(reason: str) -> str:
+    """What to change when the search gave no answer, from the reason it gave."""
+    if "resource limit" in reason:
+        return "raise --rlimit to look further"
+    if "time ran out" in reason:
+        return "raise --timeout to look further"
+    if "rejection" in reason:
+        return "leave out --method rejection to let Z3 look"
+    return "raise --timeout or --rlimit to look further"
 
 
 def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | None) -> int:
@@ -385,7 +397,7 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
         raise InputError("a condition about the auction or the play is solved by Z3; leave "
                          "out --method rejection")
     result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
-                             timeout=args.timeout)
+                             timeout=args.timeout, rlimit=args.rlimit)
     data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
             "where": args.where, "seed": args.seed, "status": result.status,
             "method": result.method,
@@ -436,7 +448,7 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
                              + (f"; did you mean {near[0]!r}?" if near else
                                 f"; its rules are {', '.join(r.id for r in game.rules[:3])}, ..."))
         only = set(args.rule)
-    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout,
+    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout, rlimit=args.rlimit,
                                  search=args.search, only=only, on_rule=progress)
     files = {f"{f['rule']}.json": f for f in fixtures}
     if only is not None and (out / COVERAGE_FILE).exists():
@@ -473,7 +485,10 @@ def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int
     if data.get("game") != game.key:
         raise InputError(f"{path} holds deals of {data.get('game')!r}, not {game.key!r}")
     deals = data.get("deals") or []
-    k = 1 if board is None else int(board) if str(board).isdigit() else 0
+    try:
+        k = 1 if board is None else whole_number(board, what="--board", least=1)
+    except InputError as e:
+        raise InputError(f"{e} (the deal's position in {path}, from 1)") from None
     if not 1 <= k <= len(deals):
         raise InputError(f"{path} has deals 1 to {len(deals)}; --board {board} is not one")
     deal = deals[k - 1]
@@ -537,6 +552,76 @@ def cmd_games(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# Limits of the numbers the command takes.  Every number is written with the digits 0-9:
+# Python's int() and float() also take the digits of other scripts ('١٢') and underscores
+# ('1_000'), and float() takes 'nan' and 'inf'.
+MAX_DIGITS = 18  # of any whole number: seeds, counts, bounds
+MAX_SEED = 10 ** MAX_DIGITS - 1
+MAX_SECONDS = 1_000_000  # some 11 days; Z3 keeps a timeout in milliseconds below 2**32
+MAX_RLIMIT = 2 ** 32 - 1  # Z3 keeps its resource limit in 32 bits (a larger one wraps round)
+MAX_BOUND = 1000  # auction calls unrolled; each is a copy of the auction's formulas
+_WHOLE = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def whole_number(text: str, *, what: str = "a whole number", least: int = 0,
+                 most: int = MAX_SEED) -> int:
+    """A whole number typed by the user, from ``least`` to ``most``, in ASCII digits.
+
+    Raises:
+        InputError: anything else, saying what was expected.
+    """
+    t = str(text).strip()
+    if not _WHOLE.fullmatch(t):
+        sign = "a negative number" if re.fullmatch(r"-[0-9]+", t) else None
+        raise InputError(f"{what} is a whole number from {least:,} to {most:,} written with "
+                         f"the digits 0-9, got {sign or shown(text)}")
+    digits = t.lstrip("0")
+    if len(digits) > MAX_DIGITS or int(t) > most:
+        raise InputError(f"{what} is at most {most:,}, got {shown(text)}")
+    if int(t) < least:
+        raise InputError(f"{what} is at least {least:,}, got {shown(text)}")
+    return int(t)
+
+
+def _arg(parse: Any, name: str) -> Any:
+    """An argparse type from a parser raising InputError (argparse names the option)."""
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except InputError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    convert.__name__ = name
+    return convert
+
+
+def _seconds(text: str) -> float:
+    t = text.strip()
+    if t.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        raise InputError(f"expected a finite number of seconds, got {shown(text)}")
+    if not _DECIMAL.fullmatch(t):
+        raise InputError(f"expected a positive number of seconds such as 60 or 0.5, written "
+                         f"with the digits 0-9, got {shown(text)}")
+    v = float(t)
+    if not math.isfinite(v) or v > MAX_SECONDS:
+        raise InputError(f"seconds are at most {MAX_SECONDS:,}, got {shown(text)}")
+    if v <= 0:
+        raise InputError(f"expected a positive number of seconds, got {shown(text)}")
+    return v
+
+
+_seconds_arg = _arg(_seconds, "seconds")
+_seed_arg = _arg(lambda t: whole_number(t, what="a seed"), "seed")
+_rlimit_arg = _arg(lambda t: whole_number(t, what="the resource limit", least=1,
+                                          most=MAX_RLIMIT), "rlimit")
+_bound_arg = _arg(lambda t: whole_number(t, what="the bound", least=1, most=MAX_BOUND), "bound")
+_count_arg = _arg(lambda t: whole_number(t, what="the count", least=1), "count")
+
+
+_RLIMIT_HELP = ("Z3's resource limit on one query, a count of its own steps: unlike "
+                f"--timeout, the same answer on any machine (1 to {MAX_RLIMIT:,}; default: none)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="trickspec", description="Formal, machine-checked rules for trick-taking "
                 "card games: prove properties, play and replay deals.",
@@ -564,10 +649,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check only this property (repeatable)")
     c.add_argument("--variant", action="append", default=[], metavar="ID",
                    help="check the game with this variant in force (repeatable)")
-    c.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S",
-                   help="seconds the solver may spend on one property (default 60)")
-    c.add_argument("--bound", type=_positive_int, default=64, metavar="N",
-                   help="most auction calls to unroll (default 64)")
+    c.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
+                   help="seconds the solver may spend on one query (default 60, at most "
+                   f"{MAX_SECONDS:,})")
+    c.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    c.add_argument("--bound", type=_bound_arg, default=64, metavar="N",
+                   help=f"most auction calls to unroll (default 64, at most {MAX_BOUND:,})")
     c.add_argument("--json", action="store_true", help="print the results as JSON")
     c.set_defaults(fn=cmd_check)
 
@@ -575,7 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Deal from a seed and play the deal with random bots; "
                         "the same seed gives the same deal.")
     pl.add_argument("game", metavar="GAME")
-    pl.add_argument("--seed", type=int, default=0, help="seed of the shuffle and the bots (default 0)")
+    pl.add_argument("--seed", type=_seed_arg, default=0, help="seed of the shuffle and the bots (default 0)")
     pl.add_argument("--variant", action="append", default=[], metavar="ID")
     pl.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     pl.add_argument("--json", action="store_true", help="write the machine-readable record")
@@ -604,8 +691,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "the auction, contract and result.  With --read, read a PBN file and "
                         "list its deals (exit 2 at the first error).")
     pb.add_argument("game", metavar="GAME")
-    pb.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
-    pb.add_argument("-n", "--deals", type=_positive_int, default=1, metavar="N",
+    pb.add_argument("--seed", type=_seed_arg, default=0, help="seed of the first deal (default 0)")
+    pb.add_argument("-n", "--deals", type=_count_arg, default=1, metavar="N",
                     help="number of deals to write (default 1)")
     pb.add_argument("--played", action="store_true", help="play each deal with random bots")
     pb.add_argument("--variant", action="append", default=[], metavar="ID")
@@ -630,14 +717,15 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("game", metavar="GAME")
     d.add_argument("--where", required=True, metavar="CONSTRAINT",
                    help="the condition on the hands as dealt")
-    d.add_argument("-n", type=_positive_int, default=1, metavar="N",
+    d.add_argument("-n", type=_count_arg, default=1, metavar="N",
                    help="number of distinct deals (default 1)")
-    d.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    d.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
     d.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
                    help="auto (default): deal and reject first, then Z3; or only one of them")
-    d.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S",
-                   help="seconds Z3 may spend on one query (default 60)")
+    d.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
+                   help=f"seconds Z3 may spend on one query (default 60, at most {MAX_SECONDS:,})")
+    d.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
     d.add_argument("--variant", action="append", default=[], metavar="ID")
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
     d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
@@ -661,11 +749,12 @@ def build_parser() -> argparse.ArgumentParser:
     fx.add_argument("--rule", action="append", metavar="ID",
                     help="only this rule (repeatable); the folder's other fixtures and "
                     "coverage entries are kept")
-    fx.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    fx.add_argument("--timeout", type=_positive_float, default=120.0, metavar="S",
+    fx.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
+    fx.add_argument("--timeout", type=_seconds_arg, default=120.0, metavar="S",
                     help="seconds Z3 may spend on one rule, and the random search after it "
-                    "(default 120)")
-    fx.add_argument("--search", type=_positive_int, default=20_000, metavar="N",
+                    f"(default 120, at most {MAX_SECONDS:,})")
+    fx.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    fx.add_argument("--search", type=_count_arg, default=20_000, metavar="N",
                     help="random deals to try for a rule Z3 does not unroll or times out on "
                     "(default 20000)")
     fx.add_argument("--variant", action="append", default=[], metavar="ID")
@@ -688,25 +777,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _exit_codes_text() -> str:
     return "exit codes:\n" + "\n".join(f"  {code:<4} {what}" for code, what in EXIT_CODES)
 
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return v
-
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return v
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,7 +23,7 @@ import pytest
 
 from spec.engine import play_deal
 from spec.games.crescendo import GAME as CRESCENDO
-from spec.records import to_record
+from spec.records import hands_text, to_record
 from verifier import cli
 
 # -- what the files of the cases hold ----------------------------------------------------
@@ -37,6 +37,28 @@ def record(change: Callable[[dict[str, Any]], object] | None = None) -> str:
     if change is not None:
         change(data)
     return json.dumps(data)
+
+
+def _deals_data() -> dict[str, Any]:
+    deals = [play_deal(CRESCENDO, seed=k) for k in (1, 2)]
+    return {"format": cli.DEALS_FORMAT, "game": "crescendo", "variants": [], "where": "true",
+            "seed": 0, "status": "found", "method": "rejection", "seconds": 0.0,
+            "deals": [{"dealer": "Rearhand", "hands": hands_text(CRESCENDO, d.dealt)}
+                      for d in deals]}
+
+
+DEALS: dict[str, Any] = _deals_data()
+
+
+def deals_file(change: Callable[[dict[str, Any]], object] | None = None) -> str:
+    """A deals file of two Crescendo deals as JSON, changed by ``change``."""
+    data = json.loads(json.dumps(DEALS))
+    if change is not None:
+        change(data)
+    return json.dumps(data)
+
+
+DEALS_FILE = {"deals.json": deals_file()}
 
 
 # -- the table -------------------------------------------------------------------------
@@ -71,6 +93,60 @@ CASES: dict[str, Case] = {
                                  message="unknown variant 'nope'"),
     "check-unknown-property": bad("check", "crescendo", "--property", "nope",
                                   message="has no property 'nope'"),
+    # -- numbers -------------------------------------------------------------------------
+    **{f"{cmd}-timeout-{name}": bad(cmd, game, *where, f"--timeout={text}", message=expect)
+       for cmd, game, where in (("check", "crescendo", ()),
+                                ("deals", "crescendo", ("--where", "holds(Forehand, JK)")),
+                                ("fixtures", "crescendo", ("--out", "fx")))
+       for name, text, expect in (("nan", "nan", "expected a finite number of seconds, got 'nan'"),
+                                  ("inf", "inf", "finite number of seconds, got 'inf'"),
+                                  ("minus-inf", "-inf", "finite number of seconds, got '-inf'"),
+                                  ("1e400", "1e400", "seconds are at most 1,000,000, got '1e400'"),
+                                  ("zero", "0", "expected a positive number of seconds, got '0'"),
+                                  ("negative", "-1", "expected a positive number of seconds such as 60"),
+                                  ("underscore", "1_0", "digits 0-9, got '1_0'"),
+                                  ("arabic-digit", "٣", "digits 0-9, got '٣'"),
+                                  ("word", "soon", "digits 0-9, got 'soon'"))},
+    **{f"{cmd}-rlimit-{name}": bad(cmd, game, *where, "--rlimit", text, message=expect)
+       for cmd, game, where in (("check", "crescendo", ()),
+                                ("deals", "crescendo", ("--where", "holds(Forehand, JK)")),
+                                ("fixtures", "crescendo", ("--out", "fx")))
+       for name, text, expect in (("zero", "0", "the resource limit is at least 1"),
+                                  ("past-32-bits", "4294967296", "at most 4,294,967,295"),
+                                  ("fraction", "1.5", "got '1.5'"),
+                                  ("superscript", "²", "digits 0-9, got '²'"))},
+    "check-bound-zero": bad("check", "--bound", "0", message="the bound is at least 1"),
+    "check-bound-huge": bad("check", "--bound", "100000", message="the bound is at most 1,000"),
+    "check-bound-word": bad("check", "--bound", "many", message="got 'many'"),
+    "play-seed-arabic": bad("play", "crescendo", "--seed", "١٢", message="digits 0-9, got '١٢'"),
+    "play-seed-underscore": bad("play", "crescendo", "--seed", "1_000",
+                                message="digits 0-9, got '1_000'"),
+    "play-seed-negative": bad("play", "crescendo", "--seed=-3", message="got a negative number"),
+    "play-seed-huge": bad("play", "crescendo", "--seed", "9" * 19,
+                          message="a seed is at most 999,999,999,999,999,999"),
+    "play-seed-5000-digits": bad("play", "crescendo", "--seed", "9" * 5000,
+                                 message="a seed is at most"),
+    "play-seed-empty": bad("play", "crescendo", "--seed", "", message="got ''"),
+    "pbn-seed-word": bad("pbn", "vint", "--seed", "x", message="a seed is a whole number"),
+    "deals-seed-float": bad("deals", "crescendo", "--where", "true", "--seed", "1.0",
+                            message="got '1.0'"),
+    "fixtures-seed-fullwidth": bad("fixtures", "crescendo", "--out", "fx", "--seed", "１",
+                                   message="digits 0-9, got '１'"),
+    "pbn-count-zero": bad("pbn", "vint", "-n", "0", message="the count is at least 1"),
+    "deals-count-exponent": bad("deals", "crescendo", "--where", "true", "-n", "1e3",
+                                message="got '1e3'"),
+    "fixtures-search-zero": bad("fixtures", "crescendo", "--out", "fx", "--search", "0",
+                                message="the count is at least 1"),
+    "board-superscript": bad("play", "crescendo", "--deal", "deals.json", "--board", "²",
+                             files=DEALS_FILE, message="digits 0-9, got '²'"),
+    "board-zero": bad("play", "crescendo", "--deal", "deals.json", "--board", "0",
+                      files=DEALS_FILE, message="--board is at least 1"),
+    "board-past-the-end": bad("play", "crescendo", "--deal", "deals.json", "--board", "3",
+                              files=DEALS_FILE, message="has deals 1 to 2; --board 3 is not one"),
+    "board-negative": bad("play", "crescendo", "--deal", "deals.json", "--board=-1",
+                          files=DEALS_FILE, message="got a negative number"),
+    "board-without-file": bad("play", "crescendo", "--board", "1",
+                              message="--board picks a deal of a file"),
 }
 
 
