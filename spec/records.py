@@ -29,13 +29,34 @@ from spec.errors import IllegalActionError, NotationError
 from spec.registry import find_game
 
 __all__ = ["FORMAT", "RecordError", "to_record", "replay", "ReplayReport", "hands_text",
-           "hands_from_text"]
+           "hands_from_text", "json_kind"]
 
 FORMAT = "trickspec-record/1"
 
 
 class RecordError(NotationError):
     """A record that is not well-formed (as opposed to one the rules reject)."""
+
+
+def json_kind(value: Any) -> str:
+    """What kind of JSON value this is, for a message: ``a number``, ``a list``, ...
+
+    >>> json_kind(5), json_kind(None), json_kind([]), json_kind(True)
+    ('a number', 'null', 'a list', 'true')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
 
 
 def _play_text(game: Game, card: int, named: int) -> str:

@@ -10,6 +10,7 @@ import argparse
 import difflib
 import json
 import math
+import os
 import re
 import sys
 import traceback
@@ -26,11 +27,12 @@ from spec.errors import NotationError, SpecError, shown
 from spec.constraints import about_play, parse_where
 from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
-from spec.records import RecordError, hands_from_text, hands_text, replay, to_record
+from spec.records import RecordError, hands_from_text, hands_text, json_kind, replay, to_record
 from spec.registry import GAMES, find_game
-from verifier.errors import InputError, SolverUnknownError, VerifierError
+from verifier.errors import InputError, SolverUnknownError
+from verifier.files import open_out, read_json, read_text, shown_path
 from verifier.deals import deals_where
-from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for
+from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.scenario import scenarios_where
 from verifier.properties import Options, Result, Verdict, check_game, checks_for
 
@@ -223,16 +225,6 @@ def _pbn_deal(game: Game, path: str, board: str | None) -> PbnDeal:
     raise InputError(f"{path} has no board {board!r} (boards: {boards})")
 
 
-def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}") from None
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
     if args.format == "json":
@@ -327,9 +319,9 @@ def cmd_pbn(args: argparse.Namespace) -> int:
 
 def _read_pbn_file(game: Game, path: str) -> list[PbnDeal]:
     try:
-        return read_pbn(game, _read_text(path))
+        return read_pbn(game, read_text(path, errors="replace"))
     except NotationError as e:
-        raise InputError(f"{path}: {e}") from None
+        raise InputError(f"{shown_path(path)}: {e}") from None
 
 
 DEALS_FORMAT = "trickspec-deals/1"
@@ -413,10 +405,15 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
 
 def cmd_fixtures(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
+    if args.check and args.out:
+        raise InputError("give --out DIR to write fixtures or --check DIR to check a folder, "
+                         "not both")
     if args.check:
+        if args.rule:
+            raise InputError("--rule picks the rules to write; --check checks the whole folder")
         folder = Path(args.check)
-        if not folder.is_dir():
-            raise InputError(f"{args.check} is not a folder of fixtures")
+        if not os.path.isdir(folder):
+            raise InputError(f"{shown_path(args.check)} is not a folder of fixtures")
         problems = check_folder(game, folder)
         for p in problems:
             print(f"{folder}: {p}")
@@ -428,45 +425,55 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
     if not args.out:
         raise InputError("say where to write the fixtures (--out DIR) or which folder to "
                          "check (--check DIR)")
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot make {args.out}: {e.strerror}") from None
-    print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
-
-    def progress(rule_id: str, outcome: str) -> None:
-        print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
-
     only = None
     if args.rule:
         ids = {r.id for r in game.rules}
         unknown = [r for r in args.rule if r not in ids]
         if unknown:
             near = difflib.get_close_matches(unknown[0], sorted(ids), n=1)
-            raise InputError(f"{game.name} has no rule {unknown[0]!r}"
+            raise InputError(f"{game.name} has no rule {shown(unknown[0])}"
                              + (f"; did you mean {near[0]!r}?" if near else
                                 f"; its rules are {', '.join(r.id for r in game.rules[:3])}, ..."))
         only = set(args.rule)
+    out = Path(args.out)
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise InputError(f"{shown_path(args.out)} is a file, not a folder for the fixtures")
+    older = None
+    if only is not None and os.path.lexists(out / COVERAGE_FILE):
+        # the folder's coverage of the other rules is kept: it must be sound before any work
+        older = read_coverage(out / COVERAGE_FILE)
+        if older["game"] != game.key:
+            raise InputError(f"{shown_path(args.out)} holds fixtures of {shown(older['game'])}, "
+                             f"not of {game.key!r}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder {shown_path(args.out)}: {e.strerror or e}") from None
+    print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
+
+    def progress(rule_id: str, outcome: str) -> None:
+        print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
+
     fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout, rlimit=args.rlimit,
                                  search=args.search, only=only, on_rule=progress)
     files = {f"{f['rule']}.json": f for f in fixtures}
-    if only is not None and (out / COVERAGE_FILE).exists():
-        try:
-            cov = cov.merged(json.loads((out / COVERAGE_FILE).read_text(encoding="utf-8")),
-                             [r.id for r in game.rules])
-        except (OSError, json.JSONDecodeError):
-            pass  # an unreadable coverage file is replaced by this one
+    if older is not None:
+        cov = cov.merged(older, [r.id for r in game.rules])
     for rid in only or ():
         if rid not in cov.covered:
-            (out / f"{rid}.json").unlink(missing_ok=True)
+            try:
+                (out / f"{rid}.json").unlink(missing_ok=True)
+            except OSError as e:
+                raise InputError(f"cannot remove {shown_path(out / f'{rid}.json')}: "
+                                 f"{e.strerror or e}") from None
     files[COVERAGE_FILE] = cov.to_json()
     for name, data in files.items():
+        f = open_out(str(out / name))
         try:
-            (out / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
+            with f:
+                f.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         except OSError as e:
-            raise InputError(f"cannot write to {args.out}: {e.strerror}") from None
+            raise InputError(f"cannot write {shown_path(out / name)}: {e.strerror or e}") from None
     print(cov.summary())
     missed = [rid for rid, why in cov.without if not why.startswith(("equipment", "a consequence"))]
     return EXIT_ERROR if missed else EXIT_OK
@@ -474,39 +481,45 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
 
 def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int, ...], int]:
     """Hands and dealer of one deal of a file written by 'trickspec deals'."""
-    try:
-        data = json.loads(_read_text(path))
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path} is not JSON ({e.msg} at line {e.lineno}); expected a file "
-                         "from 'trickspec deals'") from None
+    data = read_json(path, what="a deals file from 'trickspec deals'")
+    name = shown_path(path)
     if not isinstance(data, dict) or data.get("format") != DEALS_FORMAT:
-        raise InputError(f"{path} is not a deals file (format {DEALS_FORMAT!r}, from "
+        raise InputError(f"{name} is not a deals file (format {DEALS_FORMAT!r}, from "
                          "'trickspec deals')")
     if data.get("game") != game.key:
-        raise InputError(f"{path} holds deals of {data.get('game')!r}, not {game.key!r}")
-    deals = data.get("deals") or []
+        raise InputError(f"{name} holds deals of {shown(data.get('game'))}, not {game.key!r}")
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise InputError(f"{name}: 'deals' must be a list of deals, got {json_kind(deals)}")
+    if not deals:
+        raise InputError(f"{name} holds no deal")
     try:
         k = 1 if board is None else whole_number(board, what="--board", least=1)
     except InputError as e:
-        raise InputError(f"{e} (the deal's position in {path}, from 1)") from None
+        raise InputError(f"{e} (the deal's position in {name}, from 1)") from None
     if not 1 <= k <= len(deals):
-        raise InputError(f"{path} has deals 1 to {len(deals)}; --board {board} is not one")
+        raise InputError(f"{name} has deals 1 to {len(deals)}; --board {board} is not one")
     deal = deals[k - 1]
-    if not isinstance(deal, dict) or not isinstance(deal.get("dealer"), str):
-        raise InputError(f"{path}: deal {k} needs 'dealer' and 'hands'")
+    if not isinstance(deal, dict):
+        raise InputError(f"{name}: deal {k} must be an object with 'dealer' and 'hands', got "
+                         f"{json_kind(deal)}")
+    if not isinstance(deal.get("dealer"), str):
+        raise InputError(f"{name}: deal {k}: 'dealer' must be a seat's name, got "
+                         f"{json_kind(deal.get('dealer'))}")
     try:
         return hands_from_text(game, deal.get("hands")), game.table.parse_seat(deal["dealer"])
     except NotationError as e:
-        raise InputError(f"{path}: deal {k}: {e}") from None
+        raise InputError(f"{name}: deal {k}: {e}") from None
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
     if args.out:
+        f = open_out(args.out)
         try:
-            with open(args.out, "w", encoding="utf-8") as f:
+            with f:
                 f.write(text + "\n")
-        except OSError as e:
-            raise InputError(f"cannot write {args.out}: {e.strerror}") from None
+        except OSError as e:  # a full disk, say
+            raise InputError(f"cannot write {shown_path(args.out)}: {e.strerror or e}") from None
     else:
         print(text)
     return EXIT_OK
@@ -515,21 +528,7 @@ def _emit(args: argparse.Namespace, text: str) -> int:
 # -- replay -----------------------------------------------------------------------------
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            data: Any = json.load(sys.stdin)
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                data = json.load(f)
-    except FileNotFoundError:
-        raise InputError(f"no such file: {args.file}") from None
-    except IsADirectoryError:
-        raise InputError(f"{args.file} is a directory, not a record") from None
-    except json.JSONDecodeError as e:
-        raise InputError(f"{args.file} is not JSON: {e.msg} at line {e.lineno} "
-                         "(records come from 'trickspec play GAME --json')") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{args.file} is not a text file") from None
+    data = read_json(args.file, what="a record from 'trickspec play GAME --json'")
     report = replay(data)
     if args.json:
         print(json.dumps({"ok": report.ok, "message": report.message}))

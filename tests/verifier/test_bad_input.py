@@ -10,6 +10,8 @@ process, to show that nothing reaches the terminal but that line.
 """
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import subprocess
@@ -59,6 +61,38 @@ def deals_file(change: Callable[[dict[str, Any]], object] | None = None) -> str:
 
 
 DEALS_FILE = {"deals.json": deals_file()}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def fixtures_folder(name: str = "", change: Callable[[dict[str, Any]], object] | None = None,
+                    text: str | bytes | None = None) -> Callable[[Path], None]:
+    """Makes a copy of the committed Crescendo fixtures at a path, with the file ``name``
+    changed by ``change`` (on its JSON) or replaced by ``text``."""
+    def make(path: Path) -> None:
+        path.mkdir()
+        for f in (ROOT / "fixtures" / "crescendo").glob("*.json"):
+            (path / f.name).write_bytes(f.read_bytes())
+        if change is not None:
+            data = json.loads((path / name).read_text(encoding="utf-8"))
+            change(data)
+            (path / name).write_text(json.dumps(data), encoding="utf-8")
+        elif isinstance(text, bytes):
+            (path / name).write_bytes(text)
+        elif text is not None:
+            (path / name).write_text(text, encoding="utf-8")
+    return make
+
+
+def folder(path: Path) -> None:
+    path.mkdir()
+
+
+def fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+REPLAY_HINT = "expected a record from 'trickspec play GAME --json'"
 
 
 # -- the table -------------------------------------------------------------------------
@@ -145,6 +179,133 @@ CASES: dict[str, Case] = {
                               files=DEALS_FILE, message="has deals 1 to 2; --board 3 is not one"),
     "board-negative": bad("play", "crescendo", "--deal", "deals.json", "--board=-1",
                           files=DEALS_FILE, message="got a negative number"),
+    # -- paths that are no plain file ---------------------------------------------------
+    "replay-no-such-file": bad("replay", "no-such.json", message="no such file: no-such.json"),
+    "replay-path-through-a-file": bad("replay", "rec.json/x", files={"rec.json": record()},
+                                      message="a part of the path before the last is a file"),
+    "replay-name-too-long": bad("replay", "r" * 300 + ".json",
+                                message="the file name is too long"),
+    "replay-a-folder": bad("replay", "x.json", files={"x.json": folder},
+                           message="x.json is a folder, not a file"),
+    "replay-a-fifo-nobody-writes": bad("replay", "pipe", files={"pipe": fifo},
+                                       message="pipe is empty"),
+    "replay-dev-zero": bad("replay", "/dev/zero", message="/dev/zero holds more than 64 MiB"),
+    "replay-dev-null": bad("replay", "/dev/null", message="/dev/null is empty"),
+    "replay-nul-in-name": bad("replay", "r\x00.json", message="is not a file name (it holds a NUL"),
+    "replay-not-utf8": bad("replay", "r.json", files={"r.json": b'{"a": "\xff"}'},
+                           message="r.json is not UTF-8 text (byte 8 is 0xff)"),
+    "replay-empty": bad("replay", "r.json", files={"r.json": ""}, message="r.json is empty"),
+    "replay-not-json": bad("replay", "r.json", files={"r.json": "not json"},
+                           message=f"r.json is not JSON (Expecting value at line 1, column 1); {REPLAY_HINT}"),
+    "replay-deep-json": bad("replay", "r.json", files={"r.json": DEEP},
+                            message="r.json nests deeper than 64 levels"),
+    "replay-5000-digit-number": bad("replay", "r.json", files={"r.json": '{"seed": ' + "7" * 5000 + "}"},
+                                    message="holds a number with more digits than Python reads"),
+    "replay-nan": bad("replay", "r.json", files={"r.json": '{"seed": NaN}'},
+                      message="NaN is not a JSON number"),
+    "play-deal-file-missing": bad("play", "crescendo", "--deal", "none.json",
+                                  message="no such file: none.json"),
+    "play-deal-file-deep": bad("play", "crescendo", "--deal", "d.json", files={"d.json": DEEP},
+                               message="d.json nests deeper than 64 levels"),
+    "play-deal-file-folder": bad("play", "crescendo", "--deal", "d", files={"d": folder},
+                                 message="d is a folder, not a file"),
+    "play-pbn-file-dev-zero": bad("play", "vint", "--pbn", "/dev/zero",
+                                  message="/dev/zero holds more than 64 MiB"),
+    "pbn-read-folder": bad("pbn", "vint", "--read", "p", files={"p": folder},
+                           message="p is a folder, not a file"),
+    "pbn-read-through-a-file": bad("pbn", "vint", "--read", "p.pbn/q", files={"p.pbn": "x"},
+                                   message="a part of the path before the last is a file"),
+    "out-through-a-file": bad("play", "crescendo", "--out", "f/deal.txt", files={"f": "x"},
+                              message="cannot write f/deal.txt (a part of the path before the last is a file"),
+    "out-no-such-folder": bad("play", "crescendo", "--out", "nowhere/deal.txt",
+                              message="cannot write nowhere/deal.txt: no such folder"),
+    "out-a-folder": bad("play", "crescendo", "--out", "d", files={"d": folder},
+                        message="d is a folder, not a file"),
+    "out-dev-full": bad("play", "crescendo", "--out", "/dev/full",
+                        message="cannot write /dev/full: No space left on device"),
+    "out-name-too-long": bad("pbn", "vint", "--out", "o" * 300, message="the file name is too long"),
+    # -- fixtures folders ------------------------------------------------------------------
+    "fixtures-check-no-folder": bad("fixtures", "crescendo", "--check", "none",
+                                    message="none is not a folder of fixtures"),
+    "fixtures-check-a-file": bad("fixtures", "crescendo", "--check", "f", files={"f": "x"},
+                                 message="f is not a folder of fixtures"),
+    "fixtures-check-name-too-long": bad("fixtures", "crescendo", "--check", "d" * 300,
+                                        message="is not a folder of fixtures"),
+    "fixtures-check-no-coverage": bad("fixtures", "crescendo", "--check", "fx",
+                                      files={"fx": folder},
+                                      message="no such file: fx/coverage.json (write the folder with"),
+    "fixtures-check-folder-named-json": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder(), "fx/x.json": folder}, message="fx/x.json is a folder, not a file"),
+    "fixtures-check-fixture-not-utf8": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", text=b"\xff\xfe")},
+        message="fx/play.follow_suit.json is not UTF-8 text"),
+    "fixtures-check-coverage-not-utf8": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("coverage.json", text=b"{\xff}")},
+        message="fx/coverage.json is not UTF-8 text"),
+    "fixtures-check-fixture-not-json": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", text="{")},
+        message="fx/play.follow_suit.json is not JSON"),
+    "fixtures-check-coverage-deep": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("coverage.json", text=DEEP)}, message="nests deeper than 64"),
+    "fixtures-check-without-number": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("coverage.json", lambda d: d.update(without=5))},
+        message="coverage.json: 'without' must be an object mapping rule ids to reasons, got a number"),
+    "fixtures-check-without-reason-list": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("coverage.json",
+                                     lambda d: d["without"].update({"deck.cards": []}))},
+        message="'without' must map rule ids to reasons"),
+    "fixtures-check-covered-object": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("coverage.json", lambda d: d.update(covered={}))},
+        message="'covered' must be a list of rule ids, got an object"),
+    "fixtures-check-coverage-game-number": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("coverage.json", lambda d: d.update(game=304))},
+        message="'game' must be a game's key, got a number"),
+    "fixtures-check-fires-list": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", lambda d: d.update(fires=[]))},
+        message="play.follow_suit.json: 'fires' must be an object with 'when' and 'at', got a list"),
+    "fixtures-check-at-numbers": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", lambda d: d["fires"].update(at=[1, 2]))},
+        message="'fires': 'at' must be a list of places, such as 'trick 3, North', but holds a number"),
+    "fixtures-check-rule-null": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", lambda d: d.update(rule=None))},
+        message="'rule' must be a string, got null"),
+    "fixtures-check-variants-string": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", lambda d: d.update(variants="x"))},
+        message="'variants' must be a list of variant ids, got a string"),
+    "fixtures-check-record-list": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", lambda d: d.update(record=[]))},
+        message="'record' must be a record (an object), got a list"),
+    "fixtures-check-unknown-game": bad(
+        "fixtures", "crescendo", "--check", "fx",
+        files={"fx": fixtures_folder("play.follow_suit.json", lambda d: d.update(game="chess"))},
+        message="unknown game 'chess'"),
+    "fixtures-out-and-check": bad("fixtures", "crescendo", "--out", "a", "--check", "b",
+                                  message="not both"),
+    "fixtures-out-a-file": bad("fixtures", "crescendo", "--out", "f", files={"f": "x"},
+                               message="f is a file, not a folder for the fixtures"),
+    "fixtures-rule-bad-coverage": bad(
+        "fixtures", "crescendo", "--out", "fx", "--rule", "play.follow_suit",
+        files={"fx": fixtures_folder("coverage.json", lambda d: d.update(without=5))},
+        message="'without' must be an object"),
+    "fixtures-rule-other-games-folder": bad(
+        "fixtures", "304", "--out", "fx", "--rule", "play.follow_suit",
+        files={"fx": fixtures_folder()}, message="fx holds fixtures of 'crescendo', not of '304'"),
+    "fixtures-unknown-rule": bad("fixtures", "crescendo", "--out", "fx", "--rule", "play.folow_suit",
+                                 message="did you mean 'play.follow_suit'?"),
     "board-without-file": bad("play", "crescendo", "--board", "1",
                               message="--board picks a deal of a file"),
 }
@@ -271,3 +432,54 @@ def test_no_traceback_reaches_the_terminal(case_id: str, tmp_path: Path) -> None
     assert p.returncode == case.code
     assert "Traceback" not in p.stderr and len(p.stderr.splitlines()) == 1, p.stderr
     assert case.message in p.stderr
+
+
+# -- what cannot be put in the table -----------------------------------------------------
+
+
+def test_permission_denied(scratch: Path, monkeypatch: pytest.MonkeyPatch,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    (scratch / "r.json").write_text(record())
+    real_open = os.open
+
+    def denied(path: Any, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith("r.json"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", denied)  # root reads any file: the system's answer, faked
+    assert cli.main(["replay", "r.json"]) == cli.EXIT_ERROR
+    assert capsys.readouterr().err == "trickspec: error: cannot read r.json: permission denied\n"
+
+
+@pytest.mark.parametrize("data,message", [
+    (b"", "standard input is empty"),
+    (b"\xff", "standard input is not UTF-8 text"),
+    (DEEP.encode(), "standard input nests deeper than 64 levels"),
+], ids=["empty", "not-utf8", "deep"])
+def test_a_record_on_standard_input(data: bytes, message: str, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert cli.main(["replay", "-"]) == cli.EXIT_ERROR
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_a_good_record_on_standard_input(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(record().encode())))
+    assert cli.main(["replay", "-"]) == cli.EXIT_OK
+    assert capsys.readouterr().out.startswith("confirmed")
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_refused_fixtures_run_writes_nothing(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures_folder("coverage.json", lambda d: d.update(without=5))(scratch / "fx")
+    before = _snapshot(scratch / "fx")
+    assert cli.main(["fixtures", "crescendo", "--out", "fx", "--rule", "play.follow_suit"]) == 2
+    assert _snapshot(scratch / "fx") == before
+    assert cli.main(["fixtures", "crescendo", "--out", "new", "--rule", "no.such_rule"]) == 2
+    assert not (scratch / "new").exists()
