@@ -13,6 +13,7 @@ __all__ = [
     "IllegalActionError",
     "AmbiguousActionError",
     "SrcLoc",
+    "shown",
 ]
 
 from dataclasses import dataclass
@@ -29,6 +30,30 @@ class SrcLoc:
         import os
 
         return f"{os.path.basename(self.file)}:{self.line}"
+
+
+SHOWN_CHARS = 80  # the most of a value a message quotes
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters with '…' when longer: what
+    a user typed or a file held may be a whole page, and a message stays one short line.
+
+    >>> shown("North")
+    "'North'"
+    >>> shown("N" * 100, limit=12)
+    "'NNNNNNNNN…'"
+    """
+    if isinstance(value, str) and len(value) > 2 * limit:
+        value = value[:2 * limit]  # the repr of a huge text would itself be huge
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # nested too deep, or an int too long to print
+        text = f"<a {type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    end = text[-1] if text[-1] in "'\"" else ""
+    return text[:limit - 1 - len(end)] + "…" + end
 
 
 def _prefix(rule_id: str | None, src_loc: SrcLoc | None) -> str:

@@ -17,6 +17,7 @@ from spec.dsl._nodes import NO_SUIT
 from spec.engine import (
     Action,
     Call,
+    Declare,
     Lay,
     Phase,
     Play,
@@ -25,17 +26,38 @@ from spec.engine import (
     engine_for,
     parse_action,
 )
-from spec.errors import IllegalActionError, NotationError
+from spec.errors import IllegalActionError, NotationError, shown
 from spec.registry import find_game
 
-__all__ = ["FORMAT", "RecordError", "to_record", "replay", "ReplayReport", "hands_text",
-           "hands_from_text"]
+__all__ = ["FORMAT", "MAX_SEED", "RecordError", "to_record", "replay", "ReplayReport", "hands_text",
+           "hands_from_text", "json_kind"]
 
 FORMAT = "trickspec-record/1"
 
 
 class RecordError(NotationError):
     """A record that is not well-formed (as opposed to one the rules reject)."""
+
+
+def json_kind(value: Any) -> str:
+    """What kind of JSON value this is, for a message: ``a number``, ``a list``, ...
+
+    >>> json_kind(5), json_kind(None), json_kind([]), json_kind(True)
+    ('a number', 'null', 'a list', 'true')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
 
 
 def _play_text(game: Game, card: int, named: int) -> str:
@@ -48,15 +70,7 @@ def _actions(game: Game, log: tuple[tuple[int, Action], ...]) -> list[dict[str, 
     t = game.table
     out = []
     for seat, action in log:
-        if isinstance(action, Call):
-            kind = "call"
-        elif isinstance(action, Play):
-            kind = "play"
-        elif isinstance(action, Lay):
-            kind = "lay"
-        else:
-            kind = "announce"
-        out.append({"seat": t.name(seat), kind: str(action)})
+        out.append({"seat": t.name(seat), _KIND_OF[type(action)]: str(action)})
     return out
 
 
@@ -119,12 +133,119 @@ class ReplayReport:
     state: State | None = None
 
 
-def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+MAX_SEED = 10 ** 18 - 1  # seeds are whole numbers of at most 18 digits
+_KINDS = ("call", "play", "lay", "announce")
+_KIND_OF = {Call: "call", Play: "play", Lay: "lay", Declare: "announce"}
+_NOUN = {"call": "a call", "play": "a card played", "lay": "a card laid aside",
+         "announce": "an announcement"}
+
+
+def _is(value: Any, kind: type) -> bool:
+    """``isinstance``, except that true and false are not numbers."""
+    return isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool)
+
+
+def _need(data: dict[str, Any], key: str, kind: type, what: str, where: str = "the record") -> Any:
+    """A field of an object of the record, of the right type.
+
+    Raises:
+        RecordError: the field is missing or of another type; the message names it.
+    """
     if key not in data:
-        raise RecordError(f"the record has no {key!r} field (see 'trickspec play --json')")
-    if not isinstance(data[key], kind):
-        raise RecordError(f"the record's {key!r} field has the wrong type")
-    return data[key]
+        raise RecordError(f"{where} has no {key!r} field (see 'trickspec play --json')")
+    value = data[key]
+    if not _is(value, kind):
+        raise RecordError(f"{where}: {key!r} must be {what}, got {json_kind(value)}")
+    return value
+
+
+def _need_map(data: dict[str, Any], key: str, kind: type, what: str, where: str) -> Any:
+    """A field that maps names (seats, lines) to values of one type."""
+    value = _need(data, key, dict, f"an object mapping names to {what}", where)
+    for name, v in value.items():
+        if not _is(v, kind):
+            raise RecordError(f"{where}: {key!r} must map names to {what}; {shown(name)} has "
+                              f"{json_kind(v)}")
+    return value
+
+
+def _need_list(data: dict[str, Any], key: str, kind: type, what: str, where: str) -> list[Any]:
+    """A field that lists values of one type."""
+    value = _need(data, key, list, f"a list of {what}", where)
+    for k, v in enumerate(value, start=1):
+        if not _is(v, kind):
+            raise RecordError(f"{where}: {key!r} must be a list of {what}; item {k} is "
+                              f"{json_kind(v)}")
+    return value  # type: ignore[no-any-return]
+
+
+def _check_actions(actions: list[Any], where: str, first_step: int) -> None:
+    for step, a in enumerate(actions, start=first_step):
+        if not isinstance(a, dict):
+            raise RecordError(f"{where}: step {step}: an action is an object with 'seat' and one "
+                              f"of 'call', 'play', 'lay' or 'announce', got {json_kind(a)}")
+        kinds = [k for k in _KINDS if k in a]
+        if "seat" not in a or len(kinds) != 1:
+            raise RecordError(f"{where}: step {step}: an action is an object with 'seat' and one "
+                              "of 'call', 'play', 'lay' or 'announce'")
+        _need(a, "seat", str, "a seat's name", f"{where}: step {step}")
+        _need(a, kinds[0], str, "an action in record notation (such as 'pass', '15C' or "
+              "'AS')", f"{where}: step {step}")
+
+
+def _check_shape(data: Any) -> None:
+    """Every field of a record has the type :func:`to_record` gives it, before any replay:
+    a number where a list belongs, a card as an object, true for a seed, a seed of
+    5,000 digits are malformed records (exit 2), not records the rules reject.
+
+    Raises:
+        RecordError: naming the first field that is wrong.
+    """
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object (see 'trickspec play --json'), got "
+                          f"{json_kind(data)}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a trickspec record: format should be {FORMAT!r}")
+    _need(data, "game", str, "a game's name")
+    _need_list(data, "variants", str, "variant ids", "the record")
+    seed = _need(data, "seed", int, "a whole number (the seed)")
+    if not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"the record: 'seed' must be a whole number from 0 to {MAX_SEED:,}, "
+                          f"got {shown(seed)}")
+    _need(data, "dealer", str, "a seat's name")
+    step = 1
+    for k, deal in enumerate(_need(data, "thrown_in", list, "a list of deals"), start=1):
+        where = f"the record: deal {k} thrown in"
+        if not isinstance(deal, dict):
+            raise RecordError(f"{where} must be an object with 'hands' and 'actions', got "
+                              f"{json_kind(deal)}")
+        _need_map(deal, "hands", str, "cards", where)
+        actions = _need(deal, "actions", list, "a list of actions", where)
+        _check_actions(actions, where, step)
+        step += len(actions)
+        if "dealer" in deal:
+            _need(deal, "dealer", str, "a seat's name", where)
+    _need_map(data, "hands", str, "cards", "the record")
+    _check_actions(_need(data, "actions", list, "a list of actions"), "the record", step)
+    for k, trick in enumerate(_need(data, "tricks", list, "a list of tricks"), start=1):
+        where = f"the record: trick {k}"
+        if not isinstance(trick, dict):
+            raise RecordError(f"{where} must be an object, got {json_kind(trick)}")
+        _need_list(trick, "cards", str, "cards", where)
+        _need(trick, "winner", str, "a seat's name", where)
+    if data.get("scores") is not None:
+        _need_map(data, "scores", int, "whole numbers", "the record")
+    contract = data.get("contract")
+    if contract is not None:
+        if not isinstance(contract, dict):
+            raise RecordError(f"the record: 'contract' must be null or an object with 'bid' and "
+                              f"'declarer', got {json_kind(contract)}")
+        _need(contract, "bid", str, "a bid", "the record's contract")
+        _need(contract, "declarer", str, "a seat's name", "the record's contract")
+    if "lines" in data:
+        lines = _need(data, "lines", dict, "an object of the score sheet's lines", "the record")
+        for name in lines:
+            _need_map(lines, name, int, "whole numbers", "the record's 'lines'")
 
 
 def hands_from_text(game: Game, data: Any) -> tuple[int, ...]:
@@ -133,16 +254,24 @@ def hands_from_text(game: Game, data: Any) -> tuple[int, ...]:
 
     Raises:
         RecordError: not a map of seats to cards.
-        NotationError: a bad seat or card, or hands that do not share out the deck.
+        NotationError: a bad seat or card, a seat named twice, or hands that do not share
+            out the deck.
     """
     t = game.table
     if not isinstance(data, dict):
-        raise RecordError("'hands' must map each seat to its cards, e.g. {\"Forehand\": \"AS 5S ...\"}")
+        raise RecordError("'hands' must map each seat to its cards, e.g. {\"Forehand\": \"AS 5S ...\"}"
+                          f", got {json_kind(data)}")
     masks = [0] * game.players
+    named: dict[int, str] = {}
     for name, text in data.items():
         seat = t.parse_seat(name)
+        if seat in named:
+            raise RecordError(f"'hands' names {t.name(seat)} twice ({shown(named[seat])} and "
+                              f"{shown(name)})")
+        named[seat] = name
         if not isinstance(text, str):
-            raise RecordError(f"the hand of {name} must be a string of cards")
+            raise RecordError(f"the hand of {t.name(seat)} must be a string of cards, got "
+                              f"{json_kind(text)}")
         masks[seat] = CardSet.parse(text, game.deck).mask
     engine_for(game).check_hands(masks)
     return tuple(masks)
@@ -151,68 +280,64 @@ def hands_from_text(game: Game, data: Any) -> tuple[int, ...]:
 def replay(data: Any) -> ReplayReport:
     """Re-run a record through the engine.
 
+    Every field is checked for its type first; then each action is applied in turn and
+    must be of the kind the record says (a card played, not a call, during the play).
+
     Returns:
         A report: ``ok`` when every step, trick and score agrees with the rules.
 
     Raises:
-        RecordError: the record is malformed (a missing field, bad notation).
+        RecordError: the record is malformed (a missing field, a field of the wrong type,
+            bad notation).
         NotationError: the game or a variant is unknown.
     """
-    if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object (see 'trickspec play --json')")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"not a trickspec record: format should be {FORMAT!r}")
-    game = find_game(_need(data, "game", str))
-    variants = _need(data, "variants", list)
-    if variants:
-        game = game.with_variants(*variants)
+    _check_shape(data)
+    game = find_game(data["game"])
+    if data["variants"]:
+        game = game.with_variants(*data["variants"])
     eng = engine_for(game)
     t = game.table
-    seed = _need(data, "seed", int)
-    dealer = t.parse_seat(_need(data, "dealer", str))
-    thrown = _need(data, "thrown_in", list)
-    if thrown and isinstance(thrown[0], dict) and isinstance(thrown[0].get("dealer"), str):
+    seed = data["seed"]
+    dealer = t.parse_seat(data["dealer"])
+    thrown = data["thrown_in"]
+    if thrown and "dealer" in thrown[0]:
         dealer = t.parse_seat(thrown[0]["dealer"])  # a deal thrown in may pass the deal on
-    deals = list(_need(data, "thrown_in", list)) + [{"hands": data.get("hands"),
-                                                     "actions": _need(data, "actions", list)}]
+    deals = list(thrown) + [{"hands": data["hands"], "actions": data["actions"]}]
     step = 0
     state: State | None = None
     for d_index, deal in enumerate(deals):
-        if not isinstance(deal, dict):
-            raise RecordError("each thrown-in deal must be an object with hands and actions")
-        hands = hands_from_text(game, deal.get("hands"))
+        hands = hands_from_text(game, deal["hands"])
         if state is None:
             state = eng.start(hands, dealer=dealer, seed=seed)
         elif state.dealt != hands:
             return ReplayReport(False, f"deal {d_index + 1}: the record's hands are not the ones "
                                 f"the redeal from seed {seed} gives", state)
-        actions = deal.get("actions")
-        if not isinstance(actions, list):
-            raise RecordError("'actions' must be a list")
         tricks_seen = len(state.tricks)
-        for a in actions:
+        for a in deal["actions"]:
             step += 1
-            kinds = [k for k in ("call", "play", "lay", "announce") if k in a] if isinstance(a, dict) else []
-            if not isinstance(a, dict) or "seat" not in a or len(kinds) != 1:
-                raise RecordError(f"step {step}: an action is an object with 'seat' and one of "
-                                  "'call', 'play', 'lay' or 'announce'")
+            kind = next(k for k in _KINDS if k in a)
             seat = t.parse_seat(a["seat"])
             if state.phase is Phase.OVER:
                 return ReplayReport(False, f"step {step}: the deal is already over", state)
             if seat != state.turn:
                 return ReplayReport(False, f"step {step}: the record has {t.name(seat)} act, but "
                                     f"it is {t.name(state.turn)}'s turn", state)
-            text = a[kinds[0]]
+            text = a[kind]
             try:
-                action = parse_action(state, str(text))
+                action = parse_action(state, text)
+                if _KIND_OF[type(action)] != kind:
+                    return ReplayReport(False, f"step {step}: the record gives {t.name(seat)}'s "
+                                        f"{shown(text)} as {_NOUN[kind]}, but here (the "
+                                        f"{state.phase.value}) it is {_NOUN[_KIND_OF[type(action)]]}",
+                                        state)
                 state = eng.apply(state, action)
             except IllegalActionError as e:
-                return ReplayReport(False, f"step {step}: {t.name(seat)} {text}: {e}", state)
+                return ReplayReport(False, f"step {step}: {t.name(seat)} {shown(text)}: {e}", state)
             except NotationError as e:
                 return ReplayReport(False, f"step {step}: {e}", state)
             if len(state.tricks) > tricks_seen and d_index == len(deals) - 1:
                 tricks_seen = len(state.tricks)
-                mismatch = _compare_trick(game, state.tricks[-1], data.get("tricks"), step)
+                mismatch = _compare_trick(game, state.tricks[-1], data["tricks"], step)
                 if mismatch:
                     return ReplayReport(False, mismatch, state)
         if d_index < len(deals) - 1 and state.redeals != d_index + 1:
@@ -224,18 +349,18 @@ def replay(data: Any) -> ReplayReport:
                             state)
     expect = {t.name(s): x for s, x in enumerate(state.scores or ())}
     if data.get("scores") != expect:
-        return ReplayReport(False, f"scores: the record says {data.get('scores')}, the rules give "
-                            f"{expect}", state)
+        return ReplayReport(False, f"scores: the record says {shown(data.get('scores'), 200)}, "
+                            f"the rules give {expect}", state)
     if "lines" in data:
         lines = to_record(state).get("lines")
         if data["lines"] != lines:
             return ReplayReport(False, f"lines of the score sheet: the record says "
-                                f"{data['lines']}, the rules give {lines}", state)
+                                f"{shown(data['lines'], 300)}, the rules give {lines}", state)
     contract = {"bid": str(game.ladder[state.contract]), "declarer": t.name(state.declarer)}
     if data.get("contract") != contract:
-        return ReplayReport(False, f"contract: the record says {data.get('contract')}, the rules "
-                            f"give {contract}", state)
-    if isinstance(data.get("tricks"), list) and len(data["tricks"]) != len(state.tricks):
+        return ReplayReport(False, f"contract: the record says {shown(data.get('contract'), 200)}, "
+                            f"the rules give {contract}", state)
+    if len(data["tricks"]) != len(state.tricks):
         return ReplayReport(False, f"the record lists {len(data['tricks'])} tricks; the deal has "
                             f"{len(state.tricks)}", state)
     return ReplayReport(True, f"confirmed: {game.name}, seed {seed}, {step} actions, "
@@ -251,9 +376,9 @@ def _compare_trick(game: Game, rec: TrickRecord, tricks: Any, step: int) -> str 
     if not isinstance(got, dict):
         return f"step {step}: trick {rec.number} in the record is not an object"
     if got.get("cards") != want["cards"]:
-        return (f"step {step}: trick {rec.number}: the record lists {got.get('cards')}, but the "
-                f"cards played were {want['cards']}")
+        return (f"step {step}: trick {rec.number}: the record lists {shown(got.get('cards'), 200)}, "
+                f"but the cards played were {want['cards']}")
     if got.get("winner") != want["winner"]:
-        return (f"step {step}: trick {rec.number}: the record gives it to {got.get('winner')}, "
+        return (f"step {step}: trick {rec.number}: the record gives it to {shown(got.get('winner'))}, "
                 f"the rules give it to {want['winner']}")
     return None

@@ -1,15 +1,20 @@
 """The ``trickspec`` command: check, play and replay games; write and read PBN deals.
 
-Exit codes: 0 everything holds (or the record is confirmed, or the deals are found); 1 a
-property is violated (or the record is rejected); 2 unknown, bad input or an error; 3 the
-deals asked for are impossible.
+Every bad input is answered with one line on standard error, ``trickspec: error: ...``,
+and exit code 2; the command never shows a traceback unless asked to with ``--debug``.
+The exit codes are the table :data:`EXIT_CODES` (also in ``trickspec --help``).
 """
 from __future__ import annotations
 
 import argparse
 import difflib
 import json
+import math
+import os
+import re
 import sys
+import traceback
+from importlib import metadata
 from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -18,28 +23,57 @@ from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
-from spec.errors import NotationError, SpecError
+from spec.errors import NotationError, SpecError, shown
 from spec.constraints import about_play, parse_where
 from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
-from spec.records import RecordError, hands_from_text, hands_text, replay, to_record
+from spec.records import RecordError, hands_from_text, hands_text, json_kind, replay, to_record
 from spec.registry import GAMES, find_game
-from verifier.errors import VerifierError
+from verifier.errors import InputError, SolverUnknownError
+from verifier.files import open_out, read_json, read_text, shown_path
 from verifier.deals import deals_where
-from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for
+from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.scenario import scenarios_where
 from verifier.properties import Options, Result, Verdict, check_game, checks_for
 
-EXIT_OK, EXIT_VIOLATED, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_VIOLATED, EXIT_ERROR, EXIT_IMPOSSIBLE, EXIT_BUG = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130
+EXIT_CODES = (
+    (EXIT_OK, "everything holds; the record is confirmed; the deals are found"),
+    (EXIT_VIOLATED, "a property is violated; the record or a fixture is rejected"),
+    (EXIT_ERROR, "unknown (the solver gave no answer); bad input; bad usage"),
+    (EXIT_IMPOSSIBLE, "the deals asked for are impossible (proved by Z3)"),
+    (EXIT_BUG, "an internal error: a bug in trickspec (--debug shows the traceback)"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+_MESSAGE_CHARS = 1000  # the longest error message; longer ones are cut
+_WORD_CHARS = 80  # the longest run of text without a space that a message repeats
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        _say(f"error: {message} (see '{self.prog} --help')")
+        self.exit(EXIT_ERROR)
 
 
-class _UserError(Exception):
-    pass
+def _one_line(message: str) -> str:
+    """A message as one short line: no line breaks or control characters, and no long
+    stretch of what the user gave repeated whole (a 100,000-character name, a file)."""
+    text = re.sub(r"[\x00-\x1f\x7f]+", " ", message).strip()
+    text = re.sub(rf"\S{{{_WORD_CHARS + 1},}}", lambda m: m.group()[:_WORD_CHARS - 1] + "…", text)
+    return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS - 1] + "…"
+
+
+def _say(message: str) -> None:
+    """One line on standard error: ``trickspec: <message>``."""
+    print(f"trickspec: {_one_line(message)}", file=sys.stderr, flush=True)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("trickspec")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(version unknown: not installed)"
 
 
 def _game(name: str, variants: Sequence[str]) -> Game:
@@ -65,13 +99,13 @@ def _print_result(r: Result, name_width: int) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     names = args.games or sorted(GAMES)
     games = [_game(n, args.variant) for n in names]
-    opts = Options(timeout=args.timeout, bound=args.bound)
+    opts = Options(timeout=args.timeout, bound=args.bound, rlimit=args.rlimit)
     all_results: dict[str, list[Result]] = {}
     for game in games:
         known = {c.id for c in checks_for(game)}
         for p in args.property:
             if p not in known:
-                raise _UserError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(known))})")
+                raise InputError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(known))})")
         width = max(len(i) for i in known)
         if not args.json:
             extra = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
@@ -181,24 +215,14 @@ def _pbn_deal(game: Game, path: str, board: str | None) -> PbnDeal:
     """The deal of one board of a PBN file (the first when no board is named)."""
     deals = _read_pbn_file(game, path)
     if not deals:
-        raise _UserError(f"{path} holds no deal (no [Deal \"...\"] tag)")
+        raise InputError(f"{path} holds no deal (no [Deal \"...\"] tag)")
     if board is None:
         return deals[0]
     for d in deals:
         if d.board == board:
             return d
     boards = ", ".join(str(d.board) for d in deals if d.board is not None) or "none numbered"
-    raise _UserError(f"{path} has no board {board!r} (boards: {boards})")
-
-
-def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError as e:
-        raise _UserError(f"cannot read {path}: {e.strerror}") from None
+    raise InputError(f"{path} has no board {board!r} (boards: {boards})")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -206,19 +230,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.format == "json":
         args.json = True
     if args.format == "pbn" and (args.json or args.match or args.rubber):
-        raise _UserError("--format pbn writes one deal; leave out --json, --match and --rubber")
+        raise InputError("--format pbn writes one deal; leave out --json, --match and --rubber")
     dealer = game.table.parse_seat(args.dealer) if args.dealer else None
     rubber = bool(game.constructs(K.Rubber))
     if args.rubber and not rubber:
-        raise _UserError(f"{game.name} is not played in rubbers; use --match to play a whole game")
+        raise InputError(f"{game.name} is not played in rubbers; use --match to play a whole game")
     if args.pbn and (args.rubber or args.match):
-        raise _UserError("--pbn plays one deal from the file; leave out --rubber and --match")
+        raise InputError("--pbn plays one deal from the file; leave out --rubber and --match")
     if args.board is not None and not (args.pbn or args.deal):
-        raise _UserError("--board picks a deal of a file: give it with --pbn FILE or --deal FILE")
+        raise InputError("--board picks a deal of a file: give it with --pbn FILE or --deal FILE")
     if args.pbn and args.deal:
-        raise _UserError("give one file to play: --pbn FILE or --deal FILE")
+        raise InputError("give one file to play: --pbn FILE or --deal FILE")
     if args.deal and (args.rubber or args.match):
-        raise _UserError("--deal plays one deal from the file; leave out --rubber and --match")
+        raise InputError("--deal plays one deal from the file; leave out --rubber and --match")
     if args.rubber or (args.match and rubber):
         record = play_rubber(game, seed=args.seed, dealer=dealer)
         text = (json.dumps(rubber_json(record), indent=2, ensure_ascii=False) if args.json
@@ -228,7 +252,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             match = play_match(game, seed=args.seed, dealer=dealer)
         except SpecError as e:
-            raise _UserError(str(e)) from None
+            raise InputError(str(e)) from None
         if args.json:
             text = json.dumps({"game": game.key, "variants": list(game.active_variants),
                                "sides": [game.table.side_name(s) for s in match.sides],
@@ -262,7 +286,7 @@ def _pbn_text(game: Game, deals: Sequence[Any]) -> str:
     try:
         return write_pbn(game, deals).rstrip("\n")
     except NotationError as e:
-        raise _UserError(str(e)) from None
+        raise InputError(str(e)) from None
 
 
 def cmd_pbn(args: argparse.Namespace) -> int:
@@ -270,11 +294,11 @@ def cmd_pbn(args: argparse.Namespace) -> int:
     try:
         check_pbn_game(game)
     except NotationError as e:
-        raise _UserError(str(e)) from None
+        raise InputError(str(e)) from None
     if args.read and args.played:
-        raise _UserError("--played plays new deals; leave it out with --read")
+        raise InputError("--played plays new deals; leave it out with --read")
     if args.json and not args.read:
-        raise _UserError("--json lists the deals of a file read with --read; PBN is written as "
+        raise InputError("--json lists the deals of a file read with --read; PBN is written as "
                          "text")
     if args.read:
         deals = _read_pbn_file(game, args.read)
@@ -295,12 +319,11 @@ def cmd_pbn(args: argparse.Namespace) -> int:
 
 def _read_pbn_file(game: Game, path: str) -> list[PbnDeal]:
     try:
-        return read_pbn(game, _read_text(path))
+        return read_pbn(game, read_text(path, errors="replace"))
     except NotationError as e:
-        raise _UserError(f"{path}: {e}") from None
+        raise InputError(f"{shown_path(path)}: {e}") from None
 
 
-EXIT_IMPOSSIBLE = 3
 DEALS_FORMAT = "trickspec-deals/1"
 
 
@@ -311,7 +334,7 @@ def cmd_deals(args: argparse.Namespace) -> int:
     if about_play(where):
         return _scenarios(args, game, where, dealer)
     result = deals_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
-                         method=args.method, timeout=args.timeout)
+                         method=args.method, timeout=args.timeout, rlimit=args.rlimit)
     t = game.table
     data = {
         "format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
@@ -339,7 +362,7 @@ def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found
     """Write the deals found; say on stderr when they are impossible, unknown or too few,
     with the exit code that goes with it."""
     if status in ("impossible", "unknown"):
-        hint = " (raise --timeout to look further)" if status == "unknown" else ""
+        hint = f" ({_unknown_hint(reason)})" if status == "unknown" else ""
         print(f"trickspec: {status}: {reason}{hint}", file=sys.stderr)
         _emit(args, text)
         return EXIT_IMPOSSIBLE if status == "impossible" else EXIT_ERROR
@@ -348,14 +371,25 @@ def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found
     return _emit(args, text)
 
 
+def _unknown_hint(reason: str) -> str:
+    """What to change when the search gave no answer, from the reason it gave."""
+    if "resource limit" in reason:
+        return "raise --rlimit to look further"
+    if "time ran out" in reason:
+        return "raise --timeout to look further"
+    if "rejection" in reason:
+        return "leave out --method rejection to let Z3 look"
+    return "raise --timeout or --rlimit to look further"
+
+
 def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | None) -> int:
     """Deals with a complete play that makes a condition about the play true (Z3, or
     deals played by bots where Z3 does not unroll the game's play)."""
     if args.method == "rejection":
-        raise _UserError("a condition about the auction or the play is solved by Z3; leave "
+        raise InputError("a condition about the auction or the play is solved by Z3; leave "
                          "out --method rejection")
     result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
-                             timeout=args.timeout)
+                             timeout=args.timeout, rlimit=args.rlimit)
     data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
             "where": args.where, "seed": args.seed, "status": result.status,
             "method": result.method,
@@ -371,10 +405,15 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
 
 def cmd_fixtures(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
+    if args.check and args.out:
+        raise InputError("give --out DIR to write fixtures or --check DIR to check a folder, "
+                         "not both")
     if args.check:
+        if args.rule:
+            raise InputError("--rule picks the rules to write; --check checks the whole folder")
         folder = Path(args.check)
-        if not folder.is_dir():
-            raise _UserError(f"{args.check} is not a folder of fixtures")
+        if not os.path.isdir(folder):
+            raise InputError(f"{shown_path(args.check)} is not a folder of fixtures")
         problems = check_folder(game, folder)
         for p in problems:
             print(f"{folder}: {p}")
@@ -384,47 +423,57 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
                  else f"{len(problems)} problem{'s' if len(problems) > 1 else ''}"))
         return EXIT_OK if not problems else EXIT_VIOLATED
     if not args.out:
-        raise _UserError("say where to write the fixtures (--out DIR) or which folder to "
+        raise InputError("say where to write the fixtures (--out DIR) or which folder to "
                          "check (--check DIR)")
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise _UserError(f"cannot make {args.out}: {e.strerror}") from None
-    print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
-
-    def progress(rule_id: str, outcome: str) -> None:
-        print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
-
     only = None
     if args.rule:
         ids = {r.id for r in game.rules}
         unknown = [r for r in args.rule if r not in ids]
         if unknown:
             near = difflib.get_close_matches(unknown[0], sorted(ids), n=1)
-            raise _UserError(f"{game.name} has no rule {unknown[0]!r}"
+            raise InputError(f"{game.name} has no rule {shown(unknown[0])}"
                              + (f"; did you mean {near[0]!r}?" if near else
                                 f"; its rules are {', '.join(r.id for r in game.rules[:3])}, ..."))
         only = set(args.rule)
-    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout,
+    out = Path(args.out)
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise InputError(f"{shown_path(args.out)} is a file, not a folder for the fixtures")
+    older = None
+    if only is not None and os.path.lexists(out / COVERAGE_FILE):
+        # the folder's coverage of the other rules is kept: it must be sound before any work
+        older = read_coverage(out / COVERAGE_FILE)
+        if older["game"] != game.key:
+            raise InputError(f"{shown_path(args.out)} holds fixtures of {shown(older['game'])}, "
+                             f"not of {game.key!r}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder {shown_path(args.out)}: {e.strerror or e}") from None
+    print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
+
+    def progress(rule_id: str, outcome: str) -> None:
+        print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
+
+    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout, rlimit=args.rlimit,
                                  search=args.search, only=only, on_rule=progress)
     files = {f"{f['rule']}.json": f for f in fixtures}
-    if only is not None and (out / COVERAGE_FILE).exists():
-        try:
-            cov = cov.merged(json.loads((out / COVERAGE_FILE).read_text(encoding="utf-8")),
-                             [r.id for r in game.rules])
-        except (OSError, json.JSONDecodeError):
-            pass  # an unreadable coverage file is replaced by this one
+    if older is not None:
+        cov = cov.merged(older, [r.id for r in game.rules])
     for rid in only or ():
         if rid not in cov.covered:
-            (out / f"{rid}.json").unlink(missing_ok=True)
+            try:
+                (out / f"{rid}.json").unlink(missing_ok=True)
+            except OSError as e:
+                raise InputError(f"cannot remove {shown_path(out / f'{rid}.json')}: "
+                                 f"{e.strerror or e}") from None
     files[COVERAGE_FILE] = cov.to_json()
     for name, data in files.items():
+        f = open_out(str(out / name))
         try:
-            (out / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
+            with f:
+                f.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         except OSError as e:
-            raise _UserError(f"cannot write to {args.out}: {e.strerror}") from None
+            raise InputError(f"cannot write {shown_path(out / name)}: {e.strerror or e}") from None
     print(cov.summary())
     missed = [rid for rid, why in cov.without if not why.startswith(("equipment", "a consequence"))]
     return EXIT_ERROR if missed else EXIT_OK
@@ -432,36 +481,45 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
 
 def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int, ...], int]:
     """Hands and dealer of one deal of a file written by 'trickspec deals'."""
-    try:
-        data = json.loads(_read_text(path))
-    except json.JSONDecodeError as e:
-        raise _UserError(f"{path} is not JSON ({e.msg} at line {e.lineno}); expected a file "
-                         "from 'trickspec deals'") from None
+    data = read_json(path, what="a deals file from 'trickspec deals'")
+    name = shown_path(path)
     if not isinstance(data, dict) or data.get("format") != DEALS_FORMAT:
-        raise _UserError(f"{path} is not a deals file (format {DEALS_FORMAT!r}, from "
+        raise InputError(f"{name} is not a deals file (format {DEALS_FORMAT!r}, from "
                          "'trickspec deals')")
     if data.get("game") != game.key:
-        raise _UserError(f"{path} holds deals of {data.get('game')!r}, not {game.key!r}")
-    deals = data.get("deals") or []
-    k = 1 if board is None else int(board) if str(board).isdigit() else 0
+        raise InputError(f"{name} holds deals of {shown(data.get('game'))}, not {game.key!r}")
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise InputError(f"{name}: 'deals' must be a list of deals, got {json_kind(deals)}")
+    if not deals:
+        raise InputError(f"{name} holds no deal")
+    try:
+        k = 1 if board is None else whole_number(board, what="--board", least=1)
+    except InputError as e:
+        raise InputError(f"{e} (the deal's position in {name}, from 1)") from None
     if not 1 <= k <= len(deals):
-        raise _UserError(f"{path} has deals 1 to {len(deals)}; --board {board} is not one")
+        raise InputError(f"{name} has deals 1 to {len(deals)}; --board {board} is not one")
     deal = deals[k - 1]
-    if not isinstance(deal, dict) or not isinstance(deal.get("dealer"), str):
-        raise _UserError(f"{path}: deal {k} needs 'dealer' and 'hands'")
+    if not isinstance(deal, dict):
+        raise InputError(f"{name}: deal {k} must be an object with 'dealer' and 'hands', got "
+                         f"{json_kind(deal)}")
+    if not isinstance(deal.get("dealer"), str):
+        raise InputError(f"{name}: deal {k}: 'dealer' must be a seat's name, got "
+                         f"{json_kind(deal.get('dealer'))}")
     try:
         return hands_from_text(game, deal.get("hands")), game.table.parse_seat(deal["dealer"])
     except NotationError as e:
-        raise _UserError(f"{path}: deal {k}: {e}") from None
+        raise InputError(f"{name}: deal {k}: {e}") from None
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
     if args.out:
+        f = open_out(args.out)
         try:
-            with open(args.out, "w", encoding="utf-8") as f:
+            with f:
                 f.write(text + "\n")
-        except OSError as e:
-            raise _UserError(f"cannot write {args.out}: {e.strerror}") from None
+        except OSError as e:  # a full disk, say
+            raise InputError(f"cannot write {shown_path(args.out)}: {e.strerror or e}") from None
     else:
         print(text)
     return EXIT_OK
@@ -470,21 +528,7 @@ def _emit(args: argparse.Namespace, text: str) -> int:
 # -- replay -----------------------------------------------------------------------------
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            data: Any = json.load(sys.stdin)
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                data = json.load(f)
-    except FileNotFoundError:
-        raise _UserError(f"no such file: {args.file}") from None
-    except IsADirectoryError:
-        raise _UserError(f"{args.file} is a directory, not a record") from None
-    except json.JSONDecodeError as e:
-        raise _UserError(f"{args.file} is not JSON: {e.msg} at line {e.lineno} "
-                         "(records come from 'trickspec play GAME --json')") from None
-    except UnicodeDecodeError:
-        raise _UserError(f"{args.file} is not a text file") from None
+    data = read_json(args.file, what="a record from 'trickspec play GAME --json'")
     report = replay(data)
     if args.json:
         print(json.dumps({"ok": report.ok, "message": report.message}))
@@ -507,23 +551,109 @@ def cmd_games(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# Limits of the numbers the command takes.  Every number is written with the digits 0-9:
+# Python's int() and float() also take the digits of other scripts ('١٢') and underscores
+# ('1_000'), and float() takes 'nan' and 'inf'.
+MAX_DIGITS = 18  # of any whole number: seeds, counts, bounds
+MAX_SEED = 10 ** MAX_DIGITS - 1
+MAX_SECONDS = 1_000_000  # some 11 days; Z3 keeps a timeout in milliseconds below 2**32
+MAX_RLIMIT = 2 ** 32 - 1  # Z3 keeps its resource limit in 32 bits (a larger one wraps round)
+MAX_BOUND = 1000  # auction calls unrolled; each is a copy of the auction's formulas
+_WHOLE = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def whole_number(text: str, *, what: str = "a whole number", least: int = 0,
+                 most: int = MAX_SEED) -> int:
+    """A whole number typed by the user, from ``least`` to ``most``, in ASCII digits.
+
+    Raises:
+        InputError: anything else, saying what was expected.
+    """
+    t = str(text).strip()
+    if not _WHOLE.fullmatch(t):
+        sign = "a negative number" if re.fullmatch(r"-[0-9]+", t) else None
+        raise InputError(f"{what} is a whole number from {least:,} to {most:,} written with "
+                         f"the digits 0-9, got {sign or shown(text)}")
+    digits = t.lstrip("0")
+    if len(digits) > MAX_DIGITS or int(t) > most:
+        raise InputError(f"{what} is at most {most:,}, got {shown(text)}")
+    if int(t) < least:
+        raise InputError(f"{what} is at least {least:,}, got {shown(text)}")
+    return int(t)
+
+
+def _arg(parse: Any, name: str) -> Any:
+    """An argparse type from a parser raising InputError (argparse names the option)."""
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except InputError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    convert.__name__ = name
+    return convert
+
+
+def _seconds(text: str) -> float:
+    t = text.strip()
+    if t.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        raise InputError(f"expected a finite number of seconds, got {shown(text)}")
+    if not _DECIMAL.fullmatch(t):
+        raise InputError(f"expected a positive number of seconds such as 60 or 0.5, written "
+                         f"with the digits 0-9, got {shown(text)}")
+    v = float(t)
+    if not math.isfinite(v) or v > MAX_SECONDS:
+        raise InputError(f"seconds are at most {MAX_SECONDS:,}, got {shown(text)}")
+    if v <= 0:
+        raise InputError(f"expected a positive number of seconds, got {shown(text)}")
+    return v
+
+
+_seconds_arg = _arg(_seconds, "seconds")
+_seed_arg = _arg(lambda t: whole_number(t, what="a seed"), "seed")
+_rlimit_arg = _arg(lambda t: whole_number(t, what="the resource limit", least=1,
+                                          most=MAX_RLIMIT), "rlimit")
+_bound_arg = _arg(lambda t: whole_number(t, what="the bound", least=1, most=MAX_BOUND), "bound")
+_count_arg = _arg(lambda t: whole_number(t, what="the count", least=1), "count")
+
+
+_RLIMIT_HELP = ("Z3's resource limit on one query, a count of its own steps: unlike "
+                f"--timeout, the same answer on any machine (1 to {MAX_RLIMIT:,}; default: none)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="trickspec", description="Formal, machine-checked rules for trick-taking "
-                "card games: prove properties, play and replay deals.")
+                "card games: prove properties, play and replay deals.",
+                epilog=_exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"trickspec {_version()}")
+    # --debug is taken before the command or after it
+    debug = argparse.ArgumentParser(add_help=False)
+    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="on an internal error, show the traceback")
+    p.add_argument("--debug", action="store_true", default=False,
+                   help="on an internal error (exit 4), show the traceback")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add = sub.add_parser
+
+    def add_parser(name: str, **kw: Any) -> argparse.ArgumentParser:
+        return _add(name, parents=[debug], **kw)
+
+    sub.add_parser = add_parser  # type: ignore[method-assign]  # every command takes --debug
 
     c = sub.add_parser("check", help="prove the properties of games with Z3",
                        description="Prove every property of the named games (all games if none). "
-                       "Exit 0: all hold; 1: a property is violated; 2: unknown or error.")
+                       "Exit 0: all hold; 1: a property is violated; 2: unknown or bad input.")
     c.add_argument("games", nargs="*", metavar="GAME", help=f"games to check ({', '.join(sorted(GAMES))})")
     c.add_argument("--property", action="append", default=[], metavar="ID",
                    help="check only this property (repeatable)")
     c.add_argument("--variant", action="append", default=[], metavar="ID",
                    help="check the game with this variant in force (repeatable)")
-    c.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S",
-                   help="seconds the solver may spend on one property (default 60)")
-    c.add_argument("--bound", type=_positive_int, default=64, metavar="N",
-                   help="most auction calls to unroll (default 64)")
+    c.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
+                   help="seconds the solver may spend on one query (default 60, at most "
+                   f"{MAX_SECONDS:,})")
+    c.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    c.add_argument("--bound", type=_bound_arg, default=64, metavar="N",
+                   help=f"most auction calls to unroll (default 64, at most {MAX_BOUND:,})")
     c.add_argument("--json", action="store_true", help="print the results as JSON")
     c.set_defaults(fn=cmd_check)
 
@@ -531,7 +661,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Deal from a seed and play the deal with random bots; "
                         "the same seed gives the same deal.")
     pl.add_argument("game", metavar="GAME")
-    pl.add_argument("--seed", type=int, default=0, help="seed of the shuffle and the bots (default 0)")
+    pl.add_argument("--seed", type=_seed_arg, default=0, help="seed of the shuffle and the bots (default 0)")
     pl.add_argument("--variant", action="append", default=[], metavar="ID")
     pl.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     pl.add_argument("--json", action="store_true", help="write the machine-readable record")
@@ -560,8 +690,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "the auction, contract and result.  With --read, read a PBN file and "
                         "list its deals (exit 2 at the first error).")
     pb.add_argument("game", metavar="GAME")
-    pb.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
-    pb.add_argument("-n", "--deals", type=_positive_int, default=1, metavar="N",
+    pb.add_argument("--seed", type=_seed_arg, default=0, help="seed of the first deal (default 0)")
+    pb.add_argument("-n", "--deals", type=_count_arg, default=1, metavar="N",
                     help="number of deals to write (default 1)")
     pb.add_argument("--played", action="store_true", help="play each deal with random bots")
     pb.add_argument("--variant", action="append", default=[], metavar="ID")
@@ -586,14 +716,15 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("game", metavar="GAME")
     d.add_argument("--where", required=True, metavar="CONSTRAINT",
                    help="the condition on the hands as dealt")
-    d.add_argument("-n", type=_positive_int, default=1, metavar="N",
+    d.add_argument("-n", type=_count_arg, default=1, metavar="N",
                    help="number of distinct deals (default 1)")
-    d.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    d.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
     d.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
                    help="auto (default): deal and reject first, then Z3; or only one of them")
-    d.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S",
-                   help="seconds Z3 may spend on one query (default 60)")
+    d.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
+                   help=f"seconds Z3 may spend on one query (default 60, at most {MAX_SECONDS:,})")
+    d.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
     d.add_argument("--variant", action="append", default=[], metavar="ID")
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
     d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
@@ -617,11 +748,12 @@ def build_parser() -> argparse.ArgumentParser:
     fx.add_argument("--rule", action="append", metavar="ID",
                     help="only this rule (repeatable); the folder's other fixtures and "
                     "coverage entries are kept")
-    fx.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    fx.add_argument("--timeout", type=_positive_float, default=120.0, metavar="S",
+    fx.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
+    fx.add_argument("--timeout", type=_seconds_arg, default=120.0, metavar="S",
                     help="seconds Z3 may spend on one rule, and the random search after it "
-                    "(default 120)")
-    fx.add_argument("--search", type=_positive_int, default=20_000, metavar="N",
+                    f"(default 120, at most {MAX_SECONDS:,})")
+    fx.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    fx.add_argument("--search", type=_count_arg, default=20_000, metavar="N",
                     help="random deals to try for a rule Z3 does not unroll or times out on "
                     "(default 20000)")
     fx.add_argument("--variant", action="append", default=[], metavar="ID")
@@ -641,42 +773,40 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return v
+def _exit_codes_text() -> str:
+    return "exit codes:\n" + "\n".join(f"  {code:<4} {what}" for code, what in EXIT_CODES)
 
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return v
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run the command; the exit code is one of :data:`EXIT_CODES`."""
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:  # --help, --version, or bad usage, already said
+            return e.code if isinstance(e.code, int) else EXIT_ERROR if e.code else EXIT_OK
+        debug = bool(getattr(args, "debug", False))
         return int(args.fn(args))
-    except (_UserError, RecordError, SpecError) as e:
-        print(f"trickspec: error: {e}", file=sys.stderr)
+    except (InputError, RecordError, SpecError) as e:
+        _say(f"error: {e}")
         return EXIT_ERROR
-    except VerifierError as e:
-        print(f"trickspec: internal error: {e}", file=sys.stderr)
+    except SolverUnknownError as e:
+        _say(f"unknown: {e.reason} (raise --timeout or --rlimit to let the solver look further)")
         return EXIT_ERROR
     except KeyboardInterrupt:
-        print("trickspec: interrupted", file=sys.stderr)
-        return 130
+        _say("interrupted")
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (``| head``): nothing left to say
         sys.stderr.close()
         return EXIT_OK
+    except Exception as e:  # noqa: BLE001  # the CLI boundary: anything else is a bug (AssertionError, RecursionError, MemoryError, ReplayMismatchError, ...)
+        if debug:
+            traceback.print_exc()
+        kind = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+        _say(f"internal error: {kind}; this is a bug in trickspec: please report it "
+             "(rerun with --debug to see the traceback)")
+        return EXIT_BUG
 
 
 if __name__ == "__main__":  # pragma: no cover

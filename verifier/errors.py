@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from spec.dsl._visitor import UnsupportedNodeError
 
-__all__ = ["VerifierError", "UnsupportedNodeError", "SolverUnknownError", "ReplayMismatchError"]
+__all__ = ["VerifierError", "UnsupportedNodeError", "SolverUnknownError", "ReplayMismatchError",
+           "InputError"]
 
 
 class VerifierError(Exception):
@@ -20,3 +21,9 @@ class SolverUnknownError(VerifierError):
 
 class ReplayMismatchError(VerifierError):
     """A counterexample decoded from Z3 does not replay in the engine: a compiler bug."""
+
+
+class InputError(VerifierError, ValueError):
+    """Input handed to the tool that it cannot use: a file it cannot read, an option out of
+    range, options that do not go together.  The message says what is wrong and what would
+    be right; the command line answers it with exit code 2."""

@@ -13,7 +13,6 @@ scores) plus the rule and where it fires, in the format of ``docs/fixture.schema
 """
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -43,14 +42,16 @@ from spec.engine import (
     play_on,
     random_bot,
 )
-from spec.errors import IllegalActionError, NotationError
-from spec.records import RecordError, replay, to_record
+from spec.errors import IllegalActionError, NotationError, shown
+from spec.records import RecordError, json_kind, replay, to_record
 from spec.registry import find_game
 from verifier._z3.compile import Z3Compiler
-from verifier.errors import ReplayMismatchError, SolverUnknownError
+from verifier.errors import InputError, ReplayMismatchError, SolverUnknownError
+from verifier.files import read_json
 from verifier.scenario import _Unrolled, solve_scenarios, unsupported
 
-__all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for"]
+__all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for",
+           "read_coverage"]
 
 FORMAT = "trickspec-fixture/1"
 COVERAGE_FORMAT = "trickspec-coverage/1"
@@ -76,7 +77,12 @@ class Coverage:
 
     def merged(self, older: dict[str, Any], order: list[str]) -> Coverage:
         """This coverage of some rules over an older ``coverage.json`` of the whole game,
-        in rulebook ``order``."""
+        in rulebook ``order``.
+
+        Raises:
+            RecordError: ``older`` is not a coverage file (see :func:`read_coverage`).
+        """
+        _check_coverage(older, COVERAGE_FILE)
         done = set(self.covered) | {rid for rid, _why in self.without}
         covered = {r for r in older.get("covered", []) if r not in done} | set(self.covered)
         without = {**{r: w for r, w in older.get("without", {}).items() if r not in done},
@@ -259,6 +265,65 @@ def _search_fixture(game: Game, rule: Rule, scope: Scope | str, cond: Any, seed:
     return None, {}, k
 
 
+def _field(data: dict[str, Any], key: str, kind: type, where: str, what: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise RecordError(f"{where}: {key!r} must be {what}, got {json_kind(value)}")
+    return value
+
+
+def _strings(data: dict[str, Any], key: str, where: str, what: str) -> list[str]:
+    items = _field(data, key, list, where, what)
+    if not all(isinstance(x, str) for x in items):
+        bad = next(x for x in items if not isinstance(x, str))
+        raise RecordError(f"{where}: {key!r} must be {what}, but holds {json_kind(bad)}")
+    return items  # type: ignore[no-any-return]
+
+
+def _check_fixture_fields(data: Any, where: str) -> None:
+    """A fixture's fields have the types of ``docs/fixture.schema.json``.
+
+    Raises:
+        RecordError: naming the first field that does not.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"{where}: not a trickspec fixture: format should be {FORMAT!r}")
+    for key in ("game", "rule", "text", "source"):
+        _field(data, key, str, where, "a string")
+    _strings(data, "variants", where, "a list of variant ids")
+    fires = _field(data, "fires", dict, where, "an object with 'when' and 'at'")
+    _strings(fires, "at", f"{where}: 'fires'", "a list of places, such as 'trick 3, North'")
+    _field(data, "record", dict, where, "a record (an object)")
+
+
+def _check_coverage(data: Any, where: str) -> None:
+    """A coverage file's fields have the types :meth:`Coverage.to_json` writes.
+
+    Raises:
+        RecordError: naming the first field that does not.
+    """
+    if not isinstance(data, dict) or data.get("format") != COVERAGE_FORMAT:
+        raise RecordError(f"{where}: not a trickspec coverage file (format should be "
+                          f"{COVERAGE_FORMAT!r})")
+    _field(data, "game", str, where, "a game's key")
+    _strings(data, "covered", where, "a list of rule ids")
+    without = _field(data, "without", dict, where, "an object mapping rule ids to reasons")
+    if not all(isinstance(v, str) for v in without.values()):
+        raise RecordError(f"{where}: 'without' must map rule ids to reasons (strings)")
+
+
+def read_coverage(path: Path) -> dict[str, Any]:
+    """The coverage file at ``path``, checked to be one.
+
+    Raises:
+        InputError: it cannot be read, or is not JSON.
+        RecordError: it is not a coverage file.
+    """
+    data = read_json(str(path), what="a coverage file from 'trickspec fixtures --out'")
+    _check_coverage(data, str(path))
+    return data  # type: ignore[no-any-return]
+
+
 def check_fixture(data: Any) -> str:
     """Replay a fixture: "" when the record replays and the rule fires where it says,
     otherwise what is wrong.
@@ -266,29 +331,28 @@ def check_fixture(data: Any) -> str:
     Raises:
         RecordError, NotationError: the fixture or its record is malformed.
     """
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f"not a trickspec fixture: format should be {FORMAT!r}")
-    report = replay(data.get("record"))
+    _check_fixture_fields(data, "the fixture")
+    report = replay(data["record"])
     if not report.ok:
         return report.message
-    game = find_game(str(data.get("game")))
-    if data.get("variants"):
+    game = find_game(data["game"])
+    if data["variants"]:
         game = game.with_variants(*data["variants"])
     rules = {r.id: r for r in game.rules}
-    if data.get("rule") not in rules:
-        raise RecordError(f"the fixture's rule {data.get('rule')!r} is not a rule of {game.name}")
+    if data["rule"] not in rules:
+        raise RecordError(f"the fixture's rule {shown(data['rule'])} is not a rule of {game.name}")
     rule = rules[data["rule"]]
     scope, cond = D.fires(game, rule)
     if scope in (D.EVERY_DEAL, D.NO_BID):
         return ""
     assert report.state is not None
     at = _EngineJudge(game, rule, scope, cond).where(report.state)
-    fires = data.get("fires", {}).get("at")
+    fires = data["fires"]["at"]
     if scope is Scope.CALL:  # the calls at which the rule refuses some bid
         calls = {x.split(":")[0] for x in at}
-        return "" if calls == {x.split(":")[0] for x in fires or ()} else (
-            f"{rule.id} refuses bids at {sorted(calls)}, the fixture says {fires}")
-    return "" if at == fires else f"{rule.id} fires at {at}, the fixture says {fires}"
+        return "" if calls == {x.split(":")[0] for x in fires} else (
+            f"{rule.id} refuses bids at {sorted(calls)}, the fixture says {shown(fires, 300)}")
+    return "" if at == fires else f"{rule.id} fires at {at}, the fixture says {shown(fires, 300)}"
 
 
 def check_folder(game: Game, folder: Path) -> list[str]:
@@ -298,44 +362,44 @@ def check_folder(game: Game, folder: Path) -> list[str]:
     be listed in ``coverage.json`` with the reason it has none.
 
     Raises:
-        RecordError: the folder has no coverage file, or a file is not JSON.
+        InputError: the coverage file or a fixture cannot be read (a missing file, a
+            folder named like a fixture, text that is not UTF-8), or is not JSON.
+        RecordError: the coverage file or a fixture is malformed (a field of the wrong
+            type); the message names the file and the field.
     """
     problems: list[str] = []
     rules = {r.id: r for r in game.rules}
     cov_path = folder / COVERAGE_FILE
     try:
-        coverage = json.loads(cov_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise RecordError(f"{cov_path}: no readable coverage file ({e}); write the folder with "
-                          f"'trickspec fixtures {game.key} --out {folder}'") from None
-    if not isinstance(coverage, dict) or coverage.get("format") != COVERAGE_FORMAT:
-        raise RecordError(f"{cov_path}: not a trickspec coverage file (format should be "
-                          f"{COVERAGE_FORMAT!r})")
-    if coverage.get("game") != game.key:
-        return [f"the folder holds fixtures of {coverage.get('game')!r}, not of {game.key!r}"]
-    without = coverage.get("without", {})
+        coverage = read_coverage(cov_path)
+    except InputError as e:
+        raise InputError(f"{e} (write the folder with 'trickspec fixtures {game.key} --out "
+                         f"{folder}')") from None
+    if coverage["game"] != game.key:
+        return [f"the folder holds fixtures of {shown(coverage['game'])}, not of {game.key!r}"]
+    without = coverage["without"]
     seen: set[str] = set()
     for path in sorted(folder.glob("*.json")):
         if path.name == COVERAGE_FILE:
             continue
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise RecordError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
-        rid = data.get("rule") if isinstance(data, dict) else None
-        rule = rules.get(rid) if isinstance(rid, str) else None
+        data = read_json(str(path), what="a fixture from 'trickspec fixtures --out'")
+        _check_fixture_fields(data, str(path))
+        rule = rules.get(data["rule"])
         if rule is None:
-            problems.append(f"{path.name}: {rid!r} is not a rule of {game.name}")
+            problems.append(f"{path.name}: {shown(data['rule'])} is not a rule of {game.name}")
             continue
         seen.add(rule.id)
-        if data.get("text") != rule.text or data.get("source") != str(rule.source):
+        if data["text"] != rule.text or data["source"] != str(rule.source):
             problems.append(f"{path.name}: the rule's text or source has changed since the "
                             "fixture was written")
-        if data.get("variants") != list(game.active_variants):
-            problems.append(f"{path.name}: written with variants {data.get('variants')}, the "
+        if data["variants"] != list(game.active_variants):
+            problems.append(f"{path.name}: written with variants {shown(data['variants'])}, the "
                             f"game has {list(game.active_variants)}")
             continue
-        wrong = check_fixture(data)
+        try:
+            wrong = check_fixture(data)
+        except NotationError as e:
+            raise RecordError(f"{path}: {e}") from None
         if wrong:
             problems.append(f"{path.name}: {wrong}")
     for rid in rules:

@@ -68,7 +68,7 @@ def _other_seat(name: str) -> str:
     (("check", "nosuchgame"), "unknown game 'nosuchgame'"),
     (("play", "nosuchgame"), "unknown game"),
     (("replay", "/no/such/file.json"), "no such file"),
-    (("play", "crescendo", "--seed", "x"), "invalid int value"),
+    (("play", "crescendo", "--seed", "x"), "a seed is a whole number"),
     (("check", "crescendo", "--variant", "nope"), "unknown variant 'nope'"),
     (("check", "crescendo", "--property", "nope"), "has no property 'nope'"),
     (("check", "--timeout", "-1"), "positive"),
