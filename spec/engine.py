@@ -134,7 +134,7 @@ class State:
     dealt: tuple[int, ...]  # hands as dealt, every stage (bitmasks), for records and honours
     hands: tuple[int, ...]
     turn: int
-    calls: tuple[tuple[int, int], ...] = ()  # (seat, bid number or -1 for pass)
+    calls: tuple[tuple[int, int], ...] = ()  # (whose call, bid number or -1 for pass)
     standing: int = -1
     high_bidder: int = -1
     passes_in_row: int = 0
@@ -958,18 +958,22 @@ class Engine:
         if not self._call_ok(*a, is_bid, b, tv):
             for rule, app, req in self._call_rules:
                 if app(*a, is_bid, b, tv) and not req(*a, is_bid, b, tv):
-                    raise self._refuse(rule, f"{self.table.name(s.turn)} may not call {call}", call)
+                    who = self.table.name(s.turn) + (
+                        f" (for {self.table.name(s.proxy)})" if s.proxy >= 0 else "")
+                    raise self._refuse(rule, f"{who} may not call {call}", call)
             raise self._refuse(None, f"{call} is not legal here", call)  # pragma: no cover
-        namer = s.turn  # who names the call: the partner when calling in a seat's place
-        seat = s.proxy if s.proxy >= 0 else s.turn  # whose turn the call uses
-        calls = s.calls + ((namer, b),)
+        # a call named by the partner in a seat's place is that seat's own call, for every
+        # rule: it uses his turn, and a bid so made is his; only the log says who named it
+        namer = s.turn
+        seat = s.proxy if s.proxy >= 0 else s.turn
+        calls = s.calls + ((seat, b),)
         seat_calls_l = list(s.seat_calls)
         seat_calls_l[seat] += 1
         if s.proxy >= 0 and self._proxy_counts:
             seat_calls_l[namer] += 1
         seat_calls = tuple(seat_calls_l)
         if is_bid:
-            standing, high_bidder, passes, stage_bid = b, namer, 0, True
+            standing, high_bidder, passes, stage_bid = b, seat, 0, True
         else:
             standing, high_bidder, passes, stage_bid = (s.standing, s.high_bidder,
                                                         s.passes_in_row + 1, s.stage_bid)

@@ -217,8 +217,9 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
 
     Stage 1 starts with no bid.  A later stage starts from any standing bid that the
     earlier stage can end with (a bid legal there) and any highest bidder; the counts of
-    calls start again, as in the engine.  A step may be a call made by the seat's partner
-    in its place when the game allows that.  ``prefix`` names the variables, so that
+    calls start again, as in the engine.  A step may be a call named by the seat's partner
+    in its place when the game allows that; it is still the seat's own call, and a bid so
+    made is the seat's.  ``prefix`` names the variables, so that
     several stages unroll side by side; each step's row has the context before the call
     (``env``) and after it (``after``).
     """
@@ -281,7 +282,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         before_key = z3.If(has, enc.bid_key(standing), enc.int(-(10 ** 9)))
         new_standing = z3.If(is_bid, b, standing)
         new_has = z3.Or(has, is_bid)
-        new_high = z3.If(is_bid, namer, high)
+        new_high = z3.If(is_bid, seat, high)  # a bid named by the partner is the seat's own
         new_calls = calls + 1
         new_passes = z3.If(is_bid, enc.int(0), passes + 1)
         new_stage_bid = z3.Or(stage_bid, is_bid)

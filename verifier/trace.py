@@ -254,7 +254,8 @@ def replay_auction(game: Game, calls: list[tuple[int, bool]], dealer: int, why: 
         call = Call(None if b < 0 else game.ladder[b])
         namer = state.turn
         state = eng.apply(state, call)
-        lines.append(f"  {t.name(namer)}: {game.ladder[b].symbol if b >= 0 else 'pass'}")
+        lines.append(f"  {t.name(namer)}: {game.ladder[b].symbol if b >= 0 else 'pass'}"
+                     + (f" ({t.name(seat)}'s call)" if proxy else ""))
     lines.append(f"  {why} (the engine accepts every call)")
     return Playthrough(lines, {"calls": [str(game.ladder[b]) if b >= 0 else "pass" for b, _p in calls],
                                "stage": stage, "phase_after": state.phase.value}, replayed=True)

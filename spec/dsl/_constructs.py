@@ -122,8 +122,10 @@ class AuctionTurns(Construct):
 class ProxyCall(Construct):
     """When ``when`` holds, the seat may ask its partner to call in its place.
 
-    The partner makes the call at once and owns a bid so made; the call uses the asking
-    seat's turn.  With ``counts_for_partner`` it also counts as the partner's own call.
+    The partner names the call at once, and it is the asking seat's own call for every
+    rule: it uses the asking seat's turn and is judged as his, and a bid so made is his
+    bid (he holds it, and becomes declarer if it stands).  With ``counts_for_partner`` it
+    also counts as one of the partner's own calls (``seat_calls``).
     """
 
     when: Expr

@@ -281,9 +281,10 @@ FLOOR_200 = Rule(
 PARTNER_REQUEST = Rule(
     id="auction.partner_request",
     text="On his turn in the four-card auction a player may ask his partner to call for "
-    "him: the partner bids or passes at once in his place, using his turn, and a bid so "
-    "made is the partner's.",
-    source=source("304-AUC-5", "seed; turn accounting from [ML] H-1..H-4"),
+    "him: the partner bids or passes at once in his place, using his turn, and the call is "
+    "the asker's own, so a bid so made is his and makes him trump maker if it stands.",
+    source=source("304-AUC-5", "seed: the partner only bids as a proxy and it is not his "
+                  "own bid; turn accounting from [ML] H-1..H-4"),
     body=ProxyCall(when=stage == 1, counts_for_partner=False),
 )
 MAKER = Rule(

@@ -164,7 +164,40 @@ def test_partner_request_lets_the_partner_call() -> None:
     s = apply(s, Declare("partner"))
     assert s.turn == SOUTH and s.proxy == NORTH
     s = apply(s, Call(GAME.parse_bid("160")))
-    assert s.high_bidder == SOUTH and s.turn == WEST  # North's turn was used
+    # the seed: the partner bids only as a proxy, and the bid is not his own: it is
+    # North's, on North's turn; the record still shows who named it
+    assert s.high_bidder == NORTH and s.turn == WEST
+    assert s.calls[-1] == (NORTH, _bid("160")) and s.log[-1][0] == SOUTH
+    for _ in range(3):
+        s = apply(s, PASS)
+    # North is the trump maker and lays the indicator from his own four cards
+    assert s.phase is Phase.SET_ASIDE and s.turn == NORTH
+    s = apply(s, Lay(next(iter(s.hand(NORTH)))))
+    assert s.aside[NORTH] and not s.aside[SOUTH]
+
+
+def test_a_bid_named_for_the_partner_counts_as_his_for_the_floor() -> None:
+    # trickspec play 304 --seed 22 --dealer South: East asks his partner, and West bids
+    # 170 for him, so 170 is East's bid; North passes
+    s = new_deal(GAME, seed=22, dealer=SOUTH)
+    assert s.turn == EAST
+    s = apply(apply(s, Declare("partner")), Call(GAME.parse_bid("170")))
+    assert s.high_bidder == EAST and s.turn == NORTH
+    s = apply(s, PASS)
+    # West asks his partner, and East calls for him: over West's partner's standing bid
+    # West may not call below 200, though it is West's first call
+    s = apply(s, Declare("partner"))
+    assert s.turn == EAST and s.proxy == WEST and s.seat_calls[WEST] == 0
+    with pytest.raises(IllegalActionError) as e:
+        apply(s, Call(GAME.parse_bid("190")))
+    assert "auction.floor_200" in str(e.value) and "304-AUC-4" in str(e.value)
+    assert "East (for West) may not call 190" in str(e.value)
+    # the legal calls: pass, or 200 and up
+    calls = [a for a in legal_actions(s) if isinstance(a, Call)]
+    assert PASS in calls
+    assert min(a.bid.level for a in calls if a.bid is not None) == 200
+    s = apply(s, Call(GAME.parse_bid("200")))
+    assert s.standing == _bid("200") and s.high_bidder == WEST and s.turn == SOUTH
 
 
 def test_all_pass_passes_the_deal() -> None:

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from spec.dsl import _derive as D
 from spec.dsl._nodes import Ctx, DealtHand, Ref, Taken, WonTrick
 from spec.dsl import _constructs as K
-from spec.engine import Call, Phase, Play, engine_for, legal_actions, new_deal
+from spec.engine import Call, Declare, Phase, Play, engine_for, legal_actions, new_deal
 from spec.games import three_oh_four, vint
 from spec.games.crescendo import GAME
 from verifier._z3.compile import Encoding, Z3Compiler
+from verifier.properties import _auction_steps
 
 GAMES = [GAME, GAME.with_variants("allow_unmakeable_bids"), GAME.with_variants("joker_names_plain_suit")]
 # a 304 deal has about 40 actions over a 32-card deck, each compared by compiling the rules
@@ -179,3 +180,70 @@ def _agree(game, seed: int) -> None:  # type: ignore[no-untyped-def]
         for k, line in enumerate(D.score_lines(game) if s.lines else ()):
             z = _z3_value(Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT), line)))
             assert z == s.lines[k][seat], line
+
+
+def _first_auction(game, seed: int):  # type: ignore[no-untyped-def]
+    """The engine's four-card auction of a random deal as (is bid, bid number, named by the
+    partner, highest bidder after the call); None when the deal is thrown in."""
+    eng = engine_for(game)
+    rng = random.Random(seed)
+    s = new_deal(game, seed=seed)
+    start, calls, proxy = s, [], False
+    while s.phase is Phase.AUCTION and s.stage == 1 and s.redeals == 0:
+        actions = [a for a in legal_actions(s) if not (isinstance(a, Declare) and a.name != "partner")]
+        a = actions[rng.randrange(len(actions))]
+        s = eng.apply(s, a)
+        if isinstance(a, Declare):
+            proxy = True
+            continue
+        calls.append((a.bid is not None, game.ladder.index(a.bid) if a.bid is not None else -1,
+                      proxy, s.high_bidder))
+        proxy = False
+    return (start, calls) if s.redeals == 0 else None
+
+
+def _unrolled(game, start, calls):  # type: ignore[no-untyped-def]
+    """Z3's unrolled auction from ``start`` with these calls, and its rows."""
+    enc = Encoding(game, z3.Context())
+    facts, rows, dealer = _auction_steps(enc, len(calls), 1)
+    solver = z3.Solver(ctx=enc.ctx)
+    solver.add(*facts, dealer == start.dealer,
+               *[enc.cards_var(f"hand_{x}") == enc.bv(start.hands[x]) for x in range(game.players)])
+    for r, (is_bid, b, proxy, _high) in zip(rows, calls):
+        solver.add(r["is_bid"] == is_bid, r["bid"] == b, r["proxy"] == proxy, r["legal"])
+    return solver, rows
+
+
+@pytest.mark.parametrize("game", GAMES_304, ids=_name)
+def test_z3_unrolls_the_engine_auction_with_its_calls_for_a_partner(game) -> None:  # type: ignore[no-untyped-def]
+    """The engine's first auction, unrolled in Z3 call by call: every call is legal, the
+    auction ends where the engine's does, and after every call the highest bidder is the
+    engine's (a bid named by a partner belongs to the seat that asked)."""
+    proxied_bids = 0
+    for seed in range(12):
+        got = _first_auction(game, seed)
+        if got is None:
+            continue
+        start, calls = got
+        solver, rows = _unrolled(game, start, calls)
+        solver.add(*[z3.Not(r["ends"]) for r in rows[:-1]], rows[-1]["ends"])
+        assert solver.check() == z3.sat, seed
+        model = solver.model()
+        for r, (is_bid, _b, proxy, high) in zip(rows, calls):
+            assert model.eval(r["high_after"]).as_long() == high, seed
+            proxied_bids += is_bid and proxy
+    assert proxied_bids > 3  # the case is common, so the test can fail
+
+
+def test_z3_refuses_a_bid_below_200_named_over_the_partners_proxy_bid() -> None:
+    # the deal of tests/games/test_three_oh_four.py: East asks and West bids 170 for him;
+    # North passes; West asks and East calls for him, over East's own 170
+    game = three_oh_four.GAME
+    start = new_deal(game, seed=22, dealer=2)
+    bid = {text: game.ladder.index(game.parse_bid(text)) for text in ("170", "190", "200")}
+    for last, legal in (("190", False), ("200", True)):
+        calls = [(True, bid["170"], True, 3), (False, -1, False, 3), (True, bid[last], True, 1)]
+        solver, rows = _unrolled(game, start, calls)
+        assert (solver.check() == z3.sat) == legal, last
+    model = solver.model()
+    assert [model.eval(r["high_after"]).as_long() for r in rows] == [3, 3, 1]  # East, East, West
