@@ -116,7 +116,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         all_results[game.key] = results
     flat = [r for rs in all_results.values() for r in rs]
     code = EXIT_OK
-    if any(r.verdict is Verdict.VIOLATED for r in flat):
+    if any(r.verdict in (Verdict.VIOLATED, Verdict.VACUOUS) for r in flat):
         code = EXIT_VIOLATED
     if any(r.verdict is Verdict.UNKNOWN for r in flat):
         code = max(code, EXIT_ERROR) if code == EXIT_OK else code
@@ -127,7 +127,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         counts = {v: sum(r.verdict is v for r in flat) for v in Verdict}
         total = sum(r.seconds for r in flat)
-        print(f"{counts[Verdict.HOLDS]} hold, {counts[Verdict.VIOLATED]} violated, "
+        vacuous = f"{counts[Verdict.VACUOUS]} vacuous, " if counts[Verdict.VACUOUS] else ""
+        print(f"{counts[Verdict.HOLDS]} hold, {counts[Verdict.VIOLATED]} violated, {vacuous}"
               f"{counts[Verdict.UNKNOWN]} unknown ({total:.1f}s)")
     return code
 
