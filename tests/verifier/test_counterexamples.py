@@ -13,7 +13,7 @@ def _broken(rule: Rule, new: Rule) -> Game:
     variant = Variant(id="broken", text="A deliberately broken rule.", replaces=((rule, new),),
                       source=seed(rule.source.ref))
     return Game(name=C.GAME.name, key=C.GAME.key, ref_prefix="CR", rules=C.GAME.rules,
-                variants=(variant,), properties=C.PROPERTIES).with_variants("broken")
+                variants=(*C.GAME.variants, variant), properties=C.PROPERTIES).with_variants("broken")
 
 
 JOKER_ABOVE_ACE = _broken(C.RANKS, Rule("deck.rank_order_broken", "The joker ranks above the ace.",
