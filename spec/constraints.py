@@ -57,6 +57,7 @@ from spec.dsl._nodes import (
     TricksWon,
     WinnerOf,
     lift,
+    children,
     walk,
 )
 from spec.errors import NotationError
@@ -121,7 +122,7 @@ DEAL_NAMES = ("dealer", *sorted(_SUIT_WORDS), *sorted(_RANK_WORDS))
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<card>(?:10|[2-9TJQKA])[CDHS♣♦♥♠](?![A-Za-z0-9_])|JK(?![A-Za-z0-9_]))
-  | (?P<number>\d+)
+  | (?P<number>[0-9]+)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*|[♠♥♦♣])
   | (?P<op>==|!=|<=|>=|<|>|=|\+|-|\*|\(|\)|,)
 """, re.VERBOSE)
@@ -153,6 +154,25 @@ def _tokens(text: str) -> list[_Tok]:
     return out
 
 
+#: Bounds on a written constraint, so that reading and compiling it takes bounded time and
+#: stack: the longest text, the deepest nesting of brackets and ``not`` s, the deepest
+#: expression tree (a chain of ``and`` s or ``+`` s is as deep as it is long), the most digits.
+MAX_CHARS = 4000
+MAX_NESTING = 40
+MAX_DEPTH = 200
+MAX_DIGITS = 9
+
+
+def _depth(e: Expr) -> int:
+    """The depth of an expression tree, without recursion."""
+    deepest, stack = 0, [(e, 1)]
+    while stack:
+        n, d = stack.pop()
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in children(n))
+    return deepest
+
+
 class _Parser:
     """Recursive descent over the tokens; every value is a rules-language expression or a
     name (a seat, a suit, a rank) waiting for the function that takes it."""
@@ -162,6 +182,7 @@ class _Parser:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.nesting = 0
         self.seats = {n.lower(): s for s, n in enumerate(game.table.names)}
 
     # -- token helpers
@@ -217,10 +238,19 @@ class _Parser:
                                 self._need(self._not(), T.BOOL, "'and' joins conditions", rhs_tok)))
         return e
 
+    def _enter(self, tok: _Tok) -> None:
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise self._fail(f"brackets and 'not's nested more than {MAX_NESTING} deep", tok)
+
     def _not(self) -> Any:
+        tok = self.tok
         if self._take("not"):
+            self._enter(tok)
             tok = self.tok
-            return Not(self._need(self._not(), T.BOOL, "'not' takes a condition", tok))
+            e = Not(self._need(self._not(), T.BOOL, "'not' takes a condition", tok))
+            self.nesting -= 1
+            return e
         return self._cmp()
 
     _CMP: dict[str, Callable[[Expr, Expr], Expr]] = {
@@ -283,10 +313,14 @@ class _Parser:
     def _atom(self) -> Any:
         tok = self.tok
         if self._take("("):
+            self._enter(tok)
             e = self._or()
             self._expect(")")
+            self.nesting -= 1
             return e
         if tok.kind == "number":
+            if len(tok.text.lstrip("0")) > MAX_DIGITS:
+                raise self._fail(f"a number of more than {MAX_DIGITS} digits", tok)
             self.i += 1
             return lift(int(tok.text), T.INT)
         if tok.kind == "card":
@@ -416,7 +450,14 @@ def parse_where(game: Game, text: str) -> Expr:
     if not isinstance(text, str) or not text.strip():
         raise NotationError("an empty constraint: write a condition such as "
                             "'count(North, spades) >= 5'", value=text)
-    return _Parser(game, text).parse()
+    if len(text) > MAX_CHARS:
+        raise NotationError(f"a constraint of {len(text)} characters; at most {MAX_CHARS}",
+                            value=text)
+    e = _Parser(game, text).parse()
+    if _depth(e) > MAX_DEPTH:
+        raise NotationError(f"a constraint more than {MAX_DEPTH} operations deep (a long chain "
+                            "of 'and', 'or', '+' or '*' counts one per link)", value=text)
+    return e
 
 
 
