@@ -35,7 +35,7 @@ from verifier.files import open_out, read_json, read_text, shown_path
 from verifier.deals import deals_where
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.scenario import scenarios_where
-from verifier.properties import Options, Result, Verdict, check_game, checks_for
+from verifier.properties import DEFAULT_RLIMIT, Options, Result, Verdict, check_game, checks_for
 
 EXIT_OK, EXIT_VIOLATED, EXIT_ERROR, EXIT_IMPOSSIBLE, EXIT_BUG = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130
@@ -697,16 +697,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="prove the properties of games with Z3",
                        description="Prove every property of the named games (all games if none). "
-                       "Exit 0: all hold; 1: a property is violated; 2: unknown or bad input.")
+                       "Exit 0: all hold; 1: a property is violated or vacuous; 2: unknown or bad input.")
     c.add_argument("games", nargs="*", metavar="GAME", help=f"games to check ({', '.join(sorted(GAMES))})")
     c.add_argument("--property", action="append", default=[], metavar="ID",
                    help="check only this property (repeatable)")
     c.add_argument("--variant", action="append", default=[], metavar="ID",
                    help="check the game with this variant in force (repeatable)")
-    c.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
-                   help="seconds the solver may spend on one query (default 60, at most "
-                   f"{MAX_SECONDS:,})")
-    c.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    c.add_argument("--timeout", type=_seconds_arg, default=600.0, metavar="S",
+                   help="seconds the solver may spend on one query, a backstop behind "
+                   f"--rlimit (default 600, at most {MAX_SECONDS:,})")
+    c.add_argument("--rlimit", type=_rlimit_arg, default=DEFAULT_RLIMIT, metavar="N",
+                   help="Z3's resource limit on one query, a count of its own steps: the same "
+                   f"verdict on any machine, however busy (default {DEFAULT_RLIMIT:,}, some "
+                   "ten times what the hardest property needs; at most "
+                   f"{MAX_RLIMIT:,})")
     c.add_argument("--bound", type=_bound_arg, default=64, metavar="N",
                    help=f"most auction calls to unroll (default 64, at most {MAX_BOUND:,})")
     c.add_argument("--json", action="store_true", help="print the results as JSON")
