@@ -394,11 +394,13 @@ class _Parser:
             return self._BY_TRICK[fn](self._trick(*args[0]))  # type: ignore[no-any-return]
         if fn == "played":
             if len(args) != 2 or not (isinstance(args[1][0], tuple) and args[1][0][0] == "seat"):
-                raise self._fail("played takes a trick number and a seat, e.g. played(7, North)",
+                raise self._fail("played takes a trick number and a seat, e.g. played(7, "
+                                 f"{self.game.table.names[0]})",
                                  name)
             return PlayedTo(self._trick(*args[0]), Const(args[1][0][1], T.SEAT))
         if not args:
-            raise self._fail(f"{fn} needs a seat first, e.g. {fn}(North, ...)", name)
+            raise self._fail(f"{fn} needs a seat first, e.g. {fn}({self.game.table.names[0]}, ...)",
+                             name)
         seat_arg, seat_tok = args[0]
         if fn in ("tricks", "won", "score"):
             if len(args) != 1:
@@ -426,7 +428,7 @@ class _Parser:
                 bad = next((t for a, t in rest if not (isinstance(a, tuple) and a[0] == "card")),
                            name)
                 raise self._fail("holds takes a seat and one or more cards, e.g. "
-                                 "holds(North, AS, KS)", bad)
+                                 f"holds({g.table.names[0]}, AS, KS)", bad)
             return holds(g, seat, *(a[1] for a, _t in rest))
         if len(rest) != 1:
             raise self._fail(f"{fn} takes a seat and a {'suit' if fn == 'void' else 'suit or rank'}",
@@ -437,7 +439,7 @@ class _Parser:
         if fn == "count" and isinstance(what, tuple) and what[0] == "rank":
             return count(g, seat, what[1])
         raise self._fail(f"{fn} takes a seat and a {'suit' if fn == 'void' else 'suit or rank'}, "
-                         f"e.g. {fn}(North, spades)", tok)
+                         f"e.g. {fn}({g.table.names[0]}, spades)", tok)
 
 
 def parse_where(game: Game, text: str) -> Expr:
@@ -449,9 +451,9 @@ def parse_where(game: Game, text: str) -> Expr:
     """
     if not isinstance(text, str) or not text.strip():
         raise NotationError("an empty constraint: write a condition such as "
-                            "'count(North, spades) >= 5'", value=text)
+                            f"'count({game.table.names[0]}, spades) >= 5'", value=text)
     if len(text) > MAX_CHARS:
-        raise NotationError(f"a constraint of {len(text)} characters; at most {MAX_CHARS}",
+        raise NotationError(f"a constraint of {len(text):,} characters; at most {MAX_CHARS:,}",
                             value=text)
     e = _Parser(game, text).parse()
     if _depth(e) > MAX_DEPTH:

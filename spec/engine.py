@@ -456,7 +456,9 @@ class Engine:
             self._play_rules.append((rule, self._fn(body.applies, play_p, "applies", tv=True, dealt=True),
                                      self._fn(body.permits, play_p, "permits", tv=True, dealt=True)))
         down = g.constructs(K.FaceDown)
-        self._face_down = (self._fn(D.face_down(g), play_p, "face_down", tv=True, dealt=True)
+        self._face_down = (self._fn(D.face_down(g), {**play_p, Ctx.CARD: "card",
+                                                     Ctx.DECLARED: "declared"},
+                                    "face_down", tv=True, dealt=True)
                            if down else None)
         trick_p = _trick_params(self.n)
         self._revealed = (self._fn(down[0][1].revealed_when, trick_p, "revealed", tv=True)  # type: ignore[attr-defined]
@@ -1220,7 +1222,8 @@ class Engine:
             s = _fired(s, self._aside_rule)
         faces = s.faces
         if self._face_down is not None:
-            down = bool(self._face_down(*self._play_args(s)))
+            args = self._play_args(s)
+            down = bool(self._face_down(*args[:-2], i, code, *args[-2:]))
             faces = faces + (down,)
             if down:
                 s = _fired(s, self._face_down_rule)

@@ -39,13 +39,14 @@ __all__ = [
     "PbnError",
     "read_pbn",
     "write_pbn",
+    "iter_pbn",
     "deal_text",
     "parse_deal_text",
     "check_pbn_game",
 ]
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from spec.cards import FRENCH_52, Card, CardSet, Rank, Suit
@@ -534,15 +535,26 @@ def write_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
             deal is bad (hands that do not share out the deck, a state of another game,
             a tag that is not PBN); the message names the deal by its place.
     """
+    return "\n".join(iter_pbn(game, deals, event=event, date=date)) + "\n"
+
+
+def iter_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
+             date: str | None = None) -> Iterator[str]:
+    """The text of :func:`write_pbn` as lines to be joined by newlines (each piece has
+    several): the file's header, then one piece per deal, each made only when the one before has been taken, so that a
+    long file can be written as its deals are dealt.
+
+    Raises:
+        NotationError: as :func:`write_pbn`, when the piece of the bad deal is asked for.
+    """
     lay = _layout(game)
     if date is not None and not _DATE_RE.match(date):
         raise NotationError(f"date {date!r} is not a PBN date (write YYYY.MM.DD, e.g. "
                             "'2024.03.15', with ? for unknown digits)", value=date)
-    lines = ["% PBN 2.1", "% EXPORT", ""]
+    yield "% PBN 2.1\n% EXPORT"
     for number, item in enumerate(deals, start=1):
         try:
-            lines += _game_lines(lay, item, number, event, date)
+            lines = _game_lines(lay, item, number, event, date)
         except NotationError as e:
             raise NotationError(f"deal {number}: {e}", value=item) from e
-        lines.append("")
-    return "\n".join(lines)
+        yield "\n" + "\n".join(lines)

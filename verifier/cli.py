@@ -13,10 +13,11 @@ import math
 import os
 import re
 import sys
+import time
 import traceback
 from importlib import metadata
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
 from spec.cards import CardSet
@@ -25,7 +26,7 @@ from spec.dsl._build import Game, suit_from_code
 from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
 from spec.errors import NotationError, SpecError, shown
 from spec.constraints import about_play, parse_where
-from spec.pbn import PbnDeal, check_pbn_game, read_pbn, write_pbn
+from spec.pbn import PbnDeal, check_pbn_game, iter_pbn, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
 from spec.records import RecordError, hands_from_text, hands_text, json_kind, replay, to_record
 from spec.registry import GAMES, find_game
@@ -34,7 +35,7 @@ from verifier.files import open_out, read_json, read_text, shown_path
 from verifier.deals import deals_where
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.scenario import scenarios_where
-from verifier.properties import Options, Result, Verdict, check_game, checks_for
+from verifier.properties import DEFAULT_RLIMIT, Options, Result, Verdict, check_game, checks_for
 
 EXIT_OK, EXIT_VIOLATED, EXIT_ERROR, EXIT_IMPOSSIBLE, EXIT_BUG = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130
@@ -232,7 +233,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.json = True
     if args.format == "pbn" and (args.json or args.match or args.rubber):
         raise InputError("--format pbn writes one deal; leave out --json, --match and --rubber")
-    dealer = game.table.parse_seat(args.dealer) if args.dealer else None
+    dealer = game.table.parse_seat(args.dealer) if args.dealer is not None else None
     rubber = bool(game.constructs(K.Rubber))
     if args.rubber and not rubber:
         raise InputError(f"{game.name} is not played in rubbers; use --match to play a whole game")
@@ -303,19 +304,22 @@ def cmd_pbn(args: argparse.Namespace) -> int:
                          "text")
     if args.read:
         deals = _read_pbn_file(game, args.read)
+        if not deals:
+            raise InputError(f"{shown_path(args.read)} holds no deal (a PBN game starts with "
+                             "tags such as [Deal \"N:...\"])")
         rows = [{"board": d.board, "dealer": None if d.dealer is None else game.table.name(d.dealer),
                  "hands": hands_text(game, d.hands)} for d in deals]
         if args.json:
             return _emit(args, json.dumps(rows, indent=2, ensure_ascii=False))
-        lines = [f"{args.read}: {len(deals)} deal(s) of {game.name}"]
+        lines = [f"{shown_path(args.read)}: {len(deals)} deal(s) of {game.name}"]
         for r in rows:
             lines.append(f"  board {r['board'] or '?'}, dealer {r['dealer'] or '?'}")
         return _emit(args, "\n".join(lines))
-    if args.played:
-        states = [play_deal(game, seed=args.seed + k) for k in range(args.deals)]
-    else:
-        states = [new_deal(game, seed=args.seed + k) for k in range(args.deals)]
-    return _emit(args, _pbn_text(game, states))
+    deal = play_deal if args.played else new_deal
+    progress = _Progress(args.deals, "deals")
+    states = (deal(game, seed=args.seed + k) for k in range(args.deals))
+    return _emit_pieces(args, (piece for k, piece in enumerate(iter_pbn(game, states))
+                               if k == 0 or progress.step()))
 
 
 def _read_pbn_file(game: Game, path: str) -> list[PbnDeal]:
@@ -330,12 +334,15 @@ DEALS_FORMAT = "trickspec-deals/1"
 
 def cmd_deals(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
-    dealer = game.table.parse_seat(args.dealer) if args.dealer else None
+    dealer = game.table.parse_seat(args.dealer) if args.dealer is not None else None
     where = parse_where(game, args.where)
     if about_play(where):
         return _scenarios(args, game, where, dealer)
+    progress = _Progress(args.n, "deals found")
     result = deals_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
-                         method=args.method, timeout=args.timeout, rlimit=args.rlimit)
+                         method=args.method, timeout=args.timeout, rlimit=args.rlimit,
+                         on_found=lambda d, hands: progress.step())
+    progress.close()
     t = game.table
     data = {
         "format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
@@ -389,8 +396,11 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
     if args.method == "rejection":
         raise InputError("a condition about the auction or the play is solved by Z3; leave "
                          "out --method rejection")
+    progress = _Progress(args.n, "deals found")
     result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
-                             timeout=args.timeout, rlimit=args.rlimit)
+                             timeout=args.timeout, rlimit=args.rlimit,
+                             on_found=lambda state: progress.step())
+    progress.close()
     data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
             "where": args.where, "seed": args.seed, "status": result.status,
             "method": result.method,
@@ -514,16 +524,52 @@ def _deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
+    return _emit_pieces(args, (text,))
+
+
+def _emit_pieces(args: argparse.Namespace, pieces: Iterable[str]) -> int:
+    """Write pieces of text, each followed by a newline, to --out or standard output, each
+    as soon as it is made."""
     if args.out:
         f = open_out(args.out)
         try:
             with f:
-                f.write(text + "\n")
+                for piece in pieces:
+                    f.write(piece + "\n")
         except OSError as e:  # a full disk, say
             raise InputError(f"cannot write {shown_path(args.out)}: {e.strerror or e}") from None
     else:
-        print(text)
+        for piece in pieces:
+            print(piece, flush=True)
     return EXIT_OK
+
+
+class _Progress:
+    """A count of work done, shown on standard error when it is a terminal, at most a few
+    times a second; cleared when the work is done."""
+
+    def __init__(self, total: int, noun: str) -> None:
+        self.total, self.noun, self.done = total, noun, 0
+        self.shown = sys.stderr.isatty() and total > 1
+        self.last = 0.0
+
+    def step(self) -> bool:
+        """Count one more; True, so that it can sit in a comprehension's condition."""
+        self.done += 1
+        now = time.monotonic()
+        if self.done >= self.total:
+            self.close()
+        elif self.shown and now - self.last > 0.25:
+            self.last = now
+            print(f"\r{self.done:,} of {self.total:,} {self.noun}", end="", file=sys.stderr,
+                  flush=True)
+        return True
+
+    def close(self) -> None:
+        """Clear the line shown, if any."""
+        if self.shown and self.last:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+        self.shown = False
 
 
 # -- replay -----------------------------------------------------------------------------
@@ -560,6 +606,9 @@ MAX_SEED = 10 ** MAX_DIGITS - 1
 MAX_SECONDS = 1_000_000  # some 11 days; Z3 keeps a timeout in milliseconds below 2**32
 MAX_RLIMIT = 2 ** 32 - 1  # Z3 keeps its resource limit in 32 bits (a larger one wraps round)
 MAX_BOUND = 1000  # auction calls unrolled; each is a copy of the auction's formulas
+MAX_DEALS = 10_000  # distinct deals searched for and kept together, to be told apart
+MAX_PBN_DEALS = 10_000_000  # deals written one by one (some hours at the engine's speed)
+MAX_SEARCH = 10_000_000  # random deals tried for one rule's fixture
 _WHOLE = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
@@ -615,7 +664,12 @@ _seed_arg = _arg(lambda t: whole_number(t, what="a seed"), "seed")
 _rlimit_arg = _arg(lambda t: whole_number(t, what="the resource limit", least=1,
                                           most=MAX_RLIMIT), "rlimit")
 _bound_arg = _arg(lambda t: whole_number(t, what="the bound", least=1, most=MAX_BOUND), "bound")
-_count_arg = _arg(lambda t: whole_number(t, what="the count", least=1), "count")
+_deals_arg = _arg(lambda t: whole_number(t, what="the count of distinct deals", least=1,
+                                         most=MAX_DEALS), "count")
+_pbn_count_arg = _arg(lambda t: whole_number(t, what="the count of deals", least=1,
+                                             most=MAX_PBN_DEALS), "count")
+_search_arg = _arg(lambda t: whole_number(t, what="the count of random deals", least=1,
+                                          most=MAX_SEARCH), "count")
 
 
 _RLIMIT_HELP = ("Z3's resource limit on one query, a count of its own steps: unlike "
@@ -643,16 +697,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="prove the properties of games with Z3",
                        description="Prove every property of the named games (all games if none). "
-                       "Exit 0: all hold; 1: a property is violated; 2: unknown or bad input.")
+                       "Exit 0: all hold; 1: a property is violated or vacuous; 2: unknown or bad input.")
     c.add_argument("games", nargs="*", metavar="GAME", help=f"games to check ({', '.join(sorted(GAMES))})")
     c.add_argument("--property", action="append", default=[], metavar="ID",
                    help="check only this property (repeatable)")
     c.add_argument("--variant", action="append", default=[], metavar="ID",
                    help="check the game with this variant in force (repeatable)")
-    c.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
-                   help="seconds the solver may spend on one query (default 60, at most "
-                   f"{MAX_SECONDS:,})")
-    c.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    c.add_argument("--timeout", type=_seconds_arg, default=600.0, metavar="S",
+                   help="seconds the solver may spend on one query, a backstop behind "
+                   f"--rlimit (default 600, at most {MAX_SECONDS:,})")
+    c.add_argument("--rlimit", type=_rlimit_arg, default=DEFAULT_RLIMIT, metavar="N",
+                   help="Z3's resource limit on one query, a count of its own steps: the same "
+                   f"verdict on any machine, however busy (default {DEFAULT_RLIMIT:,}, some "
+                   "ten times what the hardest property needs; at most "
+                   f"{MAX_RLIMIT:,})")
     c.add_argument("--bound", type=_bound_arg, default=64, metavar="N",
                    help=f"most auction calls to unroll (default 64, at most {MAX_BOUND:,})")
     c.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -692,8 +750,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "list its deals (exit 2 at the first error).")
     pb.add_argument("game", metavar="GAME")
     pb.add_argument("--seed", type=_seed_arg, default=0, help="seed of the first deal (default 0)")
-    pb.add_argument("-n", "--deals", type=_count_arg, default=1, metavar="N",
-                    help="number of deals to write (default 1)")
+    pb.add_argument("-n", "--deals", type=_pbn_count_arg, default=1, metavar="N",
+                    help=f"number of deals to write, each as soon as it is dealt (default 1, at "
+                    f"most {MAX_PBN_DEALS:,}); progress is shown on a terminal")
     pb.add_argument("--played", action="store_true", help="play each deal with random bots")
     pb.add_argument("--variant", action="append", default=[], metavar="ID")
     pb.add_argument("--read", metavar="FILE", help="read FILE ('-': standard input) and list its deals")
@@ -717,8 +776,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("game", metavar="GAME")
     d.add_argument("--where", required=True, metavar="CONSTRAINT",
                    help="the condition on the hands as dealt")
-    d.add_argument("-n", type=_count_arg, default=1, metavar="N",
-                   help="number of distinct deals (default 1)")
+    d.add_argument("-n", type=_deals_arg, default=1, metavar="N",
+                   help=f"number of distinct deals (default 1, at most {MAX_DEALS:,}); "
+                   "progress is shown on a terminal")
     d.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
     d.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
@@ -754,7 +814,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seconds Z3 may spend on one rule, and the random search after it "
                     f"(default 120, at most {MAX_SECONDS:,})")
     fx.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
-    fx.add_argument("--search", type=_count_arg, default=20_000, metavar="N",
+    fx.add_argument("--search", type=_search_arg, default=20_000, metavar="N",
                     help="random deals to try for a rule Z3 does not unroll or times out on "
                     "(default 20000)")
     fx.add_argument("--variant", action="append", default=[], metavar="ID")

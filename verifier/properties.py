@@ -37,7 +37,7 @@ from verifier._z3.solver import DEFAULT_RLIMIT, Solving
 from verifier.errors import SolverUnknownError
 
 __all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game", "legal_bids",
-           "variant_checks"]
+           "variant_checks", "DEFAULT_RLIMIT"]
 
 
 class Verdict(enum.Enum):

@@ -247,7 +247,7 @@ class _Unrolled:
                 self.facts.append(z3.If(needs, z3.And(ok, z3.Or([named[s] == ch for ch in choices]
                                                                 or [enc.bool(False)])),
                                         named[s] == NO_SUIT))
-                faces.append(Z3Compiler(enc, env).visit(face_down) if face_down is not None
+                faces.append(Z3Compiler(enc, with_card).visit(face_down) if face_down is not None
                              else enc.bool(False))
             trick = {**base, **tv_trick, Ctx.TRICK_NUMBER: enc.int(k), Ctx.LEADER: leader,
                      Ctx.TRICK_SIZE: size}

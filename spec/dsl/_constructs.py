@@ -216,7 +216,8 @@ class PlayableAside(Construct):
 
 @_c
 class FaceDown(Construct):
-    """When ``when`` holds, the card is played face down (scope: PLAY).
+    """When ``when`` holds, the card is played face down (scope: PLAY, with ``card``, the
+    card being played).
 
     Only ``seen_by`` (scope: STATUS) and the seat that played it see a face-down card,
     unless ``revealed_when`` holds for the complete trick, which turns every card face up.

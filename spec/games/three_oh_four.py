@@ -82,6 +82,7 @@ from spec.dsl import (
     by_proxy,
     call,
     calls_made,
+    card,
     card_suit,
     card_table,
     cards_of,
@@ -440,9 +441,12 @@ FACE_DOWN = Rule(
     id="closed.face_down",
     text="In Closed Trump a player who cannot follow suit plays any card face down, a trump "
     "(a cut) or not (a discard); the trump maker alone looks at the face-down cards, and if "
-    "one is a trump all four cards are turned face up.",
+    "one is a trump all four cards are turned face up.  A card of the led suit is played "
+    "face up: the indicator, played from the table as the maker's last card at trick 8, "
+    "follows suit face up when it is of the led suit.",
     source=seed("304-CLOSED-3", also=("304-CLOSED-4",)),
-    body=FaceDown(when=~IS_OPEN & ~is_leading & ~hand.holds_any(cards_of(led_suit)),
+    body=FaceDown(when=~IS_OPEN & ~is_leading & ~hand.holds_any(cards_of(led_suit))
+                  & (card.suit != led_suit),
                   seen_by=declarer, revealed_when=CUT_FOUND),
 )
 FACE_DOWN_NEVER_WINS = Rule(

@@ -246,6 +246,31 @@ def test_face_down_discards_are_seen_by_the_maker_alone() -> None:
     assert hidden_seen > 20  # the situation is common, so the test can fail
 
 
+def test_the_indicator_played_at_trick_8_is_face_up_when_it_follows_suit() -> None:
+    """The maker's last card, the indicator from the table, is a card like any other at
+    trick 8: of the led suit it follows face up; otherwise it goes face down (and, being a
+    trump, turns the trick up)."""
+    seen = {True: 0, False: 0}
+    for s in _closed_deals(400):
+        if len(s.tricks) < 8:
+            continue
+        rec = s.tricks[7]
+        for index, (_seat, action) in enumerate(s.log):
+            if not ((index, "closed.indicator_play") in s.fired and isinstance(action, Play)):
+                continue
+            code = DECK.index(action.card)
+            if code not in rec.cards[1:]:
+                continue
+            j = rec.cards.index(code)
+            follows = action.card.suit == DECK[rec.cards[0]].suit
+            seen[follows] += 1
+            assert rec.face_down[j] is not follows, (s.seed, rec)
+            shown = to_record(s)["tricks"][7]
+            assert (str(action.card) in shown.get("face_down", ())) is not follows, shown
+            assert rec.revealed is not follows or any(rec.face_down), shown
+    assert seen[True] >= 2 and seen[False] >= 2, seen  # both happen, so the test can fail
+
+
 def test_trumps_hidden_from_others_while_the_indicator_lies_face_down() -> None:
     s = _through_first_auction()
     s = apply(s, Lay(next(iter(s.hand(NORTH)))))

@@ -388,6 +388,11 @@ def _format_variants(page: _Page) -> Iterator[str]:
             body.append("With the variant in force: " + "; ".join(
                 f":prop:`{r['id']}` ({_verdict(r)})" for r in run.results) + ".")
             body.append("")
+            # the properties stated for this variant alone are described here
+            base = {str(r["id"]) for r in page.checks}
+            for r in run.results:
+                if str(r["id"]) not in base:
+                    body += list(_property_entry(r))
         yield from _indent(body)
 
 
@@ -420,17 +425,24 @@ def _format_properties(page: _Page) -> Iterator[str]:
         yield "The properties were not checked in this build; they are listed without verdicts."
     yield ""
     for r in page.checks:
-        yield f".. rulebook:property:: {r['id']}"
-        yield ""
-        body = [esc(str(r["text"])), ""]
+        yield from _property_entry(r)
+
+
+def _property_entry(r: dict[str, object]) -> Iterator[str]:
+    """A property's anchored entry: text, verdict, kind, the rules it covers."""
+    yield f".. rulebook:property:: {r['id']}"
+    yield ""
+    body = [esc(str(r["text"])), ""]
+    if r.get("verdict") is not None:
         body.append(f":Verdict: {_verdict(r)}" + (f"; {esc(str(r['detail']))}" if r.get("detail") else ""))
+    if r.get("kind") is not None:
         body.append(f":Kind: {_KINDS.get(str(r['kind']), str(r['kind']))}"
                     + ("; a finding" if r.get("finding") else ""))
-        covers = r.get("covers") or []
-        body.append(":Covers: " + (_and([f":rule:`{c}`" for c in covers]) or "no rule"))  # type: ignore[union-attr]
-        body.append("")
-        body += list(_playthrough(r))
-        yield from _indent(body)
+    covers = r.get("covers") or []
+    body.append(":Covers: " + (_and([f":rule:`{c}`" for c in covers]) or "no rule"))  # type: ignore[union-attr]
+    body.append("")
+    body += list(_playthrough(r))
+    yield from _indent(body)
 
 
 def _format_findings(page: _Page) -> Iterator[str]:
