@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spec.dsl import _derive as D
-from spec.dsl._nodes import Ctx, DealtHand, Ref, Taken, WonTrick
+from spec.dsl._build import suit_code
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Ref, Taken, WonTrick
 from spec.dsl import _constructs as K
 from spec.engine import Call, Declare, Phase, Play, engine_for, legal_actions, new_deal
 from spec.games import three_oh_four, vint
@@ -147,11 +148,15 @@ def _agree(game, seed: int) -> None:  # type: ignore[no-untyped-def]
         if s.phase is Phase.PLAY:
             z = _z3_value(Z3Compiler(enc, _play_env(enc, s)).visit(legal_expr))
             assert z == eng.legal_mask(s)
-            if game.constructs(K.FaceDown):
-                face_down = bool(_z3_value(Z3Compiler(enc, _play_env(enc, s)).visit(D.face_down(game))))
         before = s
         actions = legal_actions(s)
         action = actions[rng.randrange(len(actions))]
+        if s.phase is Phase.PLAY and isinstance(action, Play) and game.constructs(K.FaceDown):
+            # whether this card goes face down, as Z3 judges it before it is played
+            env = {**_play_env(enc, s), Ctx.CARD: enc.bv(1 << game.deck.index(action.card)),
+                   Ctx.DECLARED: enc.int(NO_SUIT if action.names is None
+                                         else suit_code(action.names))}
+            face_down = bool(_z3_value(Z3Compiler(enc, env).visit(D.face_down(game))))
         s = eng.apply(s, action)
         if face_down is not None and isinstance(action, Play):
             # the face-down rule, as Z3 judged it before the card, against the engine's record
