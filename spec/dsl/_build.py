@@ -305,6 +305,21 @@ class Game:
             aliases=self.aliases, active_variants=self.active_variants + tuple(variant_ids),
         )
 
+    def with_rules(self, rules: Iterable[Rule], *, variants: Iterable[Variant] | None = None,
+                   properties: Iterable[Property] | None = None) -> Game:
+        """The same game with other rules (and, when given, other variants and properties),
+        checked again as it is built.
+
+        Raises:
+            SpecDefinitionError: the result is malformed.
+        """
+        return Game(
+            name=self.name, key=self.key, ref_prefix=self.ref_prefix, rules=rules,
+            variants=self.variants if variants is None else variants,
+            properties=self.properties if properties is None else properties, doc=self.doc,
+            aliases=self.aliases, active_variants=self.active_variants,
+        )
+
     # -- derived equipment ----------------------------------------------------------
     @cached_property
     def table(self) -> Table:

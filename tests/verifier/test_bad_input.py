@@ -408,6 +408,16 @@ CASES: dict[str, Case] = {
                                  message="did you mean 'play.follow_suit'?"),
     "board-without-file": bad("play", "crescendo", "--board", "1",
                               message="--board picks a deal of a file"),
+    # -- mutate --------------------------------------------------------------------------
+    "mutate-unknown-game": bad("mutate", "chess", message="unknown game 'chess'"),
+    "mutate-unknown-rule": bad("mutate", "crescendo", "--rule", "deck.rank_ordr",
+                               message="Crescendo has no rule 'deck.rank_ordr'; did you mean 'deck.rank_order'?"),
+    "mutate-jobs-zero": bad("mutate", "crescendo", "--jobs", "0", message="the count of workers is at least 1"),
+    "mutate-jobs-huge": bad("mutate", "crescendo", "-j", "100000", message="at most 256"),
+    "mutate-seeds-negative": bad("mutate", "crescendo", "--seeds=-1", message="got a negative number"),
+    "mutate-max-zero": bad("mutate", "crescendo", "--max", "0", message="the sample is at least 1"),
+    "mutate-budget-nan": bad("mutate", "crescendo", "--budget", "nan", message="finite number of seconds"),
+    "mutate-rlimit-fraction": bad("mutate", "crescendo", "--rlimit", "1.5", message="got '1.5'"),
     # -- constraints -----------------------------------------------------------------------
     **{f"where-{name}": bad("deals", "crescendo", "--where", text, message=expect)
        for name, text, expect in (

@@ -1,0 +1,81 @@
+"""Mutation testing of the rules: the mutants of every game, the screen, the checks, the CLI."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spec.registry import GAMES
+from verifier import cli
+from verifier.mutate import Operator, Outcome, check_mutant, mutants, mutate, screen
+
+CRESCENDO = GAMES["crescendo"]
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_game_has_mutants_of_every_kind_with_stable_ids(key: str) -> None:
+    game = GAMES[key]
+    ms = mutants(game)
+    ids = [m.id for m in ms]
+    assert len(ids) == len(set(ids))
+    assert ids == [m.id for m in mutants(game)]  # a fixed order
+    rules = {r.id for r in game.rules}
+    for m in ms:
+        assert m.rule_id in rules or m.operator is Operator.VARIANT, m.id
+        assert "spec/games/" in m.description or m.operator is Operator.VARIANT, m
+    kinds = {m.operator for m in ms}
+    assert {Operator.CONSTANT, Operator.COMPARISON, Operator.NEGATION, Operator.RULE_DROPPED,
+            Operator.RANK_ORDER} <= kinds
+    if game.variants:
+        assert Operator.VARIANT in kinds
+
+
+def _one(game_key: str, mutant_id: str):  # type: ignore[no-untyped-def]
+    (m,) = [m for m in mutants(GAMES[game_key]) if m.id == mutant_id]
+    return m
+
+
+def test_a_rank_order_mutant_plays_differently_and_a_property_kills_it() -> None:
+    m = _one("crescendo", "deck.rank_order#1")
+    built = m.build()
+    seen = screen(CRESCENDO, built, seeds=30, matches=0)
+    assert not seen.equivalent and seen.difference and not seen.engine_error
+    got = check_mutant(built, m.rules)
+    assert got.killed_by, got
+
+
+def test_dropping_a_rule_that_only_records_is_probably_equivalent() -> None:
+    m = _one("crescendo", "play.record_tricks#drop")
+    assert screen(CRESCENDO, m.build(), seeds=30, matches=2).equivalent
+
+
+def test_a_mutant_the_build_refuses_is_killed_by_the_build() -> None:
+    report = mutate(CRESCENDO, jobs=1, only=["deck.cards"], seeds=5, matches=0)
+    (r,) = report.results
+    assert r.outcome is Outcome.BUILD and r.killed
+    assert report.rate == 1.0
+
+
+def test_the_cli_lists_mutants_and_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["mutate", "crescendo", "--list"]) == cli.EXIT_OK
+    out = capsys.readouterr().out
+    assert "deck.rank_order#1" in out and len(out.splitlines()) == len(mutants(CRESCENDO))
+    assert cli.main(["mutate", "crescendo", "--rule", "deck.rank_ordr"]) == cli.EXIT_ERROR
+    assert "did you mean 'deck.rank_order'?" in capsys.readouterr().err
+    assert cli.main(["mutate", "crescendo", "--jobs", "0"]) == cli.EXIT_ERROR
+    assert cli.main(["mutate", "nosuchgame"]) == cli.EXIT_ERROR
+
+
+def test_the_cli_report_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["mutate", "crescendo", "--rule", "deck.cards", "--seeds", "5",
+                     "--matches", "0", "--jobs", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "crescendo" and data["summary"]["rate"] == 1.0
+    assert code == cli.EXIT_OK
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_check_kills_most_mutants(key: str) -> None:
+    report = mutate(GAMES[key], jobs=2)
+    assert report.rate is not None and report.rate >= 0.9, report.render()
