@@ -587,7 +587,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             close = difflib.get_close_matches(rid, sorted(known), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise InputError(f"{game.name} has no rule {shown(rid)}{hint}")
-    quiet = args.quiet or args.json
+    quiet = args.quiet  # progress goes to standard error, so it never mixes with --json
     report = mutate(game, jobs=args.jobs, seeds=args.seeds, seed=args.seed,
                     matches=args.matches, only=args.rule, limit=args.limit,
                     timeout=args.timeout, rlimit=args.rlimit, budget=args.budget,

@@ -34,7 +34,6 @@ import argparse
 import concurrent.futures
 import dataclasses
 import enum
-import hashlib
 import json
 import os
 import random
@@ -46,8 +45,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
-
-import z3
 
 from spec.cards import Rank, Suit
 from spec.dsl import _constructs as K
@@ -68,7 +65,7 @@ from spec.engine import play_deal, play_match
 from spec.errors import NotationError, SpecDefinitionError, SrcLoc
 from spec.records import to_record
 from spec.sheet import play_rubber, rubber_json
-from verifier._z3.solver import Solving
+from verifier._z3.solver import Remembering
 from verifier.errors import SolverUnknownError
 from verifier.properties import Check, Options, Verdict, checks_for
 
@@ -645,61 +642,10 @@ class Baseline:
     answers: Mapping[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
 
-def _fingerprint(s: z3.Solver, assumptions: tuple[Any, ...]) -> str:
-    """A query's identity: Z3's structural hash of each assertion and assumption (cheap,
-    kept in every term, the same in any context and process).
-
-    Two different queries could share a fingerprint; an answer reused wrongly can only make
-    a check of a mutant hold (an unsat reused) or find its witness (a sat reused), never
-    fail, so the kill rate can only come out lower than it is, never higher.
-    """
-    text = repr((tuple(a.hash() for a in s.assertions()), tuple(a.hash() for a in assumptions)))
-    return hashlib.sha1(text.encode()).hexdigest()
-
-
-class _Remembering(Solving):
-    """A ``Solving`` that answers a query the original game already put, without solving.
-
-    The same query has the same answer, so a check whose queries the mutation did not
-    change gets the original's answers at no solving cost.  A known ``sat`` is only solved
-    again when the caller asks for its model.  ``learn`` collects the answers of the
-    queries it solves.
-    """
-
-    def __init__(self, timeout: float, rlimit: int | None, known: Mapping[str, bool],
-                 learn: dict[str, bool] | None = None) -> None:
-        super().__init__(timeout, rlimit)
-        self.known, self.learn = known, learn
-        self.reused = 0
-
-    def _answer(self, s: z3.Solver, assumptions: tuple[Any, ...]) -> z3.CheckSatResult:
-        if "model" in vars(s):
-            del s.model  # a model asked for now is this query's
-        key = _fingerprint(s, assumptions)
-        found = self.known.get(key)
-        if found is not None:
-            self.reused += 1
-            if not found:
-                return z3.unsat
-
-            def model() -> z3.ModelRef:
-                del s.model
-                if super(_Remembering, self)._answer(s, assumptions) != z3.sat:
-                    raise SolverUnknownError(self.reason(s))
-                return z3.Solver.model(s)
-
-            s.model = model
-            return z3.sat
-        r = super()._answer(s, assumptions)
-        if self.learn is not None and r != z3.unknown:
-            self.learn[key] = r == z3.sat
-        return r
-
-
 def _run(game: Game, check: Check, opts: Options, known: Mapping[str, bool],
          learn: dict[str, bool] | None = None) -> Verdict:
     """``run_check`` with a solving that remembers the original's answers."""
-    solving = _Remembering(opts.timeout, opts.rlimit, known, learn)
+    solving = Remembering(opts.timeout, opts.rlimit, known, learn)
     try:
         verdict, _detail, _pt = check.decide(game, solving, opts)
     except SolverUnknownError:

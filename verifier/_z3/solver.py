@@ -18,6 +18,7 @@ that reads an answer passes it on.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 import weakref
 from collections.abc import Callable, Iterator
@@ -27,7 +28,7 @@ import z3
 
 from verifier.errors import SolverUnknownError
 
-__all__ = ["DEFAULT_RLIMIT", "Solving", "forced_unknown", "checks_made"]
+__all__ = ["DEFAULT_RLIMIT", "Solving", "Remembering", "forced_unknown", "checks_made"]
 
 # The resource budget of one query of ``trickspec check``: some ten times what the
 # hardest query of any game needs (304's play.one_winner, about 47 million units, 11 s
@@ -147,3 +148,57 @@ class Solving:
         if r == z3.unsat:
             return False
         raise SolverUnknownError(self.reason(s))
+
+
+def _fingerprint(s: z3.Solver, assumptions: tuple[Any, ...]) -> str:
+    """A query's identity: Z3's structural hash of each assertion and assumption (cheap,
+    kept in every term, the same in any context and process).
+
+    Two different queries could share a fingerprint (the hashes are of 32 bits each): an
+    answer reused wrongly would make a check hold (an unsat reused) or find its witness (a
+    sat reused), never fail.  That is why answers are reused only to measure how many
+    mutants the checks kill (where it can only lower the rate), never for a verdict a user
+    is given.
+    """
+    text = repr((tuple(a.hash() for a in s.assertions()), tuple(a.hash() for a in assumptions)))
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+class Remembering(Solving):
+    """A ``Solving`` that answers a query the original game already put, without solving;
+    for mutation testing only (see :func:`_fingerprint`).
+
+    The same query has the same answer, so a check of a changed game (a mutant, say) whose
+    queries the change did not touch gets the original's answers at no solving cost.  A known ``sat`` is only solved
+    again when the caller asks for its model.  ``learn`` collects the answers of the
+    queries it solves.
+    """
+
+    def __init__(self, timeout: float, rlimit: int | None, known: Mapping[str, bool],
+                 learn: dict[str, bool] | None = None) -> None:
+        super().__init__(timeout, rlimit)
+        self.known, self.learn = known, learn
+        self.reused = 0
+
+    def _answer(self, s: z3.Solver, assumptions: tuple[Any, ...]) -> z3.CheckSatResult:
+        if "model" in vars(s):
+            del s.model  # a model asked for now is this query's
+        key = _fingerprint(s, assumptions)
+        found = self.known.get(key)
+        if found is not None:
+            self.reused += 1
+            if not found:
+                return z3.unsat
+
+            def model() -> z3.ModelRef:
+                del s.model
+                if super(Remembering, self)._answer(s, assumptions) != z3.sat:
+                    raise SolverUnknownError(self.reason(s))
+                return z3.Solver.model(s)
+
+            s.model = model
+            return z3.sat
+        r = super()._answer(s, assumptions)
+        if self.learn is not None and r != z3.unknown:
+            self.learn[key] = r == z3.sat
+        return r
