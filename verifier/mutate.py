@@ -411,28 +411,41 @@ def _with_table(game: Game, old: CardTable, new: CardTable) -> Callable[[], Game
     return make
 
 
+def _rebuilt(game: Game, rules: Sequence[Rule]) -> Game:
+    """The game with other rules, its bookkeeping kept in step: which rules a property
+    covers and which a variant replaces are lists of ids, so an id no longer there leaves
+    them; a variant left replacing nothing goes, and with it the properties stated under
+    it (a property stated unless it is in force now always applies).  Only what the rules
+    mean can then make the build fail."""
+    ids = {r.id for r in rules}
+    variants: list[Variant] = []
+    gone: set[str] = set()
+    for v in game.variants:
+        pairs = tuple((old, new) for old, new in v.replaces if old.id in ids)
+        if v.replaces and not pairs:
+            gone.add(v.id)
+            continue
+        variants.append(v if pairs == v.replaces else dataclasses.replace(v, replaces=pairs))
+    props: list[Property] = []
+    for p in game.properties:
+        if gone & set(p.under):
+            continue
+        covers = tuple(c for c in p.covers if c in ids)
+        unless = tuple(x for x in p.unless if x not in gone)
+        props.append(p if (covers, unless) == (p.covers, p.unless)
+                     else dataclasses.replace(p, covers=covers, unless=unless))
+    return game.with_rules(rules, variants=variants, properties=props)
+
+
 def _without(game: Game, index: int) -> Callable[[], Game]:
-    """The game without one rule.  Which rules a property covers, and which rules a variant
-    replaces, is bookkeeping: the dropped id leaves those lists, so that only what the
-    rules mean can make the build fail."""
-    def make() -> Game:
-        gone = game.rules[index]
-        rules = game.rules[:index] + game.rules[index + 1:]
-        variants: list[Variant] = []
-        for v in game.variants:
-            pairs = tuple((old, new) for old, new in v.replaces if old.id != gone.id)
-            if pairs or not v.replaces:
-                variants.append(v if pairs == v.replaces else dataclasses.replace(v, replaces=pairs))
-        props: list[Property] = [
-            p if gone.id not in p.covers
-            else dataclasses.replace(p, covers=tuple(c for c in p.covers if c != gone.id))
-            for p in game.properties]
-        return game.with_rules(rules, variants=variants, properties=props)
-    return make
+    """The game without one rule."""
+    return lambda: _rebuilt(game, game.rules[:index] + game.rules[index + 1:])
 
 
 def _with_variant(game: Game, variant_id: str) -> Callable[[], Game]:
-    return lambda: game.with_variants(variant_id)
+    """The default game written with a variant's rules: a default transcribed as the
+    variant, not the variant chosen, so the properties of the default still apply."""
+    return lambda: _rebuilt(game, game.with_variants(variant_id).rules)
 
 
 def _touched(first: str, others: Sequence[str]) -> str:

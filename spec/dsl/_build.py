@@ -151,7 +151,9 @@ class Property:
     situation of the scope must make it true.  A ``finding`` is a proved consequence
     worth telling players.  ``under`` names variants the property is about: it is
     checked only with all of them in force (in the game as played by default its
-    premise could not occur, and a proof of it would say nothing).
+    premise could not occur, and a proof of it would say nothing); ``unless`` names variants
+    that change on purpose what the property states (a fact of the default game): it is
+    not checked while any of them is in force.
 
     With a ``source``, the property is one of the rulebook's own facts, stated apart from
     the rules that should bring it about: a number or a card the seed or digest gives
@@ -168,12 +170,15 @@ class Property:
     finding: bool = False
     covers: tuple[str, ...] = ()
     under: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
     source: Source | None = None
     src_loc: SrcLoc = field(default_factory=caller_loc)
 
     def applies_to(self, game: "Game") -> bool:
-        """Whether the property is checked for ``game`` (its variants are in force)."""
-        return set(self.under) <= set(game.active_variants)
+        """Whether the property is checked for ``game``: all its ``under`` variants are in
+        force, and none of its ``unless`` ones."""
+        active = set(game.active_variants)
+        return set(self.under) <= active and not set(self.unless) & active
 
 
 @dataclass(frozen=True, slots=True)
@@ -733,6 +738,10 @@ class Game:
             for vid in p.under:
                 if vid not in vseen:
                     raise self._fail(f"property {p.id} is under unknown variant {vid!r}",
+                                     loc=p.src_loc)
+            for vid in p.unless:
+                if vid not in vseen:
+                    raise self._fail(f"property {p.id} is unless unknown variant {vid!r}",
                                      loc=p.src_loc)
 
     def __repr__(self) -> str:

@@ -514,6 +514,13 @@ JOKER_TRICKS = (
     ("NT", "JK:H AD 2C", 0),
 )
 
+# [assumption] CR-JOKER-5, the default: a led joker may name trumps, and is then the lowest
+# trump (any other trump beats it, a card of another suit does not).
+JOKER_NAMES_TRUMP_TRICKS = (
+    ("H", "JK:H 2H AS", 1),
+    ("H", "JK:H AS 5D", 0),
+)
+
 
 def _bid_is(b: Expr, level: int, strain: str) -> Expr:
     return (b.level == level) & (b.strain == (no_suit if strain == "NT" else Suit.parse(strain)))
@@ -596,6 +603,16 @@ FACTS = (
         holds=_tricks(JOKER_TRICKS),
         covers=("play.joker_led", "play.trumps_win", "play.led_suit_wins"),
         source=seed("CR-JOKER-4", "the digest's trick examples, and G7 for no trumps"),
+    ),
+    Property(
+        id="play.joker_named_trump_tricks",
+        text="With hearts trumps, the joker led naming hearts is the lowest trump: ♥2 after "
+        "it wins; over ♠A and ♦5 the joker wins.",
+        scope=Scope.TRICK,
+        holds=_tricks(JOKER_NAMES_TRUMP_TRICKS),
+        covers=("play.joker_names_trump", "play.joker_led"),
+        unless=("joker_names_plain_suit",),
+        source=assumption("CR-JOKER-5", "the digest's default: a led joker may name trumps"),
     ),
     Property(
         id="play.follow_or_joker",

@@ -79,3 +79,20 @@ def test_the_cli_report_as_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_check_kills_most_mutants(key: str) -> None:
     report = mutate(GAMES[key], jobs=2)
     assert report.rate is not None and report.rate >= 0.9, report.render()
+
+
+def test_dropping_a_rule_a_variant_replaces_keeps_the_game_buildable() -> None:
+    """The variant that replaced it, and the properties stated under that variant, go
+    with it: bookkeeping is not what kills a mutant."""
+    m = _one("crescendo", "auction.makeable_bids#drop")
+    built = m.build()
+    assert "allow_unmakeable_bids" not in {v.id for v in built.variants}
+    assert "score.unmakeable_bid_loses" not in {p.id for p in built.properties}
+
+
+def test_a_default_written_as_its_variant_is_caught_by_a_fact_of_the_default() -> None:
+    m = _one("crescendo", "variant:joker_names_plain_suit")
+    built = m.build()
+    assert built.active_variants == ()  # the default, transcribed wrongly
+    assert "play.joker_named_trump_tricks" in {p.id for p in built.properties}
+    assert check_mutant(built, m.rules).killed_by == "play.joker_named_trump_tricks"
