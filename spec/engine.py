@@ -30,7 +30,7 @@ from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
 from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Ref, Scope, T, Taken, TricksWon, WonTrick
 from spec.dsl._pycompile import GameTables, compile_function
-from spec.errors import IllegalActionError, NotationError
+from spec.errors import IllegalActionError, NoLegalActionError, NotationError
 from spec.seats import Table
 
 __all__ = [
@@ -889,15 +889,29 @@ class Engine:
         return (*self.legal_plays(s), *avail)
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:
+        """The actions the rules allow the seat to act; ``()`` once the deal is over.
+
+        Raises:
+            NoLegalActionError: the rules leave the seat none before the deal is over.
+        """
         if s.phase is Phase.PLAY:
-            return self._play_actions(s)
-        if s.phase is Phase.AUCTION:
-            return self._auction_actions(s)
-        if s.phase is Phase.SET_ASIDE:
-            return tuple(self._lays[i] for i in range(len(self.game.deck)) if s.hands[s.turn] >> i & 1)
-        if s.phase is Phase.DECIDE:
-            return self._decide_options(s)
-        return ()
+            acts = self._play_actions(s)
+        elif s.phase is Phase.AUCTION:
+            acts = self._auction_actions(s)
+        elif s.phase is Phase.SET_ASIDE:
+            acts = tuple(self._lays[i] for i in range(len(self.game.deck)) if s.hands[s.turn] >> i & 1)
+        elif s.phase is Phase.DECIDE:
+            acts = self._decide_options(s)
+        else:
+            return ()
+        if not acts:
+            raise self._stuck(s.turn, s.phase.value, s.trick_number)
+        return acts
+
+    def _stuck(self, seat: int, phase: str, trick: int) -> NoLegalActionError:
+        where = f"trick {trick} of the play" if phase == Phase.PLAY.value else f"the {phase}"
+        return NoLegalActionError(f"{self.game.name}: the rules leave "
+                                  f"{self.game.table.name(seat)} no legal action in {where}")
 
     # -- transitions --------------------------------------------------------------
     def _refuse(self, rule: Rule | None, msg: str, action: object) -> IllegalActionError:
@@ -1338,6 +1352,8 @@ class Engine:
             args = (turn, dealer, hands[turn], pos == 0, led if pos else NO_SUIT, trump, number,
                     pos, contract, declarer, aside[turn], leader, tv, dealt)
             mask = legal(*args)
+            if not mask:
+                raise self._stuck(turn, Phase.PLAY.value, number)
             if plain_cards is not None:
                 # the legal plays are the legal cards in card order: take the r-th one
                 r = int(draw() * mask.bit_count())

@@ -98,5 +98,11 @@ class IllegalActionError(SpecError, ValueError):
     rule: str | None = None
 
 
+class NoLegalActionError(SpecError):
+    """The rules leave the seat to act no legal action before the deal is over: a fault in
+    the rules (the properties that a legal card exists in every position and that every
+    auction ends are there to rule it out)."""
+
+
 class AmbiguousActionError(SpecError, ValueError):
     """Text that matches more than one legal action."""

@@ -96,3 +96,10 @@ def test_a_default_written_as_its_variant_is_caught_by_a_fact_of_the_default() -
     assert built.active_variants == ()  # the default, transcribed wrongly
     assert "play.joker_named_trump_tricks" in {p.id for p in built.properties}
     assert check_mutant(built, m.rules).killed_by == "play.joker_named_trump_tricks"
+
+
+def test_rules_that_leave_no_legal_card_stop_the_engine_with_one_clear_line() -> None:
+    m = _one("crescendo", "play.follow_suit#1")  # '&' for '|': some hands can play nothing
+    seen = screen(CRESCENDO, m.build(), seeds=30, matches=0)
+    assert "NoLegalActionError" in seen.engine_error and "no legal action in trick" in seen.engine_error
+    assert check_mutant(m.build(), m.rules).killed_by  # and a property says why
