@@ -26,10 +26,12 @@ from typing import Any
 
 import z3
 
+from spec.constraints import history_test
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game
 from spec.dsl._nodes import Ctx, Expr, PartnerOf, PointsWon, Ref, Scope, Strength, T, TricksWon, Var, WonTrick
+from spec.records import to_record
 from verifier import trace
 from verifier._z3 import encoding as E
 from verifier._z3.compile import Encoding, Z3Compiler
@@ -355,7 +357,7 @@ def _least(solving: Solving, sit: E.Situation, ends: Any, condition: Callable[[i
     return None
 
 
-def _ranking_end(game: Game, solving: Solving, stage: int) -> str | None:
+def _ranking_end(game: Game, solving: Solving, stage: int) -> tuple[int, str] | None:
     """A bound on the calls of one auction stage, by a ranking argument on single calls.
 
     Either some number of calls always ends the stage; or (1) a pass is always legal, (2)
@@ -365,7 +367,8 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> str | None:
     starts them again (the engine's bookkeeping), so the stage ends within
     P0 + bids x P calls; a later stage, which may start with a bid standing, within the
     larger of that and (bids + 1) x P.
-    None when the argument does not go through (the caller then unrolls the auction).
+    Returns the bound and how it was found; None when the argument does not go through
+    (the caller then unrolls the auction).
     """
     enc = Encoding(game, solving.ctx)
     sit = _stage_situation(enc, stage)
@@ -373,7 +376,7 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> str | None:
     ends = sit.compile(D.auction_over(game, stage))
     calls = _least(solving, sit, ends, lambda k: env[Ctx.CALLS_MADE] == k)
     if calls is not None:
-        return f"{_stage_name(game, stage)} is over after at most {calls} calls"
+        return calls, f"{_stage_name(game, stage)} is over after at most {calls} calls"
     pass_env = {**env, Ctx.CALL_IS_BID: enc.bool(False), Ctx.CALL_BID: enc.int(-1)}
     if _prove(solving, sit.facts, Z3Compiler(enc, pass_env).visit(D.call_legal(game))) is not None:
         return None
@@ -392,8 +395,8 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> str | None:
     how = f"{opening} opening passes or {after_bid} passes after a bid end it"
     if stage > 1:  # the stage may also start with the earlier stage's bid standing
         bound = max(bound, (bids + 1) * after_bid)
-    return (f"{_stage_name(game, stage)} is over after at most {bound} calls (a pass is always "
-            f"legal; at most {bids} bids, each beating the last; {how})")
+    return bound, (f"{_stage_name(game, stage)} is over after at most {bound} calls (a pass is "
+                   f"always legal; at most {bids} bids, each beating the last; {how})")
 
 
 def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
@@ -403,7 +406,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
     for stage in range(1, game.stages + 1):
         ranked = _ranking_end(game, solving, stage)
         if ranked is not None:
-            found.append(ranked)
+            found.append(ranked[1])
             continue
         enc = Encoding(game, solving.ctx)
         facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
@@ -771,6 +774,36 @@ def _dsl_decider(scope: Scope, holds: Expr, free: tuple[Var, ...], exists: bool)
     return decide
 
 
+def _history_decider(holds: Expr):  # type: ignore[no-untyped-def]
+    """A property of whole deals played out (scope HISTORY): decided by unrolling every deal,
+    auction and play (see :func:`verifier.scenario.decide_history`)."""
+    def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+        from verifier.scenario import decide_history  # the unroller builds on this module
+
+        bounds = []
+        for stage in range(1, game.stages + 1):
+            ranked = _ranking_end(game, solving, stage)
+            if ranked is None:
+                return (Verdict.UNKNOWN, f"no bound on the calls of {_stage_name(game, stage)} "
+                        "is proved by a ranking argument, so not every deal can be unrolled", None)
+            bounds.append(ranked[0])
+        most = sum(bounds)
+        if most > opts.bound:
+            return (Verdict.UNKNOWN, f"a deal's auctions may take {most} calls, more than "
+                    f"--bound {opts.bound}", None)
+        verdict, detail, state = decide_history(game, holds, solving, most)
+        if state is None:
+            return Verdict[verdict], detail, None
+        record = to_record(state)
+        lines = [f"A deal played out, found by Z3 and replayed by the engine: dealer "
+                 f"{record['dealer']}", *(f"  {seat}: {cards}" for seat, cards in record["hands"].items()),
+                 "  " + ", ".join(f"{a['seat']} {v}" for a in record["actions"]
+                                  for k, v in a.items() if k != "seat")]
+        return Verdict[verdict], detail, trace.Playthrough(
+            lines, record, replayed=not history_test(game, holds)(state))
+    return decide
+
+
 def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, holds: Expr,
                    free: tuple[Var, ...]):  # type: ignore[no-untyped-def]
     """For every value of a free bid, some situation makes ``holds`` true; with other free
@@ -874,8 +907,9 @@ def checks_for(game: Game) -> list[Check]:
         if not p.applies_to(game):
             continue
         kind = "fact" if p.source is not None else "property"
-        out.append(Check(p.id, p.text, kind, _dsl_decider(p.scope, p.holds, p.free, p.exists),
-                         finding=p.finding, covers=p.covers))
+        decide = (_history_decider(p.holds) if p.scope is Scope.HISTORY
+                  else _dsl_decider(p.scope, p.holds, p.free, p.exists))
+        out.append(Check(p.id, p.text, kind, decide, finding=p.finding, covers=p.covers))
     return out
 
 

@@ -630,3 +630,50 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
     return Scenario("found", states, "", time.perf_counter() - start)
 
 
+
+
+def decide_history(game: Game, holds: Expr, solving: Solving, most: int
+                   ) -> tuple[str, str, State | None]:
+    """Whether ``holds`` (scope HISTORY) is true of every deal played out, for every dealer,
+    with every auction of at most ``most`` calls in all (the caller proves that no auction
+    takes more).  Returns the verdict's name (``HOLDS``, ``VIOLATED``, ``VACUOUS`` or
+    ``UNKNOWN``), a detail, and for ``VIOLATED`` the deal replayed by the engine.
+
+    Raises:
+        SolverUnknownError: a query has no answer (never read as "no such deal").
+        ReplayMismatchError: the engine does not reach the deal Z3 found (a bug).
+    """
+    why = unsupported(game)
+    if why:
+        return "UNKNOWN", why, None
+    if any(b.scope is Scope.CALL for _r, b in game.constructs(K.Announce)):  # type: ignore[attr-defined]
+        return "UNKNOWN", ("the deals are unrolled without the auction's announcements, so not "
+                           "every deal is seen"), None
+    played = False
+    eng = engine_for(game)
+    for dealer in range(game.players):
+        u = _Unrolled(game, solving, dealer)
+        counts = _fewest_calls(u, most)
+        played = played or bool(counts)
+        for calls in counts:
+            s = solving.solver()
+            facts, rows = u.auction(calls)
+            s.add(*u.facts, *facts, z3.Not(Z3Compiler(u.enc, u.history()).visit(holds)))
+            if not solving.sat(s):
+                continue
+            hands, actions = _decode(u, s.model(), rows)
+            state = eng.start(hands, dealer=dealer, seed=0)
+            for a in actions:
+                try:
+                    state = eng.apply(state, a)
+                except IllegalActionError as e:
+                    raise ReplayMismatchError(f"the engine refuses the deal Z3 found at {a}: "
+                                              f"{e}") from None
+            if state.phase is not Phase.OVER:
+                raise ReplayMismatchError("the engine's replay of the deal Z3 found is not over")
+            return "VIOLATED", "", state
+    if not played:
+        return "VACUOUS", ("it holds only because no deal is ever played out (no auction of at "
+                           f"most {most} calls ends with a contract)"), None
+    return "HOLDS", (f"for every dealer and every deal played out (its auctions take at most "
+                     f"{most} calls)"), None

@@ -90,6 +90,8 @@ from spec.dsl._constructs import (
 from spec.dsl._nodes import (
     NO_SUIT,
     Awarded,
+    LeaderOf,
+    WinnerOf,
     WithDealt,
     BidAttr,
     BidField,
@@ -240,6 +242,16 @@ def seat_after(s: object, steps: int = 1) -> Expr:
     return SeatAfter(lift(s, T.SEAT), steps)
 
 
+def leader_of(trick: object) -> Expr:
+    """The seat that led trick ``trick`` of a deal played out (scope: HISTORY)."""
+    return LeaderOf(lift(trick, T.INT))
+
+
+def winner_of(trick: object) -> Expr:
+    """The seat that won trick ``trick`` of a deal played out (scope: HISTORY)."""
+    return WinnerOf(lift(trick, T.INT))
+
+
 def played_card(i: int) -> Expr:
     """The card at position ``i`` of a complete trick (0 is the lead)."""
     return Ref(Ctx.PLAYED_CARD, i)
@@ -379,6 +391,7 @@ __all__ = [
     "trump", "trick_number", "position", "contract", "declarer", "calls_made",
     "passes_in_row", "trick_winner", "points", "legal_cards", "no_suit", "call", "standing", "bid",
     "cards_of", "cards", "if_then_else", "all_of", "any_of", "implies", "seat_after",
+    "leader_of", "winner_of",
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",

@@ -86,7 +86,7 @@ class Ctx(enum.Enum):
     STRAIN_RANK = (T.INT, {_S.BID}, "the rank of a bid's strain in the strain order")
 
     SEAT = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME}, "the seat to act, or the seat scored")
-    DEALER = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME, _S.STATUS}, "the dealer")
+    DEALER = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME, _S.STATUS, _S.HISTORY}, "the dealer")
     HAND = (T.CARDS, {_S.CALL, _S.PLAY}, "the cards in the acting seat's hand")
     ASIDE = (T.CARDS, {_S.PLAY}, "the cards the acting seat has set aside face down")
 
@@ -104,12 +104,12 @@ class Ctx(enum.Enum):
 
     CONTRACT = (
         T.BID,
-        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE, _S.OUTCOME, _S.STATUS},
+        {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE, _S.OUTCOME, _S.STATUS, _S.HISTORY},
         "the contract: the bid that won the auction",
     )
-    DECLARER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
+    DECLARER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS, _S.HISTORY},
                 "the seat that won the auction")
-    TRUMP = (T.SUIT, {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME, _S.STATUS},
+    TRUMP = (T.SUIT, {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME, _S.STATUS, _S.HISTORY},
              "the trump suit (no suit: no trumps)")
     TRICK_NUMBER = (
         T.INT,

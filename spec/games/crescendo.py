@@ -66,6 +66,7 @@ from spec.dsl import (
     free_bid,
     hand,
     if_then_else,
+    leader_of,
     implies,
     is_leading,
     led_suit,
@@ -86,6 +87,7 @@ from spec.dsl import (
     trick_number,
     trick_winner,
     trump,
+    winner_of,
     won_trick,
 )
 
@@ -613,6 +615,16 @@ FACTS = (
         covers=("play.joker_names_trump", "play.joker_led"),
         unless=("joker_names_plain_suit",),
         source=assumption("CR-JOKER-5", "the digest's default: a led joker may name trumps"),
+    ),
+    Property(
+        id="play.forehand_leads_first",
+        text="In every deal played out, Forehand, the seat after the dealer, leads to the "
+        "first trick, whoever the soloist is, and each trick's winner leads to the next.",
+        scope=Scope.HISTORY,
+        holds=(leader_of(1) == seat_after(dealer))
+        & all_of(*(leader_of(k + 1) == winner_of(k) for k in range(1, TRICKS))),
+        covers=("play.tricks",),
+        source=seed("CR-PLAY-1"),
     ),
     Property(
         id="play.follow_or_joker",

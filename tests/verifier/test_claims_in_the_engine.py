@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from spec.constraints import history_test
 from spec.dsl import _constructs as K
 from spec.dsl._nodes import Scope
 from spec.engine import Phase, Play, State, View, modest_bot, new_deal, random_bot
@@ -26,7 +27,7 @@ def _claims(game: Game) -> list[tuple[str, Scope, object]]:
            if isinstance(r.body, K.Claim) and not r.body.free]
     out += [(p.id, p.scope, p.holds) for p in game.properties
             if p.applies_to(game) and not p.free and not p.exists]
-    return [c for c in out if c[1] in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME)]
+    return [c for c in out if c[1] in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.HISTORY)]
 
 
 def _deals(game: Game) -> list[tuple[State, list[tuple[State, Play]]]]:
@@ -55,9 +56,14 @@ def test_every_claim_holds_in_played_deals(key: str) -> None:
     eng = deals[0][0].engine
     judged = {cid: 0 for cid, _s, _e in claims}
     for cid, scope, expr in claims:
-        test = eng.judge(scope, expr)
+        test = history_test(game, expr) if scope is Scope.HISTORY else eng.judge(scope, expr)
         for final, plays in deals:
-            if scope is Scope.OUTCOME:
+            if scope is Scope.HISTORY:
+                if final.contract < 0:
+                    continue
+                assert test(final), f"{cid} is false in the engine's deal of seed {final.seed}"
+                judged[cid] += 1
+            elif scope is Scope.OUTCOME:
                 if final.contract < 0:
                     continue
                 assert test(final), f"{cid} is false in the engine's deal of seed {final.seed}"

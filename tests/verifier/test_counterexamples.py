@@ -13,7 +13,7 @@ def _broken(rule: Rule, new: Rule) -> Game:
     variant = Variant(id="broken", text="A deliberately broken rule.", replaces=((rule, new),),
                       source=seed(rule.source.ref))
     return Game(name=C.GAME.name, key=C.GAME.key, ref_prefix="CR", rules=C.GAME.rules,
-                variants=(*C.GAME.variants, variant), properties=C.PROPERTIES).with_variants("broken")
+                variants=(*C.GAME.variants, variant), properties=C.GAME.properties).with_variants("broken")
 
 
 JOKER_ABOVE_ACE = _broken(C.RANKS, Rule("deck.rank_order_broken", "The joker ranks above the ace.",
@@ -53,3 +53,29 @@ def test_variant_above_28_breaks_the_score_range_from_the_cli(capsys: pytest.Cap
     out = capsys.readouterr().out
     assert code == 1
     assert "VIOLATED" in out and "replayed in the engine" in out
+
+
+def test_a_wrong_first_leader_is_caught_in_a_whole_deal_that_replays() -> None:
+    from spec.dsl import TrickPlay, dealer, seat_after
+
+    wrong = _broken(C.TRICK_PLAY, Rule("play.tricks_broken", "Rearhand leads to the first trick.",
+                                       seed("CR-PLAY-1"), TrickPlay(first_lead=seat_after(dealer, 2))))
+    (r,) = check_game(wrong, only=("play.forehand_leads_first",))
+    assert r.verdict is Verdict.VIOLATED
+    assert r.playthrough is not None and r.playthrough.replayed
+    assert r.playthrough.data["format"].startswith("trickspec")
+
+
+def test_a_deal_property_where_not_every_deal_is_unrolled_is_unknown() -> None:
+    """304's auction has announcements the unroller leaves out: no HOLDS from a partial
+    search, whatever the property says."""
+    from spec.dsl import Property, Scope, leader_of
+    from spec.games import three_oh_four as T
+
+    prop = Property(id="play.someone_leads", text="Somebody leads to trick 1.",
+                    scope=Scope.HISTORY, holds=leader_of(1) == leader_of(1))
+    game = Game(name=T.GAME.name, key=T.GAME.key, ref_prefix="304", rules=T.GAME.rules,
+                variants=T.GAME.variants, properties=(*T.GAME.properties, prop))
+    (r,) = check_game(game, only=("play.someone_leads",))
+    assert r.verdict is Verdict.UNKNOWN, r
+    assert "not every deal is seen" in r.detail or "ranking" in r.detail or "--bound" in r.detail
