@@ -190,3 +190,25 @@ def test_a_stale_cache_is_never_used(tmp_path: pathlib.Path, monkeypatch: pytest
     _results.results_for([game], cache, log=lambda _m: None)
     assert len(computed) == 4
 
+
+
+def test_a_mutation_report_shows_rule_by_rule_what_is_caught() -> None:
+    from rulebook._page import game_page
+
+    report = {"game": "crescendo", "results": [
+        {"id": "play.tricks#1", "rule_id": "play.tricks", "outcome": "killed by a property",
+         "description": "first_lead changed"},
+        {"id": "play.tricks#2", "rule_id": "play.tricks", "outcome": "survived",
+         "description": "first_lead: seat_after(…, 1) → seat_after(…, 0)"},
+        {"id": "play.tricks#drop", "rule_id": "play.tricks", "outcome": "probably equivalent",
+         "description": "rule dropped"},
+        {"id": "deck.cards#drop", "rule_id": "deck.cards", "outcome": "probably equivalent",
+         "description": "rule dropped"},
+    ]}
+    game = crescendo.GAME
+    text = "\n".join(game_page(game, _results.unchecked(game), mutations=report))
+    assert (":Mutants: 1 of 2 caught; not caught: "
+            + esc("first_lead: seat_after(…, 1) → seat_after(…, 0)")) in text
+    assert ":Mutants: none that plays differently" in text
+    assert ":Mutants: none made" in text  # a rule no mutant touched
+    assert ":Mutants:" not in "\n".join(game_page(game, _results.unchecked(game)))

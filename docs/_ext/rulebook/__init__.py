@@ -21,7 +21,9 @@ inflate the solve times shown), ``rulebook_cache`` (the results file; default
 ``rulebook-results.json`` in the doctree folder), ``rulebook_seeds`` (the seeds of the
 worked examples; 1, 2, 3) and ``rulebook_fixtures`` (the folder, relative to the source
 folder, of the rule-coverage fixtures whose scoring rules' deals are shown as examples;
-default ``../fixtures``, "" for none).
+default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
+source folder, of ``trickspec mutate GAME --json`` reports named ``<game key>.json``: each
+rule then shows how many of its mutants are caught; default "", none).
 
 The extension lives in ``docs/_ext`` (with ``conf.py`` putting that folder on the path)
 because it is documentation tooling: it must not make ``spec`` or ``verifier`` import
@@ -29,6 +31,7 @@ Sphinx, and nothing in it may name a game, which ``tests/test_layering.py`` chec
 """
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import re
@@ -381,10 +384,29 @@ class RulebookDirective(_Generated):
         try:
             folder = self.config.rulebook_fixtures
             fixtures = (pathlib.Path(self.env.srcdir) / folder / game.key) if folder else None
-            lines = list(_page.game_page(game, results, seeds=seeds, fixtures=fixtures))
+            lines = list(_page.game_page(game, results, seeds=seeds, fixtures=fixtures,
+                                         mutations=self._mutations(game)))
         except (SpecError, VerifierError, ExampleError) as e:
             raise self.error(f"rulebook: {game.name}: {e}") from None
         return self._parse(lines, f"<rulebook {game.key}>")
+
+    def _mutations(self, game: Game) -> dict[str, Any] | None:
+        """The game's mutation report, ``<rulebook_mutations>/<game key>.json`` (written by
+        ``trickspec mutate GAME --json``), when the option names a folder that has it."""
+        folder = self.config.rulebook_mutations
+        if not folder:
+            return None
+        path = pathlib.Path(self.env.srcdir) / folder / f"{game.key}.json"
+        if not path.is_file():
+            return None
+        self.env.note_dependency(str(path))
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise self.error(f"rulebook: {path}: {e}") from None
+        if not isinstance(data, dict) or data.get("game") != game.key:
+            raise self.error(f"rulebook: {path} is not a mutation report of {game.key}")
+        return data
 
 
 class GamesDirective(_Generated):
@@ -421,6 +443,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_seeds", [1, 2, 3], "env", list)
     app.add_config_value("rulebook_pages", "games", "env", str)
     app.add_config_value("rulebook_fixtures", "../fixtures", "env", str)
+    app.add_config_value("rulebook_mutations", "", "env", str)
     app.add_domain(RulebookDomain)
     for name, typ in _ROLE_TYPES.items():
         app.add_role(name, _RefRole(typ))

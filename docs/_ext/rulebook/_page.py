@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from spec.cards import Rank, Suit
 from spec.dsl import _constructs as K
@@ -92,10 +93,17 @@ class _Page:
     results: GameResults
     seeds: Sequence[int]
     fixtures: Path | None = None
+    mutations: dict[str, Any] | None = None  # a report of 'trickspec mutate GAME --json'
 
     @property
     def checks(self) -> list[dict[str, object]]:
         return self.results.results
+
+    def mutants_of(self, rule_id: str) -> list[dict[str, Any]]:
+        """The judged mutants that touched a rule (none without a mutation report)."""
+        if not self.mutations:
+            return []
+        return [m for m in self.mutations.get("results", []) if m.get("rule_id") == rule_id]
 
     def covering(self, rule_id: str) -> list[dict[str, object]]:
         return [r for r in self.checks if rule_id in r.get("covers", ())]  # type: ignore[operator]
@@ -340,9 +348,25 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
         variants = [v for v in game.variants if any(old.id == rule.id for old, _n in v.replaces)]
         if variants:
             body.append(":Variants: " + _and([f":variant:`{v.id}` replaces it" for v in variants]))
+        if page.mutations:
+            body.append(":Mutants: " + _mutation_line(page.mutants_of(rule.id)))
     body.append("")
     body += list(_formal(rule.body))
     yield from _indent(body)
+
+
+def _mutation_line(mutants: list[dict[str, Any]]) -> str:
+    """How many of a rule's mutants the build or a property catches, and which survive."""
+    real = [m for m in mutants if m.get("outcome") != "probably equivalent"]
+    if not real:
+        return "none that plays differently" if mutants else "none made"
+    caught = [m for m in real if str(m.get("outcome", "")).startswith("killed")]
+    line = f"{len(caught)} of {len(real)} caught"
+    alive = [m for m in real if m not in caught]
+    if alive:
+        line += "; not caught: " + "; ".join(esc(str(m.get("description", m.get("id"))))
+                                             for m in alive)
+    return line
 
 
 def _format_rules(page: _Page) -> Iterator[str]:
@@ -527,10 +551,12 @@ def _format_examples(page: _Page) -> Iterator[str]:
 
 
 def game_page(game: Game, results: GameResults, *, seeds: Sequence[int] = (1, 2, 3),
-              fixtures: Path | None = None) -> Iterator[str]:
+              fixtures: Path | None = None, mutations: dict[str, Any] | None = None
+              ) -> Iterator[str]:
     """The whole rulebook page of a game; ``fixtures`` is the folder of the game's
-    rule-coverage fixtures, whose scoring rules' deals are shown as examples."""
-    page = _Page(game, parse_doc(game.doc), results, seeds, fixtures)
+    rule-coverage fixtures, whose scoring rules' deals are shown as examples;
+    ``mutations`` a report of ``trickspec mutate GAME --json``, shown rule by rule."""
+    page = _Page(game, parse_doc(game.doc), results, seeds, fixtures, mutations)
     yield from _title(game.name, "=")
     for part in (_format_intro, _format_overview, _format_sources, _format_tables, _format_rules,
                  _format_variants, _format_properties, _format_findings, _format_examples):
