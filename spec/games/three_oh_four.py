@@ -843,6 +843,17 @@ FACTS = (
         source=seed("304-DECK-2", "with [PG]"),
     ),
     Property(
+        id="deck.low_ranks_seen_in_tricks",
+        text="Clubs trumps, two spades and two hearts played: ♠Q over a led ♠8, ♠8 over a led "
+        "♠7, and a led ♠Q over ♠8, the hearts losing.",
+        scope=Scope.TRICK,
+        holds=all_of(_trick("C", ("8S", "QS", "7H", "8H"), 1),
+                     _trick("C", ("7S", "8S", "7H", "8H"), 1),
+                     _trick("C", ("QS", "8S", "8H", "7H"), 0)),
+        covers=("deck.rank_order", "play.led_suit_wins"),
+        source=seed("304-DECK-2", "with [PG]"),
+    ),
+    Property(
         id="play.trumps_seen_in_tricks",
         text="Clubs trumps: the 7 of clubs played to a led jack of spades wins the trick, and "
         "of two trumps played the jack of clubs beats the 9.",
