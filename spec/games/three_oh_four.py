@@ -854,6 +854,17 @@ FACTS = (
         source=seed("304-DECK-2", "with [PG]"),
     ),
     Property(
+        id="play.follow_suit_seen",
+        text="Spades led: a follower holding the ♠7 and the ♥A may play the ♠7 but not the ♥A, "
+        "whatever is trumps and whether trumps are open or closed.",
+        scope=Scope.PLAY,
+        holds=implies(~is_leading & (led_suit == Suit.SPADES) & hand.holds(Card.parse("7S"))
+                      & hand.holds(Card.parse("AH")),
+                      legal_cards.holds(Card.parse("7S")) & ~legal_cards.holds(Card.parse("AH"))),
+        covers=("play.follow_suit",),
+        source=seed("304-PLAY-3"),
+    ),
+    Property(
         id="play.trumps_seen_in_tricks",
         text="Clubs trumps: the 7 of clubs played to a led jack of spades wins the trick, and "
         "of two trumps played the jack of clubs beats the 9.",
