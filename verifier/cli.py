@@ -862,8 +862,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "the checks catch",
                        description="Make every small change to a game's rules the rules language "
                        "allows (a constant, a comparison, and/or, a condition negated, the rank "
-                       "or strain order, card points, a seat offset, a rule dropped, a variant "
-                       "put in force), and judge each mutant: refused when the game is built, "
+                       "or strain order, card points, a seat offset, a rule dropped, a variant's "
+                       "rules written as the default), and judge each mutant: refused when the game is built, "
                        "probably equivalent when the bots play every screened seed alike, "
                        "killed when a property is violated (or vacuous), survived otherwise.  "
                        "Prints the kill rate per rule and every survivor.  Exit 0: the rate "
