@@ -1306,8 +1306,13 @@ class Engine:
     def _trick_args(self, s: State, number: int, leader: int, cards: tuple[int, ...],
                     names: tuple[int, ...], faces: tuple[bool, ...], tv: tuple[Any, ...]
                     ) -> tuple[Any, ...]:
-        """The arguments of a TRICK-scope function for a complete trick of ``s``'s deal."""
-        return (s.dealer, s.contract, s.declarer, s.trump, number, leader, len(cards), cards,
+        """The arguments of a TRICK-scope function for a complete trick of ``s``'s deal.
+        The positions of a seat that sat out hold no card (number ``len(deck)``), as in Z3."""
+        short = self.n - len(cards)
+        if short:
+            cards = tuple(cards) + (len(self.game.deck),) * short
+            names = tuple(names) + (NO_SUIT,) * short
+        return (s.dealer, s.contract, s.declarer, s.trump, number, leader, self.n - short, cards,
                 names, tuple(faces) + (False,) * (self.n - len(faces)), tv)
 
     @staticmethod

@@ -18,7 +18,10 @@ order, each with a stable id, the rule it touched and a one-line description.
    fix unless a property or the build kills the mutant.
 3. **Check.**  The properties of :func:`verifier.properties.checks_for` run on the mutant,
    those covering the touched rule first and the rest from the quickest (on the original)
-   up, until one is VIOLATED (killed).  Only checks that hold on the original can kill.
+   up, until one is VIOLATED or VACUOUS (killed: either fails ``trickspec check``).  Only
+   checks that hold on the original can kill.  Z3's answers to the original's queries are
+   reused where a mutant puts the same query; a kill that rests on a reused answer is
+   decided again without reuse before it counts.
    UNKNOWN kills nothing: a mutant with only HOLDS and UNKNOWN verdicts survived
    (unknown).  A check that raises an exception is a finding, not a kill.
 
@@ -657,12 +660,16 @@ class Baseline:
 
 def _run(game: Game, check: Check, opts: Options, known: Mapping[str, bool],
          learn: dict[str, bool] | None = None) -> Verdict:
-    """``run_check`` with a solving that remembers the original's answers."""
+    """``run_check`` with a solving that remembers the original's answers.  A verdict that
+    fails the check (VIOLATED, VACUOUS) and rests on a remembered answer is decided again
+    without any: a fingerprint shared by two queries must never kill a mutant."""
     solving = Remembering(opts.timeout, opts.rlimit, known, learn)
     try:
         verdict, _detail, _pt = check.decide(game, solving, opts)
     except SolverUnknownError:
         return Verdict.UNKNOWN
+    if verdict in (Verdict.VIOLATED, Verdict.VACUOUS) and solving.reused:
+        return _run(game, check, opts, {})
     return verdict
 
 

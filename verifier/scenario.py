@@ -649,6 +649,9 @@ def decide_history(game: Game, holds: Expr, solving: Solving, most: int
     if any(b.scope is Scope.CALL for _r, b in game.constructs(K.Announce)):  # type: ignore[attr-defined]
         return "UNKNOWN", ("the deals are unrolled without the auction's announcements, so not "
                            "every deal is seen"), None
+    if game.stages > 1:  # each stage's cards are the lowest of a hand (see _stage_cards)
+        return "UNKNOWN", ("the deals are unrolled with each dealing stage's cards fixed as the "
+                           "lowest of each hand, so not every deal is seen"), None
     played = False
     eng = engine_for(game)
     for dealer in range(game.players):

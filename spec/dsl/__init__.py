@@ -110,6 +110,7 @@ from spec.dsl._nodes import (
     LegalCall,
     LegalCards,
     Let,
+    MayAnnounce,
     Op,
     PointsWon,
     Ref,
@@ -250,6 +251,14 @@ def leader_of(trick: object) -> Expr:
 def winner_of(trick: object) -> Expr:
     """The seat that won trick ``trick`` of a deal played out (scope: HISTORY)."""
     return WinnerOf(lift(trick, T.INT))
+
+
+def may_announce(name: str) -> Expr:
+    """The seat to act may make the announcement ``name`` now (in a property of the
+    announcement's scope, CALL or PLAY)."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"may_announce takes an announcement's name, got {name!r}")
+    return MayAnnounce(name)
 
 
 def played_card(i: int) -> Expr:
@@ -395,6 +404,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

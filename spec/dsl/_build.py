@@ -32,6 +32,7 @@ from spec.dsl._nodes import (
     PlayedTo,
     LedTo,
     LeaderOf,
+    MayAnnounce,
     WinnerOf,
     caller_loc,
     walk,
@@ -604,10 +605,27 @@ class Game:
                                  f"{n_bid} stage(s)", rule)
 
     def _check_scopes(self) -> None:
-        def check(rule_id: str, loc: SrcLoc, expr: Expr, scope: Scope, free: tuple[Var, ...] = ()) -> None:
+        announced = {b.name: b.scope for _r, b in self.constructs(K.Announce)}  # type: ignore[attr-defined]
+
+        def check(rule_id: str, loc: SrcLoc, expr: Expr, scope: Scope, free: tuple[Var, ...] = (),
+                  claim: bool = False) -> None:
             if not isinstance(expr, Expr):
                 raise self._fail(f"expected a rule expression, got {expr!r}", rule_id=rule_id, loc=loc)
             for node in walk(expr):
+                if isinstance(node, MayAnnounce):
+                    if not claim:
+                        raise self._fail(f"may_announce({node.name!r}) is for claims and "
+                                         "properties, not for the rules themselves",
+                                         rule_id=rule_id, loc=node.src_loc)
+                    if node.name not in announced:
+                        known = ", ".join(repr(a) for a in announced) or "none"
+                        raise self._fail(f"may_announce({node.name!r}) names no announcement of "
+                                         f"{self.name} (announcements: {known})",
+                                         rule_id=rule_id, loc=node.src_loc)
+                    if announced[node.name] is not scope:
+                        raise self._fail(f"announcement {node.name!r} is made when judging "
+                                         f"{announced[node.name].value}, not {scope.value}",
+                                         rule_id=rule_id, loc=node.src_loc)
                 if isinstance(node, Tracked):
                     decl = self.tracked.get(node.name)
                     if decl is None:
@@ -650,7 +668,7 @@ class Game:
             if isinstance(r.body, K.Claim):
                 if r.body.holds.type is not T.BOOL:
                     raise self._fail("a claim must be a condition", r)
-                check(r.id, r.src_loc, r.body.holds, r.body.scope, r.body.free)
+                check(r.id, r.src_loc, r.body.holds, r.body.scope, r.body.free, claim=True)
                 continue
             for name in r.body.__dataclass_fields__:  # type: ignore[attr-defined]
                 scope = K.FIELD_SCOPES.get((type(r.body), name))
@@ -684,7 +702,7 @@ class Game:
                         raise self._fail(f"sets {name} (a {decl.type.value}) to a "
                                          f"{value.type.value}", r)
         for p in self.properties:
-            check(p.id, p.src_loc, p.holds, p.scope, p.free)
+            check(p.id, p.src_loc, p.holds, p.scope, p.free, claim=True)
 
     def _check_ladder(self) -> None:
         (ladder_rule, ladder), = self.constructs(K.Ladder)
@@ -743,6 +761,13 @@ class Game:
                 if vid not in vseen:
                     raise self._fail(f"property {p.id} is unless unknown variant {vid!r}",
                                      loc=p.src_loc)
+            both = set(p.under) & set(p.unless)
+            if both:
+                raise self._fail(f"property {p.id} is both under and unless variant "
+                                 f"{sorted(both)[0]!r}", loc=p.src_loc)
+            if p.scope is Scope.HISTORY and (p.free or p.exists):
+                raise self._fail(f"property {p.id}: a claim of whole deals (scope HISTORY) "
+                                 "takes no free= or exists=", loc=p.src_loc)
 
     def __repr__(self) -> str:
         extra = f" +{','.join(self.active_variants)}" if self.active_variants else ""

@@ -258,6 +258,13 @@ def call_legal(game: Game) -> Expr:
     return _all(terms)
 
 
+def may_announce(game: Game, name: str) -> Expr:
+    """The announcement ``name`` is open to the seat to act (scope: the announcement's)."""
+    terms = [body.when for _r, body in game.constructs(K.Announce)
+             if body.name == name]  # type: ignore[attr-defined]
+    return BoolOp(Op.OR, tuple(terms)) if len(terms) > 1 else terms[0]
+
+
 def auction_over(game: Game, stage: int = 1) -> Expr:
     """The auction of ``stage`` has ended (scope: CALL, after the last call)."""
     return game.stage_rule(K.AuctionTurns, stage).ends_when  # type: ignore[union-attr, no-any-return]
@@ -269,7 +276,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

@@ -709,6 +709,17 @@ class LegalCards(Expr):
 
 
 @_node
+class MayAnnounce(Expr):
+    """The seat to act may make the announcement ``name`` now (scope: that of the
+    announcement, CALL or PLAY): the ``when`` of the game's rule that offers it."""
+
+    name: str
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
 class LegalCall(Expr):
     """The call being judged obeys every call rule of the game (scope: CALL)."""
 
@@ -844,14 +855,14 @@ class WinnerOf(Expr):
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
 ]
 

@@ -38,6 +38,7 @@ from spec.dsl._nodes import (
     Implies,
     IsEmpty,
     LegalCall,
+    MayAnnounce,
     LegalCards,
     Let,
     Not,
@@ -76,7 +77,9 @@ class GameTables:
         deck = game.deck
         self.game = game
         self.ns: dict[str, Any] = {
-            "_SUIT": tuple(suit_code(c.suit) for c in deck),
+            # a card is its number in the deck; number len(deck) is "no card" (a trick
+            # position where a seat sat out), of no suit and worth 0, as in Z3
+            "_SUIT": tuple(suit_code(c.suit) for c in deck) + (suit_code(None),),
             "_SUITMASK": tuple(deck.cards_of(s).mask for s in SUITS) + (0,),
             "_BLEVEL": tuple(b.level for b in game.ladder),
             "_BSTRAIN": tuple(suit_code(b.strain) for b in game.ladder),
@@ -92,7 +95,7 @@ class GameTables:
         key = id(table)
         if key not in self._tables:
             name = f"_T{len(self._tables)}"
-            self.ns[name] = tuple(table.value(c) for c in self.game.deck)
+            self.ns[name] = tuple(table.value(c) for c in self.game.deck) + (0,)
             self._tables[key] = name
         return self._tables[key]
 
@@ -235,6 +238,9 @@ class PyCompiler(RuleVisitor[str]):
 
     def visit_LegalCall(self, node: LegalCall) -> str:
         return self.visit(D.call_legal(self.game))
+
+    def visit_MayAnnounce(self, node: MayAnnounce) -> str:
+        return self.visit(D.may_announce(self.game, node.name))
 
     def visit_Strength(self, node: Strength) -> str:
         return self.visit(D.strength_at(self.game, node.position))

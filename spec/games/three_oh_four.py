@@ -98,6 +98,7 @@ from spec.dsl import (
     is_leading,
     leader,
     legal_call,
+    may_announce,
     legal_cards,
     led_suit,
     partner,
@@ -828,7 +829,110 @@ def _made_or_failed(level: int, team_took: int) -> Expr:
             & (tracked(CAPS_AT, T.INT) == 0))
 
 
+# seats in the order of play (counter-clockwise), as the table names them
+NORTH, WEST, SOUTH, EAST = 0, 1, 2, 3
+
+
+def _cards(text: str) -> Expr:
+    return cards(*(Card.parse(c) for c in text.split()))
+
+
+def _claimed(at: int, by: int) -> Expr:
+    """Caps was claimed at trick ``at`` (0: never) by the seat ``by``."""
+    return (tracked(CAPS_AT, T.INT) == at) & ((tracked(CAPS_BY, T.SEAT) == by) if at else const(True))
+
+
+def _pays(level_is: Expr, team_tricks_of_north: int, claim: Expr, receiver: int,
+          amount: int) -> Expr:
+    """North the maker, with North-South taking this many tricks and this Caps claim: only
+    ``receiver``'s team scores, ``amount``."""
+    other = WEST if receiver in (NORTH, SOUTH) else NORTH
+    return implies(level_is & (declarer == NORTH)
+                   & (tricks_won(NORTH) + tricks_won(SOUTH) == team_tricks_of_north) & claim,
+                   (score_of(receiver) == amount) & (score_of(other) == 0))
+
+
+# hands of eight cards without a heart, for the spoilt-trumps fact
+_NO_HEARTS_WEST = "7C 8C 9C 10C 7D 8D 9D 10D"
+_NO_HEARTS_EAST = "JC QC KC AC JD QD KD AD"
+
 FACTS = (
+    Property(
+        id="deal.redeal_demand_seen",
+        text="East deals: before any call North, on his right, may demand a new deal with ♠A "
+        "♠K ♥7 ♦7 (14 points) but not with ♠10 ♠K ♥Q ♦7 (15); West, South and East never "
+        "may; nobody may once a call is made, nor in the eight-card auction.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies((stage == 1) & (calls_made == 0) & ~by_proxy & (dealer == EAST)
+                    & (seat == NORTH) & (hand == _cards("AS KS 7H 7D")), may_announce("redeal")),
+            implies((dealer == EAST) & (seat == NORTH) & (hand == _cards("10S KS QH 7D")),
+                    ~may_announce("redeal")),
+            implies((dealer == EAST) & (seat != NORTH), ~may_announce("redeal")),
+            implies(calls_made > 0, ~may_announce("redeal")),
+            implies(stage == 2, ~may_announce("redeal")),
+        ),
+        covers=("deal.low_points_redeal",),
+        source=source("304-DEAL-3", "seed; who and when from [CAT]"),
+    ),
+    Property(
+        id="caps.claim_seen",
+        text="A bid of 200: Caps may be claimed at trick 3, or by the leader of trick 8, but "
+        "not by a later player of trick 8, not twice, and never in Partner Close Caps.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            implies((trick_number == 3) & (contract.level == 200) & _claimed(0, NORTH),
+                    may_announce("caps")),
+            implies((trick_number == 8) & is_leading & (contract.level == 200) & _claimed(0, NORTH),
+                    may_announce("caps")),
+            implies((trick_number == 8) & ~is_leading, ~may_announce("caps")),
+            implies(tracked(CAPS_AT, T.INT) == 2, ~may_announce("caps")),
+            implies(contract.level > 300, ~may_announce("caps")),
+        ),
+        covers=("caps.claim",),
+        source=source("304-CAPS-2", "seed; the latest moment from [ML] caps_formalism",
+                      also=("304-CAPS-6",)),
+    ),
+    Property(
+        id="spoilt.declare_seen",
+        text="Hearts trumps, North the maker, West dealt " + _NO_HEARTS_WEST + " and East "
+        + _NO_HEARTS_EAST + ": once trumps are open West or East may declare spoilt trumps, "
+        "North and South may not, and nobody may while trumps are closed; with the ♥7 dealt "
+        "to East nobody may.",
+        scope=Scope.PLAY,
+        holds=all_of(*(
+            implies((trump == Suit.HEARTS) & (declarer == NORTH)
+                    & (dealt_hand(WEST) == _cards(_NO_HEARTS_WEST if east_void else
+                                                  "7C 8C 9C 10C 7D 8D 9D 10D"))
+                    & (dealt_hand(EAST) == _cards(_NO_HEARTS_EAST if east_void else
+                                                  "JC QC KC AC JD QD KD 7H"))
+                    & (IS_OPEN if is_open else ~IS_OPEN) & (seat == who),
+                    may_announce(SPOILT) if (is_open and east_void and who in (WEST, EAST))
+                    else ~may_announce(SPOILT))
+            for who in (NORTH, WEST, SOUTH, EAST) for is_open in (True, False)
+            for east_void in (True, False))),
+        covers=("spoilt.declare",),
+        source=seed("304-SPOIL-1", "'becomes known' is read as: trumps are open"),
+    ),
+    Property(
+        id="score.caps_worked_examples",
+        text="The digest's Caps examples, North the maker: bid 200, Caps claimed and all 8 "
+        "tricks won: North-South +3; bid 170, all 8 tricks never claimed: East-West +2; bid "
+        "250, Caps claimed at trick 6 and trick 7 lost: East-West +5; Partner Close Caps with "
+        "a trick lost: East-West +5; bid 200, East-West claim and take all 8: East-West +4.",
+        scope=Scope.OUTCOME,
+        holds=all_of(
+            _pays(contract.level == 200, 8, _claimed(5, NORTH), NORTH, 3),
+            _pays(contract.level == 170, 8, _claimed(0, NORTH), WEST, 2),
+            _pays(contract.level == 250, 7, _claimed(6, NORTH), WEST, 5),
+            _pays(contract.level > 300, 7, _claimed(0, NORTH) & (tricks_won(SOUTH) == 0),
+                  WEST, 5),
+            _pays(contract.level == 200, 0, _claimed(2, WEST), WEST, 4),
+        ),
+        covers=("score.caps", "score.late_caps", "score.wrong_caps", "score.pcc", "score.count"),
+        source=seed("304-SCORE-2", also=("304-CAPS-3", "304-CAPS-4", "304-CAPS-5",
+                                         "304-PCC-2")),
+    ),
     Property(
         id="deck.ranks_seen_in_tricks",
         text="Clubs trumps, four spades played: the higher spade wins, J over 9, 9 over A, A "

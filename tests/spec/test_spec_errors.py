@@ -323,3 +323,28 @@ def test_rule_expression_refuses_to_be_a_python_bool(use: Callable[[], None], ma
 def test_crescendo_rule_src_loc_points_at_its_definition(rule: Rule) -> None:
     assert str(rule.src_loc) == f"crescendo.py:{_crescendo_rule_line(rule.id)}"
     assert Path(rule.src_loc.file).resolve() == CRESCENDO_FILE.resolve()
+
+
+def _with_property(**kw: object) -> Game:
+    from spec.dsl import Property, Scope, leader_of
+
+    args: dict[str, object] = dict(id="play.someone_leads", text="Somebody leads to trick 1.",
+                                   scope=Scope.HISTORY, holds=leader_of(1) == leader_of(1))
+    args.update(kw)
+    prop = Property(**args)  # type: ignore[arg-type]  # at: bad_property
+    return Game(name=GAME.name, key=GAME.key, ref_prefix=GAME.ref_prefix, rules=GAME.rules,
+                variants=GAME.variants, properties=(*GAME.properties, prop))
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"exists": True}, r"a claim of whole deals \(scope HISTORY\) takes no free= or exists="),
+    ({"under": ("joker_names_plain_suit",), "unless": ("joker_names_plain_suit",)},
+     r"is both under and unless variant 'joker_names_plain_suit'"),
+], ids=["history-exists", "under-and-unless"])
+def test_a_property_the_checks_cannot_judge_is_refused_where_it_is_stated(
+        kw: dict[str, object], message: str) -> None:
+    with pytest.raises(SpecDefinitionError) as info:
+        _with_property(**kw)
+    err = info.value
+    assert re.search(message, err.bare_message), str(err)
+    assert str(err.src_loc) == f"{THIS_FILE.name}:{_marked_line('bad_property')}", str(err)

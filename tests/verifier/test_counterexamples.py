@@ -79,3 +79,23 @@ def test_a_deal_property_where_not_every_deal_is_unrolled_is_unknown() -> None:
     (r,) = check_game(game, only=("play.someone_leads",))
     assert r.verdict is Verdict.UNKNOWN, r
     assert "not every deal is seen" in r.detail or "ranking" in r.detail or "--bound" in r.detail
+
+
+def test_a_deal_property_of_a_game_dealt_in_stages_is_unknown() -> None:
+    """The unroller gives each dealing stage the lowest cards of a hand: only part of the
+    deals, so never HOLDS (304 without its auction announcement, to reach that guard)."""
+    from spec.dsl import Property, Scope, leader_of
+    from spec.dsl import _constructs as K
+    from spec.games import three_oh_four as T
+
+    announcing = {r.id for r, b in T.GAME.constructs(K.Announce) if b.scope is Scope.CALL}
+    prop = Property(id="play.someone_leads", text="Somebody leads to trick 1.",
+                    scope=Scope.HISTORY, holds=leader_of(1) == leader_of(1))
+    rules = tuple(r for r in T.GAME.rules if r.id not in announcing)
+    props = tuple(p for p in T.GAME.properties if not set(p.covers) & announcing)
+    game = Game(name=T.GAME.name, key=T.GAME.key, ref_prefix="304", rules=rules,
+                variants=T.GAME.variants, properties=(*props, prop))
+    assert game.stages > 1
+    (r,) = check_game(game, only=("play.someone_leads",))
+    assert r.verdict is Verdict.UNKNOWN, r
+    assert "dealing stage" in r.detail, r.detail

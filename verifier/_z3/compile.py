@@ -43,6 +43,7 @@ from spec.dsl._nodes import (
     Implies,
     IsEmpty,
     LegalCall,
+    MayAnnounce,
     LegalCards,
     Let,
     Not,
@@ -337,6 +338,9 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_LegalCall(self, node: LegalCall) -> Any:
         return self.visit(D.call_legal(self.game))
+
+    def visit_MayAnnounce(self, node: MayAnnounce) -> Any:
+        return self.visit(D.may_announce(self.game, node.name))
 
     def visit_Strength(self, node: Strength) -> Any:
         return self.visit(D.strength_at(self.game, node.position))

@@ -154,11 +154,12 @@ def _fingerprint(s: z3.Solver, assumptions: tuple[Any, ...]) -> str:
     """A query's identity: Z3's structural hash of each assertion and assumption (cheap,
     kept in every term, the same in any context and process).
 
-    Two different queries could share a fingerprint (the hashes are of 32 bits each): an
-    answer reused wrongly would make a check hold (an unsat reused) or find its witness (a
-    sat reused), never fail.  That is why answers are reused only to measure how many
-    mutants the checks kill (where it can only lower the rate), never for a verdict a user
-    is given.
+    Two different queries could share a fingerprint (the hashes are of 32 bits each), and a
+    reused answer could then be wrong either way: a check could hold that fails, or fail
+    (VIOLATED, or VACUOUS from a premise reused as unsat) where it holds.  So answers are
+    reused only to screen mutants, and a mutant a check kills with a reused answer is
+    checked again without reuse before it counts (``trickspec mutate``); a user's verdict
+    never reuses an answer.
     """
     text = repr((tuple(a.hash() for a in s.assertions()), tuple(a.hash() for a in assumptions)))
     return hashlib.sha1(text.encode()).hexdigest()
@@ -169,9 +170,10 @@ class Remembering(Solving):
     for mutation testing only (see :func:`_fingerprint`).
 
     The same query has the same answer, so a check of a changed game (a mutant, say) whose
-    queries the change did not touch gets the original's answers at no solving cost.  A known ``sat`` is only solved
-    again when the caller asks for its model.  ``learn`` collects the answers of the
-    queries it solves.
+    queries the change did not touch gets the original's answers at no solving cost.  A
+    known ``sat`` is only solved again when the caller asks for its model.  ``learn``
+    collects the answers of the queries it solves; ``reused`` counts the answers given
+    without solving, so that a verdict resting on one can be decided again.
     """
 
     def __init__(self, timeout: float, rlimit: int | None, known: Mapping[str, bool],

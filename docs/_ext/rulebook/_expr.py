@@ -41,6 +41,7 @@ from spec.dsl._nodes import (
     LeaderOf,
     LedTo,
     LegalCall,
+    MayAnnounce,
     LegalCards,
     Let,
     Not,
@@ -275,6 +276,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_LegalCall(self, node: LegalCall) -> str:
         return "legal_call"
+
+    def visit_MayAnnounce(self, node: MayAnnounce) -> str:
+        return f"may_announce({node.name!r})"
 
     def visit_Strength(self, node: Strength) -> str:
         return f"strength({node.position})"
