@@ -111,6 +111,7 @@ from spec.dsl._nodes import (
     LegalCards,
     Let,
     MayAnnounce,
+    TrackedAfter,
     Op,
     PointsWon,
     Ref,
@@ -148,6 +149,9 @@ stage = Ref(Ctx.STAGE)
 seat_calls = Ref(Ctx.SEAT_CALLS)
 bid_this_stage = Ref(Ctx.BID_THIS_STAGE)
 by_proxy = Ref(Ctx.PROXY)
+auction_over = Ref(Ctx.AUCTION_OVER)
+turned_up = Ref(Ctx.TURNED_UP)
+may_ask_partner = Ref(Ctx.MAY_ASK_PARTNER)
 aside = Ref(Ctx.ASIDE)
 leader = Ref(Ctx.LEADER)
 trick_size = Ref(Ctx.TRICK_SIZE)
@@ -290,6 +294,11 @@ def tracked(name: str, type: T = T.BOOL) -> Expr:
     return Tracked(name, type)
 
 
+def tracked_after(name: str, type: T = T.BOOL) -> Expr:
+    """A tracked value as the end of the trick leaves it (in a property of a trick)."""
+    return TrackedAfter(name, type)
+
+
 def dealt_hand(s: object) -> Expr:
     """The cards a seat was dealt."""
     return DealtHand(lift(s, T.SEAT))
@@ -404,6 +413,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "tracked_after", "auction_over", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

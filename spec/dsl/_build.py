@@ -33,6 +33,7 @@ from spec.dsl._nodes import (
     LedTo,
     LeaderOf,
     MayAnnounce,
+    TrackedAfter,
     WinnerOf,
     caller_loc,
     walk,
@@ -612,6 +613,20 @@ class Game:
             if not isinstance(expr, Expr):
                 raise self._fail(f"expected a rule expression, got {expr!r}", rule_id=rule_id, loc=loc)
             for node in walk(expr):
+                if (not claim and isinstance(node, Ref)
+                        and node.ctx in (Ctx.AUCTION_OVER, Ctx.MAY_ASK_PARTNER, Ctx.TURNED_UP)):
+                    raise self._fail(f"{node.ctx.name.lower()} is for claims and properties, not "
+                                     "for the rules themselves (the rules define it)",
+                                     rule_id=rule_id, loc=loc)
+                if isinstance(node, TrackedAfter):
+                    decl = self.tracked.get(node.name)
+                    if not claim or scope is not Scope.TRICK:
+                        raise self._fail(f"tracked_after({node.name!r}) is for claims and "
+                                         "properties of a trick", rule_id=rule_id, loc=node.src_loc)
+                    if decl is None or decl.type is not node.type:
+                        raise self._fail(f"tracked_after({node.name!r}) names no tracked "
+                                         f"{node.type.value} of {self.name}",
+                                         rule_id=rule_id, loc=node.src_loc)
                 if isinstance(node, MayAnnounce):
                     if not claim:
                         raise self._fail(f"may_announce({node.name!r}) is for claims and "

@@ -24,6 +24,7 @@ from spec.dsl._nodes import (
     Ctx,
     Expr,
     IfThenElse,
+    Tracked,
     Implies,
     Let,
     Not,
@@ -75,6 +76,12 @@ def face_down(game: Game) -> Expr:
     """The card about to be played goes face down (scope: PLAY)."""
     rules = game.constructs(K.FaceDown)
     return rules[0][1].when if rules else Const(False, T.BOOL)  # type: ignore[attr-defined, no-any-return]
+
+
+def trick_turned_up(game: Game) -> Expr:
+    """Every card of the complete trick is turned face up (scope: TRICK)."""
+    rules = game.constructs(K.FaceDown)
+    return rules[0][1].revealed_when if rules else Const(False, T.BOOL)  # type: ignore[attr-defined, no-any-return]
 
 
 def required_announcement(game: Game, body: K.Announce) -> Expr:
@@ -265,6 +272,35 @@ def may_announce(game: Game, name: str) -> Expr:
     return BoolOp(Op.OR, tuple(terms)) if len(terms) > 1 else terms[0]
 
 
+def tracked_after_trick(game: Game, name: str, type: T) -> Expr:
+    """A tracked value after the end-of-trick updates (scope: TRICK).  Every update's
+    condition and value are judged on the values before the trick ended; of two updates
+    of one value the later rule wins, as the engine applies them."""
+    out: Expr = Tracked(name, type)
+    for _r, body in game.constructs(K.Update):
+        assert isinstance(body, K.Update)
+        if body.at is not K.Moment.TRICK_END:
+            continue
+        for target, value in body.sets:
+            if target == name:
+                out = IfThenElse(body.when, value, out)
+    return out
+
+
+def auction_over_now(game: Game) -> Expr:
+    """The auction of the current stage has ended (scope: CALL)."""
+    out: Expr = auction_over(game, game.stages)
+    for k in range(game.stages - 1, 0, -1):
+        out = IfThenElse(Compare(Op.EQ, Ref(Ctx.STAGE), Const(k, T.INT)), auction_over(game, k), out)
+    return out
+
+
+def may_ask_partner(game: Game) -> Expr:
+    """The acting seat may ask its partner to call in its place (scope: CALL)."""
+    found = [b.when for _r, b in game.constructs(K.ProxyCall)]  # type: ignore[attr-defined]
+    return found[0] if found else Const(False, T.BOOL)
+
+
 def auction_over(game: Game, stage: int = 1) -> Expr:
     """The auction of ``stage`` has ended (scope: CALL, after the last call)."""
     return game.stage_rule(K.AuctionTurns, stage).ends_when  # type: ignore[union-attr, no-any-return]
@@ -276,7 +312,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

@@ -101,6 +101,9 @@ class Ctx(enum.Enum):
     SEAT_CALLS = (T.INT, {_S.CALL}, "the calls the acting seat has made in this stage")
     BID_THIS_STAGE = (T.BOOL, {_S.CALL}, "some bid has been made in this stage of the auction")
     PROXY = (T.BOOL, {_S.CALL}, "the call is made by the partner, in the acting seat's place")
+    AUCTION_OVER = (T.BOOL, {_S.CALL},
+                    "this stage of the auction has ended (after the calls made so far)")
+    MAY_ASK_PARTNER = (T.BOOL, {_S.CALL}, "the acting seat may ask its partner to call for it")
 
     CONTRACT = (
         T.BID,
@@ -134,6 +137,7 @@ class Ctx(enum.Enum):
     PLAYED_FACE_DOWN = (T.BOOL, {_S.TRICK}, "the card at a position was played face down")
     TRICK_SIZE = (T.INT, {_S.TRICK}, "the number of cards in the trick (fewer if a seat sits out)")
     TRICK_WINNER = (T.INT, {_S.TRICK}, "the position (0 = the lead) of the trick's winner")
+    TURNED_UP = (T.BOOL, {_S.TRICK}, "every card of the trick is turned face up at its end")
     POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
 
     @property
@@ -709,6 +713,16 @@ class LegalCards(Expr):
 
 
 @_node
+class TrackedAfter(Expr):
+    """A tracked value as the end of the trick being judged leaves it (scope: TRICK): the
+    game's ``Update`` rules at the end of a trick applied to it."""
+
+    name: str
+    type: T
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+
+@_node
 class MayAnnounce(Expr):
     """The seat to act may make the announcement ``name`` now (scope: that of the
     announcement, CALL or PLAY): the ``when`` of the game's rule that offers it."""
@@ -855,14 +869,14 @@ class WinnerOf(Expr):
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
 ]
 

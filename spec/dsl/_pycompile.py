@@ -39,6 +39,7 @@ from spec.dsl._nodes import (
     IsEmpty,
     LegalCall,
     MayAnnounce,
+    TrackedAfter,
     LegalCards,
     Let,
     Not,
@@ -242,6 +243,9 @@ class PyCompiler(RuleVisitor[str]):
     def visit_MayAnnounce(self, node: MayAnnounce) -> str:
         return self.visit(D.may_announce(self.game, node.name))
 
+    def visit_TrackedAfter(self, node: TrackedAfter) -> str:
+        return self.visit(D.tracked_after_trick(self.game, node.name, node.type))
+
     def visit_Strength(self, node: Strength) -> str:
         return self.visit(D.strength_at(self.game, node.position))
 
@@ -303,6 +307,12 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.played_suit(game, 0)
     if node.ctx is Ctx.POINTS:
         return D.points_won(game, Ref(Ctx.SEAT))
+    if node.ctx is Ctx.TURNED_UP:
+        return D.trick_turned_up(game)
+    if node.ctx is Ctx.AUCTION_OVER:
+        return D.auction_over_now(game)
+    if node.ctx is Ctx.MAY_ASK_PARTNER:
+        return D.may_ask_partner(game)
     return None
 
 

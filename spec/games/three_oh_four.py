@@ -98,6 +98,11 @@ from spec.dsl import (
     is_leading,
     leader,
     legal_call,
+    aside,
+    turned_up,
+    tracked_after,
+    auction_over,
+    may_ask_partner,
     may_announce,
     legal_cards,
     led_suit,
@@ -852,6 +857,30 @@ def _pays(level_is: Expr, team_tricks_of_north: int, claim: Expr, receiver: int,
                    (score_of(receiver) == amount) & (score_of(other) == 0))
 
 
+def _closed_trick(level: int, number: int, plays: tuple[str, ...]) -> Expr:
+    """Clubs trumps, still closed, a contract of ``level``: trick ``number`` of these cards."""
+    return ((trump == Suit.CLUBS) & ~IS_OPEN & (contract.level == level)
+            & (trick_number == number)
+            & all_of(*(played_card(i) == Card.parse(c) for i, c in enumerate(plays))))
+
+
+def _maker_closed(number: int, led: str | None, held: str) -> Expr:
+    """Clubs trumps, still closed, trick ``number``: the maker, holding ``held`` with the
+    ♣J face down as the indicator, plays to a lead of ``led`` (None: he leads)."""
+    lead = is_leading if led is None else (~is_leading & (led_suit == Suit.parse(led)))
+    return ((trump == Suit.CLUBS) & ~IS_OPEN & (seat == declarer) & ~tracked(EXHAUSTED)
+            & (trick_number == number) & lead & (hand == _cards(held))
+            & (aside == _cards("JC")))
+
+
+def _maker_leads(number: int, is_open: bool, held: str) -> Expr:
+    """Clubs trumps, trick ``number``: the maker leads holding ``held``, the ♣J face down
+    as the indicator unless trumps are open."""
+    return ((trump == Suit.CLUBS) & (IS_OPEN if is_open else ~IS_OPEN) & (seat == declarer)
+            & ~tracked(EXHAUSTED) & (trick_number == number) & is_leading
+            & (hand == _cards(held)) & (aside == (_cards("") if is_open else _cards("JC"))))
+
+
 # hands of eight cards without a heart, for the spoilt-trumps fact
 _NO_HEARTS_WEST = "7C 8C 9C 10C 7D 8D 9D 10D"
 _NO_HEARTS_EAST = "JC QC KC AC JD QD KD AD"
@@ -874,6 +903,142 @@ FACTS = (
         ),
         covers=("deal.low_points_redeal",),
         source=source("304-DEAL-3", "seed; who and when from [CAT]"),
+    ),
+    Property(
+        id="auction.ends_seen",
+        text="The four-card auction ends when a bid has been followed by three passes in a "
+        "row (not two), or after four passes without a bid (not three); the eight-card "
+        "auction ends after four calls, not three.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies((stage == 1) & standing.exists & (passes_in_row == 3), auction_over),
+            implies((stage == 1) & standing.exists & (passes_in_row == 2), ~auction_over),
+            implies((stage == 1) & ~standing.exists & (calls_made == 4), auction_over),
+            implies((stage == 1) & ~standing.exists & (calls_made == 3) & (passes_in_row == 3),
+                    ~auction_over),
+            implies((stage == 2) & (calls_made == 4), auction_over),
+            implies((stage == 2) & (calls_made == 3), ~auction_over),
+        ),
+        covers=("auction.four_card_turns", "auction.eight_card_turns"),
+        source=seed("304-AUC-6", also=("304-AUC-7", "304-AUC8-1")),
+    ),
+    Property(
+        id="auction.partner_request_seen",
+        text="A player may ask his partner to call for him in the four-card auction, and "
+        "not in the eight-card auction.",
+        scope=Scope.CALL,
+        holds=implies(stage == 1, may_ask_partner) & implies(stage == 2, ~may_ask_partner),
+        covers=("auction.partner_request",),
+        unless=("partner_request_in_eight_card_auction",),
+        source=seed("304-AUC-5", also=("304-AUC8-7",)),
+    ),
+    Property(
+        id="closed.face_down_seen",
+        text="Clubs trumps, trumps closed, ♠A led: a follower who plays the ♦7 or the ♣7 "
+        "(having no spade) plays it face down, the ♠K and the ♠Q are played face up; with "
+        "trumps open every card is face up.",
+        scope=Scope.TRICK,
+        holds=all_of(*(
+            implies((trump == Suit.CLUBS) & (IS_OPEN if is_open else ~IS_OPEN)
+                    & all_of(*(played_card(i) == Card.parse(c) for i, c in enumerate(plays))),
+                    all_of(*((played_face_down(i) if (not is_open and c[-1] not in "S")
+                              else ~played_face_down(i)) for i, c in enumerate(plays))))
+            for plays in (("AS", "7D", "KS", "QS"), ("AS", "KS", "7C", "QS"))
+            for is_open in (True, False))),
+        covers=("closed.face_down",),
+        source=seed("304-CLOSED-3"),
+    ),
+    Property(
+        id="closed.opening_seen",
+        text="Clubs trumps, trumps closed, the spades led: a ♣7 cut turns the trick face up "
+        "and opens trumps from the next trick, a ♦7 discard does neither; with nothing cut, a contract of 250 opens them "
+        "after trick 1 and one of 240 does not (nor would 250 after trick 2); open trumps "
+        "stay open.",
+        scope=Scope.TRICK,
+        holds=all_of(
+            implies(_closed_trick(200, 3, ("AS", "7C", "KS", "QS")), tracked_after(TRUMP_OPEN)),
+            implies(_closed_trick(200, 3, ("AS", "7D", "KS", "QS")), ~tracked_after(TRUMP_OPEN)),
+            implies(_closed_trick(250, 1, ("AS", "KS", "QS", "JS")), tracked_after(TRUMP_OPEN)),
+            implies(_closed_trick(240, 1, ("AS", "KS", "QS", "JS")), ~tracked_after(TRUMP_OPEN)),
+            implies(_closed_trick(250, 2, ("AS", "KS", "QS", "JS")), ~tracked_after(TRUMP_OPEN)),
+            implies(IS_OPEN, tracked_after(TRUMP_OPEN)),
+            implies(_closed_trick(200, 3, ("AS", "7C", "KS", "QS")), turned_up),
+            implies(_closed_trick(200, 3, ("AS", "7D", "KS", "QS")), ~turned_up),
+        ),
+        covers=("closed.cut_opens", "closed.reveal_at_250", "closed.never_again",
+                "closed.face_down"),
+        source=seed("304-CLOSED-5", also=("304-CLOSED-6", "304-CLOSED-7")),
+    ),
+    Property(
+        id="exhausted.trigger_seen",
+        text="Clubs trumps, North the maker: North leads the ♣J and the others play spades: "
+        "trumps are exhausted from then on; if one of them plays the ♣7, or West leads the "
+        "♣J, or the contract is Partner Close Caps, they are not.",
+        scope=Scope.TRICK,
+        holds=all_of(*(
+            implies((trump == Suit.CLUBS) & (declarer == NORTH) & (leader == lead)
+                    & IS_OPEN & ~tracked(EXHAUSTED) & (contract.level == level)
+                    & (trick_size == size)
+                    & all_of(*(played_card(i) == Card.parse(c) for i, c in enumerate(plays))),
+                    tracked_after(EXHAUSTED) if exhausted else ~tracked_after(EXHAUSTED))
+            for lead, level, size, plays, exhausted in (
+                (NORTH, 200, 4, ("JC", "AS", "KS", "QS"), True),
+                (NORTH, 200, 4, ("JC", "AS", "7C", "QS"), False),
+                (NORTH, 200, 4, ("JC", "AS", "KS", "7C"), False),
+                (WEST, 200, 4, ("JC", "AS", "KS", "QS"), False),
+                (NORTH, 310, 3, ("JC", "AS", "KS"), False),
+            ))),
+        covers=("exhausted.trigger",),
+        source=seed("304-EXH-1", also=("304-PCC-3",)),
+    ),
+    Property(
+        id="auction.pcc_seen",
+        text="Partner Close Caps is the one bid above 300: it may be bid over 300 in the "
+        "eight-card auction, and never in the four-card auction.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies((stage == 2) & standing.exists & (standing.bid.level == 300)
+                    & call.is_bid & (call.bid.level > 300), legal_call),
+            implies((stage == 1) & call.is_bid & (call.bid.level > 300), ~legal_call),
+            implies(call.is_bid & (call.bid.level > 300), call.bid.level == 310),
+        ),
+        covers=("auction.bids", "auction.pcc_eight_card_only"),
+        source=seed("304-AUC8-3", also=("304-AUC8-7",)),
+    ),
+    Property(
+        id="closed.first_lead_seen",
+        text="Clubs trumps, trumps closed, the ♣J the face-down indicator: the maker leading "
+        "to trick 1 with ♣7 ♠A ♠K ♠Q ♥A ♥K ♥Q may lead any of them but the ♣7; at trick 2 "
+        "with ♣7 ♠A ♠K ♠Q ♥A ♥K, any; with trumps open, at trick 1 with the ♣J and the ♣7 "
+        "too, any.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            implies(_maker_leads(1, False, "7C AS KS QS AH KH QH"),
+                    legal_cards == _cards("AS KS QS AH KH QH")),
+            implies(_maker_leads(2, False, "7C AS KS QS AH KH"),
+                    legal_cards == _cards("7C AS KS QS AH KH")),
+            implies(_maker_leads(1, True, "JC 7C AS KS QS AH KH QH"),
+                    legal_cards == _cards("JC 7C AS KS QS AH KH QH")),
+        ),
+        covers=("closed.no_trump_lead_to_first",),
+        source=seed("304-CLOSED-1"),
+    ),
+    Property(
+        id="closed.indicator_play_seen",
+        text="Clubs trumps, trumps closed, the ♣J the face-down indicator: at trick 3 the "
+        "maker may add it to a heart lead when he holds no heart (♠A ♠K ♠Q ♦A ♦K), not when "
+        "he holds the ♥7, nor to a club lead; he may not lead it; at trick 8 it is his last "
+        "card and he plays it.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            implies(_maker_closed(3, "H", "AS KS QS AD KD"), legal_cards == _cards("AS KS QS AD KD JC")),
+            implies(_maker_closed(3, "H", "7H AS KS QS AD"), legal_cards == _cards("7H")),
+            implies(_maker_closed(3, "C", "AS KS QS AD KD"), legal_cards == _cards("AS KS QS AD KD")),
+            implies(_maker_closed(3, None, "AS KS QS AD KD"), legal_cards == _cards("AS KS QS AD KD")),
+            implies(_maker_closed(8, None, ""), legal_cards == _cards("JC")),
+        ),
+        covers=("closed.indicator_play",),
+        source=source("304-CLOSED-2", "seed with [ML], [RR]"),
     ),
     Property(
         id="caps.claim_seen",

@@ -44,6 +44,7 @@ from spec.dsl._nodes import (
     IsEmpty,
     LegalCall,
     MayAnnounce,
+    TrackedAfter,
     LegalCards,
     Let,
     Not,
@@ -341,6 +342,9 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_MayAnnounce(self, node: MayAnnounce) -> Any:
         return self.visit(D.may_announce(self.game, node.name))
+
+    def visit_TrackedAfter(self, node: TrackedAfter) -> Any:
+        return self.visit(D.tracked_after_trick(self.game, node.name, node.type))
 
     def visit_Strength(self, node: Strength) -> Any:
         return self.visit(D.strength_at(self.game, node.position))

@@ -42,6 +42,7 @@ from spec.dsl._nodes import (
     LedTo,
     LegalCall,
     MayAnnounce,
+    TrackedAfter,
     LegalCards,
     Let,
     Not,
@@ -279,6 +280,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_MayAnnounce(self, node: MayAnnounce) -> str:
         return f"may_announce({node.name!r})"
+
+    def visit_TrackedAfter(self, node: TrackedAfter) -> str:
+        return f"tracked_after({node.name!r})"
 
     def visit_Strength(self, node: Strength) -> str:
         return f"strength({node.position})"
