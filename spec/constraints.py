@@ -44,6 +44,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Expr,
+    CallerOf,
     LeaderOf,
     LedTo,
     Not,
@@ -503,8 +504,8 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
               Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
               ("param", "won"): "won", ("param", "taken"): "taken",
               ("param", "played"): "played", ("param", "leaders"): "leaders",
-              ("param", "winners"): "winners"}
-    from spec.engine import engine_for
+              ("param", "winners"): "winners", ("param", "callers"): "callers"}
+    from spec.engine import Call, engine_for
 
     eng = engine_for(game)
     extra: dict[Any, str] = {
@@ -512,6 +513,7 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
         WonTrick: "((won[{seat}] >> ({number})) & 1 == 1)",
         PlayedTo: "played[{trick}][{seat}]", LedTo: "played[{trick}][leaders[{trick}]]",
         LeaderOf: "leaders[{trick}]", WinnerOf: "winners[{trick}]",
+        CallerOf: "(callers[{call}] if 0 < {call} < len(callers) else -1)",
         **{("tracked", name): f"tv[{i}]" for i, name in enumerate(eng.tracked_names)},
     }
     fn = compile_function(game, GameTables(game), where, params, extra_env=extra, name="scenario")
@@ -525,7 +527,8 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
             for seat, card in zip(rec.seats, rec.cards):
                 played[rec.number][seat] = card
             leaders[rec.number], winners[rec.number] = rec.leader, rec.winner
+        callers = [-1] + [seat for seat, action in state.log if isinstance(action, Call)]
         return bool(fn(state.dealer, state.contract, state.declarer, state.trump, state.tracked,
-                       state.dealt, state.won, state.taken, played, leaders, winners))
+                       state.dealt, state.won, state.taken, played, leaders, winners, callers))
 
     return test

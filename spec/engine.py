@@ -1447,7 +1447,18 @@ class Engine:
         ``test(state, play)`` for a card about to be played in ``state``; TRICK
         ``test(state, record)`` for a complete trick of ``state``'s deal, with ``state``'s
         tracked values (those of the moment the trick was complete); OUTCOME
-        ``test(state)`` for a finished deal, with ``expr`` free of the seat."""
+        ``test(state)`` for a finished deal, with ``expr`` free of the seat; CALL
+        ``test(state, call)`` for a call about to be made in ``state``'s auction."""
+        if scope is Scope.CALL:
+            call_fn = self._fn(expr, {**_params(_CALL_CTX), Ctx.CALL_IS_BID: "call_is_bid",
+                                      Ctx.CALL_BID: "call_bid"}, "judge", tv=True)
+
+            def on_call(state: State, call: Call) -> bool:
+                args = self._call_args(state)
+                b = -1 if call.bid is None else self.ladder.index(call.bid)
+                return bool(call_fn(*args[:-1], b >= 0, b, args[-1]))
+
+            return on_call
         if scope is Scope.PLAY:
             play_fn = self._fn(expr, {**_params(_PLAY_CTX), Ctx.CARD: "card",
                                       Ctx.DECLARED: "declared"}, "judge", tv=True, dealt=True)
@@ -1470,7 +1481,8 @@ class Engine:
             outcome_fn = self._fn(expr, _OUTCOME_PARAMS, "judge", tv=True, dealt=True, won=True,
                                   taken=True)
             return lambda state: bool(outcome_fn(0, *self._outcome_args(state)))
-        raise NotationError(f"the engine judges plays, tricks and outcomes, not {scope.value}")
+        raise NotationError(f"the engine judges calls, plays, tricks and outcomes, not "
+                            f"{scope.value}")
 
     def trick_points(self, contract: int, rec: TrickRecord) -> int:
         """What one finished trick is worth to its winner, by the game's points rules (its

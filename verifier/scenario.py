@@ -36,6 +36,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Expr,
+    CallerOf,
     LeaderOf,
     LedTo,
     PlayedTo,
@@ -327,8 +328,9 @@ class _Unrolled:
             return enc.int(suit_code(track.initial))  # type: ignore[arg-type]
         return enc.int(int(track.initial))  # type: ignore[call-overload]
 
-    def history(self) -> dict[Any, Any]:
-        """The environment a scenario is judged in."""
+    def history(self, rows: list[dict[str, Any]] | None = None) -> dict[Any, Any]:
+        """The environment a scenario is judged in; with the auction's ``rows`` (from
+        :meth:`auction`), who made each call too."""
         enc = self.enc
         winners, leaders = self.winners, self.leaders
 
@@ -360,6 +362,9 @@ class _Unrolled:
             WinnerOf: lambda trick: by_trick(winners, trick),
             Ctx.TRICK_NUMBER: enc.int(self.game.tricks + 1),
             Ctx.SEAT: enc.int(0),
+            **({CallerOf: lambda k: enc.select(k, [r["seat"] for r in rows] + [enc.int(-1)],
+                                               keys=list(range(1, len(rows) + 1)) + [-1])}
+               if rows is not None else {}),
         }
 
     def auction(self, calls: tuple[int, ...]) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -527,7 +532,7 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         ReplayMismatchError: the engine does not reach the scenario Z3 found (a bug).
     """
     test = history_test(game, where)
-    return solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history()).visit(where),
+    return solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history(rows)).visit(where),
                            lambda state, _model, _rows: test(state), n=n, seed=seed,
                            dealer=dealer, timeout=timeout, rlimit=rlimit, max_calls=max_calls,
                            on_found=on_found)
@@ -661,7 +666,7 @@ def decide_history(game: Game, holds: Expr, solving: Solving, most: int
         for calls in counts:
             s = solving.solver()
             facts, rows = u.auction(calls)
-            s.add(*u.facts, *facts, z3.Not(Z3Compiler(u.enc, u.history()).visit(holds)))
+            s.add(*u.facts, *facts, z3.Not(Z3Compiler(u.enc, u.history(rows)).visit(holds)))
             if not solving.sat(s):
                 continue
             hands, actions = _decode(u, s.model(), rows)

@@ -111,6 +111,7 @@ from spec.dsl._nodes import (
     LegalCards,
     Let,
     MayAnnounce,
+    CallerOf,
     TrackedAfter,
     Op,
     PointsWon,
@@ -294,6 +295,12 @@ def tracked(name: str, type: T = T.BOOL) -> Expr:
     return Tracked(name, type)
 
 
+def caller_of(k: int) -> Expr:
+    """The seat that made the ``k``-th call of the auction, from 1 (in a property of whole
+    deals); no seat past the last call."""
+    return CallerOf(lift(k, T.INT))
+
+
 def tracked_after(name: str, type: T = T.BOOL) -> Expr:
     """A tracked value as the end of the trick leaves it (in a property of a trick)."""
     return TrackedAfter(name, type)
@@ -413,6 +420,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "tracked_after", "auction_over", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "caller_of", "tracked_after", "auction_over", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

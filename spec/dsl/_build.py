@@ -33,6 +33,7 @@ from spec.dsl._nodes import (
     LedTo,
     LeaderOf,
     MayAnnounce,
+    CallerOf,
     TrackedAfter,
     WinnerOf,
     caller_loc,
@@ -51,6 +52,7 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     LedTo: (Scope.HISTORY,),
     LeaderOf: (Scope.HISTORY,),
     WinnerOf: (Scope.HISTORY,),
+    CallerOf: (Scope.HISTORY,),
 }
 _RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 _REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")
@@ -638,8 +640,8 @@ class Game:
                                          f"{self.name} (announcements: {known})",
                                          rule_id=rule_id, loc=node.src_loc)
                     if announced[node.name] is not scope:
-                        raise self._fail(f"announcement {node.name!r} is made when judging "
-                                         f"{announced[node.name].value}, not {scope.value}",
+                        raise self._fail(f"announcement {node.name!r} belongs to "
+                                         f"{announced[node.name].value}; this judges {scope.value}",
                                          rule_id=rule_id, loc=node.src_loc)
                 if isinstance(node, Tracked):
                     decl = self.tracked.get(node.name)

@@ -866,18 +866,29 @@ class WinnerOf(Expr):
     type = T.SEAT
 
 
+@_node
+class CallerOf(Expr):
+    """The seat that made call ``call`` of the auction, from 1, its stages one after the
+    other (scope: HISTORY); no seat (-1) past the last call."""
+
+    call: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.SEAT
+
+
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
+    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf,
+    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf,
 ]
 
 

@@ -61,6 +61,7 @@ from spec.dsl._nodes import (
     LedTo,
     LeaderOf,
     WinnerOf,
+    CallerOf,
 )
 from spec.dsl._visitor import RuleVisitor, UnsupportedNodeError
 
@@ -285,6 +286,9 @@ class PyCompiler(RuleVisitor[str]):
 
     def visit_WinnerOf(self, node: WinnerOf) -> str:
         return self._history(node, trick=node.trick)
+
+    def visit_CallerOf(self, node: CallerOf) -> str:
+        return self._history(node, call=node.call)
 
     def visit_WithDealt(self, node: WithDealt) -> str:
         if DealtHand not in self.env:

@@ -54,6 +54,7 @@ from spec.dsl import (
     assumption,
     bid,
     call,
+    auction_over,
     calls_made,
     card,
     card_suit,
@@ -66,6 +67,7 @@ from spec.dsl import (
     free_bid,
     hand,
     if_then_else,
+    caller_of,
     leader_of,
     implies,
     is_leading,
@@ -570,6 +572,14 @@ def _scored(example: tuple[tuple[int, str], tuple[int, ...], int]) -> Expr:
 
 FACTS = (
     Property(
+        id="auction.one_round_seen",
+        text="The auction ends after three calls, bids or passes, and not after two.",
+        scope=Scope.CALL,
+        holds=implies(calls_made == 3, auction_over) & implies(calls_made == 2, ~auction_over),
+        covers=("auction.one_round",),
+        source=seed("CR-AUC-1"),
+    ),
+    Property(
         id="deck.ranks_in_tricks",
         text="In every suit the ace beats the 5, the 5 the 4, the 4 the 3 and the 3 the 2, "
         "and the 2 beats a led joker naming its suit.",
@@ -615,6 +625,16 @@ FACTS = (
         covers=("play.joker_names_trump", "play.joker_led"),
         unless=("joker_names_plain_suit",),
         source=assumption("CR-JOKER-5", "the digest's default: a led joker may name trumps"),
+    ),
+    Property(
+        id="auction.forehand_calls_first",
+        text="In every deal played out, Forehand, the seat after the dealer, makes the first "
+        "call, then Middlehand, then Rearhand (the dealer), and nobody a fourth.",
+        scope=Scope.HISTORY,
+        holds=(caller_of(1) == seat_after(dealer)) & (caller_of(2) == seat_after(dealer, 2))
+        & (caller_of(3) == dealer) & (caller_of(4) == -1),
+        covers=("auction.one_round",),
+        source=seed("CR-AUC-1"),
     ),
     Property(
         id="play.forehand_leads_first",

@@ -64,6 +64,7 @@ from spec.dsl import (
     awarded,
     bid,
     call,
+    auction_over,
     calls_made,
     card_suit,
     cards_of,
@@ -744,6 +745,21 @@ def _outranks(high: tuple[int, Suit | None], low: tuple[int, Suit | None]) -> ob
 
 
 FACTS = (
+    Property(
+        id="auction.eight_passes_seen",
+        text="After a bid the auction ends with the eighth pass in a row, not the seventh; "
+        "four passes with no bid end it, three do not.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies(standing.exists & (passes_in_row == 8), auction_over),
+            implies(standing.exists & (passes_in_row == 7), ~auction_over),
+            implies(~standing.exists & (calls_made == 4) & (passes_in_row == 4), auction_over),
+            implies(~standing.exists & (calls_made == 3) & (passes_in_row == 3), ~auction_over),
+        ),
+        covers=("auction.turns",),
+        unless=("twelve_passes",),
+        source=seed("VNT-AUC-7", also=("VNT-AUC-8",)),
+    ),
     Property(
         id="setup.partners_opposite",
         text="Partners sit opposite: each seat's partner is the seat two places on.",

@@ -348,3 +348,49 @@ def test_a_property_the_checks_cannot_judge_is_refused_where_it_is_stated(
     err = info.value
     assert re.search(message, err.bare_message), str(err)
     assert str(err.src_loc) == f"{THIS_FILE.name}:{_marked_line('bad_property')}", str(err)
+
+
+def _prop_on(game: Game, holds: object, scope: object) -> Game:
+    from spec.dsl import Property
+
+    prop = Property(id="deal.probe", text="A probe.", scope=scope, holds=holds)  # type: ignore[arg-type]
+    return Game(name=game.name, key=game.key, ref_prefix=game.ref_prefix, rules=game.rules,
+                variants=game.variants, properties=(*game.properties, prop))
+
+
+def _reading_cases() -> list[tuple[str, Callable[[], Game], str]]:
+    from spec.dsl import (AuctionTurns, Scope, auction_over, caller_of, may_announce,
+                          tracked_after)
+    from spec.games import three_oh_four as T
+
+    def in_a_rule() -> Game:
+        turns = Rule(id="auction.one_round", text="Ends when it is over.", source=seed("CR-AUC-1"),
+                     body=AuctionTurns(first=seat_after(dealer), ends_when=auction_over))
+        return _rebuild(_replacing(crescendo.ONE_ROUND, turns))
+
+    return [
+        ("no-such-announcement", lambda: _prop_on(GAME, may_announce("caps"), Scope.PLAY),
+         r"may_announce\('caps'\) names no announcement of Crescendo \(announcements: none\)"),
+        ("announcement-of-another-scope",
+         lambda: _prop_on(T.GAME, may_announce("caps"), Scope.CALL),
+         r"announcement 'caps' belongs to a card about to be played; this judges a call"),
+        ("tracked-after-outside-a-trick",
+         lambda: _prop_on(T.GAME, tracked_after("trump_open"), Scope.PLAY),
+         r"tracked_after\('trump_open'\) is for claims and properties of a trick"),
+        ("tracked-after-unknown",
+         lambda: _prop_on(T.GAME, tracked_after("nothing"), Scope.TRICK),
+         r"tracked_after\('nothing'\) names no tracked bool of 304"),
+        ("caller-outside-history", lambda: _prop_on(GAME, caller_of(1) == 0, Scope.CALL),
+         r"is not known when judging a call"),
+        ("auction-over-in-a-rule", in_a_rule,
+         r"auction_over is for claims and properties, not for the rules themselves"),
+    ]
+
+
+@pytest.mark.parametrize("case", _reading_cases(), ids=lambda c: c[0])
+def test_a_reading_for_properties_is_refused_where_it_cannot_be_judged(
+        case: tuple[str, Callable[[], Game], str]) -> None:
+    _name, build, message = case
+    with pytest.raises(SpecDefinitionError) as info:
+        build()
+    assert re.search(message, str(info.value)), str(info.value)

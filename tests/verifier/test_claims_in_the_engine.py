@@ -14,7 +14,7 @@ import pytest
 from spec.constraints import history_test
 from spec.dsl import _constructs as K
 from spec.dsl._nodes import Scope
-from spec.engine import Phase, Play, State, View, modest_bot, new_deal, random_bot
+from spec.engine import Call, Phase, Play, State, View, modest_bot, new_deal, random_bot
 from spec.dsl._build import Game
 from spec.registry import GAMES
 
@@ -27,11 +27,13 @@ def _claims(game: Game) -> list[tuple[str, Scope, object]]:
            if isinstance(r.body, K.Claim) and not r.body.free]
     out += [(p.id, p.scope, p.holds) for p in game.properties
             if p.applies_to(game) and not p.free and not p.exists]
-    return [c for c in out if c[1] in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.HISTORY)]
+    return [c for c in out if c[1] in (Scope.CALL, Scope.PLAY, Scope.TRICK, Scope.OUTCOME,
+                                       Scope.HISTORY)]
 
 
-def _deals(game: Game) -> list[tuple[State, list[tuple[State, Play]]]]:
-    """Finished deals, each with every (state, legal card) met on the way."""
+def _deals(game: Game) -> list[tuple[State, list[tuple[State, Play]], list[tuple[State, Call]]]]:
+    """Finished deals, each with every (state, legal card) and (state, legal call) met on
+    the way (the deals thrown in before it included)."""
     out = []
     for seed in range(DEALS):
         bot = modest_bot if seed % 2 else random_bot
@@ -39,11 +41,14 @@ def _deals(game: Game) -> list[tuple[State, list[tuple[State, Play]]]]:
         state = new_deal(game, seed=seed)
         eng = state.engine
         plays: list[tuple[State, Play]] = []
+        calls: list[tuple[State, Call]] = []
         while state.phase is not Phase.OVER:
             if state.phase is Phase.PLAY:
                 plays += [(state, a) for a in eng.legal_actions(state) if isinstance(a, Play)]
+            elif state.phase is Phase.AUCTION:
+                calls += [(state, a) for a in eng.legal_actions(state) if isinstance(a, Call)]
             state = eng.apply(state, bot(View(state, state.turn), rng))
-        out.append((state, plays))
+        out.append((state, plays, calls))
     return out
 
 
@@ -57,7 +62,7 @@ def test_every_claim_holds_in_played_deals(key: str) -> None:
     judged = {cid: 0 for cid, _s, _e in claims}
     for cid, scope, expr in claims:
         test = history_test(game, expr) if scope is Scope.HISTORY else eng.judge(scope, expr)
-        for final, plays in deals:
+        for final, plays, calls in deals:
             if scope is Scope.HISTORY:
                 if final.contract < 0:
                     continue
@@ -71,6 +76,10 @@ def test_every_claim_holds_in_played_deals(key: str) -> None:
             elif scope is Scope.TRICK:
                 for rec in final.tricks:
                     assert test(final, rec), f"{cid}: trick {rec.number} of seed {final.seed}"
+                    judged[cid] += 1
+            elif scope is Scope.CALL:
+                for state, call in calls:
+                    assert test(state, call), f"{cid}: {call} in seed {final.seed}"
                     judged[cid] += 1
             else:
                 for state, play in plays:

@@ -99,3 +99,15 @@ def test_a_deal_property_of_a_game_dealt_in_stages_is_unknown() -> None:
     (r,) = check_game(game, only=("play.someone_leads",))
     assert r.verdict is Verdict.UNKNOWN, r
     assert "dealing stage" in r.detail, r.detail
+
+
+def test_a_wrong_first_caller_is_caught_in_a_whole_deal_that_replays() -> None:
+    from spec.dsl import AuctionTurns, calls_made, dealer, seat_after
+
+    wrong = _broken(C.ONE_ROUND, Rule("auction.one_round_broken", "Middlehand calls first.",
+                                      seed("CR-AUC-1"),
+                                      AuctionTurns(first=seat_after(dealer, 2),
+                                                   ends_when=calls_made == 3)))
+    (r,) = check_game(wrong, only=("auction.forehand_calls_first",))
+    assert r.verdict is Verdict.VIOLATED, r
+    assert r.playthrough is not None and r.playthrough.replayed

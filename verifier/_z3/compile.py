@@ -66,6 +66,7 @@ from spec.dsl._nodes import (
     LedTo,
     LeaderOf,
     WinnerOf,
+    CallerOf,
 )
 from spec.dsl._pycompile import derived_ref
 from spec.dsl._visitor import RuleVisitor
@@ -390,6 +391,9 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_WinnerOf(self, node: WinnerOf) -> Any:
         return self._history(node, node.trick)
+
+    def visit_CallerOf(self, node: CallerOf) -> Any:
+        return self._history(node, node.call)
 
     def visit_WithDealt(self, node: WithDealt) -> Any:
         old = self.env.get(DealtHand)

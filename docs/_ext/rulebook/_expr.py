@@ -63,6 +63,7 @@ from spec.dsl._nodes import (
     TricksWon,
     Var,
     WinnerOf,
+    CallerOf,
     WithDealt,
     WonTrick,
 )
@@ -318,6 +319,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_WinnerOf(self, node: WinnerOf) -> str:
         return _call("winner_of", (self.visit(node.trick),))
+
+    def visit_CallerOf(self, node: CallerOf) -> str:
+        return _call("caller_of", (self.visit(node.call),))
 
 
 def _table(table: CardTable) -> str:
