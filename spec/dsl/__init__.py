@@ -20,6 +20,12 @@ Context values (what a rule can read) depend on where it is judged:
 
 Values the game keeps itself (``tracked(name)``, declared by ``Track``) can be read in
 every scope but a bid's definition and a single card's strength.
+
+Properties and claims (never the rules, which define them) can also read what the rules
+make of a situation: ``legal_call`` and ``auction_over`` and ``may_ask_partner`` in a
+call, ``legal_cards`` and ``may_announce(name)`` before a card, ``turned_up`` and
+``tracked_after(name)`` in a complete trick; and of a whole deal played out (scope
+HISTORY) ``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``.
 """
 from __future__ import annotations
 

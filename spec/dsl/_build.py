@@ -609,6 +609,9 @@ class Game:
 
     def _check_scopes(self) -> None:
         announced = {b.name: b.scope for _r, b in self.constructs(K.Announce)}  # type: ignore[attr-defined]
+        # a choice of a Decide rule is judged between actions, which a card's moment includes
+        announced.update({o.name: Scope.PLAY for _r, b in self.constructs(K.Decide)
+                          for o in b.options})  # type: ignore[attr-defined]
 
         def check(rule_id: str, loc: SrcLoc, expr: Expr, scope: Scope, free: tuple[Var, ...] = (),
                   claim: bool = False) -> None:

@@ -266,9 +266,12 @@ def call_legal(game: Game) -> Expr:
 
 
 def may_announce(game: Game, name: str) -> Expr:
-    """The announcement ``name`` is open to the seat to act (scope: the announcement's)."""
+    """The announcement ``name`` is open to the seat to act, or the choice ``name`` of a
+    ``Decide`` rule to the seat deciding (scope: the announcement's; STATUS for a choice)."""
     terms = [body.when for _r, body in game.constructs(K.Announce)
              if body.name == name]  # type: ignore[attr-defined]
+    terms += [o.when for _r, body in game.constructs(K.Decide)
+              for o in body.options if o.name == name]  # type: ignore[attr-defined]
     return BoolOp(Op.OR, tuple(terms)) if len(terms) > 1 else terms[0]
 
 

@@ -725,7 +725,8 @@ class TrackedAfter(Expr):
 @_node
 class MayAnnounce(Expr):
     """The seat to act may make the announcement ``name`` now (scope: that of the
-    announcement, CALL or PLAY): the ``when`` of the game's rule that offers it."""
+    announcement, CALL or PLAY): the ``when`` of the game's rule that offers it; or the
+    choice ``name`` of a ``Decide`` rule is open (scope: PLAY, which knows all it reads)."""
 
     name: str
     src_loc: SrcLoc = field(default_factory=caller_loc)

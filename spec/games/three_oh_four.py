@@ -1006,6 +1006,29 @@ FACTS = (
         source=seed("304-AUC8-3", also=("304-AUC8-7",)),
     ),
     Property(
+        id="play.open_or_closed_seen",
+        text="Clubs trumps, East deals: North, the maker and on lead to trick 1, dealt all "
+        "eight clubs must play Open Trump; dealt seven clubs and the ♠7 he may keep trumps "
+        "closed; West, the maker but not on lead, may keep them closed with eight clubs, "
+        "unless he bid Partner Close Caps; Open Trump is always allowed.",
+        scope=Scope.PLAY,
+        holds=all_of(*(
+            implies((trump == Suit.CLUBS) & (dealer == EAST) & (declarer == maker)
+                    & (contract.level == level) & (dealt_hand(maker) == _cards(dealt)),
+                    may_announce("open") & (may_announce("closed") if closed
+                                            else ~may_announce("closed")))
+            for maker, level, dealt, closed in (
+                (NORTH, 200, "7C 8C 9C 10C JC QC KC AC", False),
+                (NORTH, 200, "7C 8C 9C 10C JC QC KC 7S", True),
+                (WEST, 200, "7C 8C 9C 10C JC QC KC AC", True),
+                (WEST, 310, "7C 8C 9C 10C JC QC KC AC", False),
+            ))),
+        covers=("play.open_or_closed",),
+        unless=("literal_first_lead",),
+        source=assumption("304-PLAY-5", "the choice from the seed; the duty to open with only "
+                          "trumps on lead is the digest's proposal (G6)", also=("304-CLOSED-1",)),
+    ),
+    Property(
         id="closed.first_lead_seen",
         text="Clubs trumps, trumps closed, the ♣J the face-down indicator: the maker leading "
         "to trick 1 with ♣7 ♠A ♠K ♠Q ♥A ♥K ♥Q may lead any of them but the ♣7; at trick 2 "
