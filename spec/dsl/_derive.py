@@ -30,6 +30,7 @@ from spec.dsl._nodes import (
     Not,
     Op,
     Ref,
+    SeatAfter,
     Scope,
     SetOp,
     SumValues,
@@ -290,6 +291,23 @@ def tracked_after_trick(game: Game, name: str, type: T) -> Expr:
     return out
 
 
+def deal_void(game: Game) -> Expr:
+    """Some rule voids the deal now (scope: STATUS)."""
+    whens = [b.when for _r, b in game.constructs(K.VoidWhen)]  # type: ignore[attr-defined]
+    return BoolOp(Op.OR, tuple(whens)) if len(whens) > 1 else (whens[0] if whens
+                                                                else Const(False, T.BOOL))
+
+
+def redealer(game: Game) -> Expr:
+    """Who deals again if the deal is void now, by the first rule that voids it (scope:
+    STATUS); the dealer if none does."""
+    out: Expr = Ref(Ctx.DEALER)
+    for _r, b in reversed(game.constructs(K.VoidWhen)):
+        assert isinstance(b, K.VoidWhen)
+        out = IfThenElse(b.when, SeatAfter(Ref(Ctx.DEALER), b.redeal_steps), out)
+    return out
+
+
 def auction_over_now(game: Game) -> Expr:
     """The auction of the current stage has ended (scope: CALL)."""
     out: Expr = auction_over(game, game.stages)
@@ -315,7 +333,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

@@ -137,6 +137,8 @@ class Ctx(enum.Enum):
     PLAYED_FACE_DOWN = (T.BOOL, {_S.TRICK}, "the card at a position was played face down")
     TRICK_SIZE = (T.INT, {_S.TRICK}, "the number of cards in the trick (fewer if a seat sits out)")
     TRICK_WINNER = (T.INT, {_S.TRICK}, "the position (0 = the lead) of the trick's winner")
+    DEAL_VOID = (T.BOOL, {_S.PLAY}, "the rules void the deal now (it is dealt again)")
+    REDEALER = (T.SEAT, {_S.PLAY}, "who deals again if the deal is void now (else the dealer)")
     TURNED_UP = (T.BOOL, {_S.TRICK}, "every card of the trick is turned face up at its end")
     POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
 

@@ -311,6 +311,10 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.played_suit(game, 0)
     if node.ctx is Ctx.POINTS:
         return D.points_won(game, Ref(Ctx.SEAT))
+    if node.ctx is Ctx.DEAL_VOID:
+        return D.deal_void(game)
+    if node.ctx is Ctx.REDEALER:
+        return D.redealer(game)
     if node.ctx is Ctx.TURNED_UP:
         return D.trick_turned_up(game)
     if node.ctx is Ctx.AUCTION_OVER:

@@ -98,6 +98,8 @@ from spec.dsl import (
     is_leading,
     leader,
     legal_call,
+    deal_void,
+    redealer,
     aside,
     turned_up,
     tracked_after,
@@ -1027,6 +1029,22 @@ FACTS = (
         unless=("literal_first_lead",),
         source=assumption("304-PLAY-5", "the choice from the seed; the duty to open with only "
                           "trumps on lead is the digest's proposal (G6)", also=("304-CLOSED-1",)),
+    ),
+    Property(
+        id="deal.void_seen",
+        text="East deals: once a new deal has been demanded for low points, or spoilt trumps "
+        "declared, the deal is void and East deals again; with neither it goes on.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            implies((dealer == EAST) & tracked("redeal_demanded"),
+                    deal_void & (redealer == EAST)),
+            implies((dealer == EAST) & tracked(SPOILT), deal_void & (redealer == EAST)),
+            implies(~tracked("redeal_demanded") & ~tracked(SPOILT), ~deal_void),
+        ),
+        covers=("deal.low_points_redeal_same_dealer", "spoilt.redeal"),
+        unless=("spoilt_trumps_next_dealer",),
+        source=source("304-DEAL-3", "seed; the same dealer after spoilt trumps is the "
+                      "digest's assumption 304-SPOIL-2", also=("304-SPOIL-1", "304-SPOIL-2")),
     ),
     Property(
         id="closed.first_lead_seen",
