@@ -22,8 +22,8 @@ Values the game keeps itself (``tracked(name)``, declared by ``Track``) can be r
 every scope but a bid's definition and a single card's strength.
 
 Properties and claims (never the rules, which define them) can also read what the rules
-make of a situation: ``legal_call`` and ``auction_over`` and ``may_ask_partner`` in a
-call, ``legal_cards``, ``may_announce(name)``, ``deal_void`` and ``redealer`` before a card, ``turned_up`` and
+make of a situation: ``legal_call``, ``auction_over``, ``lays_aside`` and
+``may_ask_partner`` in a call, ``legal_cards``, ``may_announce(name)``, ``deal_void`` and ``redealer`` before a card, ``turned_up`` and
 ``tracked_after(name)`` in a complete trick; and of a whole deal played out (scope
 HISTORY) ``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``.
 """
@@ -159,6 +159,7 @@ by_proxy = Ref(Ctx.PROXY)
 auction_over = Ref(Ctx.AUCTION_OVER)
 turned_up = Ref(Ctx.TURNED_UP)
 deal_void = Ref(Ctx.DEAL_VOID)
+lays_aside = Ref(Ctx.LAYS_ASIDE)
 redealer = Ref(Ctx.REDEALER)
 may_ask_partner = Ref(Ctx.MAY_ASK_PARTNER)
 aside = Ref(Ctx.ASIDE)
@@ -428,6 +429,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "caller_of", "tracked_after", "auction_over", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "caller_of", "tracked_after", "auction_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

@@ -620,7 +620,7 @@ class Game:
             for node in walk(expr):
                 if (not claim and isinstance(node, Ref)
                         and node.ctx in (Ctx.AUCTION_OVER, Ctx.MAY_ASK_PARTNER, Ctx.TURNED_UP,
-                                         Ctx.DEAL_VOID, Ctx.REDEALER)):
+                                         Ctx.DEAL_VOID, Ctx.REDEALER, Ctx.LAYS_ASIDE)):
                     raise self._fail(f"{node.ctx.name.lower()} is for claims and properties, not "
                                      "for the rules themselves (the rules define it)",
                                      rule_id=rule_id, loc=loc)

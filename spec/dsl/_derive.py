@@ -308,6 +308,16 @@ def redealer(game: Game) -> Expr:
     return out
 
 
+def lays_aside_now(game: Game) -> Expr:
+    """Were the current stage's auction over now, its highest bidder would lay cards aside
+    (scope: CALL)."""
+    out: Expr = Const(False, T.BOOL)
+    for _r, b in game.constructs(K.SetAside):
+        assert isinstance(b, K.SetAside)
+        out = IfThenElse(Compare(Op.EQ, Ref(Ctx.STAGE), Const(b.stage, T.INT)), b.when, out)
+    return out
+
+
 def auction_over_now(game: Game) -> Expr:
     """The auction of the current stage has ended (scope: CALL)."""
     out: Expr = auction_over(game, game.stages)
@@ -333,7 +343,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

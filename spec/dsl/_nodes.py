@@ -103,6 +103,8 @@ class Ctx(enum.Enum):
     PROXY = (T.BOOL, {_S.CALL}, "the call is made by the partner, in the acting seat's place")
     AUCTION_OVER = (T.BOOL, {_S.CALL},
                     "this stage of the auction has ended (after the calls made so far)")
+    LAYS_ASIDE = (T.BOOL, {_S.CALL},
+                  "were this stage's auction over now, the highest bidder would lay cards aside")
     MAY_ASK_PARTNER = (T.BOOL, {_S.CALL}, "the acting seat may ask its partner to call for it")
 
     CONTRACT = (

@@ -311,6 +311,8 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.played_suit(game, 0)
     if node.ctx is Ctx.POINTS:
         return D.points_won(game, Ref(Ctx.SEAT))
+    if node.ctx is Ctx.LAYS_ASIDE:
+        return D.lays_aside_now(game)
     if node.ctx is Ctx.DEAL_VOID:
         return D.deal_void(game)
     if node.ctx is Ctx.REDEALER:

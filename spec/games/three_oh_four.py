@@ -98,6 +98,7 @@ from spec.dsl import (
     is_leading,
     leader,
     legal_call,
+    lays_aside,
     deal_void,
     redealer,
     aside,
@@ -923,6 +924,19 @@ FACTS = (
         ),
         covers=("auction.four_card_turns", "auction.eight_card_turns"),
         source=seed("304-AUC-6", also=("304-AUC-7", "304-AUC8-1")),
+    ),
+    Property(
+        id="trump.indicator_laid_seen",
+        text="The four-card auction won, its maker lays an indicator; after the eight-card "
+        "auction a new one is laid only if somebody bid in it.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies((stage == 1) & standing.exists, lays_aside),
+            implies((stage == 2) & bid_this_stage, lays_aside),
+            implies((stage == 2) & ~bid_this_stage, ~lays_aside),
+        ),
+        covers=("trump.indicator", "auction.new_indicator"),
+        source=seed("304-TRUMP-1", also=("304-AUC8-4", "304-AUC8-5")),
     ),
     Property(
         id="auction.partner_request_seen",
