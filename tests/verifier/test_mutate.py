@@ -103,3 +103,12 @@ def test_rules_that_leave_no_legal_card_stop_the_engine_with_one_clear_line() ->
     seen = screen(CRESCENDO, m.build(), seeds=30, matches=0)
     assert "NoLegalActionError" in seen.engine_error and "no legal action in trick" in seen.engine_error
     assert check_mutant(m.build(), m.rules).killed_by  # and a property says why
+
+
+def test_a_rule_that_reads_a_position_a_seat_sat_out_gets_no_card_as_in_z3() -> None:
+    """304's exhausted-trumps trigger with '|' for '&' reads the fourth card of a
+    three-handed Partner Close Caps trick: the engine gives it no card, of no suit, as Z3
+    does, instead of failing."""
+    m = _one("304", "exhausted.trigger#3")
+    seen = screen(GAMES["304"], m.build(), seeds=200, matches=0)
+    assert not seen.engine_error, seen.engine_error
