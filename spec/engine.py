@@ -28,7 +28,7 @@ from spec.cards import Card, CardSet, Suit
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Ref, Scope, T, Taken, TricksWon, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Receives, Ref, Scope, T, Taken, TricksWon, WonTrick
 from spec.dsl._pycompile import GameTables, compile_function
 from spec.errors import IllegalActionError, NoLegalActionError, NotationError
 from spec.seats import Table
@@ -1448,7 +1448,21 @@ class Engine:
         ``test(state, record)`` for a complete trick of ``state``'s deal, with ``state``'s
         tracked values (those of the moment the trick was complete); OUTCOME
         ``test(state)`` for a finished deal, with ``expr`` free of the seat; CALL
-        ``test(state, call)`` for a call about to be made in ``state``'s auction."""
+        ``test(state, call)`` for a call about to be made in ``state``'s auction; DEAL
+        ``test(dealer)`` for the pack dealt by ``dealer``."""
+        if scope is Scope.DEAL:
+            deal_fn = compile_function(
+                self.game, self.tables, expr,
+                {Ctx.DEALER: "dealer", ("param", "receives"): "receives"}, name="judge",
+                extra_env={Receives: "(receives[{card}] if 0 < {card} < len(receives) else -1)"})
+
+            def on_deal(dealer: int) -> bool:
+                schedule = [-1]
+                for stage in range(1, self.stages + 1):
+                    schedule += self.stage_seats(dealer, stage)
+                return bool(deal_fn(dealer, schedule))
+
+            return on_deal
         if scope is Scope.CALL:
             call_fn = self._fn(expr, {**_params(_CALL_CTX), Ctx.CALL_IS_BID: "call_is_bid",
                                       Ctx.CALL_BID: "call_bid"}, "judge", tv=True)

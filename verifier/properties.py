@@ -31,6 +31,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game
 from spec.dsl._nodes import Ctx, Expr, PartnerOf, PointsWon, Ref, Scope, Strength, T, TricksWon, Var, WonTrick
+from spec.engine import engine_for
 from spec.records import to_record
 from verifier import trace
 from verifier._z3 import encoding as E
@@ -677,6 +678,8 @@ def _situations(enc: Encoding, scope: Scope) -> Iterator[tuple[E.Situation, int]
             yield sit, -1
     elif scope is Scope.CALL:
         yield E.call_situation(enc, "call"), -1
+    elif scope is Scope.DEAL:
+        yield E.deal_schedule(enc)[0], -1
     else:
         raise NotImplementedError(f"claims judged on {scope.value}")
 
@@ -696,6 +699,11 @@ def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, play
         v["declarer"] = model.eval(sit.env[Ctx.DECLARER], model_completion=True).as_long()
         v["dealer"] = model.eval(sit.env[Ctx.DEALER], model_completion=True).as_long()
         return trace.replay_outcome(game, v, holds, free_vals, z3_scores, witness=witness)
+    if scope is Scope.DEAL:  # the pack in its own order, dealt by the engine
+        dealer = model.eval(sit.values["dealer"], model_completion=True).as_long()
+        pt = trace.replay_deal(game, list(range(len(game.deck))), dealer, None)
+        return trace.Playthrough(pt.lines, pt.data, replayed=not engine_for(game).judge(
+            Scope.DEAL, holds)(dealer))
     return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
 
 

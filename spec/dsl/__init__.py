@@ -25,7 +25,8 @@ Properties and claims (never the rules, which define them) can also read what th
 make of a situation: ``legal_call``, ``auction_over``, ``lays_aside`` and
 ``may_ask_partner`` in a call, ``legal_cards``, ``may_announce(name)``, ``deal_void`` and ``redealer`` before a card, ``turned_up`` and
 ``tracked_after(name)`` in a complete trick; and of a whole deal played out (scope
-HISTORY) ``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``.
+HISTORY) ``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``; of the dealing (scope
+DEAL) ``dealer``, ``receives(k)`` and ``next_dealer``.
 """
 from __future__ import annotations
 
@@ -118,6 +119,7 @@ from spec.dsl._nodes import (
     Let,
     MayAnnounce,
     CallerOf,
+    Receives,
     TrackedAfter,
     Op,
     PointsWon,
@@ -159,6 +161,7 @@ by_proxy = Ref(Ctx.PROXY)
 auction_over = Ref(Ctx.AUCTION_OVER)
 turned_up = Ref(Ctx.TURNED_UP)
 deal_void = Ref(Ctx.DEAL_VOID)
+next_dealer = Ref(Ctx.NEXT_DEALER)
 lays_aside = Ref(Ctx.LAYS_ASIDE)
 redealer = Ref(Ctx.REDEALER)
 may_ask_partner = Ref(Ctx.MAY_ASK_PARTNER)
@@ -304,6 +307,12 @@ def tracked(name: str, type: T = T.BOOL) -> Expr:
     return Tracked(name, type)
 
 
+def receives(k: int) -> Expr:
+    """The seat dealt the ``k``-th card of the pack, from 1 at the top (in a property of
+    the dealing, scope DEAL)."""
+    return Receives(lift(k, T.INT))
+
+
 def caller_of(k: int) -> Expr:
     """The seat that made the ``k``-th call of the auction, from 1 (in a property of whole
     deals); no seat past the last call."""
@@ -429,6 +438,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "caller_of", "tracked_after", "auction_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

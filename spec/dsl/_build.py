@@ -34,6 +34,7 @@ from spec.dsl._nodes import (
     LeaderOf,
     MayAnnounce,
     CallerOf,
+    Receives,
     TrackedAfter,
     WinnerOf,
     caller_loc,
@@ -53,6 +54,7 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     LeaderOf: (Scope.HISTORY,),
     WinnerOf: (Scope.HISTORY,),
     CallerOf: (Scope.HISTORY,),
+    Receives: (Scope.DEAL,),
 }
 _RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 _REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")
@@ -620,7 +622,8 @@ class Game:
             for node in walk(expr):
                 if (not claim and isinstance(node, Ref)
                         and node.ctx in (Ctx.AUCTION_OVER, Ctx.MAY_ASK_PARTNER, Ctx.TURNED_UP,
-                                         Ctx.DEAL_VOID, Ctx.REDEALER, Ctx.LAYS_ASIDE)):
+                                         Ctx.DEAL_VOID, Ctx.REDEALER, Ctx.LAYS_ASIDE,
+                                         Ctx.NEXT_DEALER)):
                     raise self._fail(f"{node.ctx.name.lower()} is for claims and properties, not "
                                      "for the rules themselves (the rules define it)",
                                      rule_id=rule_id, loc=loc)
@@ -786,9 +789,10 @@ class Game:
             if both:
                 raise self._fail(f"property {p.id} is both under and unless variant "
                                  f"{sorted(both)[0]!r}", loc=p.src_loc)
-            if p.scope is Scope.HISTORY and (p.free or p.exists):
-                raise self._fail(f"property {p.id}: a claim of whole deals (scope HISTORY) "
-                                 "takes no free= or exists=", loc=p.src_loc)
+            if p.scope in (Scope.HISTORY, Scope.DEAL) and (p.free or p.exists):
+                raise self._fail(f"property {p.id}: a claim of whole deals or of the dealing "
+                                 "(scope HISTORY or DEAL) takes no free= or exists=",
+                                 loc=p.src_loc)
 
     def __repr__(self) -> str:
         extra = f" +{','.join(self.active_variants)}" if self.active_variants else ""

@@ -291,6 +291,12 @@ def tracked_after_trick(game: Game, name: str, type: T) -> Expr:
     return out
 
 
+def next_dealer(game: Game) -> Expr:
+    """Who deals after a deal played out (scope: DEAL)."""
+    found = [b.steps for _r, b in game.constructs(K.DealerRotation)]  # type: ignore[attr-defined]
+    return SeatAfter(Ref(Ctx.DEALER), found[0]) if found else Ref(Ctx.DEALER)
+
+
 def deal_void(game: Game) -> Expr:
     """Some rule voids the deal now (scope: STATUS)."""
     whens = [b.when for _r, b in game.constructs(K.VoidWhen)]  # type: ignore[attr-defined]
@@ -343,7 +349,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "next_dealer", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

@@ -73,6 +73,7 @@ class Scope(enum.Enum):
     OUTCOME = "the end of the play"
     STATUS = "the state of the deal between two actions"
     HISTORY = "a deal played out: its hands as dealt, contract, tricks and scores"
+    DEAL = "the dealing: who deals, where each card of the pack goes, who deals next"
 
 
 _S = Scope
@@ -86,7 +87,8 @@ class Ctx(enum.Enum):
     STRAIN_RANK = (T.INT, {_S.BID}, "the rank of a bid's strain in the strain order")
 
     SEAT = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME}, "the seat to act, or the seat scored")
-    DEALER = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME, _S.STATUS, _S.HISTORY}, "the dealer")
+    DEALER = (T.SEAT, {_S.CALL, _S.PLAY, _S.OUTCOME, _S.STATUS, _S.HISTORY, _S.DEAL},
+              "the dealer")
     HAND = (T.CARDS, {_S.CALL, _S.PLAY}, "the cards in the acting seat's hand")
     ASIDE = (T.CARDS, {_S.PLAY}, "the cards the acting seat has set aside face down")
 
@@ -141,6 +143,7 @@ class Ctx(enum.Enum):
     TRICK_WINNER = (T.INT, {_S.TRICK}, "the position (0 = the lead) of the trick's winner")
     DEAL_VOID = (T.BOOL, {_S.PLAY}, "the rules void the deal now (it is dealt again)")
     REDEALER = (T.SEAT, {_S.PLAY}, "who deals again if the deal is void now (else the dealer)")
+    NEXT_DEALER = (T.SEAT, {_S.DEAL}, "who deals the next deal, after this one is played")
     TURNED_UP = (T.BOOL, {_S.TRICK}, "every card of the trick is turned face up at its end")
     POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
 
@@ -882,18 +885,29 @@ class CallerOf(Expr):
     type = T.SEAT
 
 
+@_node
+class Receives(Expr):
+    """The seat dealt card ``card`` of the pack, from 1 at the top, its stages one after the
+    other (scope: DEAL); no seat (-1) past the pack's end."""
+
+    card: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.SEAT
+
+
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf,
+    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
-    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf,
+    ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
 ]
 
 

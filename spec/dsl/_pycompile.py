@@ -62,6 +62,7 @@ from spec.dsl._nodes import (
     LeaderOf,
     WinnerOf,
     CallerOf,
+    Receives,
 )
 from spec.dsl._visitor import RuleVisitor, UnsupportedNodeError
 
@@ -290,6 +291,9 @@ class PyCompiler(RuleVisitor[str]):
     def visit_CallerOf(self, node: CallerOf) -> str:
         return self._history(node, call=node.call)
 
+    def visit_Receives(self, node: Receives) -> str:
+        return self._history(node, card=node.card)
+
     def visit_WithDealt(self, node: WithDealt) -> str:
         if DealtHand not in self.env:
             raise UnsupportedNodeError(node, "engine", "the hands as dealt are not available here")
@@ -313,6 +317,8 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.points_won(game, Ref(Ctx.SEAT))
     if node.ctx is Ctx.LAYS_ASIDE:
         return D.lays_aside_now(game)
+    if node.ctx is Ctx.NEXT_DEALER:
+        return D.next_dealer(game)
     if node.ctx is Ctx.DEAL_VOID:
         return D.deal_void(game)
     if node.ctx is Ctx.REDEALER:

@@ -68,6 +68,8 @@ from spec.dsl import (
     hand,
     if_then_else,
     caller_of,
+    next_dealer,
+    receives,
     leader_of,
     implies,
     is_leading,
@@ -85,6 +87,7 @@ from spec.dsl import (
     seat,
     seat_after,
     seed,
+    source,
     standing,
     trick_number,
     trick_winner,
@@ -571,6 +574,19 @@ def _scored(example: tuple[tuple[int, str], tuple[int, ...], int]) -> Expr:
 
 
 FACTS = (
+    Property(
+        id="deal.dealing_seen",
+        text="Rearhand deals one card at a time: the 1st card of the pack to Forehand, the "
+        "2nd to Middlehand, the 3rd to himself, the 4th to Forehand again, the 21st and last "
+        "to himself; Forehand deals next.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == 2, all_of(
+            receives(1) == 0, receives(2) == 1, receives(3) == 2, receives(4) == 0,
+            receives(20) == 1, receives(21) == 2, receives(22) == -1, next_dealer == 0)),
+        covers=("deal.one_at_a_time", "deal.next_dealer"),
+        source=source("CR-DEAL-1", "seed; the deal passing clockwise is the digest's "
+                      "assumption CR-DEAL-2", also=("CR-DEAL-2",)),
+    ),
     Property(
         id="auction.one_round_seen",
         text="The auction ends after three calls, bids or passes, and not after two.",

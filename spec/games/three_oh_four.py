@@ -98,6 +98,8 @@ from spec.dsl import (
     is_leading,
     leader,
     legal_call,
+    next_dealer,
+    receives,
     lays_aside,
     deal_void,
     redealer,
@@ -889,6 +891,20 @@ _NO_HEARTS_WEST = "7C 8C 9C 10C 7D 8D 9D 10D"
 _NO_HEARTS_EAST = "JC QC KC AC JD QD KD AD"
 
 FACTS = (
+    Property(
+        id="deal.dealing_seen",
+        text="East deals: the 1st to 4th cards of the pack go to North on his right, the 5th "
+        "to 8th to West, the 13th to 16th to East himself; the second batch starts again "
+        "with North at the 17th card and ends with East at the 32nd; North deals next.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == EAST, all_of(
+            *(receives(k) == NORTH for k in (1, 2, 3, 4, 17, 20)),
+            receives(5) == WEST, receives(8) == WEST, receives(9) == SOUTH,
+            receives(13) == EAST, receives(16) == EAST, receives(21) == WEST,
+            receives(32) == EAST, receives(33) == -1, next_dealer == NORTH)),
+        covers=("deal.first_batch", "deal.second_batch", "setup.next_dealer"),
+        source=seed("304-DEAL-2", also=("304-DEAL-4", "304-SETUP-3")),
+    ),
     Property(
         id="deal.redeal_demand_seen",
         text="East deals: before any call North, on his right, may demand a new deal with ♠A "

@@ -66,6 +66,8 @@ from spec.dsl import (
     call,
     auction_over,
     calls_made,
+    next_dealer,
+    receives,
     card_suit,
     cards_of,
     const,
@@ -745,6 +747,18 @@ def _outranks(high: tuple[int, Suit | None], low: tuple[int, Suit | None]) -> ob
 
 
 FACTS = (
+    Property(
+        id="deal.dealing_seen",
+        text="North deals one card at a time clockwise from his left: the 1st card of the "
+        "pack to East, the 2nd to South, the 3rd to West, the 4th to himself, the 5th to East "
+        "again, the 52nd and last to himself; East, on his left, deals next.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == 0, all_of(
+            receives(1) == 1, receives(2) == 2, receives(3) == 3, receives(4) == 0,
+            receives(5) == 1, receives(52) == 0, receives(53) == -1, next_dealer == 1)),
+        covers=("deal.one_at_a_time", "setup.next_dealer"),
+        source=seed("VNT-DEAL-1", also=("VNT-SETUP-2",)),
+    ),
     Property(
         id="auction.eight_passes_seen",
         text="After a bid the auction ends with the eighth pass in a row, not the seventh; "

@@ -27,8 +27,8 @@ def _claims(game: Game) -> list[tuple[str, Scope, object]]:
            if isinstance(r.body, K.Claim) and not r.body.free]
     out += [(p.id, p.scope, p.holds) for p in game.properties
             if p.applies_to(game) and not p.free and not p.exists]
-    return [c for c in out if c[1] in (Scope.CALL, Scope.PLAY, Scope.TRICK, Scope.OUTCOME,
-                                       Scope.HISTORY)]
+    return [c for c in out if c[1] in (Scope.DEAL, Scope.CALL, Scope.PLAY, Scope.TRICK,
+                                       Scope.OUTCOME, Scope.HISTORY)]
 
 
 def _deals(game: Game) -> list[tuple[State, list[tuple[State, Play]], list[tuple[State, Call]]]]:
@@ -62,6 +62,11 @@ def test_every_claim_holds_in_played_deals(key: str) -> None:
     judged = {cid: 0 for cid, _s, _e in claims}
     for cid, scope, expr in claims:
         test = history_test(game, expr) if scope is Scope.HISTORY else eng.judge(scope, expr)
+        if scope is Scope.DEAL:
+            for dealer in range(game.players):
+                assert test(dealer), f"{cid} is false in the engine's dealing by seat {dealer}"
+                judged[cid] += 1
+            continue
         for final, plays, calls in deals:
             if scope is Scope.HISTORY:
                 if final.contract < 0:

@@ -101,6 +101,18 @@ def test_a_deal_property_of_a_game_dealt_in_stages_is_unknown() -> None:
     assert "dealing stage" in r.detail, r.detail
 
 
+def test_a_deal_that_starts_with_the_wrong_seat_is_caught_and_dealt_by_the_engine() -> None:
+    from spec.dsl import DealPackets, dealer, seat_after
+
+    wrong = _broken(C.DEAL, Rule("deal.one_at_a_time_broken", "Middlehand gets the first card.",
+                                 seed("CR-DEAL-1"),
+                                 DealPackets((1,) * 7, first=seat_after(dealer, 2))))
+    (r,) = check_game(wrong, only=("deal.dealing_seen",))
+    assert r.verdict is Verdict.VIOLATED, r
+    assert r.playthrough is not None and r.playthrough.replayed
+    assert "pack:" in str(r.playthrough)
+
+
 def test_a_wrong_first_caller_is_caught_in_a_whole_deal_that_replays() -> None:
     from spec.dsl import AuctionTurns, calls_made, dealer, seat_after
 

@@ -67,6 +67,7 @@ from spec.dsl._nodes import (
     LeaderOf,
     WinnerOf,
     CallerOf,
+    Receives,
 )
 from spec.dsl._pycompile import derived_ref
 from spec.dsl._visitor import RuleVisitor
@@ -394,6 +395,9 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_CallerOf(self, node: CallerOf) -> Any:
         return self._history(node, node.call)
+
+    def visit_Receives(self, node: Receives) -> Any:
+        return self._history(node, node.card)
 
     def visit_WithDealt(self, node: WithDealt) -> Any:
         old = self.env.get(DealtHand)

@@ -15,7 +15,8 @@ import z3
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._nodes import (
-    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, PointsWon, Ref, T, Taken, TricksWon, Var, WonTrick,
+    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, PointsWon, Receives, Ref, T, Taken, TricksWon, Var,
+    WonTrick,
 )
 from verifier._z3.compile import Encoding, Z3Compiler
 
@@ -451,6 +452,9 @@ def deal_schedule(enc: Encoding) -> tuple[Situation, list[Any]]:
                 dest.extend([(first + kk) % n] * packet)
     for i, d in enumerate(dest):
         sit.values[f"dest_{i}"] = d
+    sit.env[Ctx.DEALER] = dealer
+    sit.env[Receives] = lambda k: enc.select(k, [*dest, enc.int(-1)],
+                                             keys=[*range(1, len(dest) + 1), -1])
     return sit, dest
 
 

@@ -64,6 +64,7 @@ from spec.dsl._nodes import (
     Var,
     WinnerOf,
     CallerOf,
+    Receives,
     WithDealt,
     WonTrick,
 )
@@ -322,6 +323,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_CallerOf(self, node: CallerOf) -> str:
         return _call("caller_of", (self.visit(node.call),))
+
+    def visit_Receives(self, node: Receives) -> str:
+        return _call("receives", (self.visit(node.card),))
 
 
 def _table(table: CardTable) -> str:
