@@ -1453,14 +1453,16 @@ class Engine:
         if scope is Scope.DEAL:
             deal_fn = compile_function(
                 self.game, self.tables, expr,
-                {Ctx.DEALER: "dealer", ("param", "receives"): "receives"}, name="judge",
-                extra_env={Receives: "(receives[{card}] if 0 < {card} < len(receives) else -1)"})
+                {Ctx.DEALER: "dealer", ("param", "receives"): "receives", ("param", "tv"): "tv"},
+                name="judge", extra_env={
+                    Receives: "(receives[{card}] if 0 < {card} < len(receives) else -1)",
+                    **self._tracked_env})
 
             def on_deal(dealer: int) -> bool:
                 schedule = [-1]
                 for stage in range(1, self.stages + 1):
                     schedule += self.stage_seats(dealer, stage)
-                return bool(deal_fn(dealer, schedule))
+                return bool(deal_fn(dealer, schedule, self._tracked_initial))
 
             return on_deal
         if scope is Scope.CALL:

@@ -59,6 +59,7 @@ from spec.engine import (
 )
 from spec.errors import IllegalActionError, NotationError
 from verifier._z3.compile import Z3Compiler
+from verifier._z3.encoding import tracked_initial
 from verifier._z3.solver import Solving
 from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError, SolverUnknownError
@@ -319,14 +320,7 @@ class _Unrolled:
                 [z3.If(back, enc.bv(0), a) for a in laid])
 
     def _initial(self, track: K.Track) -> Any:
-        enc = self.enc
-        if track.type.value == "bool":
-            return enc.bool(bool(track.initial))
-        if track.type.value == "suit":
-            from spec.dsl._build import suit_code
-
-            return enc.int(suit_code(track.initial))  # type: ignore[arg-type]
-        return enc.int(int(track.initial))  # type: ignore[call-overload]
+        return tracked_initial(self.enc, track)
 
     def history(self, rows: list[dict[str, Any]] | None = None) -> dict[Any, Any]:
         """The environment a scenario is judged in; with the auction's ``rows`` (from

@@ -43,7 +43,7 @@ from spec.dsl._nodes import (
 from spec.errors import NotationError, SpecDefinitionError
 from spec.seats import Direction, Table
 
-_TRACKED_SCOPES = (Scope.CALL, Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS)
+_TRACKED_SCOPES = (Scope.CALL, Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS, Scope.DEAL)
 _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     DealtHand: (Scope.PLAY, Scope.OUTCOME, Scope.STATUS),
     Taken: (Scope.OUTCOME,),

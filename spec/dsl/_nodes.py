@@ -73,7 +73,8 @@ class Scope(enum.Enum):
     OUTCOME = "the end of the play"
     STATUS = "the state of the deal between two actions"
     HISTORY = "a deal played out: its hands as dealt, contract, tricks and scores"
-    DEAL = "the dealing: who deals, where each card of the pack goes, who deals next"
+    DEAL = ("the dealing: who deals, where each card of the pack goes, who deals next, and "
+            "the tracked values as every deal starts")
 
 
 _S = Scope

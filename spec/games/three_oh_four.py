@@ -906,6 +906,18 @@ FACTS = (
         source=seed("304-DEAL-2", also=("304-DEAL-4", "304-SETUP-3")),
     ),
     Property(
+        id="deal.fresh_start_seen",
+        text="Every deal starts with no new deal demanded, trumps closed and not exhausted, "
+        "no spoilt trumps declared and no Caps claimed.",
+        scope=Scope.DEAL,
+        holds=~tracked("redeal_demanded") & ~IS_OPEN & ~tracked(EXHAUSTED) & ~tracked(SPOILT)
+        & (tracked(CAPS_AT, T.INT) == 0),
+        covers=("deal.redeal_demand_kept", "closed.never_again", "exhausted.kept",
+                "spoilt.kept", "caps.claim_kept"),
+        source=seed("304-DEAL-3", also=("304-PLAY-5", "304-EXH-1", "304-SPOIL-1",
+                                        "304-CAPS-2")),
+    ),
+    Property(
         id="deal.redeal_demand_seen",
         text="East deals: before any call North, on his right, may demand a new deal with ♠A "
         "♠K ♥7 ♦7 (14 points) but not with ♠10 ♠K ♥Q ♦7 (15); West, South and East never "

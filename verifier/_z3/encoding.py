@@ -14,6 +14,7 @@ import z3
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
+from spec.dsl._build import suit_code
 from spec.dsl._nodes import (
     NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, PointsWon, Receives, Ref, T, Taken, TricksWon, Var,
     WonTrick,
@@ -117,6 +118,15 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     })
     tracked_vars(sit, tag)
     return sit
+
+
+def tracked_initial(enc: Encoding, track: K.Track) -> Any:
+    """A tracked value as every deal starts."""
+    if track.type is T.BOOL:
+        return enc.bool(bool(track.initial))
+    if track.type is T.SUIT:
+        return enc.int(suit_code(track.initial))  # type: ignore[arg-type]
+    return enc.int(int(track.initial))  # type: ignore[call-overload]
 
 
 def tracked_vars(sit: Situation, tag: str) -> None:
@@ -453,6 +463,8 @@ def deal_schedule(enc: Encoding) -> tuple[Situation, list[Any]]:
     for i, d in enumerate(dest):
         sit.values[f"dest_{i}"] = d
     sit.env[Ctx.DEALER] = dealer
+    for name, track in g.tracked.items():  # as the deal starts
+        sit.env[("tracked", name)] = tracked_initial(enc, track)
     sit.env[Receives] = lambda k: enc.select(k, [*dest, enc.int(-1)],
                                              keys=[*range(1, len(dest) + 1), -1])
     return sit, dest
