@@ -22,8 +22,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     out = tmp_path_factory.mktemp("site")
-    cache_dir = (request.config.cache.mkdir("rulebook") if request.config.cache is not None
-                 else out)
+    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
+    cache_dir = cache.mkdir("rulebook") if cache is not None else out
     command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                str(ROOT / "docs"), str(out / "html"), "-d", str(out / "doctrees"),
                "-D", f"rulebook_cache={cache_dir / 'results.json'}"]

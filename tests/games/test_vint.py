@@ -302,7 +302,7 @@ def test_a_broken_slam_rule_gives_a_replayed_counterexample() -> None:
                                  line=vint.ABOVE))
     game = Game(name="Vint", key="vint", ref_prefix="VNT",
                 rules=[broken if r.id == "slam.defenders" else r for r in GAME.rules],
-                properties=GAME.properties)
+                variants=GAME.variants, properties=GAME.properties)
     check = next(c for c in checks_for(game) if c.id == "slam.one_side")
     result = run_check(game, check)
     assert result.verdict is Verdict.VIOLATED
