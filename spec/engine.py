@@ -357,6 +357,10 @@ _TRICK_CTX = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBE
               Ctx.TRICK_SIZE)
 
 
+_MATCH_PARAMS = {Ctx.DEALS_PLAYED: "deals", Ctx.LEAD_TOTAL: "lead", Ctx.TRAIL_TOTAL: "trail",
+                 Ctx.GAMES_WON: "games"}
+
+
 def _params(ctxs: Iterable[Ctx]) -> dict[Any, str]:
     return {c: c.name.lower() for c in ctxs}
 
@@ -392,6 +396,7 @@ class Engine:
         self._tracked_initial = tuple(self._initial(t) for t in g.tracked.values())
         self._tracked_env = {("tracked", name): f"tv[{i}]" for i, name in enumerate(self.tracked_names)}
         self.stages = g.stages
+        self._match_fns: dict[Ctx, Callable[..., Any]] = {}
         self._deals = [g.stage_rule(K.DealPackets, k) for k in range(1, self.stages + 1)]
         self._turns = [g.stage_rule(K.AuctionTurns, k) for k in range(1, self.stages + 1)]
         self.packets = tuple(p for d in self._deals for p in d.packets)  # type: ignore[union-attr]
@@ -1442,6 +1447,26 @@ class Engine:
                 tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
         return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
 
+    def match_over(self, deals: int, lead: int, trail: int, games: int = 0) -> bool:
+        """The match (or the rubber) is over after ``deals`` deals, the sides' totals
+        ranging from ``trail`` to ``lead``, and the side that has just won a game (if any)
+        having won ``games``: the game's ``MatchTarget``, ``MatchLength`` or ``Rubber``."""
+        return bool(self._match_fn(Ctx.MATCH_OVER)(deals, lead, trail, games))
+
+    def game_bonus(self, games: int) -> int:
+        """What a side writes for the game it has just won, its ``games``-th."""
+        return int(self._match_fn(Ctx.GAME_BONUS)(0, 0, 0, games))
+
+    def carries_over(self) -> bool:
+        """A deal's score after the trick that won a game counts towards the next game."""
+        return bool(self._match_fn(Ctx.CARRIES_OVER)(0, 0, 0, 0))
+
+    def _match_fn(self, ctx: Ctx) -> Callable[..., Any]:
+        fn = self._match_fns.get(ctx)
+        if fn is None:
+            fn = self._match_fns[ctx] = self._fn(Ref(ctx), _MATCH_PARAMS, ctx.name.lower())
+        return fn
+
     def judge(self, scope: Scope, expr: Any) -> Callable[..., bool]:
         """``expr`` as a test of the engine's own states, compiled as the rules are: PLAY
         ``test(state, play)`` for a card about to be played in ``state``; TRICK
@@ -1465,6 +1490,9 @@ class Engine:
                 return bool(deal_fn(dealer, schedule, self._tracked_initial))
 
             return on_deal
+        if scope is Scope.MATCH:
+            match_fn = self._fn(expr, _MATCH_PARAMS, "judge")
+            return lambda deals, lead, trail, games: bool(match_fn(deals, lead, trail, games))
         if scope is Scope.CALL:
             call_fn = self._fn(expr, {**_params(_CALL_CTX), Ctx.CALL_IS_BID: "call_is_bid",
                                       Ctx.CALL_BID: "call_bid"}, "judge", tv=True)
@@ -1727,6 +1755,7 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     length = game.constructs(K.MatchLength)
     if not target and not length:
         raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
+    eng = engine_for(game)
     table = game.table
     sides = table.sides
     rotation = game.constructs(K.DealerRotation)
@@ -1742,15 +1771,7 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
             totals[i] += sum(state.scores[s] for s in side) // len(side)  # type: ignore[index]
         history.append(tuple(totals))
         dealer = (state.dealer + steps) % game.players
-        if target:
-            body = target[0][1]
-            assert isinstance(body, K.MatchTarget)
-            if body.by_difference:
-                if max(totals) - min(totals) >= body.target:
-                    break
-            elif max(totals) >= body.target:
-                break
-        elif len(deals) >= length[0][1].deals:  # type: ignore[attr-defined]
+        if eng.match_over(len(deals), max(totals), min(totals)):
             break
     best = max(totals)
     return Match(tuple(deals), tuple(sides), tuple(history),

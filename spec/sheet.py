@@ -108,10 +108,10 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
     if target is None:
         raise NotationError(f"{game.name} has no games to win: it states no GameTarget rule, "
                             "so it keeps no rubber sheet (use --match)")
-    after = _rule(game, K.AfterGame) or K.AfterGame()
     bonus = _rule(game, K.GameBonus)
     rubber = _rule(game, K.Rubber)
     eng = engine_for(game)
+    carry_over = eng.carries_over()
     sides = game.table.sides
     side_of = {seat: i for i, side in enumerate(sides) for seat in side}
     entries: list[Entry] = []
@@ -139,23 +139,23 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
             side = side_of[rec.winner]
             value = eng.trick_points(state.contract, rec)
             pending[side] += value
-            if over or (decided and not after.carry_over):
+            if over or (decided and not carry_over):
                 continue  # the deal is written whole in the game it won
             running[side] += value
             if running[side] < target.target:
                 continue
-            if after.carry_over:
+            if carry_over:
                 enter(len(games) + 1)  # the rest of the deal counts towards the next game
             wins[side] += 1
-            final = rubber is not None and wins[side] == rubber.games
+            final = rubber is not None and eng.match_over(0, 0, 0, wins[side])
             games.append(GameWon(len(games) + 1, side, number, rec.number))
-            amount = rubber.final_bonus if final else bonus.amount if bonus is not None else 0
+            amount = eng.game_bonus(wins[side])
             if amount:
                 entries.append(Entry(number, side, bonus.line if bonus else target.line, amount,
                                      "rubber" if final else "game", len(games)))
             running = [0] * len(sides)  # a line is drawn
             decided, over = True, final
-        rest = len(games) if decided and (over or not after.carry_over) else len(games) + 1
+        rest = len(games) if decided and (over or not carry_over) else len(games) + 1
         enter(rest)
         # every other line: what each rule gave the side (its first seat speaks for it)
         for rule, seat, amount in eng.score_items(state):

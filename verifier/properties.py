@@ -680,6 +680,8 @@ def _situations(enc: Encoding, scope: Scope) -> Iterator[tuple[E.Situation, int]
         yield E.call_situation(enc, "call"), -1
     elif scope is Scope.DEAL:
         yield E.deal_schedule(enc)[0], -1
+    elif scope is Scope.MATCH:
+        yield E.match_situation(enc), -1
     else:
         raise NotImplementedError(f"claims judged on {scope.value}")
 
@@ -704,6 +706,10 @@ def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, play
         pt = trace.replay_deal(game, list(range(len(game.deck))), dealer, None)
         return trace.Playthrough(pt.lines, pt.data, replayed=not engine_for(game).judge(
             Scope.DEAL, holds)(dealer))
+    if scope is Scope.MATCH:  # the same match state, judged by the engine
+        args = (v["deals_played"], v["lead_total"], v["trail_total"], v["games_won"])
+        return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v,
+                                 replayed=not engine_for(game).judge(Scope.MATCH, holds)(*args))
     return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
 
 

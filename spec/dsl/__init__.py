@@ -22,11 +22,14 @@ Values the game keeps itself (``tracked(name)``, declared by ``Track``) can be r
 every scope but a bid's definition and a single card's strength.
 
 Properties and claims (never the rules, which define them) can also read what the rules
-make of a situation: ``legal_call``, ``auction_over``, ``lays_aside`` and
-``may_ask_partner`` in a call, ``legal_cards``, ``may_announce(name)``, ``deal_void`` and ``redealer`` before a card, ``turned_up`` and
-``tracked_after(name)`` in a complete trick; and of a whole deal played out (scope
-HISTORY) ``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``; of the dealing (scope
-DEAL) ``dealer``, ``receives(k)`` and ``next_dealer``.
+make of a situation: ``legal_call``, ``auction_over``, ``first_to_call``, ``lays_aside``
+and ``may_ask_partner`` in a call; ``legal_cards``, ``first_leader``,
+``may_announce(name)``, ``deal_void`` and ``redealer`` before a card; ``turned_up`` and
+``tracked_after(name)`` in a complete trick; of a whole deal played out (scope HISTORY)
+``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``; of the dealing (scope DEAL)
+``dealer``, ``receives(k)`` and ``next_dealer``; and of a match after a deal (scope MATCH,
+given ``deals_played``, ``lead_total``, ``trail_total`` and ``games_won``) ``match_over``,
+``game_bonus`` and ``carries_over``.
 """
 from __future__ import annotations
 
@@ -162,6 +165,15 @@ auction_over = Ref(Ctx.AUCTION_OVER)
 turned_up = Ref(Ctx.TURNED_UP)
 deal_void = Ref(Ctx.DEAL_VOID)
 next_dealer = Ref(Ctx.NEXT_DEALER)
+first_to_call = Ref(Ctx.FIRST_TO_CALL)
+deals_played = Ref(Ctx.DEALS_PLAYED)
+lead_total = Ref(Ctx.LEAD_TOTAL)
+trail_total = Ref(Ctx.TRAIL_TOTAL)
+games_won = Ref(Ctx.GAMES_WON)
+match_over = Ref(Ctx.MATCH_OVER)
+game_bonus = Ref(Ctx.GAME_BONUS)
+carries_over = Ref(Ctx.CARRIES_OVER)
+first_leader = Ref(Ctx.FIRST_LEADER)
 lays_aside = Ref(Ctx.LAYS_ASIDE)
 redealer = Ref(Ctx.REDEALER)
 may_ask_partner = Ref(Ctx.MAY_ASK_PARTNER)
@@ -438,6 +450,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

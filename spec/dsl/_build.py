@@ -623,7 +623,9 @@ class Game:
                 if (not claim and isinstance(node, Ref)
                         and node.ctx in (Ctx.AUCTION_OVER, Ctx.MAY_ASK_PARTNER, Ctx.TURNED_UP,
                                          Ctx.DEAL_VOID, Ctx.REDEALER, Ctx.LAYS_ASIDE,
-                                         Ctx.NEXT_DEALER)):
+                                         Ctx.NEXT_DEALER, Ctx.FIRST_TO_CALL,
+                                         Ctx.FIRST_LEADER, Ctx.MATCH_OVER, Ctx.GAME_BONUS,
+                                         Ctx.CARRIES_OVER)):
                     raise self._fail(f"{node.ctx.name.lower()} is for claims and properties, not "
                                      "for the rules themselves (the rules define it)",
                                      rule_id=rule_id, loc=loc)
@@ -789,9 +791,10 @@ class Game:
             if both:
                 raise self._fail(f"property {p.id} is both under and unless variant "
                                  f"{sorted(both)[0]!r}", loc=p.src_loc)
-            if p.scope in (Scope.HISTORY, Scope.DEAL) and (p.free or p.exists):
-                raise self._fail(f"property {p.id}: a claim of whole deals or of the dealing "
-                                 "(scope HISTORY or DEAL) takes no free= or exists=",
+            if p.scope in (Scope.HISTORY, Scope.DEAL, Scope.MATCH) and (p.free or p.exists):
+                raise self._fail(f"property {p.id}: a claim of whole deals, the dealing or "
+                                 "the match (scope HISTORY, DEAL or MATCH) takes no free= or "
+                                 "exists=",
                                  loc=p.src_loc)
 
     def __repr__(self) -> str:

@@ -324,6 +324,61 @@ def lays_aside_now(game: Game) -> Expr:
     return out
 
 
+def first_to_call(game: Game) -> Expr:
+    """The seat that makes the current stage's first call (scope: CALL)."""
+    out: Expr = game.stage_rule(K.AuctionTurns, game.stages).first  # type: ignore[union-attr]
+    for k in range(game.stages - 1, 0, -1):
+        out = IfThenElse(Compare(Op.EQ, Ref(Ctx.STAGE), Const(k, T.INT)),
+                         game.stage_rule(K.AuctionTurns, k).first, out)  # type: ignore[union-attr]
+    return out
+
+
+def first_leader(game: Game) -> Expr:
+    """The seat that leads to the first trick (scope: PLAY)."""
+    return game.one(K.TrickPlay).first_lead  # type: ignore[attr-defined, no-any-return]
+
+
+def match_over(game: Game) -> Expr:
+    """The match (or the rubber) is over after a deal (scope: MATCH): a side reached the
+    ``MatchTarget`` (or leads by it), else the ``MatchLength`` deals are played; in a rubber,
+    the side that won a game has won the ``Rubber``'s games."""
+    parts: list[Expr] = []
+    target = game.constructs(K.MatchTarget)
+    length = game.constructs(K.MatchLength)
+    if target:
+        body = target[0][1]
+        assert isinstance(body, K.MatchTarget)
+        lead = (Ref(Ctx.LEAD_TOTAL) - Ref(Ctx.TRAIL_TOTAL) if body.by_difference
+                else Ref(Ctx.LEAD_TOTAL))
+        parts.append(lead >= body.target)
+    elif length:
+        parts.append(Ref(Ctx.DEALS_PLAYED) >= length[0][1].deals)  # type: ignore[attr-defined]
+    for _r, rubber in game.constructs(K.Rubber):
+        parts.append(Ref(Ctx.GAMES_WON) >= rubber.games)  # type: ignore[attr-defined]
+    if not parts:
+        return Const(False, T.BOOL)
+    return parts[0] if len(parts) == 1 else BoolOp(Op.OR, tuple(parts))
+
+
+def game_bonus(game: Game) -> Expr:
+    """What the side that has just won a game writes for it (scope: MATCH): the
+    ``Rubber``'s final bonus for the game that wins the rubber, else the ``GameBonus``."""
+    bonus = game.constructs(K.GameBonus)
+    out: Expr = Const(bonus[0][1].amount if bonus else 0, T.INT)  # type: ignore[attr-defined]
+    for _r, rubber in game.constructs(K.Rubber):
+        assert isinstance(rubber, K.Rubber)
+        out = IfThenElse(Ref(Ctx.GAMES_WON) >= rubber.games, Const(rubber.final_bonus, T.INT),
+                         out)
+    return out
+
+
+def carries_over(game: Game) -> Expr:
+    """What a deal scores after the trick that won a game counts towards the next game
+    (scope: MATCH), by the ``AfterGame`` rule (written whole in the game won if none)."""
+    found = game.constructs(K.AfterGame)
+    return Const(bool(found and found[0][1].carry_over), T.BOOL)  # type: ignore[attr-defined]
+
+
 def auction_over_now(game: Game) -> Expr:
     """The auction of the current stage has ended (scope: CALL)."""
     out: Expr = auction_over(game, game.stages)
@@ -349,7 +404,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "next_dealer", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "match_over", "game_bonus", "carries_over", "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

@@ -75,6 +75,8 @@ class Scope(enum.Enum):
     HISTORY = "a deal played out: its hands as dealt, contract, tricks and scores"
     DEAL = ("the dealing: who deals, where each card of the pack goes, who deals next, and "
             "the tracked values as every deal starts")
+    MATCH = ("a match or rubber after a deal: deals played, the leading and trailing totals, "
+             "the games the side that won a game has won")
 
 
 _S = Scope
@@ -108,6 +110,7 @@ class Ctx(enum.Enum):
                     "this stage of the auction has ended (after the calls made so far)")
     LAYS_ASIDE = (T.BOOL, {_S.CALL},
                   "were this stage's auction over now, the highest bidder would lay cards aside")
+    FIRST_TO_CALL = (T.SEAT, {_S.CALL}, "the seat that makes this stage's first call")
     MAY_ASK_PARTNER = (T.BOOL, {_S.CALL}, "the acting seat may ask its partner to call for it")
 
     CONTRACT = (
@@ -144,9 +147,20 @@ class Ctx(enum.Enum):
     TRICK_WINNER = (T.INT, {_S.TRICK}, "the position (0 = the lead) of the trick's winner")
     DEAL_VOID = (T.BOOL, {_S.PLAY}, "the rules void the deal now (it is dealt again)")
     REDEALER = (T.SEAT, {_S.PLAY}, "who deals again if the deal is void now (else the dealer)")
+    FIRST_LEADER = (T.SEAT, {_S.PLAY}, "the seat that leads to the first trick")
     NEXT_DEALER = (T.SEAT, {_S.DEAL}, "who deals the next deal, after this one is played")
     TURNED_UP = (T.BOOL, {_S.TRICK}, "every card of the trick is turned face up at its end")
     POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
+
+    DEALS_PLAYED = (T.INT, {_S.MATCH}, "the deals played in the match, this one included")
+    LEAD_TOTAL = (T.INT, {_S.MATCH}, "the highest total of a side after this deal")
+    TRAIL_TOTAL = (T.INT, {_S.MATCH}, "the lowest total of a side after this deal")
+    GAMES_WON = (T.INT, {_S.MATCH},
+                 "the games won by the side that has just won a game, that one included")
+    MATCH_OVER = (T.BOOL, {_S.MATCH}, "the match (or the rubber) is over after this deal")
+    GAME_BONUS = (T.INT, {_S.MATCH}, "what the side that has just won a game writes for it")
+    CARRIES_OVER = (T.BOOL, {_S.MATCH}, "what a deal scores after the trick that won a game "
+                    "counts towards the next game")
 
     @property
     def type(self) -> T:

@@ -317,6 +317,16 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.points_won(game, Ref(Ctx.SEAT))
     if node.ctx is Ctx.LAYS_ASIDE:
         return D.lays_aside_now(game)
+    if node.ctx is Ctx.MATCH_OVER:
+        return D.match_over(game)
+    if node.ctx is Ctx.GAME_BONUS:
+        return D.game_bonus(game)
+    if node.ctx is Ctx.CARRIES_OVER:
+        return D.carries_over(game)
+    if node.ctx is Ctx.FIRST_TO_CALL:
+        return D.first_to_call(game)
+    if node.ctx is Ctx.FIRST_LEADER:
+        return D.first_leader(game)
     if node.ctx is Ctx.NEXT_DEALER:
         return D.next_dealer(game)
     if node.ctx is Ctx.DEAL_VOID:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from spec.cards import JOKER, SUITS, Card, Suit, make_deck, ranks
 from spec.dsl import (
+    deals_played,
+    match_over,
     AlwaysPlayable,
     AuctionTurns,
     BidOrder,
@@ -774,6 +776,16 @@ FACTS = (
         under=("allow_unmakeable_bids",),
         source=assumption("CR-AUC-7", "the digest's worked example for the variant",
                           also=("CR-SCORE-3",)),
+    ),
+    Property(
+        id="game.match_length_seen",
+        text="A match is three deals by default, so each seat deals once: it goes on after "
+        "the second deal and ends after the third.",
+        scope=Scope.MATCH,
+        holds=implies(deals_played == 2, ~match_over) & implies(deals_played == 3, match_over),
+        covers=("game.match_length",),
+        source=assumption("CR-GAME-2", "the seat says 'several games'; any count or a "
+                          "target score works"),
     ),
 )
 

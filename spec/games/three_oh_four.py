@@ -32,6 +32,10 @@ from __future__ import annotations
 
 from spec.cards import PIQUET_32, Card, Rank, Suit
 from spec.dsl import (
+    deals_played,
+    lead_total,
+    trail_total,
+    match_over,
     T,
     Expr,
     cards,
@@ -98,6 +102,8 @@ from spec.dsl import (
     is_leading,
     leader,
     legal_call,
+    first_leader,
+    first_to_call,
     next_dealer,
     receives,
     lays_aside,
@@ -967,6 +973,16 @@ FACTS = (
         source=seed("304-TRUMP-1", also=("304-AUC8-4", "304-AUC8-5")),
     ),
     Property(
+        id="auction.first_calls_seen",
+        text="East deals: North, on his right, calls first in the four-card auction; West, "
+        "the trump maker after it, calls first in the eight-card auction.",
+        scope=Scope.CALL,
+        holds=implies((dealer == EAST) & (stage == 1), first_to_call == NORTH)
+        & implies((stage == 2) & standing.exists & (standing.bidder == WEST), first_to_call == WEST),
+        covers=("auction.four_card_turns", "auction.eight_card_turns"),
+        source=seed("304-AUC-1", also=("304-AUC8-1",)),
+    ),
+    Property(
         id="auction.partner_request_seen",
         text="A player may ask his partner to call for him in the four-card auction, and "
         "not in the eight-card auction.",
@@ -1037,11 +1053,12 @@ FACTS = (
     ),
     Property(
         id="auction.pcc_seen",
-        text="Partner Close Caps is the one bid above 300: it may be bid over 300 in the "
-        "eight-card auction, and never in the four-card auction.",
+        text="Partner Close Caps is the one bid above 300: it may be bid over an opponent's "
+        "300 in the eight-card auction, and never in the four-card auction.",
         scope=Scope.CALL,
         holds=all_of(
             implies((stage == 2) & standing.exists & (standing.bid.level == 300)
+                    & (standing.bidder != partner(seat))
                     & call.is_bid & (call.bid.level > 300), legal_call),
             implies((stage == 1) & call.is_bid & (call.bid.level > 300), ~legal_call),
             implies(call.is_bid & (call.bid.level > 300), call.bid.level == 310),
@@ -1087,6 +1104,18 @@ FACTS = (
         unless=("spoilt_trumps_next_dealer",),
         source=source("304-DEAL-3", "seed; the same dealer after spoilt trumps is the "
                       "digest's assumption 304-SPOIL-2", also=("304-SPOIL-1", "304-SPOIL-2")),
+    ),
+    Property(
+        id="play.first_lead_seen",
+        text="East deals and West is the trump maker: North, on East's right, leads to the "
+        "first trick; if West bid Partner Close Caps, West leads.",
+        scope=Scope.PLAY,
+        holds=implies((dealer == EAST) & (declarer == WEST) & (contract.level <= 300),
+                      first_leader == NORTH)
+        & implies((dealer == EAST) & (declarer == WEST) & (contract.level > 300),
+                  first_leader == WEST),
+        covers=("play.first_lead",),
+        source=seed("304-PLAY-1", also=("304-PCC-4",)),
     ),
     Property(
         id="closed.first_lead_seen",
@@ -1285,6 +1314,27 @@ FACTS = (
         ),
         covers=("score.count", "score.pay_means_receive"),
         source=seed("304-SCORE-2", also=("304-SCORE-1", "304-SCORE-4")),
+    ),
+    Property(
+        id="game.to_eleven_seen",
+        text="A team with 11 game points after a deal has won the game, whatever the other "
+        "team has; with 10 at most each, it goes on.",
+        scope=Scope.MATCH,
+        holds=implies(lead_total == 11, match_over) & implies(lead_total == 10, ~match_over),
+        covers=("game.to_eleven",),
+        unless=("tokens",),
+        source=seed("304-GAME-1"),
+    ),
+    Property(
+        id="game.counters_seen",
+        text="Paid in counters, ten each: the game ends when one team is 10 game points ahead "
+        "(it holds all 20); 9 ahead, it goes on.",
+        scope=Scope.MATCH,
+        holds=implies(lead_total - trail_total == 10, match_over)
+        & implies(lead_total - trail_total == 9, ~match_over),
+        covers=("game.to_eleven",),
+        under=("tokens",),
+        source=source("304-GAME-2", "[ML], [RR], [KM]"),
     ),
 )
 

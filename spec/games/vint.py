@@ -29,6 +29,10 @@ from __future__ import annotations
 
 from spec.cards import FRENCH_52, SUITS, Card, CardSet, Rank, Suit
 from spec.dsl import (
+    games_won,
+    match_over,
+    game_bonus,
+    carries_over,
     AfterGame,
     AuctionTurns,
     BidOrder,
@@ -67,6 +71,7 @@ from spec.dsl import (
     auction_over,
     calls_made,
     next_dealer,
+    first_leader,
     receives,
     card_suit,
     cards_of,
@@ -775,6 +780,15 @@ FACTS = (
         source=seed("VNT-AUC-7", also=("VNT-AUC-8",)),
     ),
     Property(
+        id="play.first_lead_seen",
+        text="North declares: East, on his left, leads to the first trick; West declares: "
+        "North leads.",
+        scope=Scope.PLAY,
+        holds=implies(declarer == 0, first_leader == 1) & implies(declarer == 3, first_leader == 0),
+        covers=("play.first_lead",),
+        source=seed("VNT-PLAY-1"),
+    ),
+    Property(
         id="setup.partners_opposite",
         text="Partners sit opposite: each seat's partner is the seat two places on.",
         scope=Scope.CALL,
@@ -928,6 +942,27 @@ FACTS = (
             implies(dealt_hand(seat) == const(ACES_HAND),
                     CORONETS_WRITTEN == if_then_else(IN_GRAND, 2000, 1000))),
         covers=CORONETS, source=seed("VNT-COR-1", also=("VNT-COR-2", "VNT-COR-3", "VNT-COR-4")),
+    ),
+    Property(
+        id="game.bonus_seen",
+        text="A side that wins its first game writes 1000 above the line and the rubber "
+        "goes on; its second game wins the rubber and is worth 2000, not 1000.",
+        scope=Scope.MATCH,
+        holds=implies(games_won == 1, (game_bonus == 1000) & ~match_over)
+        & implies(games_won == 2, (game_bonus == 2000) & match_over),
+        covers=("game.bonus", "game.rubber"),
+        source=seed("VNT-GAME-4", also=("VNT-GAME-5",)),
+    ),
+    Property(
+        id="game.line_drawn_seen",
+        text="The deal that wins a game is written whole in that game: nothing it scores "
+        "after the deciding trick counts towards the next game.",
+        scope=Scope.MATCH,
+        holds=~carries_over,
+        covers=("game.line_drawn",),
+        unless=("carry_over",),
+        source=assumption("VNT-GAME-3", "our reading of G12; the variant carry_over is the "
+                          "other"),
     ),
 )
 

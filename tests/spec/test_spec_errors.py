@@ -337,7 +337,7 @@ def _with_property(**kw: object) -> Game:
 
 
 @pytest.mark.parametrize("kw, message", [
-    ({"exists": True}, r"a claim of whole deals or of the dealing \(scope HISTORY or DEAL\) takes no free= or exists="),
+    ({"exists": True}, r"a claim of whole deals, the dealing or the match \(scope HISTORY, DEAL or MATCH\) takes no free= or exists="),
     ({"under": ("joker_names_plain_suit",), "unless": ("joker_names_plain_suit",)},
      r"is both under and unless variant 'joker_names_plain_suit'"),
 ], ids=["history-exists", "under-and-unless"])

@@ -7,6 +7,7 @@ false in a real deal is a disagreement between the back ends.
 """
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -28,7 +29,7 @@ def _claims(game: Game) -> list[tuple[str, Scope, object]]:
     out += [(p.id, p.scope, p.holds) for p in game.properties
             if p.applies_to(game) and not p.free and not p.exists]
     return [c for c in out if c[1] in (Scope.DEAL, Scope.CALL, Scope.PLAY, Scope.TRICK,
-                                       Scope.OUTCOME, Scope.HISTORY)]
+                                       Scope.OUTCOME, Scope.HISTORY, Scope.MATCH)]
 
 
 def _deals(game: Game) -> list[tuple[State, list[tuple[State, Play]], list[tuple[State, Call]]]]:
@@ -66,6 +67,15 @@ def test_every_claim_holds_in_played_deals(key: str) -> None:
             for dealer in range(game.players):
                 assert test(dealer), f"{cid} is false in the engine's dealing by seat {dealer}"
                 judged[cid] += 1
+            continue
+        if scope is Scope.MATCH:  # every match state of a small grid, totals around 11
+            for deals_played, trail, lead, games in itertools.product(
+                    range(1, 7), range(-3, 25), range(-3, 25), range(4)):
+                if lead >= trail:
+                    assert test(deals_played, lead, trail, games), \
+                        f"{cid} is false after {deals_played} deals, totals {trail}..{lead}, " \
+                        f"{games} games"
+                    judged[cid] += 1
             continue
         for final, plays, calls in deals:
             if scope is Scope.HISTORY:

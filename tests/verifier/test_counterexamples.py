@@ -123,3 +123,16 @@ def test_a_wrong_first_caller_is_caught_in_a_whole_deal_that_replays() -> None:
     (r,) = check_game(wrong, only=("auction.forehand_calls_first",))
     assert r.verdict is Verdict.VIOLATED, r
     assert r.playthrough is not None and r.playthrough.replayed
+
+
+def test_a_match_ending_one_deal_early_is_caught_and_judged_by_the_engine() -> None:
+    """Crescendo's match of three deals, written as two: the fact that the match goes on
+    after the second deal fails, and the engine's match rule fails it on the same values."""
+    from spec.dsl import MatchLength
+
+    short = _broken(C.MATCH_LENGTH, Rule("game.match_broken", "A match is two deals.",
+                                         seed("CR-GAME-2"), MatchLength(deals=2)))
+    (r,) = check_game(short, only=("game.match_length_seen",))
+    assert r.verdict is Verdict.VIOLATED
+    assert r.playthrough is not None and r.playthrough.replayed
+    assert r.playthrough.data["deals_played"] == 2

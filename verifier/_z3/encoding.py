@@ -86,6 +86,23 @@ def biddable(enc: Encoding, b: Any, tag: str) -> Any:
     return z3.And(enc.bid_in_ladder(b), *sit.facts, legal)
 
 
+def match_situation(enc: Encoding) -> Situation:
+    """A match or rubber after any deal: any number of deals played (at least this one),
+    any totals (the lead at least the trail), any count of games won by the side that has
+    just won one."""
+    sit = Situation(enc)
+    deals = enc.int_var("deals_played")
+    lead = enc.int_var("lead_total")
+    trail = enc.int_var("trail_total")
+    games = enc.int_var("games_won")
+    sit.facts += [deals >= 1, lead >= trail, games >= 0]
+    for ctx, var in ((Ctx.DEALS_PLAYED, deals), (Ctx.LEAD_TOTAL, lead),
+                     (Ctx.TRAIL_TOTAL, trail), (Ctx.GAMES_WON, games)):
+        sit.env[ctx] = var
+        sit.values[ctx.name.lower()] = var
+    return sit
+
+
 def call_situation(enc: Encoding, tag: str) -> Situation:
     """Any moment of an auction, with its context values free (over-approximation)."""
     sit = Situation(enc)
