@@ -168,9 +168,12 @@ def tracked_vars(sit: Situation, tag: str) -> None:
 def trump_term(sit: Situation, contract: Any) -> Any:
     """The trump suit: the contract's strain, or a free suit when a card laid aside names it."""
     enc = sit.enc
-    if any(b.names_trump for _r, b in enc.game.constructs(K.SetAside)):  # type: ignore[attr-defined]
+    naming = [b.names_trump for _r, b in enc.game.constructs(K.SetAside)]  # type: ignore[attr-defined]
+    if any(naming):
         t = enc.int_var("trump")
-        sit.facts.append(z3.And(t >= 0, t < NO_SUIT))
+        suit = z3.And(t >= 0, t < NO_SUIT)
+        # a stage whose card names no trumps leaves the contract's
+        sit.facts.append(suit if all(naming) else z3.Or(suit, t == enc.bid_strain(contract)))
         sit.values["trump"] = t
         return t
     return enc.bid_strain(contract)
@@ -286,12 +289,14 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         if not aside_rules:
             sit.facts += [asides[j] == 0, z3.Not(from_aside[j])]
             continue
-        rule = aside_rules[0]
+        # whichever stage's rule laid them: the most any rule lays, of the trump suit only
+        # if every rule names trumps, and gone only when every rule would send them back
         sit.facts.append(z3.Implies(seats[j] != declarer, before_aside[j] == 0))
-        sit.facts.append(enc.popcount(before_aside[j]) <= rule.count)  # type: ignore[attr-defined]
-        if rule.names_trump:  # type: ignore[attr-defined]
+        sit.facts.append(enc.popcount(before_aside[j]) <= max(r.count for r in aside_rules))  # type: ignore[attr-defined]
+        if all(r.names_trump for r in aside_rules):  # type: ignore[attr-defined]
             sit.facts.append(before_aside[j] & ~status.visit(CardsOfSuit(Ref(Ctx.TRUMP))) == 0)
-        sit.facts.append(z3.Implies(status.visit(rule.returns_when), before_aside[j] == 0))  # type: ignore[attr-defined]
+        back = z3.And(*[status.visit(r.returns_when) for r in aside_rules])  # type: ignore[attr-defined]
+        sit.facts.append(z3.Implies(back, before_aside[j] == 0))
     # a value that only the end of a trick changes still has its first value in trick 1
     set_elsewhere = {name for _r, b in g.constructs(K.Announce) for name, _v in b.sets}  # type: ignore[attr-defined]
     set_elsewhere |= {name for _r, b in g.constructs(K.Decide)
