@@ -973,6 +973,19 @@ FACTS = (
         source=seed("304-TRUMP-1", also=("304-AUC8-4", "304-AUC8-5")),
     ),
     Property(
+        id="trump.indicator_names_trump_seen",
+        text="The maker has one card laid aside at most, and its suit is trumps: with the ♣J "
+        "laid aside clubs are trumps, with the ♥7 hearts.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            implies(seat == declarer, aside.count <= 1),
+            implies((seat == declarer) & (aside == _cards("JC")), trump == Suit.CLUBS),
+            implies((seat == declarer) & (aside == _cards("7H")), trump == Suit.HEARTS),
+        ),
+        covers=("trump.indicator", "auction.new_indicator"),
+        source=seed("304-TRUMP-1", also=("304-AUC8-4",)),
+    ),
+    Property(
         id="auction.first_calls_seen",
         text="East deals: North, on his right, calls first in the four-card auction; West, "
         "the trump maker after it, calls first in the eight-card auction.",
@@ -1155,7 +1168,8 @@ FACTS = (
     Property(
         id="caps.claim_seen",
         text="A bid of 200: Caps may be claimed at trick 3, or by the leader of trick 8, but "
-        "not by a later player of trick 8, not twice, and never in Partner Close Caps.",
+        "not by a later player of trick 8, not twice (after a claim at trick 1 or 2), and "
+        "never in Partner Close Caps.",
         scope=Scope.PLAY,
         holds=all_of(
             implies((trick_number == 3) & (contract.level == 200) & _claimed(0, NORTH),
@@ -1163,6 +1177,7 @@ FACTS = (
             implies((trick_number == 8) & is_leading & (contract.level == 200) & _claimed(0, NORTH),
                     may_announce("caps")),
             implies((trick_number == 8) & ~is_leading, ~may_announce("caps")),
+            implies(tracked(CAPS_AT, T.INT) == 1, ~may_announce("caps")),
             implies(tracked(CAPS_AT, T.INT) == 2, ~may_announce("caps")),
             implies(contract.level > 300, ~may_announce("caps")),
         ),
