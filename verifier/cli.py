@@ -7,6 +7,7 @@ The exit codes are the table :data:`EXIT_CODES` (also in ``trickspec --help``).
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import difflib
 import json
 import math
@@ -17,7 +18,7 @@ import time
 import traceback
 from importlib import metadata
 from pathlib import Path
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from spec.cards import CardSet
@@ -36,7 +37,9 @@ from verifier.deals import deals_where
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, mutants, mutate
 from verifier.scenario import scenarios_where
-from verifier.properties import DEFAULT_RLIMIT, Options, Result, Verdict, check_game, checks_for
+from verifier.properties import (
+    DEFAULT_RLIMIT, Options, Result, Verdict, check_game, checks_for, run_check,
+)
 
 EXIT_OK, EXIT_VIOLATED, EXIT_ERROR, EXIT_IMPOSSIBLE, EXIT_BUG = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130
@@ -98,6 +101,22 @@ def _print_result(r: Result, name_width: int) -> None:
             print("        " + ln)
 
 
+def _check_one(key: str, variants: tuple[str, ...], check_id: str, opts: Options) -> Result:
+    """One property of a game, in a worker process (checks hold closures: sent by id)."""
+    game = _game(key, variants)
+    return run_check(game, next(c for c in checks_for(game) if c.id == check_id), opts)
+
+
+def _check_in_parallel(game: Game, only: tuple[str, ...], opts: Options,
+                       jobs: int) -> Iterator[Result]:
+    """The game's properties (or only those named) checked in ``jobs`` processes, yielded
+    in the order of :func:`checks_for`, each as soon as it and those before it are done."""
+    ids = [c.id for c in checks_for(game) if not only or c.id in only]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(ids) or 1)) as pool:
+        yield from pool.map(_check_one, *zip(*[(game.key, game.active_variants, i, opts)
+                                               for i in ids]))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     names = args.games or sorted(GAMES)
     games = [_game(n, args.variant) for n in names]
@@ -113,8 +132,15 @@ def cmd_check(args: argparse.Namespace) -> int:
             extra = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
             print(f"{game.name}{extra}: checking {len(args.property) or len(known)} properties",
                   flush=True)
-        results = check_game(game, only=tuple(args.property), opts=opts,
-                             on_result=None if args.json else (lambda r: _print_result(r, width)))
+        if args.jobs > 1:  # the whole game's properties at once, printed in order
+            results = []
+            for r in _check_in_parallel(game, tuple(args.property), opts, args.jobs):
+                if not args.json:
+                    _print_result(r, width)
+                results.append(r)
+        else:
+            results = check_game(game, only=tuple(args.property), opts=opts,
+                                 on_result=None if args.json else (lambda r: _print_result(r, width)))
         all_results[game.key] = results
     flat = [r for rs in all_results.values() for r in rs]
     code = EXIT_OK
@@ -743,6 +769,9 @@ def build_parser() -> argparse.ArgumentParser:
                    f"{MAX_RLIMIT:,})")
     c.add_argument("--bound", type=_bound_arg, default=64, metavar="N",
                    help=f"most auction calls to unroll (default 64, at most {MAX_BOUND:,})")
+    c.add_argument("-j", "--jobs", type=_jobs_arg, default=1, metavar="N",
+                   help="properties checked at once, in N processes (default 1; the times "
+                   "shown then include waiting for a core)")
     c.add_argument("--json", action="store_true", help="print the results as JSON")
     c.set_defaults(fn=cmd_check)
 

@@ -26,7 +26,7 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     cache_dir = cache.mkdir("rulebook") if cache is not None else out
     command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                str(ROOT / "docs"), str(out / "html"), "-d", str(out / "doctrees"),
-               "-D", f"rulebook_cache={cache_dir / 'results.json'}"]
+               "-D", f"rulebook_cache={cache_dir / 'results.json'}", "-D", "rulebook_jobs=2"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, f"the docs do not build cleanly:\n{done.stderr}"
     assert "WARNING" not in done.stderr and "ERROR" not in done.stderr, done.stderr

@@ -16,9 +16,20 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_check_all_games_holds() -> None:
-    p = run("check")
+    p = run("check", "-j", "2")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "0 violated" in p.stdout and "HOLDS" in p.stdout
+
+
+def test_check_in_parallel_reports_as_one_process_does() -> None:
+    args = ["check", "crescendo", "--json", "--property", "play.one_winner",
+            "--property", "deal.dealing_seen", "--property", "game.match_length_seen"]
+    one, two = (json.loads(run(*args, *j).stdout) for j in ((), ("-j", "2")))
+    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in one["games"]["crescendo"]]
+    assert strip == [{k: v for k, v in r.items() if k != "seconds"}
+                     for r in two["games"]["crescendo"]]
+    assert sorted(r["id"] for r in strip) == ["deal.dealing_seen", "game.match_length_seen",
+                                              "play.one_winner"]
 
 
 def test_check_json_is_machine_readable(capsys: pytest.CaptureFixture[str]) -> None:
