@@ -24,7 +24,7 @@ every scope but a bid's definition and a single card's strength.
 Properties and claims (never the rules, which define them) can also read what the rules
 make of a situation: ``legal_call``, ``auction_over``, ``first_to_call``, ``lays_aside``
 and ``may_ask_partner`` in a call; ``legal_cards``, ``first_leader``,
-``may_announce(name)``, ``deal_void`` and ``redealer`` before a card; ``turned_up`` and
+``may_announce(name)``, ``announcing(name, tracked)``, ``deal_void`` and ``redealer`` before a card; ``turned_up`` and
 ``tracked_after(name)`` in a complete trick; of a whole deal played out (scope HISTORY)
 ``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``; of the dealing (scope DEAL)
 ``dealer``, ``receives(k)`` and ``next_dealer``; and of a match after a deal (scope MATCH,
@@ -121,6 +121,7 @@ from spec.dsl._nodes import (
     LegalCards,
     Let,
     MayAnnounce,
+    Announcing,
     CallerOf,
     Receives,
     TrackedAfter,
@@ -280,6 +281,15 @@ def leader_of(trick: object) -> Expr:
 def winner_of(trick: object) -> Expr:
     """The seat that won trick ``trick`` of a deal played out (scope: HISTORY)."""
     return WinnerOf(lift(trick, T.INT))
+
+
+def announcing(name: str, tracked: str, type: T = T.BOOL) -> Expr:
+    """The value the tracked ``tracked`` would take were the seat to act to make the
+    announcement ``name`` now (in a property of the announcement's scope)."""
+    if not isinstance(name, str) or not name or not isinstance(tracked, str) or not tracked:
+        raise TypeError(f"announcing takes an announcement's name and a tracked value's name, "
+                        f"got {name!r}, {tracked!r}")
+    return Announcing(name, tracked, type)
 
 
 def may_announce(name: str) -> Expr:
@@ -450,6 +460,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

@@ -33,6 +33,7 @@ from spec.dsl._nodes import (
     LedTo,
     LeaderOf,
     MayAnnounce,
+    Announcing,
     CallerOf,
     Receives,
     TrackedAfter,
@@ -636,6 +637,20 @@ class Game:
                                          "properties of a trick", rule_id=rule_id, loc=node.src_loc)
                     if decl is None or decl.type is not node.type:
                         raise self._fail(f"tracked_after({node.name!r}) names no tracked "
+                                         f"{node.type.value} of {self.name}",
+                                         rule_id=rule_id, loc=node.src_loc)
+                if isinstance(node, Announcing):
+                    decl = self.tracked.get(node.tracked)
+                    if not claim:
+                        raise self._fail(f"announcing({node.name!r}, {node.tracked!r}) is for "
+                                         "claims and properties, not for the rules themselves",
+                                         rule_id=rule_id, loc=node.src_loc)
+                    if node.name not in announced or announced[node.name] is not scope:
+                        raise self._fail(f"announcing({node.name!r}, ...): no announcement "
+                                         f"{node.name!r} of {self.name} in {scope.value}",
+                                         rule_id=rule_id, loc=node.src_loc)
+                    if decl is None or decl.type is not node.type:
+                        raise self._fail(f"announcing(..., {node.tracked!r}) names no tracked "
                                          f"{node.type.value} of {self.name}",
                                          rule_id=rule_id, loc=node.src_loc)
                 if isinstance(node, MayAnnounce):

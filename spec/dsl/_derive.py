@@ -276,6 +276,21 @@ def may_announce(game: Game, name: str) -> Expr:
     return BoolOp(Op.OR, tuple(terms)) if len(terms) > 1 else terms[0]
 
 
+def announced_value(game: Game, name: str, tracked: str, type: T) -> Expr:
+    """The value ``tracked`` takes when the announcement (or choice) ``name`` is made now:
+    what its ``sets`` give, judged before it, else the value now."""
+    out: Expr = Tracked(tracked, type)
+    offers = [(body.when, body.sets) for _r, body in game.constructs(K.Announce)
+              if body.name == name]  # type: ignore[attr-defined]
+    offers += [(o.when, o.sets) for _r, body in game.constructs(K.Decide)
+               for o in body.options if o.name == name]  # type: ignore[attr-defined]
+    for when, sets in reversed(offers):
+        for target, value in sets:
+            if target == tracked:
+                out = value if len(offers) == 1 else IfThenElse(when, value, out)
+    return out
+
+
 def tracked_after_trick(game: Game, name: str, type: T) -> Expr:
     """A tracked value after the end-of-trick updates (scope: TRICK).  Every update's
     condition and value are judged on the values before the trick ended; of two updates
@@ -404,7 +419,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "match_over", "game_bonus", "carries_over", "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "announced_value", "match_over", "game_bonus", "carries_over", "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

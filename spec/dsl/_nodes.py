@@ -757,6 +757,18 @@ class MayAnnounce(Expr):
 
 
 @_node
+class Announcing(Expr):
+    """The value the tracked ``tracked`` would take were the seat to act to make the
+    announcement ``name`` now (its value now if the announcement leaves it); scope: that of
+    the announcement."""
+
+    name: str
+    tracked: str
+    type: T
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+
+@_node
 class LegalCall(Expr):
     """The call being judged obeys every call rule of the game (scope: CALL)."""
 
@@ -914,14 +926,14 @@ class Receives(Expr):
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
 )
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
-    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
+    Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
 ]
 

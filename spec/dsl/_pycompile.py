@@ -39,6 +39,7 @@ from spec.dsl._nodes import (
     IsEmpty,
     LegalCall,
     MayAnnounce,
+    Announcing,
     TrackedAfter,
     LegalCards,
     Let,
@@ -244,6 +245,9 @@ class PyCompiler(RuleVisitor[str]):
 
     def visit_MayAnnounce(self, node: MayAnnounce) -> str:
         return self.visit(D.may_announce(self.game, node.name))
+
+    def visit_Announcing(self, node: Announcing) -> str:
+        return self.visit(D.announced_value(self.game, node.name, node.tracked, node.type))
 
     def visit_TrackedAfter(self, node: TrackedAfter) -> str:
         return self.visit(D.tracked_after_trick(self.game, node.name, node.type))

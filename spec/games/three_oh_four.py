@@ -115,6 +115,7 @@ from spec.dsl import (
     auction_over,
     may_ask_partner,
     may_announce,
+    announcing,
     legal_cards,
     led_suit,
     partner,
@@ -927,7 +928,8 @@ FACTS = (
         id="deal.redeal_demand_seen",
         text="East deals: before any call North, on his right, may demand a new deal with ♠A "
         "♠K ♥7 ♦7 (14 points) but not with ♠10 ♠K ♥Q ♦7 (15); West, South and East never "
-        "may; nobody may once a call is made, nor in the eight-card auction.",
+        "may; nobody may once a call is made, nor in the eight-card auction; a demand made "
+        "stands, and voids the deal.",
         scope=Scope.CALL,
         holds=all_of(
             implies((stage == 1) & (calls_made == 0) & ~by_proxy & (dealer == EAST)
@@ -937,6 +939,7 @@ FACTS = (
             implies((dealer == EAST) & (seat != NORTH), ~may_announce("redeal")),
             implies(calls_made > 0, ~may_announce("redeal")),
             implies(stage == 2, ~may_announce("redeal")),
+            implies(may_announce("redeal"), announcing("redeal", "redeal_demanded")),
         ),
         covers=("deal.low_points_redeal",),
         source=source("304-DEAL-3", "seed; who and when from [CAT]"),
@@ -1190,9 +1193,10 @@ FACTS = (
         text="Hearts trumps, North the maker, West dealt " + _NO_HEARTS_WEST + " and East "
         + _NO_HEARTS_EAST + ": once trumps are open West or East may declare spoilt trumps, "
         "North and South may not, and nobody may while trumps are closed; with the ♥7 dealt "
-        "to East nobody may.",
+        "to East nobody may. A declaration made stands, and voids the deal.",
         scope=Scope.PLAY,
-        holds=all_of(*(
+        holds=all_of(
+            implies(may_announce(SPOILT), announcing(SPOILT, SPOILT)), *(
             implies((trump == Suit.HEARTS) & (declarer == NORTH)
                     & (dealt_hand(WEST) == _cards(_NO_HEARTS_WEST if east_void else
                                                   "7C 8C 9C 10C 7D 8D 9D 10D"))

@@ -359,8 +359,8 @@ def _prop_on(game: Game, holds: object, scope: object) -> Game:
 
 
 def _reading_cases() -> list[tuple[str, Callable[[], Game], str]]:
-    from spec.dsl import (AuctionTurns, Scope, auction_over, caller_of, may_announce,
-                          tracked_after)
+    from spec.dsl import (AuctionTurns, Scope, T as Type, announcing, auction_over, caller_of,
+                          match_over, may_announce, tracked_after)
     from spec.games import three_oh_four as T
 
     def in_a_rule() -> Game:
@@ -380,6 +380,14 @@ def _reading_cases() -> list[tuple[str, Callable[[], Game], str]]:
         ("tracked-after-unknown",
          lambda: _prop_on(T.GAME, tracked_after("nothing"), Scope.TRICK),
          r"tracked_after\('nothing'\) names no tracked bool of 304"),
+        ("announcing-in-another-scope",
+         lambda: _prop_on(T.GAME, announcing("caps", "caps_trick", Type.INT) == 1, Scope.CALL),
+         r"announcing\('caps', \.\.\.\): no announcement 'caps' of 304 in a call"),
+        ("announcing-an-untracked-value",
+         lambda: _prop_on(T.GAME, announcing("spoilt", "caps_trick"), Scope.PLAY),
+         r"announcing\(\.\.\., 'caps_trick'\) names no tracked bool of 304"),
+        ("match-over-in-a-call", lambda: _prop_on(GAME, match_over, Scope.CALL),
+         r"is not known when judging a call"),
         ("caller-outside-history", lambda: _prop_on(GAME, caller_of(1) == 0, Scope.CALL),
          r"is not known when judging a call"),
         ("auction-over-in-a-rule", in_a_rule,

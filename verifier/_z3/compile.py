@@ -44,6 +44,7 @@ from spec.dsl._nodes import (
     IsEmpty,
     LegalCall,
     MayAnnounce,
+    Announcing,
     TrackedAfter,
     LegalCards,
     Let,
@@ -344,6 +345,9 @@ class Z3Compiler(RuleVisitor[Any]):
 
     def visit_MayAnnounce(self, node: MayAnnounce) -> Any:
         return self.visit(D.may_announce(self.game, node.name))
+
+    def visit_Announcing(self, node: Announcing) -> Any:
+        return self.visit(D.announced_value(self.game, node.name, node.tracked, node.type))
 
     def visit_TrackedAfter(self, node: TrackedAfter) -> Any:
         return self.visit(D.tracked_after_trick(self.game, node.name, node.type))

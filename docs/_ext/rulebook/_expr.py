@@ -42,6 +42,7 @@ from spec.dsl._nodes import (
     LedTo,
     LegalCall,
     MayAnnounce,
+    Announcing,
     TrackedAfter,
     LegalCards,
     Let,
@@ -282,6 +283,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_MayAnnounce(self, node: MayAnnounce) -> str:
         return f"may_announce({node.name!r})"
+
+    def visit_Announcing(self, node: Announcing) -> str:
+        return f"announcing({node.name!r}, {node.tracked!r})"
 
     def visit_TrackedAfter(self, node: TrackedAfter) -> str:
         return f"tracked_after({node.name!r})"
