@@ -21,7 +21,9 @@ def test_visitor_is_abstract_in_every_node() -> None:
 
 @pytest.mark.parametrize("backend", [PyCompiler, Z3Compiler, ExprRenderer], ids=lambda b: b.__name__)
 def test_backend_has_every_visit_method(backend: type) -> None:
-    missing = [c.__name__ for c in NODE_CLASSES if "visit_" + c.__name__ not in vars(backend)]
+    # its own, or shared by the compiling back ends (spec.dsl._derive.ByDerivation)
+    missing = [c.__name__ for c in NODE_CLASSES
+               if getattr(backend, "visit_" + c.__name__) is getattr(RuleVisitor, "visit_" + c.__name__)]
     assert not missing
     assert not getattr(backend, "__abstractmethods__", frozenset())
 

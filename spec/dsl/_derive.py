@@ -8,6 +8,8 @@ compilation, which the differential tests check.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game
@@ -52,6 +54,30 @@ def _all(exprs: list[Expr]) -> Expr:
     if len(exprs) == 1:
         return exprs[0]
     return BoolOp(Op.AND, tuple(exprs))
+
+
+class ByDerivation:
+    """The visits every compiling back end shares: a reading the game's own rules define
+    (legal cards, a legal call, an announcement open or made, a value after a trick) is
+    compiled as the expression it stands for."""
+
+    game: Game
+    visit: Any  # the back end's own dispatch (RuleVisitor.visit)
+
+    def visit_LegalCards(self, node: Expr) -> Any:
+        return self.visit(legal_cards(self.game))
+
+    def visit_LegalCall(self, node: Expr) -> Any:
+        return self.visit(call_legal(self.game))
+
+    def visit_MayAnnounce(self, node: Any) -> Any:
+        return self.visit(may_announce(self.game, node.name))
+
+    def visit_Announcing(self, node: Any) -> Any:
+        return self.visit(announced_value(self.game, node.name, node.tracked, node.type))
+
+    def visit_TrackedAfter(self, node: Any) -> Any:
+        return self.visit(tracked_after_trick(self.game, node.name, node.type))
 
 
 def legal_cards(game: Game) -> Expr:

@@ -113,7 +113,7 @@ def _sum_values(values: tuple[int, ...], mask: int) -> int:
     return total
 
 
-class PyCompiler(RuleVisitor[str]):
+class PyCompiler(D.ByDerivation, RuleVisitor[str]):
     """Compile an expression to Python source over the shared integer encodings."""
 
     def __init__(self, game: Game, tables: GameTables, env: Mapping[EnvKey, str]) -> None:
@@ -236,21 +236,6 @@ class PyCompiler(RuleVisitor[str]):
 
     def visit_Let(self, node: Let) -> str:
         return self._with(node.ctx, f"({self.visit(node.value)})").visit(node.body)
-
-    def visit_LegalCards(self, node: LegalCards) -> str:
-        return self.visit(D.legal_cards(self.game))
-
-    def visit_LegalCall(self, node: LegalCall) -> str:
-        return self.visit(D.call_legal(self.game))
-
-    def visit_MayAnnounce(self, node: MayAnnounce) -> str:
-        return self.visit(D.may_announce(self.game, node.name))
-
-    def visit_Announcing(self, node: Announcing) -> str:
-        return self.visit(D.announced_value(self.game, node.name, node.tracked, node.type))
-
-    def visit_TrackedAfter(self, node: TrackedAfter) -> str:
-        return self.visit(D.tracked_after_trick(self.game, node.name, node.type))
 
     def visit_Strength(self, node: Strength) -> str:
         return self.visit(D.strength_at(self.game, node.position))

@@ -161,7 +161,7 @@ class Encoding:
         return Z3Compiler(self, env).visit(self.key_expr)  # type: ignore[return-value]
 
 
-class Z3Compiler(RuleVisitor[Any]):
+class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
     """Compile an expression to a Z3 term in an environment of context values."""
 
     def __init__(self, enc: Encoding, env: Mapping[EnvKey, Any]) -> None:
@@ -336,21 +336,6 @@ class Z3Compiler(RuleVisitor[Any]):
             # and trick values; under another value they must be derived again
             inner.env.pop(PointsWon, None)
         return inner.visit(node.body)
-
-    def visit_LegalCards(self, node: LegalCards) -> Any:
-        return self.visit(D.legal_cards(self.game))
-
-    def visit_LegalCall(self, node: LegalCall) -> Any:
-        return self.visit(D.call_legal(self.game))
-
-    def visit_MayAnnounce(self, node: MayAnnounce) -> Any:
-        return self.visit(D.may_announce(self.game, node.name))
-
-    def visit_Announcing(self, node: Announcing) -> Any:
-        return self.visit(D.announced_value(self.game, node.name, node.tracked, node.type))
-
-    def visit_TrackedAfter(self, node: TrackedAfter) -> Any:
-        return self.visit(D.tracked_after_trick(self.game, node.name, node.type))
 
     def visit_Strength(self, node: Strength) -> Any:
         return self.visit(D.strength_at(self.game, node.position))
