@@ -397,17 +397,24 @@ class Game:
         return {s: i for i, s in enumerate(body.strains)}
 
     @cached_property
-    def bid_keys(self) -> tuple[int, ...]:
-        """The bid-order key of every bid on the ladder, computed from the BidOrder rule."""
+    def bid_key_table(self) -> tuple[int, ...]:
+        """The bid-order key of every bid on the ladder, then the key read for "no bid"
+        (the lowest level and the last strain, as Z3 reads bid number -1), computed from
+        the BidOrder rule."""
         from spec.dsl._pycompile import evaluate
 
         body = self.one(K.BidOrder)
         assert isinstance(body, K.BidOrder)
-        keys = []
-        for b in self.ladder:
-            env = {Ctx.LEVEL: b.level, Ctx.STRAIN_RANK: self.strain_rank[b.strain]}
-            keys.append(int(evaluate(self, body.key, env)))  # type: ignore[call-overload]
-        return tuple(keys)
+        envs = [{Ctx.LEVEL: b.level, Ctx.STRAIN_RANK: self.strain_rank[b.strain]}
+                for b in self.ladder]
+        envs.append({Ctx.LEVEL: self.ladder[0].level,
+                     Ctx.STRAIN_RANK: self.strain_rank[self.ladder[-1].strain]})
+        return tuple(int(evaluate(self, body.key, env)) for env in envs)  # type: ignore[call-overload]
+
+    @property
+    def bid_keys(self) -> tuple[int, ...]:
+        """The bid-order key of every bid on the ladder, computed from the BidOrder rule."""
+        return self.bid_key_table[:-1]
 
     def bid_index(self, bid: Bid) -> int:
         return self.ladder.index(bid)

@@ -85,10 +85,14 @@ class GameTables:
             # position where a seat sat out), of no suit and worth 0, as in Z3
             "_SUIT": tuple(suit_code(c.suit) for c in deck) + (suit_code(None),),
             "_SUITMASK": tuple(deck.cards_of(s).mask for s in SUITS) + (0,),
-            "_BLEVEL": tuple(b.level for b in game.ladder),
-            "_BSTRAIN": tuple(suit_code(b.strain) for b in game.ladder),
-            "_BSRANK": tuple(game.strain_rank[b.strain] for b in game.ladder),
-            "_BKEY": game.bid_keys if "bid_keys" in game.__dict__ else None,
+            # a bid is its number on the ladder; number -1 is "no bid" (no standing bid, a
+            # pass), read as Z3 reads it: the lowest level, the last strain, their key
+            "_BLEVEL": tuple(b.level for b in game.ladder) + (game.ladder[0].level,),
+            "_BSTRAIN": tuple(suit_code(b.strain) for b in game.ladder)
+            + (suit_code(game.ladder[-1].strain),),
+            "_BSRANK": tuple(game.strain_rank[b.strain] for b in game.ladder)
+            + (game.strain_rank[game.ladder[-1].strain],),
+            "_BKEY": game.bid_key_table if "bid_key_table" in game.__dict__ else None,
             "_sumv": _sum_values,
             "_PARTNER": tuple(game.table.partner(s) if game.table.partnerships else s
                               for s in range(game.players)),
