@@ -1069,17 +1069,18 @@ FACTS = (
     ),
     Property(
         id="auction.pcc_seen",
-        text="Partner Close Caps is the one bid above 300: it may be bid over an opponent's "
-        "300 in the eight-card auction, and never in the four-card auction.",
+        text="Partner Close Caps is the one bid above 300: it may be bid over 300 in the "
+        "eight-card auction (over a partner's too, as 304-AUC8-7 leaves it), and never in the "
+        "four-card auction.",
         scope=Scope.CALL,
         holds=all_of(
             implies((stage == 2) & standing.exists & (standing.bid.level == 300)
-                    & (standing.bidder != partner(seat))
                     & call.is_bid & (call.bid.level > 300), legal_call),
             implies((stage == 1) & call.is_bid & (call.bid.level > 300), ~legal_call),
             implies(call.is_bid & (call.bid.level > 300), call.bid.level == 310),
         ),
         covers=("auction.bids", "auction.pcc_eight_card_only"),
+        unless=("no_overcalling_partner_in_eight_card_auction",),
         source=seed("304-AUC8-3", also=("304-AUC8-7",)),
     ),
     Property(
@@ -1215,7 +1216,8 @@ FACTS = (
         text="The digest's Caps examples, North the maker: bid 200, Caps claimed and all 8 "
         "tricks won: North-South +3; bid 170, all 8 tricks never claimed: East-West +2; bid "
         "250, Caps claimed at trick 6 and trick 7 lost: East-West +5; Partner Close Caps with "
-        "a trick lost: East-West +5; bid 200, East-West claim and take all 8: East-West +4.",
+        "a trick lost: East-West +5, with all 8: North-South +4; bid 200, East-West claim and "
+        "take all 8: East-West +4.",
         scope=Scope.OUTCOME,
         holds=all_of(
             _pays(contract.level == 200, 8, _claimed(5, NORTH), NORTH, 3),
@@ -1223,6 +1225,8 @@ FACTS = (
             _pays(contract.level == 250, 7, _claimed(6, NORTH), WEST, 5),
             _pays(contract.level > 300, 7, _claimed(0, NORTH) & (tricks_won(SOUTH) == 0),
                   WEST, 5),
+            _pays(contract.level > 300, 8, _claimed(0, NORTH) & (tricks_won(SOUTH) == 0),
+                  NORTH, 4),
             _pays(contract.level == 200, 0, _claimed(2, WEST), WEST, 4),
         ),
         covers=("score.caps", "score.late_caps", "score.wrong_caps", "score.pcc", "score.count"),
