@@ -504,6 +504,48 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
     return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
 
 
+def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    """Along every auction unrolled from its start, the seat to call while the auction is
+    not over has a legal call: a pass, a bid of the ladder, or one named by its partner
+    where the game allows that."""
+    steps = min(opts.bound, max(game.players * 2, 8))
+    proxies = game.constructs(K.ProxyCall)
+    legal_expr = D.call_legal(game)
+    for stage in range(1, game.stages + 1):
+        enc = Encoding(game, solving.ctx)
+        facts, rows, dealer = _auction_steps(enc, steps, stage)
+
+        def legal(env: dict[Any, Any], proxy: bool, is_bid: bool, bid: int) -> Any:
+            call = {**env, Ctx.PROXY: enc.bool(proxy), Ctx.CALL_IS_BID: enc.bool(is_bid),
+                    Ctx.CALL_BID: enc.int(bid)}
+            term = Z3Compiler(enc, call).visit(legal_expr)
+            if proxy:  # the partner names it only where the seat may ask him to
+                may = Z3Compiler(enc, {**env, Ctx.PROXY: enc.bool(False)}).visit(
+                    proxies[0][1].when)  # type: ignore[attr-defined]
+                term = z3.And(may, term)
+            return term
+
+        for t, r in enumerate(rows):
+            prefix = [rows[i]["legal"] for i in range(t)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
+            own_pass = legal(r["env"], False, False, -1)
+            if _prove(solving, facts + prefix, own_pass) is None:
+                continue  # a pass of its own is always open here
+            options = [own_pass] + [legal(r["env"], proxy, is_bid, b)
+                                    for proxy in ((False, True) if proxies else (False,))
+                                    for is_bid, b in [(False, -1)] + [
+                                        (True, k) for k in range(len(game.ladder))]
+                                    if proxy or is_bid]
+            model = _prove(solving, facts + prefix, z3.Or(*options))
+            if model is not None:
+                calls_made = _decode_calls(model, rows, t)
+                pt = trace.replay_auction(game, calls_made, model.eval(dealer).as_long(),
+                                          f"call {t + 1} has no legal choice", stage=stage,
+                                          start=_start(model, stage), stuck=True)
+                return Verdict.VIOLATED, "a seat with no legal call in an auction not over", pt
+    stages = f" of each of the {game.stages} auction stages" if game.stages > 1 else " of every auction"
+    return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
+
+
 def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     enc = Encoding(game, solving.ctx)
     for p in range(game.players):
@@ -650,6 +692,9 @@ GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]
      "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall)),
     ("auction.ends", "Every auction ends, with one declarer (the highest bidder) or a redeal.",
      _auction_ends, (K.AuctionTurns, K.HighestBidderDeclares, K.RedealIfNoBid)),
+    ("auction.legal_call_exists", "A seat to call in an auction not yet over always has a "
+     "legal call: a pass, a bid, or one its partner may name for it.", _legal_call_exists,
+     (K.AuctionTurns, K.CallRule, K.ProxyCall)),
     ("play.legal_card_exists", "A seat with cards always has a legal card to play, whatever "
      "its hand, the contract and the cards already played.", _legal_card_exists,
      (K.PlayRule, K.AlwaysPlayable, K.PlayableAside)),

@@ -14,6 +14,7 @@ from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Expr, Taken, Var, WonTrick
 from spec.dsl._pycompile import evaluate
 from spec.engine import PASS, Call, Declare, Phase, engine_for, new_deal
+from spec.errors import NoLegalActionError, SpecError
 from verifier.errors import ReplayMismatchError
 
 
@@ -221,13 +222,34 @@ def replay_deal(game: Game, order: list[int], dealer: int, z3_hands: list[int] |
     return Playthrough(lines, {"pack": [str(game.deck[i]) for i in order]}, replayed=True)
 
 
+def _calls_open(state: Any) -> bool:
+    """The seat to call has a legal call: its own, or one its partner names when asked."""
+    eng = state.engine
+    try:
+        actions = eng.legal_actions(state)
+    except NoLegalActionError:
+        return False
+    if any(isinstance(a, Call) for a in actions):
+        return True
+    if Declare("partner") not in actions:
+        return False
+    try:
+        asked = eng.apply(state, Declare("partner"))
+        return any(isinstance(a, Call) for a in eng.legal_actions(asked))
+    except NoLegalActionError:
+        return False
+
+
 def replay_auction(game: Game, calls: list[tuple[int, bool]], dealer: int, why: str, *,
-                   stage: int = 1, start: tuple[int, int] | None = None) -> Playthrough:
+                   stage: int = 1, start: tuple[int, int] | None = None,
+                   stuck: bool = False) -> Playthrough:
     """Replay a call sequence from a fresh deal; every call must be accepted.
 
     For a later auction stage, the earlier stages are played first: everyone passes but
     the seat that makes the standing bid ``start``, and the cards laid aside are the first
     ones allowed.  ``calls`` are (bid number or -1, made by the partner in the seat's place).
+    With ``stuck`` the replay confirms that the seat to call next has no legal call.  A
+    call the engine refuses ends the replay, not confirmed, saying which and why.
     """
     state = new_deal(game, seed=0, dealer=dealer)
     eng = state.engine
@@ -246,17 +268,33 @@ def replay_auction(game: Game, calls: list[tuple[int, bool]], dealer: int, why: 
             lines.append(f"  {t.name(state.turn)}: {call}")
             state = eng.apply(state, call)
         lines.append(f"  -- auction stage {stage} --")
+    data: dict[str, Any] = {"calls": [str(game.ladder[b]) if b >= 0 else "pass" for b, _p in calls],
+                            "stage": stage}
     for b, proxy in calls:
         seat = state.turn
-        if proxy:
-            state = eng.apply(state, Declare("partner"))
-            lines.append(f"  {t.name(seat)} asks his partner to call")
-        call = Call(None if b < 0 else game.ladder[b])
-        namer = state.turn
-        state = eng.apply(state, call)
+        try:
+            if proxy:
+                state = eng.apply(state, Declare("partner"))
+                lines.append(f"  {t.name(seat)} asks his partner to call")
+            call = Call(None if b < 0 else game.ladder[b])
+            namer = state.turn
+            state = eng.apply(state, call)
+        except NoLegalActionError as e:  # the call was taken; the next seat has none
+            lines.append(f"  {t.name(state.turn)}: {game.ladder[b].symbol if b >= 0 else 'pass'}")
+            lines.append(f"  {why}: the engine agrees ({e})")
+            return Playthrough(lines, {**data, "stuck": str(e)}, replayed=stuck)
+        except SpecError as e:
+            lines.append(f"  the engine refuses {t.name(state.turn)}'s "
+                         f"{game.ladder[b].symbol if b >= 0 else 'pass'}: {e}")
+            return Playthrough(lines, {**data, "refused": str(e)}, replayed=False)
         lines.append(f"  {t.name(namer)}: {game.ladder[b].symbol if b >= 0 else 'pass'}"
                      + (f" ({t.name(seat)}'s call)" if proxy else ""))
+    data["phase_after"] = state.phase.value
+    if stuck:
+        none = state.phase is Phase.AUCTION and not _calls_open(state)
+        lines.append(f"  {why}" + (f": the engine agrees, {t.name(state.turn)} has no legal "
+                                    "call" if none else ": the engine finds a legal call"))
+        return Playthrough(lines, data, replayed=none)
     lines.append(f"  {why} (the engine accepts every call)")
-    return Playthrough(lines, {"calls": [str(game.ladder[b]) if b >= 0 else "pass" for b, _p in calls],
-                               "stage": stage, "phase_after": state.phase.value}, replayed=True)
+    return Playthrough(lines, data, replayed=True)
 

@@ -136,3 +136,26 @@ def test_a_match_ending_one_deal_early_is_caught_and_judged_by_the_engine() -> N
     assert r.verdict is Verdict.VIOLATED
     assert r.playthrough is not None and r.playthrough.replayed
     assert r.playthrough.data["deals_played"] == 2
+
+
+def test_a_rule_that_leaves_a_seat_no_call_is_caught_and_replays() -> None:
+    """304's floor of 200 applied to every call of the four-card auction (an `&` written
+    `|`): after his first call a seat may not even pass; the engine is stuck there too."""
+    from spec.dsl import CallRule, call, partner, seat, seat_calls, stage, standing
+    from spec.games import three_oh_four as T
+
+    floor = T.FLOOR_200
+    wrong = Rule(id="auction.floor_broken", text="Every call of the four-card auction is a "
+                 "first call.", source=floor.source,
+                 body=CallRule(applies=(stage == 1) | call.is_bid,
+                               requires=(seat_calls == 0)
+                               & ~(standing.exists & (standing.bidder == partner(seat)))))
+    variant = Variant(id="broken", text="A deliberately broken rule.",
+                      replaces=((floor, wrong),), source=floor.source)
+    game = Game(name=T.GAME.name, key=T.GAME.key, ref_prefix="304", rules=T.GAME.rules,
+                variants=(*T.GAME.variants, variant),
+                properties=T.GAME.properties).with_variants("broken")
+    (r,) = check_game(game, only=("auction.legal_call_exists",))
+    assert r.verdict is Verdict.VIOLATED, r
+    assert r.playthrough is not None and r.playthrough.replayed, r.playthrough
+    assert "has no legal" in str(r.playthrough) or "the engine agrees" in str(r.playthrough)
