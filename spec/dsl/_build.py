@@ -616,6 +616,16 @@ class Game:
             if not 1 <= body.stage <= n_bid:
                 raise self._fail(f"SetAside after stage {body.stage}, but the auction has "
                                  f"{n_bid} stage(s)", rule)
+        # one rule offers each announcement or choice: the engine applies the rule of that
+        # name, and may_announce / announcing read it
+        offered: dict[str, str] = {}
+        named = [(r, b.name) for r, b in self.constructs(K.Announce)]  # type: ignore[attr-defined]
+        named += [(r, o.name) for r, b in self.constructs(K.Decide) for o in b.options]  # type: ignore[attr-defined]
+        for rule, name in named:
+            if name in offered:
+                raise self._fail(f"announcement or choice {name!r} is offered by {offered[name]} "
+                                 "already: one rule offers each", rule)
+            offered[name] = rule.id
 
     def _check_scopes(self) -> None:
         announced = {b.name: b.scope for _r, b in self.constructs(K.Announce)}  # type: ignore[attr-defined]

@@ -402,3 +402,19 @@ def test_a_reading_for_properties_is_refused_where_it_cannot_be_judged(
     with pytest.raises(SpecDefinitionError) as info:
         build()
     assert re.search(message, str(info.value)), str(info.value)
+
+
+def test_an_announcement_offered_by_two_rules_is_refused() -> None:
+    """The engine applies the one rule of an announcement's name; two would make
+    may_announce and announcing read something the engine never does."""
+    from spec.dsl import Announce, Scope, const
+    from spec.games import three_oh_four as T
+
+    again = Rule(id="caps.claim_again", text="Caps may be claimed at any time.",
+                 source=T.CAPS_CLAIM.source,
+                 body=Announce("caps", Scope.PLAY, when=const(True)))
+    with pytest.raises(SpecDefinitionError) as info:
+        Game(name=T.GAME.name, key=T.GAME.key, ref_prefix="304", rules=(*T.GAME.rules, again),
+             variants=T.GAME.variants, properties=T.GAME.properties)
+    assert "'caps' is offered by caps.claim already" in str(info.value)
+    assert "caps.claim_again" in str(info.value)
