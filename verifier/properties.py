@@ -213,6 +213,20 @@ def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: igno
     return Verdict.VIOLATED, "two different bids are equal in the bid order", pt
 
 
+def _call_legal_term(enc: Encoding, env: dict[Any, Any]) -> Any:
+    """The call of ``env`` is legal: the call rules allow it and, when the partner names
+    it (``Ctx.PROXY``), the seat may ask him to (the ProxyCall rule, judged as asked)."""
+    g = enc.game
+    legal = Z3Compiler(enc, env).visit(D.call_legal(g))
+    proxies = g.constructs(K.ProxyCall)
+    if not proxies:
+        return legal
+    body = proxies[0][1]
+    assert isinstance(body, K.ProxyCall)
+    may = Z3Compiler(enc, {**env, Ctx.PROXY: enc.bool(False)}).visit(body.when)
+    return z3.And(legal, z3.Implies(env[Ctx.PROXY], may))
+
+
 def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                    ) -> tuple[list[Any], list[dict[str, Any]], Any]:
     """Unroll ``steps`` calls from the start of an auction stage; returns facts and per-step
@@ -271,12 +285,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
             Ctx.PROXY: proxy, **tracked,
         }
-        legal = Z3Compiler(enc, env).visit(D.call_legal(g))
+        legal = _call_legal_term(enc, env)
         if proxy_rules:
-            body = proxy_rules[0][1]
-            assert isinstance(body, K.ProxyCall)
-            may = Z3Compiler(enc, {**env, Ctx.PROXY: enc.bool(False)}).visit(body.when)
-            legal = z3.And(legal, z3.Implies(proxy, may))
             turn = Var("turn", T.SEAT)
             namer = z3.If(proxy, Z3Compiler(enc, {turn: seat}).visit(PartnerOf(turn)), seat)
         else:
@@ -510,20 +520,14 @@ def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ig
     where the game allows that."""
     steps = min(opts.bound, max(game.players * 2, 8))
     proxies = game.constructs(K.ProxyCall)
-    legal_expr = D.call_legal(game)
     for stage in range(1, game.stages + 1):
         enc = Encoding(game, solving.ctx)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
 
         def legal(env: dict[Any, Any], proxy: bool, is_bid: bool, bid: int) -> Any:
-            call = {**env, Ctx.PROXY: enc.bool(proxy), Ctx.CALL_IS_BID: enc.bool(is_bid),
-                    Ctx.CALL_BID: enc.int(bid)}
-            term = Z3Compiler(enc, call).visit(legal_expr)
-            if proxy:  # the partner names it only where the seat may ask him to
-                may = Z3Compiler(enc, {**env, Ctx.PROXY: enc.bool(False)}).visit(
-                    proxies[0][1].when)  # type: ignore[attr-defined]
-                term = z3.And(may, term)
-            return term
+            return _call_legal_term(enc, {**env, Ctx.PROXY: enc.bool(proxy),
+                                          Ctx.CALL_IS_BID: enc.bool(is_bid),
+                                          Ctx.CALL_BID: enc.int(bid)})
 
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
