@@ -1,0 +1,139 @@
+"""Dealing: the pack for a seed, the packets and stages, hands checked, and redeals."""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from spec.cards import CardSet
+from spec.errors import NotationError
+
+from spec.engine._compiled import CompiledRules
+from spec.engine._state import State, ThrownIn, _dealt
+
+
+class Dealing(CompiledRules):
+    """Dealing the pack: a deal from a seed or from given hands, in stages, and again."""
+
+    def deal_order(self, seed: int, redeals: int = 0) -> list[int]:
+        """The shuffled pack (card numbers, top first) for a seed and a redeal count."""
+        order = list(range(len(self.game.deck)))
+        random.Random(f"{self.game.key}:{seed}:{redeals}").shuffle(order)
+        return order
+
+    def stage_seats(self, dealer: int, stage: int) -> tuple[int, ...]:
+        """The seat each card of one dealing stage goes to, top of the pack first."""
+        key = (dealer, stage)
+        seats = self._deal_seats.get(key)
+        if seats is None:
+            deal = self._deals[stage - 1]
+            first = self._deal_first[stage - 1](dealer)
+            seats = tuple((first + k) % self.n
+                          for packet in deal.packets for k in range(self.n)  # type: ignore[union-attr]
+                          for _ in range(packet))
+            self._deal_seats[key] = seats
+        return seats
+
+    def hands_from_order(self, order: Sequence[int], dealer: int) -> tuple[int, ...]:
+        """Deal a pack in the game's packets (every stage), starting with the seat each
+        stage's deal rule names."""
+        if sorted(order) != list(range(len(self.game.deck))):
+            raise NotationError(
+                f"a pack order must list every card number 0..{len(self.game.deck) - 1} once",
+                value=order,
+            )
+        hands = [0] * self.n
+        pos = 0
+        for stage in range(1, self.stages + 1):
+            for seat in self.stage_seats(dealer, stage):
+                hands[seat] |= 1 << order[pos]
+                pos += 1
+        return tuple(hands)
+
+    def stage_hands(self, order: Sequence[int], dealer: int) -> list[tuple[int, ...]]:
+        """The cards each seat receives at each stage of the deal."""
+        out = []
+        pos = 0
+        for stage in range(1, self.stages + 1):
+            hands = [0] * self.n
+            for seat in self.stage_seats(dealer, stage):
+                hands[seat] |= 1 << order[pos]
+                pos += 1
+            out.append(tuple(hands))
+        return out
+
+    def start(self, hands: Sequence[int], *, dealer: int, seed: int = 0, redeals: int = 0,
+              thrown_in: tuple[Any, ...] = (), later: Sequence[int] | None = None) -> State:
+        """The state at the start of the auction, from hands as dealt.
+
+        In a game that deals in stages, ``hands`` are the whole deal and ``later`` the part
+        of each hand that arrives after the first auction (by default the cards the deal
+        order would give late, as dealt by :meth:`split_stages`).
+        """
+        hands = tuple(hands)
+        self.check_hands(hands)
+        pending = tuple(later) if later is not None else self.split_stages(hands, seed, redeals, dealer)
+        first = tuple(h & ~p for h, p in zip(hands, pending))
+        s = _dealt(self._before_deal, dealer, seed, redeals, hands, first, pending, thrown_in, 0)
+        return _dealt(s, dealer, seed, redeals, hands, first, pending, thrown_in,
+                      self._first_caller(s, 1))
+
+    def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int) -> tuple[int, ...]:
+        """The cards of each hand dealt after the first stage.
+
+        For a dealt-from-seed deal these are the cards the pack gives late; for hands given
+        whole, the highest-numbered cards of each hand (a fixed, documented choice).
+        """
+        if self.stages == 1:
+            return (0,) * self.n
+        order = self.deal_order(seed, redeals)
+        if tuple(hands) == self.hands_from_order(order, dealer):
+            parts = self.stage_hands(order, dealer)
+            late = [0] * self.n
+            for part in parts[1:]:
+                for s in range(self.n):
+                    late[s] |= part[s]
+            return tuple(late)
+        first_size = sum(self._deals[0].packets)  # type: ignore[union-attr]
+        late = []
+        for h in hands:
+            bits = [i for i in range(len(self.game.deck)) if h >> i & 1]
+            late.append(sum(1 << i for i in bits[first_size:]))
+        return tuple(late)
+
+    def check_hands(self, hands: Sequence[int]) -> None:
+        """Raise NotationError unless the hands share out the deck as the deal rule does."""
+        full = (1 << len(self.game.deck)) - 1
+        size = sum(self.packets)
+        if len(hands) != self.n:
+            raise NotationError(f"expected {self.n} hands, got {len(hands)}", value=hands)
+        seen = 0
+        for s, h in enumerate(hands):
+            if h & seen:
+                dup = CardSet(self.game.deck, h & seen)
+                raise NotationError(f"card {dup} is dealt twice", value=hands)
+            seen |= h
+            if h.bit_count() != size:
+                raise NotationError(
+                    f"{self.table.name(s)} has {h.bit_count()} cards; the deal gives {size}",
+                    value=hands,
+                )
+        if seen != full:
+            raise NotationError(f"cards {CardSet(self.game.deck, full & ~seen)} are not dealt",
+                                value=hands)
+
+    def _redeal(self, s: State, steps: int, reason: str) -> State:
+        dealer = (s.dealer + steps) % self.n
+        redeals = s.redeals + 1
+        order = self.deal_order(s.seed, redeals)
+        hands = self.hands_from_order(order, dealer)
+        return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals,
+                          thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason, s.dealer,
+                                                            s.fired),))
+
+    def tracked_values(self, values: dict[str, Any] | None) -> tuple[Any, ...]:
+        """The tracked values of a new deal, with some set by name."""
+        tv = list(self._tracked_initial)
+        for name, value in (values or {}).items():
+            tv[self.tracked_index[name]] = value
+        return tuple(tv)

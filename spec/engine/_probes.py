@@ -1,0 +1,222 @@
+"""What the verifier and the tools ask the engine outside a running deal: positions, trick
+winners, scores of outcomes, rules judged on states, and the rules of a match."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from spec.dsl import _constructs as K
+from spec.dsl import _derive as D
+from spec.dsl._build import Bid, Rule, suit_code
+from spec.dsl._nodes import NO_SUIT, Ctx, Receives, Ref, Scope
+from spec.dsl._pycompile import compile_function
+from spec.errors import NotationError
+
+from spec.engine._compiled import _MATCH_PARAMS, _OUTCOME_PARAMS, _CALL_CTX, _PLAY_CTX, CompiledRules, _params, _trick_params
+from spec.engine._state import Call, Phase, Play, State, TrickRecord
+
+
+class Probes(CompiledRules):
+    """Questions about positions and outcomes, and the rules of a match."""
+
+    def play_position(self, *, hands: Sequence[int], contract: int, declarer: int, leader: int,
+                      trick_number: int, dealer: int | None = None, won: Sequence[int] | None = None,
+                      trick: Sequence[tuple[int, int]] = (), trump: int | None = None,
+                      aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
+                      out: int = -1, dealt: Sequence[int] | None = None) -> State:
+        """A state in the middle of the play, for replaying positions found by the verifier.
+
+        ``hands`` are the cards still held (the cards of ``trick`` excluded).
+        """
+        dealer = self.n - 1 if dealer is None else dealer
+        state = State(
+            engine=self, phase=Phase.PLAY, dealer=dealer, seed=0, redeals=0,
+            dealt=tuple(dealt) if dealt is not None else tuple(hands), hands=tuple(hands),
+            turn=leader, contract=contract, declarer=declarer,
+            trump=self._trump_of[contract] if trump is None else trump, trick_number=trick_number,
+            leader=leader, won=tuple(won) if won is not None else (0,) * self.n,
+            seat_calls=(0,) * self.n, aside=tuple(aside) if aside is not None else (0,) * self.n,
+            tracked=self.tracked_values(tracked), out=out, taken=(0,) * self.n,
+            pending=(0,) * self.n,
+        )
+        for card_no, named in trick:
+            seat = state.turn
+            if not (state.aside[seat] >> card_no & 1):
+                hands_l = list(state.hands)
+                hands_l[seat] |= 1 << card_no  # the card was in the hand before it was played
+                state = replace(state, hands=tuple(hands_l))
+            state = self.apply(state, self._plays[(card_no, named)])
+        return state
+
+    def score_items(self, s: State) -> tuple[tuple[Rule, int, int], ...]:
+        """What each scoring rule gave each seat in a finished deal: (rule, seat, amount),
+        in rulebook order, amounts of 0 left out."""
+        return self._rule_amounts(self._outcome_args(s))
+
+    def _rule_amounts(self, args: tuple[Any, ...]) -> tuple[tuple[Rule, int, int], ...]:
+        if self._items is None:
+            outcome = _OUTCOME_PARAMS
+            self._items = tuple(
+                (rule, self._fn(D.awarded(self.game, rule.id), outcome, "awarded", tv=True,
+                                dealt=True, won=True, taken=True))
+                for rule, _b in self.game.rules_with(K.ScoreRule, K.TrickScores))
+        out = []
+        for rule, fn in self._items:
+            for seat in range(self.n):
+                amount = fn(seat, *args)
+                if amount:
+                    out.append((rule, seat, amount))
+        return tuple(out)
+
+    def outcome_items(self, *, contract: int, declarer: int, winners: Sequence[int],
+                      dealt: Sequence[int], dealer: int | None = None,
+                      taken: Sequence[int] | None = None) -> dict[tuple[str, int], int]:
+        """What each scoring rule gives each seat for a contract, the hands as dealt, the
+        winner of each trick in order and (in games that count card points) the cards each
+        seat took: {(rule id, seat): amount}, amounts of 0 left out."""
+        won = [0] * self.n
+        for k, w in enumerate(winners, start=1):
+            won[w] |= 1 << k
+        dealer = self.n - 1 if dealer is None else dealer
+        args = (declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
+                tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
+        return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
+
+    def match_over(self, deals: int, lead: int, trail: int, games: int = 0) -> bool:
+        """The match (or the rubber) is over after ``deals`` deals, the sides' totals
+        ranging from ``trail`` to ``lead``, and the side that has just won a game (if any)
+        having won ``games``: the game's ``MatchTarget``, ``MatchLength`` or ``Rubber``."""
+        return bool(self._match_fn(Ctx.MATCH_OVER)(deals, lead, trail, games))
+
+    def game_bonus(self, games: int) -> int:
+        """What a side writes for the game it has just won, its ``games``-th."""
+        return int(self._match_fn(Ctx.GAME_BONUS)(0, 0, 0, games))
+
+    def carries_over(self) -> bool:
+        """A deal's score after the trick that won a game counts towards the next game."""
+        return bool(self._match_fn(Ctx.CARRIES_OVER)(0, 0, 0, 0))
+
+    def _match_fn(self, ctx: Ctx) -> Callable[..., Any]:
+        fn = self._match_fns.get(ctx)
+        if fn is None:
+            fn = self._match_fns[ctx] = self._fn(Ref(ctx), _MATCH_PARAMS, ctx.name.lower())
+        return fn
+
+    def judge(self, scope: Scope, expr: Any) -> Callable[..., bool]:
+        """``expr`` as a test of the engine's own states, compiled as the rules are: PLAY
+        ``test(state, play)`` for a card about to be played in ``state``; TRICK
+        ``test(state, record)`` for a complete trick of ``state``'s deal, with ``state``'s
+        tracked values (those of the moment the trick was complete); OUTCOME
+        ``test(state)`` for a finished deal, with ``expr`` free of the seat; CALL
+        ``test(state, call)`` for a call about to be made in ``state``'s auction; DEAL
+        ``test(dealer)`` for the pack dealt by ``dealer``."""
+        if scope is Scope.DEAL:
+            deal_fn = compile_function(
+                self.game, self.tables, expr,
+                {Ctx.DEALER: "dealer", ("param", "receives"): "receives", ("param", "tv"): "tv"},
+                name="judge", extra_env={
+                    Receives: "(receives[{card}] if 0 < {card} < len(receives) else -1)",
+                    **self._tracked_env})
+
+            def on_deal(dealer: int) -> bool:
+                schedule = [-1]
+                for stage in range(1, self.stages + 1):
+                    schedule += self.stage_seats(dealer, stage)
+                return bool(deal_fn(dealer, schedule, self._tracked_initial))
+
+            return on_deal
+        if scope is Scope.MATCH:
+            match_fn = self._fn(expr, _MATCH_PARAMS, "judge")
+            return lambda deals, lead, trail, games: bool(match_fn(deals, lead, trail, games))
+        if scope is Scope.CALL:
+            call_fn = self._fn(expr, {**_params(_CALL_CTX), Ctx.CALL_IS_BID: "call_is_bid",
+                                      Ctx.CALL_BID: "call_bid"}, "judge", tv=True)
+
+            def on_call(state: State, call: Call) -> bool:
+                args = self._call_args(state)
+                b = -1 if call.bid is None else self.ladder.index(call.bid)
+                return bool(call_fn(*args[:-1], b >= 0, b, args[-1]))
+
+            return on_call
+        if scope is Scope.PLAY:
+            play_fn = self._fn(expr, {**_params(_PLAY_CTX), Ctx.CARD: "card",
+                                      Ctx.DECLARED: "declared"}, "judge", tv=True, dealt=True)
+
+            def on_play(state: State, play: Play) -> bool:
+                args = self._play_args(state)
+                code = NO_SUIT if play.names is None else suit_code(play.names)
+                return bool(play_fn(*args[:-2], self.game.deck.index(play.card), code, *args[-2:]))
+
+            return on_play
+        if scope is Scope.TRICK:
+            trick_fn = self._fn(expr, _trick_params(self.n), "judge", tv=True)
+
+            def on_trick(state: State, r: TrickRecord) -> bool:
+                return bool(trick_fn(*self._trick_args(state, r.number, r.leader, r.cards,
+                                                       r.named, r.face_down, state.tracked)))
+
+            return on_trick
+        if scope is Scope.OUTCOME:
+            outcome_fn = self._fn(expr, _OUTCOME_PARAMS, "judge", tv=True, dealt=True, won=True,
+                                  taken=True)
+            return lambda state: bool(outcome_fn(0, *self._outcome_args(state)))
+        raise NotationError(f"the engine judges calls, plays, tricks and outcomes, not "
+                            f"{scope.value}")
+
+    def trick_points(self, contract: int, rec: TrickRecord) -> int:
+        """What one finished trick is worth to its winner, by the game's points rules (its
+        trick value, or its cards' points)."""
+        won = [0] * self.n
+        taken = [0] * self.n
+        won[rec.winner] = 1 << rec.number
+        for c in rec.cards:
+            taken[rec.winner] |= 1 << c
+        return self._points(rec.winner, contract, tuple(won), tuple(taken))  # type: ignore[no-any-return]
+
+    def points(self, s: State, seat: int) -> int:
+        """The points a seat took in tricks so far."""
+        return self._points(seat, s.contract, s.won, s.taken)  # type: ignore[no-any-return]
+
+    def score_outcome(self, *, contract: int, declarer: int, winners: Sequence[int],
+                      dealer: int | None = None, taken: Sequence[int] | None = None,
+                      tracked: dict[str, Any] | None = None, trump: int | None = None,
+                      dealt: Sequence[int] | None = None, line: str | None = None,
+                      ) -> tuple[int, ...]:
+        """The scores for a contract and the winner of each trick, in order: in all, or on
+        one ``line`` of the score sheet."""
+        won = [0] * self.n
+        for k, w in enumerate(winners, start=1):
+            won[w] |= 1 << k
+        dealer = self.n - 1 if dealer is None else dealer
+        tv = self.tracked_values(tracked)
+        trump = self._trump_of[contract] if trump is None else trump
+        args = (declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
+                tuple(won), tuple(taken or (0,) * self.n))
+        scores, lines = self._final_scores(*args)
+        if line is None:
+            return scores
+        if line not in self.lines:
+            raise NotationError(f"{self.game.name} writes no line {line!r} (lines: "
+                                f"{', '.join(self.lines)})", value=line)
+        return lines[self.lines.index(line)] if lines else scores
+
+    def points_outcome(self, winners: Sequence[int], taken: Sequence[int] | None = None,
+                       contract: int = 0) -> tuple[int, ...]:
+        won = [0] * self.n
+        for k, w in enumerate(winners, start=1):
+            won[w] |= 1 << k
+        return tuple(self._points(seat, contract, tuple(won), tuple(taken or (0,) * self.n))
+                     for seat in range(self.n))
+
+    def trick_winner(self, *, contract: int, cards: Sequence[int], named: Sequence[int],
+                     trick_number: int = 1, trump: int | None = None) -> int:
+        """The winning position of a complete trick, by the game's strength rules."""
+        trump = self._trump_of[contract] if trump is None else trump
+        led = self._entry_suit(cards[0], named[0], True, 0, NO_SUIT, trump, trick_number, contract)
+        strengths = [self._strength(c, d, p == 0, p, led, trump, trick_number, contract)
+                     for p, (c, d) in enumerate(zip(cards, named))]
+        return strengths.index(max(strengths))
+
+    def bid_key(self, bid: Bid) -> int:
+        return self.game.bid_keys[self.ladder.index(bid)]

@@ -1,0 +1,87 @@
+"""Many deals played in turn: a deal by bots, and a match to the game's end."""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spec.cards import CardSet
+from spec.dsl import _constructs as K
+from spec.dsl._build import Game
+from spec.errors import NotationError
+
+from spec.engine._engine import engine_for, new_deal
+from spec.engine._playout import Bot, play_on, random_bot
+from spec.engine._state import Phase, State, View
+
+
+def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
+              dealer: int | None = None, hands: Sequence[CardSet | int] | None = None) -> State:
+    """Play a whole deal with bots (random ones by default), reproducibly from ``seed``;
+    the hands are dealt from the seed unless given."""
+    state = new_deal(game, seed=seed, dealer=dealer, hands=hands)
+    rng = random.Random(seed)
+    bots = bots or [random_bot] * game.players
+    eng = state.engine
+    if all(bot is random_bot for bot in bots):
+        return play_on(state, rng)
+    while state.phase is not Phase.OVER:
+        action = bots[state.turn](View(state, state.turn), rng)
+        state = eng.apply(state, action)
+    return state
+
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A series of deals played to the game's end: each deal, and each side's running total.
+
+    A side is a partnership (or a seat, in a game without partnerships); every member of a
+    side records the side's points, so a side's total is what each member scored.
+    """
+
+    deals: tuple[State, ...]
+    sides: tuple[tuple[int, ...], ...]
+    totals: tuple[tuple[int, ...], ...]  # after each deal, one total per side
+    winners: tuple[int, ...]  # the sides with the best total at the end
+
+    @property
+    def final(self) -> tuple[int, ...]:
+        return self.totals[-1] if self.totals else (0,) * len(self.sides)
+
+
+def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
+               dealer: int | None = None, max_deals: int = 1000) -> Match:
+    """Play deals, the deal passing round by the game's rotation, until the game ends.
+
+    The game ends by its ``MatchTarget`` rule (a side reaches the target, or leads by it)
+    or after ``MatchLength`` deals; deal *k* uses seed ``seed + k``.
+
+    Raises:
+        NotationError: the game states no way for a match to end.
+    """
+    target = game.constructs(K.MatchTarget)
+    length = game.constructs(K.MatchLength)
+    if not target and not length:
+        raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
+    eng = engine_for(game)
+    table = game.table
+    sides = table.sides
+    rotation = game.constructs(K.DealerRotation)
+    steps = rotation[0][1].steps if rotation else 1  # type: ignore[attr-defined]
+    dealer = game.players - 1 if dealer is None else dealer
+    totals = [0] * len(sides)
+    deals: list[State] = []
+    history: list[tuple[int, ...]] = []
+    for k in range(max_deals):
+        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer)
+        deals.append(state)
+        for i, side in enumerate(sides):
+            totals[i] += sum(state.scores[s] for s in side) // len(side)  # type: ignore[index]
+        history.append(tuple(totals))
+        dealer = (state.dealer + steps) % game.players
+        if eng.match_over(len(deals), max(totals), min(totals)):
+            break
+    best = max(totals)
+    return Match(tuple(deals), tuple(sides), tuple(history),
+                 tuple(i for i, x in enumerate(totals) if x == best))

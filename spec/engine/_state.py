@@ -1,0 +1,319 @@
+"""The states of a deal, the actions that move them, and what one seat sees of them."""
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from spec.cards import Card, CardSet, Suit
+from spec.dsl._build import Bid, Game, Rule, suit_from_code
+from spec.dsl._nodes import NO_SUIT
+
+if TYPE_CHECKING:
+    from spec.engine._engine import Engine
+
+
+class Phase(enum.Enum):
+    AUCTION = "auction"
+    SET_ASIDE = "set aside"
+    DECIDE = "decide"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call in the auction: a bid, or a pass (``bid=None``)."""
+
+    bid: Bid | None = None
+
+    def __str__(self) -> str:
+        return "pass" if self.bid is None else str(self.bid)
+
+
+PASS = Call(None)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played to a trick, with the suit named for it when a rule asks for one."""
+
+    card: Card
+    names: Suit | None = None
+
+    def __str__(self) -> str:
+        return f"{self.card}:{self.names.letter}" if self.names else str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """A card laid aside face down (a trump indicator, say)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """An announcement the rules allow on a turn: ``open``, ``caps``, ``partner`` ..."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Action = Call | Play | Lay | Declare
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A finished trick: who led, the seats and cards in order of play, named suits, which
+    cards went face down, whether they were turned up, and the winner."""
+
+    number: int
+    leader: int
+    cards: tuple[int, ...]
+    named: tuple[int, ...]
+    winner: int
+    seats: tuple[int, ...] = ()
+    face_down: tuple[bool, ...] = ()
+    revealed: bool = False
+    seen_by: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ThrownIn:
+    """A deal that was not played out: its hands, its actions and why it ended."""
+
+    dealt: tuple[int, ...]
+    log: tuple[tuple[int, Action], ...]
+    reason: str
+    dealer: int = -1
+    fired: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class State:
+    """One moment of a deal.  Immutable: every action makes a new state."""
+
+    engine: Engine = field(repr=False)
+    phase: Phase
+    dealer: int
+    seed: int
+    redeals: int
+    dealt: tuple[int, ...]  # hands as dealt, every stage (bitmasks), for records and honours
+    hands: tuple[int, ...]
+    turn: int
+    calls: tuple[tuple[int, int], ...] = ()  # (whose call, bid number or -1 for pass)
+    standing: int = -1
+    high_bidder: int = -1
+    passes_in_row: int = 0
+    thrown_in: tuple[ThrownIn, ...] = ()
+    contract: int = -1
+    declarer: int = -1
+    trump: int = NO_SUIT
+    trick_number: int = 1
+    leader: int = -1
+    trick: tuple[tuple[int, int], ...] = ()  # (card number, named suit code)
+    led_suit: int = NO_SUIT
+    won: tuple[int, ...] = ()  # per seat: bit k set when the seat won trick k
+    tricks: tuple[TrickRecord, ...] = ()
+    scores: tuple[int, ...] | None = None
+    lines: tuple[tuple[int, ...], ...] = ()  # per line of the score sheet, per seat
+    # deals in stages, set-aside cards, announcements and tracked values
+    stage: int = 1
+    stage_calls: int = 0
+    seat_calls: tuple[int, ...] = ()
+    stage_bid: bool = False
+    proxy: int = -1  # the seat whose partner is calling in its place
+    pending: tuple[int, ...] = ()  # cards dealt in later stages, per seat
+    aside: tuple[int, ...] = ()
+    tracked: tuple[Any, ...] = ()
+    out: int = -1  # the seat sitting out of the play
+    faces: tuple[bool, ...] = ()  # face-down flags of the trick so far
+    taken: tuple[int, ...] = ()  # per seat: the cards of the tricks it won
+    log: tuple[tuple[int, Action], ...] = ()  # every action of this deal, with its seat
+    void: str = ""  # why the deal ended without a score
+    # the rules that changed the course of this deal, in order, as (number of actions
+    # before, rule id): a card laid aside or played from aside, an announcement, a partner
+    # calling, a decision, a card face down, a seat sitting out, a tracked value changed,
+    # a void deal
+    fired: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def game(self) -> Game:
+        return self.engine.game
+
+    def hand(self, seat: int) -> CardSet:
+        return CardSet(self.engine.game.deck, self.hands[seat])
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def tracked_value(self, name: str) -> Any:
+        return self.tracked[self.engine.tracked_index[name]]
+
+    def view(self, seat: int) -> View:
+        """What one seat knows: its own hand and everything played face up."""
+        return View(self, seat)
+
+    def __repr__(self) -> str:
+        return (f"<State {self.engine.game.key} {self.phase.value} turn="
+                f"{self.engine.table.name(self.turn)} trick={self.trick_number}>")
+
+
+class _Unfrozen:
+    """The slots of a :class:`State` without the frozen ``__setattr__``: a state being filled.
+
+    A new state is filled in this class by plain attribute stores (the interpreter's
+    fastest path) and then becomes a ``State`` by ``__class__`` assignment, which Python
+    allows between classes with the same slots.  Nothing outside :func:`_state_maker`
+    ever holds one, so every state anyone sees is frozen.
+    """
+
+    __slots__ = State.__slots__
+
+
+def _state_maker(*changed: str) -> Callable[..., State]:
+    """A function ``(state, *values) -> State``: a copy with the ``changed`` fields set.
+
+    The copy equals ``dataclasses.replace(state, **dict(zip(changed, values)))`` at about a
+    fifth of the cost: ``replace`` walks the fields and calls the frozen ``__init__``, which
+    sets each field through ``object.__setattr__``; on random deals that was the largest
+    cost of the engine.  The body is generated from :func:`dataclasses.fields`, so every
+    field is carried over.
+    """
+    names = tuple(f.name for f in fields(State))
+    unknown = set(changed) - set(names)
+    assert not unknown, f"State has no fields {sorted(unknown)}"
+    lines = [f"def make_state(state, {', '.join(changed)}):", "    new = _new(_Unfrozen)"]
+    lines += [f"    new.{n} = {n if n in changed else 'state.' + n}" for n in names]
+    lines += ["    new.__class__ = _State", "    return new"]
+    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen, "_State": State}
+    code = compile("\n".join(lines), f"<State:{'+'.join(changed)}>", "exec")
+    exec(code, ns)  # noqa: S102  # generated from State's own field names
+    return ns["make_state"]  # type: ignore[no-any-return]  # the generated function
+
+
+# the transitions, each one new state per action
+_after_call = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "turn",
+                           "stage_calls", "seat_calls", "stage_bid", "proxy", "log")
+_after_card = _state_maker("hands", "aside", "trick", "faces", "led_suit", "turn", "log")
+_after_trick = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken",
+                            "tricks", "trick_number", "leader", "turn", "tracked", "log")
+
+
+_dealt = _state_maker("dealer", "seed", "redeals", "dealt", "hands", "pending", "thrown_in",
+                      "turn")
+_to_play = _state_maker("phase", "contract", "declarer", "trump", "out", "leader", "turn")
+_over = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken", "tricks",
+                     "trick_number", "leader", "turn", "tracked", "log", "phase", "scores",
+                     "lines")
+
+
+def _with(state: State, **changes: Any) -> State:
+    """A copy of ``state`` with some fields changed (for the rarer transitions)."""
+    return replace(state, **changes)
+
+
+def _fired(state: State, rule: Rule | None) -> State:
+    """``state`` with ``rule`` noted as taking effect at this point of the deal."""
+    assert rule is not None
+    return replace(state, fired=state.fired + ((len(state.log), rule.id),))
+
+
+class View:
+    """The state as one seat sees it; bots act on views only.
+
+    A seat sees its own hand and the cards it has set aside, every call and
+    announcement, and the cards of each trick, except cards played face down by others
+    that only the seat allowed to inspect them sees, until a trick is turned face up.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def hand(self) -> CardSet:
+        return self._state.hand(self.seat)
+
+    @property
+    def aside(self) -> CardSet:
+        s = self._state
+        return CardSet(s.game.deck, s.aside[self.seat] if s.aside else 0)
+
+    @property
+    def phase(self) -> Phase:
+        return self._state.phase
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def calls(self) -> tuple[tuple[int, int], ...]:
+        return self._state.calls
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit if this seat knows it (a face-down indicator hides it from others)."""
+        s = self._state
+        if s.engine.trump_from_aside and any(s.aside) and not s.aside[self.seat]:
+            return None
+        return suit_from_code(s.trump) if s.trump != NO_SUIT else None
+
+    def _shown(self, seat: int, card: int, down: bool, revealed: bool, seen_by: int) -> int | None:
+        if not down or revealed or self.seat in (seat, seen_by):
+            return card
+        return None
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, int | None], ...]:
+        """(seat, card number) for each card of the trick so far; ``None``: face down, unseen."""
+        s = self._state
+        seats = s.engine.trick_seats(s.leader, s.out)
+        seen_by = s.engine.face_down_seen_by(s)
+        return tuple((seats[j], self._shown(seats[j], c, bool(s.faces and s.faces[j]), False,
+                                            seen_by))
+                     for j, (c, _d) in enumerate(s.trick))
+
+    @property
+    def tricks(self) -> tuple[tuple[int, tuple[tuple[int, int | None], ...], int], ...]:
+        """(number, ((seat, card or None), ...), winner) for every finished trick."""
+        out = []
+        for r in self._state.tricks:
+            faces = r.face_down or (False,) * len(r.cards)
+            cards = tuple((seat, self._shown(seat, c, f, r.revealed, r.seen_by))
+                          for seat, c, f in zip(r.seats, r.cards, faces))
+            out.append((r.number, cards, r.winner))
+        return tuple(out)
+
+    @property
+    def seen_cards(self) -> CardSet:
+        """Every card this seat has seen: its hand, its cards aside, and the cards shown."""
+        mask = self._state.hands[self.seat] | (self._state.aside[self.seat] if self._state.aside else 0)
+        for _n, cards, _w in self.tricks:
+            for _seat, c in cards:
+                if c is not None:
+                    mask |= 1 << c
+        for _seat, c in self.current_trick:
+            if c is not None:
+                mask |= 1 << c
+        return CardSet(self._state.game.deck, mask)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(h.bit_count() for h in self._state.hands)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._state.turn != self.seat:
+            return ()
+        return self._state.engine.legal_actions(self._state)
