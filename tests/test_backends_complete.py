@@ -1,4 +1,4 @@
-"""Every back end implements every node class of the rules language."""
+"""Every back end implements every node class and every construct of the rules language."""
 from __future__ import annotations
 
 import pathlib
@@ -6,9 +6,13 @@ import sys
 
 import pytest
 
+from spec.dsl import _constructs as K
+from spec.dsl._derive import Firing
 from spec.dsl._nodes import NODE_CLASSES
+from spec.dsl._program import Lowering
 from spec.dsl._pycompile import PyCompiler
-from spec.dsl._visitor import RuleVisitor
+from spec.dsl._visitor import ConstructVisitor, RuleVisitor, UnsupportedNodeError
+from spec.registry import GAMES
 from verifier._z3.compile import Z3Compiler
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "docs" / "_ext"))
@@ -35,3 +39,48 @@ def test_a_backend_missing_a_method_cannot_be_built() -> None:
 
     with pytest.raises(TypeError):
         Partial()  # type: ignore[abstract]
+
+
+# -- constructs: what a rule can state ---------------------------------------------------
+
+def test_every_construct_is_listed() -> None:
+    stated = {c for c in vars(K).values()
+              if isinstance(c, type) and issubclass(c, K.Construct) and c is not K.Construct}
+    # Option is part of a Decide rule, never a rule's body of its own
+    assert stated - {K.Option} == set(K.CONSTRUCT_CLASSES)
+
+
+def test_construct_visitor_is_abstract_in_every_construct() -> None:
+    assert ConstructVisitor.__abstractmethods__ == {"visit_" + c.__name__ for c in K.CONSTRUCT_CLASSES}
+
+
+@pytest.mark.parametrize("visitor", [Lowering, Firing], ids=lambda b: b.__name__)
+def test_construct_visitor_has_every_visit_method(visitor: type) -> None:
+    missing = [c.__name__ for c in K.CONSTRUCT_CLASSES
+               if getattr(visitor, "visit_" + c.__name__) is getattr(ConstructVisitor, "visit_" + c.__name__)]
+    assert not missing
+    assert not getattr(visitor, "__abstractmethods__", frozenset())
+
+
+def test_a_construct_visitor_missing_a_method_cannot_be_built() -> None:
+    class Partial(ConstructVisitor[None]):
+        def visit_Seats(self, body):  # type: ignore[no-untyped-def]
+            return None
+
+    with pytest.raises(TypeError):
+        Partial()  # type: ignore[abstract]
+
+
+def test_an_unknown_construct_is_refused_not_skipped() -> None:
+    class Stray(K.Construct):
+        __slots__ = ()
+
+    with pytest.raises(UnsupportedNodeError, match="Stray"):
+        Lowering(GAMES["vint"]).visit(Stray())
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_deal_program_files_every_rule_once(key: str) -> None:
+    game = GAMES[key]
+    filed = [rid for ids in game.program.parts.values() for rid in ids]
+    assert sorted(filed) == sorted(r.id for r in game.rules)

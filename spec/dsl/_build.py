@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from spec.cards import SUITS, Card, Deck, Rank, Suit
+from spec.cards import Card, Deck, Rank, Suit
 from spec.dsl import _constructs as K
+from spec.dsl._program import DealProgram, lower
 from spec.dsl._nodes import (
-    NO_SUIT,
     Awarded,
     CardTable,
     Ctx,
@@ -39,6 +39,8 @@ from spec.dsl._nodes import (
     TrackedAfter,
     WinnerOf,
     caller_loc,
+    suit_code,
+    suit_from_code,
     walk,
 )
 from spec.errors import NotationError, SpecDefinitionError
@@ -350,9 +352,15 @@ class Game:
         assert isinstance(body, K.DeckIs)
         return body.deck
 
+    @cached_property
+    def program(self) -> DealProgram:
+        """How a deal runs, lowered once from the constructs (see :mod:`spec.dsl._program`)."""
+        return lower(self)
+
     @property
     def tricks(self) -> int:
-        return len(self.deck) // self.players
+        """Tricks in a deal, from the hand size the deal gives each seat."""
+        return self.program.tricks
 
     @cached_property
     def rank_table(self) -> CardTable:
@@ -832,15 +840,6 @@ class Game:
     def __repr__(self) -> str:
         extra = f" +{','.join(self.active_variants)}" if self.active_variants else ""
         return f"<Game {self.key}{extra}: {len(self.rules)} rules>"
-
-
-def suit_code(suit: Suit | None) -> int:
-    """The shared encoding of a suit value (see :mod:`spec.dsl._nodes`)."""
-    return NO_SUIT if suit is None else SUITS.index(suit)
-
-
-def suit_from_code(code: int) -> Suit | None:
-    return None if code == NO_SUIT else SUITS[code]
 
 
 __all__ = [

@@ -8,11 +8,11 @@ compilation, which the differential tests check.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
-from spec.dsl._build import Game
+from spec.dsl._visitor import ConstructVisitor
 from spec.dsl._nodes import (
     NO_SUIT,
     BoolOp,
@@ -40,8 +40,12 @@ from spec.dsl._nodes import (
     Taken,
     TricksWon,
     WonTrick,
+    suit_code,
     walk,
 )
+
+if TYPE_CHECKING:
+    from spec.dsl._build import Game
 
 
 def _true() -> Expr:
@@ -126,8 +130,6 @@ def needs_declaration(game: Game) -> Expr:
 
 def declaration_choices(game: Game) -> tuple[int, ...]:
     """The suit codes that can be named (by any NameSuit rule)."""
-    from spec.dsl._build import suit_code
-
     codes: list[int] = []
     for _r, body in game.constructs(K.NameSuit):
         assert isinstance(body, K.NameSuit)
@@ -447,7 +449,7 @@ __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
     "may_announce", "announced_value", "match_over", "game_bonus", "carries_over", "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
-    "required_announcement", "fires", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
+    "required_announcement", "fires", "Firing", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]
 
 
@@ -465,26 +467,45 @@ def fires(game: Game, rule: object) -> tuple[Scope | str, Expr | None]:
     about to be played (PLAY, with the card), at every complete trick (TRICK), or at the end
     (OUTCOME); or (CALL, condition on a probe bid) for a call rule refusing some bid.  Rules
     at work in every deal give (EVERY_DEAL, None); equipment and consequences, which no deal
-    shows firing, give (EQUIPMENT, None) and (CONSEQUENCE, None).
+    shows firing, give (EQUIPMENT, None) and (CONSEQUENCE, None).  Every construct has its
+    answer in :class:`Firing`; a new construct without one cannot be built.
     """
-    b = rule.body  # type: ignore[attr-defined]
-    zero = Const(0, T.INT)
-    if isinstance(b, K.PlayRule):
+    return Firing(game).visit(rule.body)  # type: ignore[attr-defined]
+
+
+Fired = tuple[Scope | str, Expr | None]
+
+
+class Firing(ConstructVisitor[Fired]):
+    """Where each construct shows in a deal, for fixtures that show each rule at work."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    # -- visible at a card, a trick, the end or a call ---------------------------------
+    def visit_PlayRule(self, b: K.PlayRule) -> Fired:
         bites = Not(IsEmpty(SetOp(Op.DIFF, Ref(Ctx.HAND), b.permits)))
         return Scope.PLAY, BoolOp(Op.AND, (b.applies, bites))
-    if isinstance(b, K.AlwaysPlayable):
+
+    def visit_AlwaysPlayable(self, b: K.AlwaysPlayable) -> Fired:
         could_follow = BoolOp(Op.AND, (Not(Ref(Ctx.IS_LEADING)), Not(IsEmpty(SetOp(
             Op.INTER, Ref(Ctx.HAND), CardsOfSuit(Ref(Ctx.LED_SUIT)))))))
         return Scope.PLAY, BoolOp(Op.AND, (Contains(b.cards, Ref(Ctx.CARD)), could_follow))
-    if isinstance(b, K.NameSuit):
+
+    def visit_NameSuit(self, b: K.NameSuit) -> Fired:
         return Scope.PLAY, b.when
-    if isinstance(b, K.DeclarationRule):
+
+    def visit_DeclarationRule(self, b: K.DeclarationRule) -> Fired:
         return Scope.PLAY, b.applies
-    if isinstance(b, K.CountsAsSuit):
+
+    def visit_CountsAsSuit(self, b: K.CountsAsSuit) -> Fired:
+        game = self.game
         return Scope.TRICK, BoolOp(Op.OR, tuple(
             Let(Ctx.LED_SUIT, played_suit(game, 0), _entry(game, i, b.when))
             for i in range(game.players)))
-    if isinstance(b, K.WinningTier):
+
+    def visit_WinningTier(self, b: K.WinningTier) -> Fired:
+        game = self.game
         step = len(game.one(K.RankOrder).order) + 1  # type: ignore[attr-defined]
         low, high = Const(b.level * step, T.INT), Const((b.level + 1) * step, T.INT)
         won_in_tier = [BoolOp(Op.AND, (Compare(Op.EQ, Ref(Ctx.TRICK_WINNER), Const(i, T.INT)),
@@ -492,25 +513,47 @@ def fires(game: Game, rule: object) -> tuple[Scope | str, Expr | None]:
                                        Compare(Op.LT, strength_at(game, i), high)))
                        for i in range(game.players)]
         return Scope.TRICK, BoolOp(Op.OR, tuple(won_in_tier))
-    if isinstance(b, K.ScoreRule):
+
+    def visit_ScoreRule(self, b: K.ScoreRule) -> Fired:
+        zero = Const(0, T.INT)
         return Scope.OUTCOME, BoolOp(Op.OR, tuple(
             BoolOp(Op.AND, (Let(Ctx.SEAT, Const(s, T.SEAT), b.when),
                             Compare(Op.NE, Let(Ctx.SEAT, Const(s, T.SEAT), b.amount), zero)))
-            for s in range(game.players)))
-    if isinstance(b, K.CallRule):
+            for s in range(self.game.players)))
+
+    def visit_CallRule(self, b: K.CallRule) -> Fired:
         return Scope.CALL, BoolOp(Op.AND, (b.applies, Not(b.requires)))
-    if isinstance(b, K.Claim):
+
+    def visit_Claim(self, b: K.Claim) -> Fired:
         # a stated consequence "if A then B" shows in a deal where A happens
         if (isinstance(b.holds, Implies) and not b.free
                 and b.scope in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME)):
             return b.scope, b.holds.cond
         return CONSEQUENCE, None
-    if isinstance(b, K.RedealIfNoBid):
+
+    def visit_RedealIfNoBid(self, b: K.RedealIfNoBid) -> Fired:
         return NO_BID, None
-    if isinstance(b, (K.ProxyCall, K.SetAside, K.PlayableAside, K.FaceDown, K.SitsOut,
-                      K.Update, K.Announce, K.Decide, K.VoidWhen)):
+
+    # -- at work in some deals, in ways a fixture does not yet single out ---------------
+    def _unmodelled(self, b: K.Construct) -> Fired:
         return UNMODELLED, None
-    if isinstance(b, (K.DeckIs, K.RankOrder, K.Ladder, K.BidOrder, K.Seats, K.PlayDirection,
-                      K.SidesByContract, K.CardPoints)):
+
+    visit_ProxyCall = visit_SetAside = visit_PlayableAside = visit_FaceDown = _unmodelled
+    visit_SitsOut = visit_Update = visit_Announce = visit_Decide = visit_VoidWhen = _unmodelled
+
+    # -- equipment: the same in every deal, never seen firing ---------------------------
+    def _equipment(self, b: K.Construct) -> Fired:
         return EQUIPMENT, None
-    return EVERY_DEAL, None
+
+    visit_DeckIs = visit_RankOrder = visit_Ladder = visit_BidOrder = visit_Seats = _equipment
+    visit_PlayDirection = visit_SidesByContract = visit_CardPoints = _equipment
+
+    # -- at work in every deal (or every match) ------------------------------------------
+    def _every_deal(self, b: K.Construct) -> Fired:
+        return EVERY_DEAL, None
+
+    visit_TrickValue = visit_DealPackets = visit_DealerRotation = visit_AuctionTurns = _every_deal
+    visit_HighestBidderDeclares = visit_TrickPlay = visit_Track = visit_Shuffle = _every_deal
+    visit_RecordTricks = visit_TrickScores = visit_GameTarget = visit_AfterGame = _every_deal
+    visit_GameBonus = visit_Rubber = visit_RubberSettlement = visit_MatchOf = _every_deal
+    visit_MatchTarget = visit_MatchLength = _every_deal

@@ -31,6 +31,15 @@ from spec.errors import SpecDefinitionError, SrcLoc
 NO_SUIT = len(SUITS)  # encoding of "no suit": no trumps, or the joker's own suit
 
 
+def suit_code(suit: Suit | None) -> int:
+    """The shared encoding of a suit value: its index in SUITS, or NO_SUIT for none."""
+    return NO_SUIT if suit is None else SUITS.index(suit)
+
+
+def suit_from_code(code: int) -> Suit | None:
+    return None if code == NO_SUIT else SUITS[code]
+
+
 class T(enum.Enum):
     """The type of a rules-language value."""
 

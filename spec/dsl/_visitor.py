@@ -1,22 +1,26 @@
-"""The abstract visitor every back end subclasses (engine, Z3 compiler, documentation).
+"""The abstract visitors every back end subclasses: one over the expression nodes (engine,
+Z3 compiler, documentation), one over the constructs a rule can state (the lowering to the
+deal program, and when a rule visibly fires).
 
-Each node class has an abstract ``visit_<NodeClass>`` method, so a back end that misses
-one cannot be instantiated, and ``tests/test_backends_complete.py`` checks the set again.
+Each node or construct class has an abstract ``visit_<Class>`` method, so a back end that
+misses one cannot be instantiated, and ``tests/test_backends_complete.py`` checks the set
+again.
 """
 from __future__ import annotations
 
 import abc
 from typing import Generic, TypeVar
 
+from spec.dsl._constructs import CONSTRUCT_CLASSES, Construct
 from spec.dsl._nodes import NODE_CLASSES, Expr
 
 R = TypeVar("R")
 
 
 class UnsupportedNodeError(Exception):
-    """A back end met a node it cannot encode; raised, never logged and skipped."""
+    """A back end met a node or construct it cannot encode; raised, never logged and skipped."""
 
-    def __init__(self, node: Expr, backend: str, why: str = "") -> None:
+    def __init__(self, node: Expr | Construct, backend: str, why: str = "") -> None:
         self.node = node
         loc = getattr(node, "src_loc", None)
         where = f" ({loc})" if loc else ""
@@ -33,6 +37,16 @@ class RuleVisitor(abc.ABC, Generic[R]):
         return method(node)  # type: ignore[no-any-return]  # each visit_ returns R
 
 
+class ConstructVisitor(abc.ABC, Generic[R]):
+    """Dispatch on the construct class to ``visit_<ConstructClass>``."""
+
+    def visit(self, body: Construct) -> R:
+        method = getattr(self, "visit_" + type(body).__name__, None)
+        if method is None:
+            raise UnsupportedNodeError(body, type(self).__name__)
+        return method(body)  # type: ignore[no-any-return]  # each visit_ returns R
+
+
 def _abstract(name: str):  # type: ignore[no-untyped-def]  # builds abstract methods
     def method(self, node):  # type: ignore[no-untyped-def]
         raise NotImplementedError
@@ -40,8 +54,12 @@ def _abstract(name: str):  # type: ignore[no-untyped-def]  # builds abstract met
     return abc.abstractmethod(method)
 
 
-for _cls in NODE_CLASSES:
-    setattr(RuleVisitor, "visit_" + _cls.__name__, _abstract("visit_" + _cls.__name__))
-RuleVisitor.__abstractmethods__ = frozenset(  # type: ignore[misc]  # set after the loop above
-    "visit_" + c.__name__ for c in NODE_CLASSES
-)
+def _make_abstract(visitor: type, classes: tuple[type, ...]) -> None:
+    for cls in classes:
+        setattr(visitor, "visit_" + cls.__name__, _abstract("visit_" + cls.__name__))
+    visitor.__abstractmethods__ = frozenset(  # type: ignore[attr-defined]  # set after the loop
+        "visit_" + c.__name__ for c in classes)
+
+
+_make_abstract(RuleVisitor, NODE_CLASSES)
+_make_abstract(ConstructVisitor, CONSTRUCT_CLASSES)

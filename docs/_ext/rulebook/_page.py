@@ -18,6 +18,7 @@ from typing import Any
 from spec.cards import Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
+from spec.dsl._program import Sides
 
 from . import _tables as TB
 from ._docstring import ModuleDoc, parse_doc
@@ -163,17 +164,16 @@ def _rules_of(game: Game, *kinds: type[K.Construct]) -> str:
 def _format_overview(page: _Page) -> Iterator[str]:
     game = page.game
     t = game.table
+    program = game.program
     yield from _title("At a glance", "-")
     facts: list[tuple[str, str, str]] = []
     seats = game.constructs(K.Seats)[0][0]
     facts.append(("Players", f"{game.players}: {', '.join(t.names)}, in order of play", seats.id))
     if t.partnerships:
         facts.append(("Sides", " against ".join(t.side_name(s) for s in t.partnerships), seats.id))
-    elif game.constructs(K.SidesByContract):
-        body = game.one(K.SidesByContract)
-        alone = getattr(body, "declarer_alone", False)
+    elif program.sides is Sides.BY_CONTRACT:
         facts.append(("Sides", "no fixed partnerships" + ("; the declarer plays alone against "
-                                                          "the others" if alone else ""),
+                                                          "the others" if program.declarer_alone else ""),
                       game.constructs(K.SidesByContract)[0][0].id))
     facts.append(("Direction", f"{t.direction.value}", game.constructs(K.PlayDirection)[0][0].id))
     facts.append(("Deck", _deck_text(game), game.constructs(K.DeckIs)[0][0].id))
@@ -188,6 +188,9 @@ def _format_overview(page: _Page) -> Iterator[str]:
         facts.append(("Bids", f"{len(legal)}, from {game.ladder[order[0]].symbol} to "
                       f"{game.ladder[order[-1]].symbol}",
                       " ".join(r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder))))
+    facts.append(("Course", ", then ".join(
+        f"{p.name} ({p.actor.value}: {p.action})" for p in program.phases),
+        " ".join(dict.fromkeys(p.opened_by for p in program.phases))))
     facts.append(("Tricks", f"{game.tricks} of {game.players} cards each",
                   game.constructs(K.TrickPlay)[0][0].id))
     for rule, body in game.rules_with(K.TrickValue, K.CardPoints):

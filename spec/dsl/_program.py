@@ -1,0 +1,311 @@
+"""How a deal runs, lowered once from the constructs: the deal program.
+
+A game states its rules as constructs (:mod:`spec.dsl._constructs`).  Most of them say
+*what* is legal or *what* a trick or a deal is worth, and :mod:`spec.dsl._derive` turns
+those into expressions.  The others say *how a deal runs*: how the pack is shuffled and
+dealt, which phases follow one another, who acts in each, who declares, who plays with
+whom, who sees which card and how deals follow one another.  :func:`lower` reads every
+construct of a game, through :class:`Lowering` (a
+:class:`~spec.dsl._visitor.ConstructVisitor`, so no construct can be forgotten), into one
+:class:`DealProgram`, the single description of the course of a deal that the engine,
+the Z3 situations, the scenario unroller and the rulebook read.
+
+The program is plain data (no z3, no engine): values, the rules in force for each part,
+and the expressions the rules state.
+
+>>> from spec.registry import GAMES
+>>> program = lower(GAMES["vint"])
+>>> [p.kind.value for p in program.phases], program.tricks, program.declarer.value
+(['auction', 'play'], 13, 'the highest bidder')
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from spec.dsl import _constructs as K
+from spec.dsl._nodes import Expr
+from spec.dsl._visitor import ConstructVisitor
+from spec.seats import Direction
+
+if TYPE_CHECKING:
+    from spec.dsl._build import Game, Rule
+
+
+class PhaseKind(enum.Enum):
+    """A kind of phase.  A new kind is written once here and once in each back end."""
+
+    AUCTION = "auction"
+    SET_ASIDE = "set aside"
+    DECIDE = "decide"
+    PLAY = "play"
+
+
+class Actor(enum.Enum):
+    """Who acts in a phase."""
+
+    IN_TURN = "each seat in turn, from the first, in the direction of play"
+    HIGHEST_BIDDER = "the highest bidder"
+    NAMED = "the seat a rule names"
+    TRICK_LEADER = "the leader of each trick, then each seat in turn"
+
+
+class Declarer(enum.Enum):
+    """Who declares the contract the auction ends with."""
+
+    HIGHEST_BIDDER = "the highest bidder"
+
+
+class Sides(enum.Enum):
+    """Who plays with whom."""
+
+    FIXED = "fixed partnerships"
+    BY_CONTRACT = "by the contract"
+
+
+class PackBetweenDeals(enum.Enum):
+    """What happens to the pack between one deal and the next."""
+
+    FRESH_SHUFFLE = "shuffled afresh (a cut leaves it uniformly random)"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a deal: who acts, what the actions are, the rules that make an action
+    legal or shape the phase, when it ends and which phase can follow."""
+
+    kind: PhaseKind
+    actor: Actor
+    action: str
+    opened_by: str  # the id of the rule that makes the phase part of the deal
+    stage: int = 1
+    first: Expr | None = None  # who acts first (the expression a rule states)
+    by: Expr | None = None  # the seat that acts, for a phase whose actor is NAMED
+    ends_when: Expr | None = None
+    rules: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.kind.value + (f" (stage {self.stage})" if self.stage > 1 else "")
+
+
+@dataclass(frozen=True)
+class DealProgram:
+    """The course of a deal of one game (with its variants in force)."""
+
+    seats: tuple[str, ...]
+    direction: Direction
+    partnerships: tuple[tuple[int, ...], ...]
+    sides: Sides
+    declarer_alone: bool
+    deck_size: int
+    packets: tuple[tuple[int, ...], ...]  # per stage, the packets each seat receives in turn
+    pack: PackBetweenDeals
+    cut_by: Expr | None
+    declarer: Declarer
+    phases: tuple[Phase, ...]
+    # every rule of the game, by the part of the program it belongs to
+    parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each seat is dealt over all stages."""
+        return sum(sum(p) for p in self.packets)
+
+    @property
+    def undealt(self) -> int:
+        """Cards of the pack dealt to no seat."""
+        return self.deck_size - self.hand_size * self.players
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a deal: every seat plays one card to each, until the hands are empty."""
+        return self.hand_size
+
+    def part_of(self, rule_id: str) -> str:
+        """The part of the program a rule belongs to (a phase's name, ``equipment``, ...)."""
+        for part, ids in self.parts.items():
+            if rule_id in ids:
+                return part
+        raise KeyError(rule_id)
+
+
+EQUIPMENT = "equipment"
+DEAL = "deal"
+DECLARER = "declarer"
+PLAY = "play"
+TRICK = "trick"
+SCORE = "score"
+SESSION = "session"
+STATED = "stated consequences"
+
+
+class Lowering(ConstructVisitor[None]):
+    """Reads each construct into the program under construction."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rule: Rule | None = None
+        self.parts: dict[str, list[str]] = {}
+        self.seats: K.Seats | None = None
+        self.direction = Direction.CLOCKWISE
+        self.sides = Sides.FIXED
+        self.declarer_alone = False
+        self.deck_size = 0
+        self.packets: dict[int, tuple[int, ...]] = {}
+        self.cut_by: Expr | None = None
+        self.declarer: Declarer | None = None
+        self.auctions: dict[int, tuple[str, K.AuctionTurns]] = {}
+        self.auction_rules: list[str] = []
+        self.set_asides: dict[int, list[tuple[str, K.SetAside]]] = {}
+        self.decide: tuple[str, K.Decide] | None = None
+        self.trick_play: tuple[str, K.TrickPlay] | None = None
+
+    def _file(self, part: str) -> None:
+        assert self.rule is not None
+        self.parts.setdefault(part, []).append(self.rule.id)
+
+    def run(self) -> DealProgram:
+        for rule in self.game.rules:
+            self.rule = rule
+            self.visit(rule.body)
+        assert self.seats is not None and self.declarer is not None and self.trick_play is not None
+        phases: list[Phase] = []
+        for stage in sorted(self.auctions):
+            opened_by, turns = self.auctions[stage]
+            phases.append(Phase(PhaseKind.AUCTION, Actor.IN_TURN, "call", opened_by, stage,
+                                first=turns.first,
+                                ends_when=turns.ends_when, rules=tuple(self.auction_rules)))
+            for rid, body in self.set_asides.get(stage, ()):
+                phases.append(Phase(PhaseKind.SET_ASIDE, Actor.HIGHEST_BIDDER, "lay a card aside",
+                                    rid, stage, ends_when=body.when, rules=(rid,)))
+        if self.decide is not None:
+            rid, decide = self.decide
+            phases.append(Phase(PhaseKind.DECIDE, Actor.NAMED, "choose", rid, by=decide.by,
+                                rules=(rid,)))
+        play_rule, play = self.trick_play
+        phases.append(Phase(PhaseKind.PLAY, Actor.TRICK_LEADER, "play a card", play_rule,
+                            first=play.first_lead, rules=tuple(self.parts.get(PLAY, ()))))
+        return DealProgram(
+            seats=self.seats.names, direction=self.direction,
+            partnerships=self.seats.partnerships, sides=self.sides,
+            declarer_alone=self.declarer_alone, deck_size=self.deck_size,
+            packets=tuple(self.packets[s] for s in sorted(self.packets)),
+            pack=PackBetweenDeals.FRESH_SHUFFLE, cut_by=self.cut_by, declarer=self.declarer,
+            phases=tuple(phases), parts={k: tuple(v) for k, v in self.parts.items()},
+        )
+
+    # -- equipment -----------------------------------------------------------------------
+    def visit_Seats(self, b: K.Seats) -> None:
+        self.seats = b
+        self._file(EQUIPMENT)
+
+    def visit_PlayDirection(self, b: K.PlayDirection) -> None:
+        self.direction = b.direction
+        self._file(EQUIPMENT)
+
+    def visit_DeckIs(self, b: K.DeckIs) -> None:
+        self.deck_size = len(b.deck)
+        self._file(EQUIPMENT)
+
+    def visit_SidesByContract(self, b: K.SidesByContract) -> None:
+        self.sides = Sides.BY_CONTRACT
+        self.declarer_alone = b.declarer_alone
+        self._file(EQUIPMENT)
+
+    def _equipment(self, b: K.Construct) -> None:
+        self._file(EQUIPMENT)
+
+    visit_RankOrder = visit_Ladder = visit_BidOrder = visit_Track = _equipment
+
+    # -- the deal ------------------------------------------------------------------------
+    def visit_DealPackets(self, b: K.DealPackets) -> None:
+        self.packets[b.stage] = b.packets
+        self._file(DEAL)
+
+    def visit_Shuffle(self, b: K.Shuffle) -> None:
+        self.cut_by = b.cut_by
+        self._file(DEAL)
+
+    def visit_VoidWhen(self, b: K.VoidWhen) -> None:
+        self._file(DEAL)
+
+    # -- the auction -----------------------------------------------------------------------
+    def visit_AuctionTurns(self, b: K.AuctionTurns) -> None:
+        assert self.rule is not None
+        self.auctions[b.stage] = (self.rule.id, b)
+        self._auction(b)
+
+    def _auction(self, b: K.Construct) -> None:
+        assert self.rule is not None
+        self.auction_rules.append(self.rule.id)
+        self._file(PhaseKind.AUCTION.value)
+
+    visit_CallRule = visit_ProxyCall = visit_RedealIfNoBid = _auction
+
+    def visit_Announce(self, b: K.Announce) -> None:
+        if b.scope.name == "CALL":
+            self._auction(b)
+        else:
+            self._file(PLAY)
+
+    def visit_HighestBidderDeclares(self, b: K.HighestBidderDeclares) -> None:
+        self.declarer = Declarer.HIGHEST_BIDDER
+        self._file(DECLARER)
+
+    def visit_SetAside(self, b: K.SetAside) -> None:
+        assert self.rule is not None
+        self.set_asides.setdefault(b.stage, []).append((self.rule.id, b))
+        self._file(PhaseKind.SET_ASIDE.value)
+
+    def visit_Decide(self, b: K.Decide) -> None:
+        assert self.rule is not None
+        self.decide = (self.rule.id, b)
+        self._file(PhaseKind.DECIDE.value)
+
+    # -- the play --------------------------------------------------------------------------
+    def visit_TrickPlay(self, b: K.TrickPlay) -> None:
+        assert self.rule is not None
+        self.trick_play = (self.rule.id, b)
+        self._file(PLAY)
+
+    def _play(self, b: K.Construct) -> None:
+        self._file(PLAY)
+
+    visit_PlayRule = visit_AlwaysPlayable = visit_PlayableAside = visit_FaceDown = _play
+    visit_SitsOut = visit_NameSuit = visit_DeclarationRule = _play
+
+    def _trick(self, b: K.Construct) -> None:
+        self._file(TRICK)
+
+    visit_CountsAsSuit = visit_WinningTier = visit_Update = visit_RecordTricks = _trick
+
+    # -- the score and the session -----------------------------------------------------
+    def _score(self, b: K.Construct) -> None:
+        self._file(SCORE)
+
+    visit_TrickValue = visit_CardPoints = visit_ScoreRule = visit_TrickScores = _score
+
+    def _session(self, b: K.Construct) -> None:
+        self._file(SESSION)
+
+    visit_DealerRotation = visit_GameTarget = visit_AfterGame = visit_GameBonus = _session
+    visit_Rubber = visit_RubberSettlement = visit_MatchOf = visit_MatchTarget = _session
+    visit_MatchLength = _session
+
+    def visit_Claim(self, b: K.Claim) -> None:
+        self._file(STATED)
+
+
+def lower(game: Game) -> DealProgram:
+    """The deal program of a game (see the module's docstring)."""
+    return Lowering(game).run()
+
+
+__all__ = ["Actor", "DealProgram", "Declarer", "Lowering", "PackBetweenDeals", "Phase",
+           "PhaseKind", "Sides", "lower"]
