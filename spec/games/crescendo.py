@@ -38,7 +38,6 @@ from spec.dsl import (
     MatchOf,
     NameSuit,
     PlayDirection,
-    PlayRule,
     Property,
     RankOrder,
     RecordTricks,
@@ -51,7 +50,6 @@ from spec.dsl import (
     TrickPlay,
     TrickValue,
     Variant,
-    WinningTier,
     all_of,
     assumption,
     bid,
@@ -59,7 +57,6 @@ from spec.dsl import (
     auction_over,
     calls_made,
     card,
-    card_suit,
     cards,
     cards_of,
     contract,
@@ -97,6 +94,7 @@ from spec.dsl import (
     winner_of,
     won_trick,
 )
+from spec.dsl.blocks import follow_suit, led_suit_wins, overcall, trumps_win
 
 # 1. Players and seats ---------------------------------------------------------------
 PLAYERS = 3
@@ -193,7 +191,7 @@ OVERCALL = Rule(
     id="auction.overcall",
     text="Once someone has bid, a bid must beat the highest bid so far.",
     source=seed("CR-AUC-4"),
-    body=CallRule(applies=call.is_bid & standing.exists, requires=call.bid.key > standing.bid.key),
+    body=overcall(),
 )
 SOLOIST = Rule(
     id="auction.soloist",
@@ -239,10 +237,7 @@ FOLLOW_SUIT = Rule(
     text="A follower who holds a card of the led suit must play a card of that suit "
     "(or the joker).",
     source=seed("CR-PLAY-3"),
-    body=PlayRule(
-        applies=~is_leading & hand.holds_any(cards_of(led_suit)),
-        permits=cards_of(led_suit),
-    ),
+    body=follow_suit(),
 )
 NO_OBLIGATION = Rule(
     id="play.no_obligation",
@@ -258,14 +253,14 @@ TRUMPS_WIN = Rule(
     id="play.trumps_win",
     text="In a suit contract, if trumps are played the highest trump wins the trick.",
     source=seed("CR-PLAY-5"),
-    body=WinningTier(2, when=(trump != no_suit) & (card_suit == trump)),
+    body=trumps_win(),
 )
 LED_SUIT_WINS = Rule(
     id="play.led_suit_wins",
     text="Otherwise, and always in no trumps, the highest card of the led suit wins; "
     "cards of other suits never win.",
     source=seed("CR-PLAY-6"),
-    body=WinningTier(1, when=card_suit == led_suit),
+    body=led_suit_wins(),
 )
 RECORD = Rule(
     id="play.record_tricks",

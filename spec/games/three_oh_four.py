@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from spec.cards import PIQUET_32, Card, Rank, Suit
 from spec.dsl import (
-    deals_played,
     lead_total,
     trail_total,
     match_over,
@@ -77,7 +76,6 @@ from spec.dsl import (
     Update,
     Variant,
     VoidWhen,
-    WinningTier,
     all_of,
     any_of,
     assumption,
@@ -87,7 +85,6 @@ from spec.dsl import (
     call,
     calls_made,
     card,
-    card_suit,
     card_table,
     cards_of,
     const,
@@ -139,6 +136,7 @@ from spec.dsl import (
     tricks_won,
     trump,
 )
+from spec.dsl.blocks import follow_suit, led_suit_wins, overcall, trumps_win
 
 # 1. Players and seats ---------------------------------------------------------------
 PLAYERS = 4
@@ -276,7 +274,7 @@ OVERCALL = Rule(
     id="auction.overcall",
     text="A bid must beat the highest bid so far.",
     source=seed("304-AUC-2"),
-    body=CallRule(applies=call.is_bid & standing.exists, requires=call.bid.key > standing.bid.key),
+    body=overcall(),
 )
 PASS_NOT_FINAL = Rule(
     id="auction.pass_not_final",
@@ -394,20 +392,19 @@ FOLLOW_SUIT = Rule(
     text="A player who holds a card of the led suit must play one; otherwise he may play "
     "any card, and nobody must trump or beat.",
     source=seed("304-PLAY-3"),
-    body=PlayRule(applies=~is_leading & hand.holds_any(cards_of(led_suit)),
-                  permits=cards_of(led_suit)),
+    body=follow_suit(),
 )
 TRUMPS_WIN = Rule(
     id="play.trumps_win",
     text="The highest trump played wins the trick.",
     source=seed("304-PLAY-4"),
-    body=WinningTier(2, when=card_suit == trump),
+    body=trumps_win(),
 )
 LED_SUIT_WINS = Rule(
     id="play.led_suit_wins",
     text="If no trump is played the highest card of the led suit wins; the winner leads next.",
     source=seed("304-PLAY-4"),
-    body=WinningTier(1, when=card_suit == led_suit),
+    body=led_suit_wins(),
 )
 OPEN_OR_CLOSED = Rule(
     id="play.open_or_closed",

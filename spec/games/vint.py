@@ -48,7 +48,6 @@ from spec.dsl import (
     HighestBidderDeclares,
     Ladder,
     PlayDirection,
-    PlayRule,
     Property,
     RankOrder,
     RedealIfNoBid,
@@ -62,7 +61,6 @@ from spec.dsl import (
     TrickScores,
     TrickValue,
     Variant,
-    WinningTier,
     all_of,
     assumption,
     awarded,
@@ -73,7 +71,6 @@ from spec.dsl import (
     next_dealer,
     first_leader,
     receives,
-    card_suit,
     cards_of,
     const,
     contract,
@@ -107,6 +104,7 @@ from spec.dsl import (
     trump,
     with_dealt,
 )
+from spec.dsl.blocks import follow_suit, led_suit_wins, overcall, trumps_win
 
 # 1. Players and seats ---------------------------------------------------------------
 PLAYERS = 4
@@ -194,7 +192,7 @@ OVERCALL = Rule(
     id="auction.overcall",
     text="A bid must beat the highest bid so far.",
     source=seed("VNT-AUC-4"),
-    body=CallRule(applies=call.is_bid & standing.exists, requires=call.bid.key > standing.bid.key),
+    body=overcall(),
 )
 PASS_NOT_FINAL = Rule(
     id="auction.pass_not_final",
@@ -240,8 +238,7 @@ FOLLOW_SUIT = Rule(
     text="A player who holds a card of the led suit must play one; otherwise he may play "
     "any card.",
     source=source("VNT-PLAY-2", "[F]; the seed's list of play rules was lost"),
-    body=PlayRule(applies=~is_leading & hand.holds_any(cards_of(led_suit)),
-                  permits=cards_of(led_suit)),
+    body=follow_suit(),
 )
 NO_OBLIGATION = Rule(
     id="play.no_obligation",
@@ -254,14 +251,14 @@ TRUMPS_WIN = Rule(
     id="play.trumps_win",
     text="The highest trump played wins the trick.",
     source=source("VNT-PLAY-3", "[F]"),
-    body=WinningTier(2, when=card_suit == trump),
+    body=trumps_win(),
 )
 LED_SUIT_WINS = Rule(
     id="play.led_suit_wins",
     text="If no trump is played, and always in Grand, the highest card of the led suit wins; "
     "the winner leads to the next trick.",
     source=source("VNT-PLAY-3", "[F]"),
-    body=WinningTier(1, when=card_suit == led_suit),
+    body=led_suit_wins(),
 )
 
 # 6. Tricks below the line -------------------------------------------------------------
