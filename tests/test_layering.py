@@ -60,3 +60,45 @@ def test_back_ends_name_no_game(path: pathlib.Path) -> None:
     for name in ("crescendo", "three_oh_four", "preference", "vint", "wiezen"):
         code = "\n".join(l for l in text.splitlines() if not l.strip().startswith(("#", ">>>", "...")))
         assert name not in code.replace('"""', ""), f"{path.name} names the game {name}"
+
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _load_time_imports(path: pathlib.Path, modules: set[str]) -> set[str]:
+    """The spec modules a module imports when it is loaded: its top-level imports, not those
+    inside functions or under ``if TYPE_CHECKING``.  Importing a package's own parent
+    package (``from spec.dsl import _constructs`` inside spec.dsl) is no edge: Python
+    loads the parent first in any case."""
+    me = _module_name(path)
+    out = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                out.add(sub if sub in modules else node.module)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+    return {m for m in out if m in modules and not me.startswith(m + ".") and m != me}
+
+
+def test_spec_modules_import_one_another_without_a_circle() -> None:
+    paths = sorted((ROOT / "spec").rglob("*.py"))
+    modules = {_module_name(p) for p in paths}
+    graph = {_module_name(p): _load_time_imports(p, modules) for p in paths}
+    done: set[str] = set()
+
+    def visit(m: str, trail: list[str]) -> None:
+        if m in trail:
+            cycle = trail[trail.index(m):] + [m]
+            raise AssertionError("import circle: " + " -> ".join(cycle))
+        if m in done:
+            return
+        for n in sorted(graph[m]):
+            visit(n, trail + [m])
+        done.add(m)
+
+    for m in sorted(graph):
+        visit(m, [])

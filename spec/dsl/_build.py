@@ -14,6 +14,7 @@ from functools import cached_property
 from spec.cards import Card, Deck, Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._program import DealProgram, lower
+from spec.dsl._pycompile import evaluate
 from spec.dsl._nodes import (
     Awarded,
     CardTable,
@@ -409,8 +410,6 @@ class Game:
         """The bid-order key of every bid on the ladder, then the key read for "no bid"
         (the lowest level and the last strain, as Z3 reads bid number -1), computed from
         the BidOrder rule."""
-        from spec.dsl._pycompile import evaluate
-
         body = self.one(K.BidOrder)
         assert isinstance(body, K.BidOrder)
         envs = [{Ctx.LEVEL: b.level, Ctx.STRAIN_RANK: self.strain_rank[b.strain]}

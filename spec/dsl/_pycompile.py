@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spec.cards import SUITS, Card, CardSet
 from spec.dsl import _derive as D
-from spec.dsl._build import Game, suit_code
 from spec.dsl._nodes import (
     Arith,
     Awarded,
@@ -64,8 +63,12 @@ from spec.dsl._nodes import (
     WinnerOf,
     CallerOf,
     Receives,
+    suit_code,
 )
 from spec.dsl._visitor import RuleVisitor, UnsupportedNodeError
+
+if TYPE_CHECKING:
+    from spec.dsl._build import Game
 
 EnvKey = Ctx | tuple[Ctx, int] | tuple[str, str] | Var | type
 _PY_OP = {
