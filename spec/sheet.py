@@ -14,6 +14,7 @@ the way players keep it; :func:`render_sheet` writes it out with a WE and a THEY
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game
 from spec.dsl._derive import score_lines
-from spec.engine import Bot, State, engine_for, play_deal
+from spec.engine import Bot, State, engine_for, session
 from spec.errors import NotationError
 
 __all__ = ["Entry", "GameWon", "RubberRecord", "play_rubber", "sheet_of", "render_sheet",
@@ -169,22 +170,17 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
 
 def play_rubber(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
                 dealer: int | None = None, max_deals: int = 200) -> RubberRecord:
-    """Play deals with bots until the rubber is over; deal *k* uses seed ``seed + k``.
+    """Play a :func:`~spec.engine.session` of deals with bots until the rubber is over.
 
     Raises:
         NotationError: the game keeps no rubber sheet.
     """
     if _rule(game, K.GameTarget) is None:
         sheet_of(game, ())  # raises the one-line explanation
-    rotation = _rule(game, K.DealerRotation)
-    steps = rotation.steps if rotation is not None else 1
-    dealer = game.players - 1 if dealer is None else dealer
     deals: list[State] = []
     record = sheet_of(game, (), seed)
-    for k in range(max_deals):
-        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer)
+    for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer), max_deals):
         deals.append(state)
-        dealer = (state.dealer + steps) % game.players
         record = sheet_of(game, deals, seed)
         if record.over:
             break

@@ -220,7 +220,8 @@ _SINGLETONS = (
 )
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
-                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GameTarget,
+                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut,
+                 K.GameTarget,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
 
@@ -545,6 +546,11 @@ class Game:
                 f"{len(seats.names)} seats, but the deck has {len(deck)}",
                 deals[-1][0],
             )
+        for rule, body in self.constructs(K.GatherAndCut):
+            assert isinstance(body, K.GatherAndCut)
+            if not 1 <= body.least <= len(deck) // 2:
+                raise self._fail(f"a cut leaves at least 1 and at most {len(deck) // 2} cards in "
+                                 f"each part of a {len(deck)}-card pack, not {body.least}", rule)
         for rule, body in self.constructs(K.Track):
             assert isinstance(body, K.Track)
             if not re.match(r"^[a-z][a-z0-9_]*$", body.name):

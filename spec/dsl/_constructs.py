@@ -320,6 +320,18 @@ class Shuffle(Construct):
 
 
 @_c
+class GatherAndCut(Construct):
+    """Between deals the pack is not shuffled: the tricks are gathered in the order they
+    were won, each trick's cards in the order they were played; ``cut_by`` (scope: STATUS,
+    of the deal just played) cuts it, leaving at least ``least`` cards in each part, and the
+    next dealer deals it.  A deal thrown in is gathered hand by hand, from the seat after
+    the dealer, and cut again.  The first deal of a session is shuffled."""
+
+    cut_by: Expr
+    least: int = 1
+
+
+@_c
 class AlwaysPlayable(Construct):
     """These cards may be played whatever the other play rules say."""
 
@@ -479,7 +491,8 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     Seats, PlayDirection, DeckIs, RankOrder, TrickValue, CardPoints, SidesByContract,
     DealPackets, DealerRotation, AuctionTurns, ProxyCall, SetAside, Ladder, BidOrder, CallRule,
     HighestBidderDeclares, RedealIfNoBid, TrickPlay, PlayRule, PlayableAside, FaceDown,
-    SitsOut, Track, Update, Announce, Decide, VoidWhen, Shuffle, AlwaysPlayable, NameSuit,
+    SitsOut, Track, Update, Announce, Decide, VoidWhen, Shuffle, GatherAndCut, AlwaysPlayable,
+    NameSuit,
     DeclarationRule, CountsAsSuit,
     WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
     Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
@@ -505,6 +518,7 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (Decide, "by"): Scope.STATUS,
     (VoidWhen, "when"): Scope.STATUS,
     (Shuffle, "cut_by"): Scope.STATUS,
+    (GatherAndCut, "cut_by"): Scope.STATUS,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

@@ -68,6 +68,7 @@ class PackBetweenDeals(enum.Enum):
     """What happens to the pack between one deal and the next."""
 
     FRESH_SHUFFLE = "shuffled afresh (a cut leaves it uniformly random)"
+    GATHERED_AND_CUT = "the tricks gathered in order and cut, not shuffled"
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ class DealProgram:
     packets: tuple[tuple[int, ...], ...]  # per stage, the packets each seat receives in turn
     pack: PackBetweenDeals
     cut_by: Expr | None
+    least_cut: int  # with a pack carried between deals, the fewest cards a cut leaves a part
+    dealer_steps: int  # after a played deal the deal passes this many seats on
     declarer: Declarer
     phases: tuple[Phase, ...]
     # every rule of the game, by the part of the program it belongs to
@@ -159,6 +162,9 @@ class Lowering(ConstructVisitor[None]):
         self.deck_size = 0
         self.packets: dict[int, tuple[int, ...]] = {}
         self.cut_by: Expr | None = None
+        self.pack = PackBetweenDeals.FRESH_SHUFFLE
+        self.least_cut = 0
+        self.dealer_steps = 1
         self.declarer: Declarer | None = None
         self.auctions: dict[int, tuple[str, K.AuctionTurns]] = {}
         self.auction_rules: list[str] = []
@@ -196,7 +202,8 @@ class Lowering(ConstructVisitor[None]):
             partnerships=self.seats.partnerships, sides=self.sides,
             declarer_alone=self.declarer_alone, deck_size=self.deck_size,
             packets=tuple(self.packets[s] for s in sorted(self.packets)),
-            pack=PackBetweenDeals.FRESH_SHUFFLE, cut_by=self.cut_by, declarer=self.declarer,
+            pack=self.pack, cut_by=self.cut_by, least_cut=self.least_cut,
+            dealer_steps=self.dealer_steps, declarer=self.declarer,
             phases=tuple(phases), parts={k: tuple(v) for k, v in self.parts.items()},
         )
 
@@ -229,7 +236,12 @@ class Lowering(ConstructVisitor[None]):
         self._file(DEAL)
 
     def visit_Shuffle(self, b: K.Shuffle) -> None:
-        self.cut_by = b.cut_by
+        self.cut_by = self.cut_by or b.cut_by
+        self._file(DEAL)
+
+    def visit_GatherAndCut(self, b: K.GatherAndCut) -> None:
+        self.pack = PackBetweenDeals.GATHERED_AND_CUT
+        self.cut_by, self.least_cut = b.cut_by, b.least
         self._file(DEAL)
 
     def visit_VoidWhen(self, b: K.VoidWhen) -> None:
@@ -294,7 +306,11 @@ class Lowering(ConstructVisitor[None]):
     def _session(self, b: K.Construct) -> None:
         self._file(SESSION)
 
-    visit_DealerRotation = visit_GameTarget = visit_AfterGame = visit_GameBonus = _session
+    def visit_DealerRotation(self, b: K.DealerRotation) -> None:
+        self.dealer_steps = b.steps
+        self._file(SESSION)
+
+    visit_GameTarget = visit_AfterGame = visit_GameBonus = _session
     visit_Rubber = visit_RubberSettlement = visit_MatchOf = visit_MatchTarget = _session
     visit_MatchLength = _session
 

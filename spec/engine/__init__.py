@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from spec.engine._engine import Engine, apply, engine_for, legal_actions, new_deal, parse_action
 from spec.engine._playout import Bot, modest_bot, pick, play_on, random_bot
-from spec.engine._session import Match, play_deal, play_match
+from spec.engine._session import Match, play_deal, play_match, session
 from spec.engine._state import (
     PASS,
     Action,
@@ -43,5 +43,5 @@ from spec.engine._state import (
 __all__ = [
     "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
     "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "modest_bot", "play_deal",
-    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match", "pick", "play_on", "PASS", "Bot",
+    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match", "session", "pick", "play_on", "PASS", "Bot",
 ]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spec.cards import CardSet
+from spec.dsl._program import PackBetweenDeals
 from spec.errors import NotationError
 
 from spec.engine._compiled import CompiledRules
@@ -20,6 +21,38 @@ class Dealing(CompiledRules):
         order = list(range(len(self.game.deck)))
         random.Random(f"{self.game.key}:{seed}:{redeals}").shuffle(order)
         return order
+
+    @property
+    def carries_pack(self) -> bool:
+        """Whether the pack is carried from one deal to the next (gathered and cut)."""
+        return self.game.program.pack is PackBetweenDeals.GATHERED_AND_CUT
+
+    def gathered(self, s: State) -> list[int]:
+        """The pack a deal leaves, gathered without a shuffle: its tricks in the order they
+        were won, each trick's cards in the order they were played, then the cards still
+        held (a deal thrown in or ended early), hand by hand from the seat after the dealer,
+        low card first."""
+        order = [c for t in s.tricks for c in t.cards]
+        held = [h | (s.pending[i] if s.pending else 0) | (s.aside[i] if s.aside else 0)
+                for i, h in enumerate(s.hands)]
+        for k in range(1, self.n + 1):
+            hand = held[(s.dealer + k) % self.n]
+            order += [i for i in range(len(self.game.deck)) if hand >> i & 1]
+        return order
+
+    def cut(self, order: Sequence[int], seed: int, redeals: int) -> list[int]:
+        """The pack cut at a point drawn from the seed, leaving each part the least the
+        game allows: the top part goes under the rest."""
+        least = self.game.program.least_cut
+        at = random.Random(f"{self.game.key}:{seed}:{redeals}:cut").randint(least, len(order) - least)
+        return list(order[at:]) + list(order[:at])
+
+    def next_pack(self, previous: State, seed: int) -> list[int] | None:
+        """The pack of the deal after ``previous``, from ``seed``: gathered from it and cut
+        where the game carries the pack, else None (shuffled afresh from the seed)."""
+        if not self.carries_pack:
+            return None
+        return self.cut(self.gathered(previous), seed, 0)
 
     def stage_seats(self, dealer: int, stage: int) -> tuple[int, ...]:
         """The seat each card of one dealing stage goes to, top of the pack first."""
@@ -63,30 +96,35 @@ class Dealing(CompiledRules):
         return out
 
     def start(self, hands: Sequence[int], *, dealer: int, seed: int = 0, redeals: int = 0,
-              thrown_in: tuple[Any, ...] = (), later: Sequence[int] | None = None) -> State:
+              thrown_in: tuple[Any, ...] = (), later: Sequence[int] | None = None,
+              pack: Sequence[int] | None = None) -> State:
         """The state at the start of the auction, from hands as dealt.
 
         In a game that deals in stages, ``hands`` are the whole deal and ``later`` the part
         of each hand that arrives after the first auction (by default the cards the deal
-        order would give late, as dealt by :meth:`split_stages`).
+        order, or ``pack`` when the hands were dealt from it, would give late, as dealt by
+        :meth:`split_stages`).
         """
         hands = tuple(hands)
         self.check_hands(hands)
-        pending = tuple(later) if later is not None else self.split_stages(hands, seed, redeals, dealer)
+        pending = (tuple(later) if later is not None
+                   else self.split_stages(hands, seed, redeals, dealer, pack))
         first = tuple(h & ~p for h, p in zip(hands, pending))
         s = _dealt(self._before_deal, dealer, seed, redeals, hands, first, pending, thrown_in, 0)
         return _dealt(s, dealer, seed, redeals, hands, first, pending, thrown_in,
                       self._first_caller(s, 1))
 
-    def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int) -> tuple[int, ...]:
+    def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int,
+                     pack: Sequence[int] | None = None) -> tuple[int, ...]:
         """The cards of each hand dealt after the first stage.
 
-        For a dealt-from-seed deal these are the cards the pack gives late; for hands given
-        whole, the highest-numbered cards of each hand (a fixed, documented choice).
+        For a deal dealt from a pack (``pack``, or the seed's) these are the cards the pack
+        gives late; for hands given whole, the highest-numbered cards of each hand (a fixed,
+        documented choice).
         """
         if self.stages == 1:
             return (0,) * self.n
-        order = self.deal_order(seed, redeals)
+        order = self.deal_order(seed, redeals) if pack is None else pack
         if tuple(hands) == self.hands_from_order(order, dealer):
             parts = self.stage_hands(order, dealer)
             late = [0] * self.n
@@ -125,9 +163,10 @@ class Dealing(CompiledRules):
     def _redeal(self, s: State, steps: int, reason: str) -> State:
         dealer = (s.dealer + steps) % self.n
         redeals = s.redeals + 1
-        order = self.deal_order(s.seed, redeals)
+        order = (self.cut(self.gathered(s), s.seed, redeals) if self.carries_pack
+                 else self.deal_order(s.seed, redeals))
         hands = self.hands_from_order(order, dealer)
-        return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals,
+        return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals, pack=order,
                           thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason, s.dealer,
                                                             s.fired),))
 

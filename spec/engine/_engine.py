@@ -96,15 +96,17 @@ def engine_for(game: Game) -> Engine:
 
 
 def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
-             hands: Sequence[CardSet | int] | None = None) -> State:
-    """A fresh deal: shuffled from ``seed``, or from the given hands."""
+             hands: Sequence[CardSet | int] | None = None,
+             pack: Sequence[int] | None = None) -> State:
+    """A fresh deal: dealt from ``pack`` (card numbers, top first: the pack a deal left,
+    see ``Engine.next_pack``), shuffled from ``seed``, or from the given hands."""
     eng = engine_for(game)
     dealer = game.players - 1 if dealer is None else dealer
-    if hands is None:
-        masks = eng.hands_from_order(eng.deal_order(seed), dealer)
-    else:
+    if hands is not None:
         masks = tuple(h.mask if isinstance(h, CardSet) else int(h) for h in hands)
-    return eng.start(masks, dealer=dealer, seed=seed)
+    else:
+        masks = eng.hands_from_order(eng.deal_order(seed) if pack is None else pack, dealer)
+    return eng.start(masks, dealer=dealer, seed=seed, pack=None if hands is not None else pack)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:

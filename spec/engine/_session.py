@@ -1,8 +1,9 @@
 """Many deals played in turn: a deal by bots, and a match to the game's end."""
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from spec.cards import CardSet
@@ -16,10 +17,11 @@ from spec.engine._state import Phase, State, View
 
 
 def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
-              dealer: int | None = None, hands: Sequence[CardSet | int] | None = None) -> State:
+              dealer: int | None = None, hands: Sequence[CardSet | int] | None = None,
+              pack: Sequence[int] | None = None) -> State:
     """Play a whole deal with bots (random ones by default), reproducibly from ``seed``;
-    the hands are dealt from the seed unless given."""
-    state = new_deal(game, seed=seed, dealer=dealer, hands=hands)
+    the hands are dealt from the seed unless given (or dealt from ``pack``)."""
+    state = new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack)
     rng = random.Random(seed)
     bots = bots or [random_bot] * game.players
     eng = state.engine
@@ -50,12 +52,30 @@ class Match:
         return self.totals[-1] if self.totals else (0,) * len(self.sides)
 
 
+def session(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
+            dealer: int | None = None) -> Iterator[State]:
+    """Deals played one after another, as the rules pass from one deal to the next: the
+    deal moves on by the game's rotation, and the pack is shuffled afresh or carried
+    (gathered from the tricks and cut).  Deal *k* uses seed ``seed + k``: for its shuffle,
+    or for the cut of the pack deal *k - 1* left.  Matches and rubbers both play theirs.
+    """
+    eng = engine_for(game)
+    steps = game.program.dealer_steps
+    dealer = game.players - 1 if dealer is None else dealer
+    pack: list[int] | None = None
+    for k in itertools.count():
+        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer, pack=pack)
+        yield state
+        dealer = (state.dealer + steps) % game.players
+        pack = eng.next_pack(state, seed + k + 1)
+
+
 def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
                dealer: int | None = None, max_deals: int = 1000) -> Match:
-    """Play deals, the deal passing round by the game's rotation, until the game ends.
+    """Play a :func:`session` until the game ends.
 
     The game ends by its ``MatchTarget`` rule (a side reaches the target, or leads by it)
-    or after ``MatchLength`` deals; deal *k* uses seed ``seed + k``.
+    or after ``MatchLength`` deals.
 
     Raises:
         NotationError: the game states no way for a match to end.
@@ -65,21 +85,15 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     if not target and not length:
         raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
     eng = engine_for(game)
-    table = game.table
-    sides = table.sides
-    rotation = game.constructs(K.DealerRotation)
-    steps = rotation[0][1].steps if rotation else 1  # type: ignore[attr-defined]
-    dealer = game.players - 1 if dealer is None else dealer
+    sides = game.table.sides
     totals = [0] * len(sides)
     deals: list[State] = []
     history: list[tuple[int, ...]] = []
-    for k in range(max_deals):
-        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer)
+    for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer), max_deals):
         deals.append(state)
         for i, side in enumerate(sides):
             totals[i] += sum(state.scores[s] for s in side) // len(side)  # type: ignore[index]
         history.append(tuple(totals))
-        dealer = (state.dealer + steps) % game.players
         if eng.match_over(len(deals), max(totals), min(totals)):
             break
     best = max(totals)
