@@ -18,6 +18,7 @@ from spec.engine import (
     Action,
     Call,
     Declare,
+    Discard,
     Lay,
     Phase,
     Play,
@@ -105,6 +106,8 @@ def to_record(state: State) -> dict[str, Any]:
         "points": {t.name(s): eng.points(state, s) for s in t.seats},
         "scores": None if state.scores is None else {t.name(s): x for s, x in enumerate(state.scores)},
     }
+    if game.program.talon_cards:
+        out["talon"] = str(CardSet(game.deck, state.dealt_talon))
     if state.lines:  # a score sheet with several lines: each seat's score on each
         out["lines"] = {line: {t.name(s): x for s, x in enumerate(col)}
                         for line, col in zip(eng.lines, state.lines)}
@@ -134,10 +137,10 @@ class ReplayReport:
 
 
 MAX_SEED = 10 ** 18 - 1  # seeds are whole numbers of at most 18 digits
-_KINDS = ("call", "play", "lay", "announce")
-_KIND_OF = {Call: "call", Play: "play", Lay: "lay", Declare: "announce"}
+_KINDS = ("call", "play", "lay", "discard", "announce")
+_KIND_OF = {Call: "call", Play: "play", Lay: "lay", Discard: "discard", Declare: "announce"}
 _NOUN = {"call": "a call", "play": "a card played", "lay": "a card laid aside",
-         "announce": "an announcement"}
+         "discard": "a card discarded", "announce": "an announcement"}
 
 
 def _is(value: Any, kind: type) -> bool:
@@ -183,11 +186,11 @@ def _check_actions(actions: list[Any], where: str, first_step: int) -> None:
     for step, a in enumerate(actions, start=first_step):
         if not isinstance(a, dict):
             raise RecordError(f"{where}: step {step}: an action is an object with 'seat' and one "
-                              f"of 'call', 'play', 'lay' or 'announce', got {json_kind(a)}")
+                              f"of 'call', 'play', 'lay', 'discard' or 'announce', got {json_kind(a)}")
         kinds = [k for k in _KINDS if k in a]
         if "seat" not in a or len(kinds) != 1:
             raise RecordError(f"{where}: step {step}: an action is an object with 'seat' and one "
-                              "of 'call', 'play', 'lay' or 'announce'")
+                              "of 'call', 'play', 'lay', 'discard' or 'announce'")
         _need(a, "seat", str, "a seat's name", f"{where}: step {step}")
         _need(a, kinds[0], str, "an action in record notation (such as 'pass', '15C' or "
               "'AS')", f"{where}: step {step}")
@@ -277,8 +280,9 @@ def hands_from_text(game: Game, data: Any) -> tuple[int, ...]:
     return tuple(masks)
 
 
-def replay(data: Any) -> ReplayReport:
-    """Re-run a record through the engine.
+def replay(data: Any, game: Game | None = None) -> ReplayReport:
+    """Re-run a record through the engine: of a registered game, or of ``game`` (whose key
+    the record must name).
 
     Every field is checked for its type first; then each action is applied in turn and
     must be of the kind the record says (a card played, not a call, during the play).
@@ -292,7 +296,11 @@ def replay(data: Any) -> ReplayReport:
         NotationError: the game or a variant is unknown.
     """
     _check_shape(data)
-    game = find_game(data["game"])
+    if game is None:
+        game = find_game(data["game"])
+    elif data["game"] != game.key:
+        raise NotationError(f"the record is of the game {data['game']!r}, not {game.key!r}",
+                            value=data["game"])
     if data["variants"]:
         game = game.with_variants(*data["variants"])
     eng = engine_for(game)

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
-from spec.engine import Call, Declare, Lay, Phase, Play, State, new_deal, play_deal, play_match
+from spec.engine import Call, Declare, Discard, Lay, Phase, Play, State, new_deal, play_deal, play_match
 from spec.errors import NotationError, SpecError, shown
 from spec.constraints import about_play, parse_where
 from spec.pbn import PbnDeal, check_pbn_game, iter_pbn, read_pbn, write_pbn
@@ -190,6 +190,8 @@ def render(state: State) -> str:
     w = max(len(n) for n in t.names)
     for s in t.seats:
         lines.append(f"  {t.name(s):{w}}  {_hand_text(game, state.dealt[s])}")
+    if game.program.talon_cards:
+        lines.append(f"  {'talon':{w}}  {_hand_text(game, state.dealt_talon)}")
     lines.append("Auction")
     before_play = []
     for s, a in state.log:
@@ -199,6 +201,8 @@ def render(state: State) -> str:
             before_play.append(f"{t.name(s)} {'pass' if a.bid is None else a.bid.symbol}")
         elif isinstance(a, Lay):
             before_play.append(f"{t.name(s)} lays a card face down")
+        elif isinstance(a, Discard):
+            before_play.append(f"{t.name(s)} takes the talon and discards a card")
         else:
             before_play.append(f"{t.name(s)} announces {a}")
     lines.append("  " + ", ".join(before_play))

@@ -177,12 +177,16 @@ def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: igno
     sit, dest = E.deal_schedule(enc)
     n, size = game.players, len(game.deck)
     counts = [z3.Sum([z3.If(d == s, enc.int(1), enc.int(0)) for d in dest]) for s in range(n)]
-    # every pack position goes to a real seat, and each seat gets its share
-    claim = z3.And(*[z3.And(d >= 0, d < n) for d in dest], *[c == game.tricks for c in counts])
+    talon = z3.Sum([z3.If(d == -1, enc.int(1), enc.int(0)) for d in dest])
+    # every pack position goes to a real seat or the talon, each seat gets its share, the
+    # talon its cards, and no position is left over
+    claim = z3.And(*[z3.And(d >= -1, d < n) for d in dest], *[c == game.tricks for c in counts],
+                   talon == game.program.talon_cards, enc.bool(len(dest) == size))
     model = _prove(solving, sit.facts, claim)
     if model is None:
         stages = f" in {game.stages} stages" if game.stages > 1 else ""
-        return (Verdict.HOLDS, f"{game.tricks} cards to each of {n} seats from the {size}-card "
+        talon = f" and {game.program.talon_cards} to the talon" if game.program.talon_cards else ""
+        return (Verdict.HOLDS, f"{game.tricks} cards to each of {n} seats{talon} from the {size}-card "
                 f"pack{stages}, for every dealer (the cards' distinctness is checked when the "
                 "game is built)", None)
     dealer = model.eval(sit.values["dealer"], model_completion=True).as_long()

@@ -87,6 +87,8 @@ def unsupported(game: Game) -> str:
         missing.append("tracked values changed at other moments than the end of a trick")
     if any(b.count != 1 for _r, b in game.constructs(K.SetAside)):  # type: ignore[attr-defined]
         missing.append("several cards laid aside at once")
+    if game.program.talon_cards:
+        missing.append("a talon")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(missing) + ")")

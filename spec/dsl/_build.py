@@ -220,7 +220,7 @@ _SINGLETONS = (
 )
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
-                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut,
+                 K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut, K.Talon, K.TakeTalon,
                  K.GameTarget,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
@@ -521,7 +521,8 @@ class Game:
             raise self._fail(
                 f"duplicate card {dup[0]} in the deck (every card must be distinct)", deck_rule
             )
-        if len(deck) == 0 or len(deck) % len(seats.names):
+        # without a talon every card goes to a seat (with one, the deal's check counts it)
+        if len(deck) == 0 or (not self.constructs(K.Talon) and len(deck) % len(seats.names)):
             raise self._fail(
                 f"a deck of {len(deck)} cards does not share out among {len(seats.names)} seats",
                 deck_rule,
@@ -539,13 +540,32 @@ class Game:
             )
         deals = self.constructs(K.DealPackets)
         share = sum(sum(d.packets) for _r, d in deals)  # type: ignore[attr-defined]
-        if share * len(seats.names) != len(deck):
+        talon = self.constructs(K.Talon)
+        table = talon[0][1].cards if talon else 0  # type: ignore[attr-defined]
+        if share * len(seats.names) + table != len(deck):
             packets = " + ".join(str(d.packets) for _r, d in deals)  # type: ignore[attr-defined]
             raise self._fail(
                 f"packets {packets} give {share} cards to each of "
-                f"{len(seats.names)} seats, but the deck has {len(deck)}",
+                f"{len(seats.names)} seats" + (f" and {table} to the talon" if talon else "")
+                + f", but the deck has {len(deck)}",
                 deals[-1][0],
             )
+        for rule, body in talon:
+            assert isinstance(body, K.Talon)
+            staged = {d.stage: d for _r, d in deals}  # type: ignore[attr-defined]
+            if body.cards < 1 or body.stage not in staged or not (
+                    0 <= body.after_round <= len(staged[body.stage].packets)):
+                raise self._fail(f"a talon of {body.cards} card(s) after round {body.after_round} "
+                                 f"of the deal of stage {body.stage}: there is no such round", rule)
+        for rule, body in self.constructs(K.TakeTalon):
+            assert isinstance(body, K.TakeTalon)
+            if not talon:
+                raise self._fail("the declarer takes the talon, but no rule deals one (Talon)", rule)
+            if not 0 <= body.discards <= share + table:
+                raise self._fail(f"the declarer cannot discard {body.discards} cards", rule)
+            if body.discards != table:
+                raise self._fail(f"the declarer takes {table} cards and discards {body.discards}: "
+                                 "his hand would no longer last the play", rule)
         for rule, body in self.constructs(K.GatherAndCut):
             assert isinstance(body, K.GatherAndCut)
             if not 1 <= body.least <= len(deck) // 2:

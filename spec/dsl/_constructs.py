@@ -95,6 +95,27 @@ class DealPackets(Construct):
 
 
 @_c
+class Talon(Construct):
+    """In the deal of ``stage``, after round ``after_round`` of its packets (0: before the
+    first), ``cards`` cards go face down to the table: the talon.  No seat sees it until a
+    rule gives it to one (``TakeTalon``); otherwise it stays out of the play."""
+
+    cards: int
+    after_round: int = 0
+    stage: int = 1
+
+
+@_c
+class TakeTalon(Construct):
+    """After the auction, when ``when`` holds (scope: STATUS), the declarer takes the talon
+    into his hand and then discards ``discards`` cards face down, one at a time; only he
+    sees them, and they take no part in the play."""
+
+    when: Expr
+    discards: int
+
+
+@_c
 class DealerRotation(Construct):
     """After a played deal the deal passes ``steps`` seats on in the direction of play."""
 
@@ -489,7 +510,7 @@ class Claim(Construct):
 
 CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     Seats, PlayDirection, DeckIs, RankOrder, TrickValue, CardPoints, SidesByContract,
-    DealPackets, DealerRotation, AuctionTurns, ProxyCall, SetAside, Ladder, BidOrder, CallRule,
+    DealPackets, Talon, TakeTalon, DealerRotation, AuctionTurns, ProxyCall, SetAside, Ladder, BidOrder, CallRule,
     HighestBidderDeclares, RedealIfNoBid, TrickPlay, PlayRule, PlayableAside, FaceDown,
     SitsOut, Track, Update, Announce, Decide, VoidWhen, Shuffle, GatherAndCut, AlwaysPlayable,
     NameSuit,
@@ -519,6 +540,7 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (VoidWhen, "when"): Scope.STATUS,
     (Shuffle, "cut_by"): Scope.STATUS,
     (GatherAndCut, "cut_by"): Scope.STATUS,
+    (TakeTalon, "when"): Scope.STATUS,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

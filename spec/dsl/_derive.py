@@ -540,6 +540,7 @@ class Firing(ConstructVisitor[Fired]):
 
     visit_ProxyCall = visit_SetAside = visit_PlayableAside = visit_FaceDown = _unmodelled
     visit_SitsOut = visit_Update = visit_Announce = visit_Decide = visit_VoidWhen = _unmodelled
+    visit_TakeTalon = _unmodelled
 
     # -- equipment: the same in every deal, never seen firing ---------------------------
     def _equipment(self, b: K.Construct) -> Fired:
@@ -554,7 +555,7 @@ class Firing(ConstructVisitor[Fired]):
 
     visit_TrickValue = visit_DealPackets = visit_DealerRotation = visit_AuctionTurns = _every_deal
     visit_HighestBidderDeclares = visit_TrickPlay = visit_Track = visit_Shuffle = _every_deal
-    visit_GatherAndCut = _every_deal
+    visit_GatherAndCut = visit_Talon = _every_deal
     visit_RecordTricks = visit_TrickScores = visit_GameTarget = visit_AfterGame = _every_deal
     visit_GameBonus = visit_Rubber = visit_RubberSettlement = visit_MatchOf = _every_deal
     visit_MatchTarget = visit_MatchLength = _every_deal

@@ -38,6 +38,7 @@ class PhaseKind(enum.Enum):
 
     AUCTION = "auction"
     SET_ASIDE = "set aside"
+    EXCHANGE = "exchange"
     DECIDE = "decide"
     PLAY = "play"
 
@@ -47,6 +48,7 @@ class Actor(enum.Enum):
 
     IN_TURN = "each seat in turn, from the first, in the direction of play"
     HIGHEST_BIDDER = "the highest bidder"
+    DECLARER = "the declarer"
     NAMED = "the seat a rule names"
     TRICK_LEADER = "the leader of each trick, then each seat in turn"
 
@@ -83,6 +85,7 @@ class Phase:
     stage: int = 1
     first: Expr | None = None  # who acts first (the expression a rule states)
     by: Expr | None = None  # the seat that acts, for a phase whose actor is NAMED
+    when: Expr | None = None  # the phase takes place only when this holds (None: always)
     ends_when: Expr | None = None
     rules: tuple[str, ...] = ()
 
@@ -102,6 +105,7 @@ class DealProgram:
     declarer_alone: bool
     deck_size: int
     packets: tuple[tuple[int, ...], ...]  # per stage, the packets each seat receives in turn
+    talon: tuple[int, int, int]  # cards dealt to the table: (count, stage, after which round)
     pack: PackBetweenDeals
     cut_by: Expr | None
     least_cut: int  # with a pack carried between deals, the fewest cards a cut leaves a part
@@ -122,8 +126,31 @@ class DealProgram:
 
     @property
     def undealt(self) -> int:
-        """Cards of the pack dealt to no seat."""
+        """Cards of the pack dealt to no seat (the talon's)."""
         return self.deck_size - self.hand_size * self.players
+
+    @property
+    def talon_cards(self) -> int:
+        return self.talon[0]
+
+    def layout(self, stage: int) -> tuple[int, ...]:
+        """Where each card of one dealing stage goes, top of the pack first: the number of
+        seats after the stage's first receiver (0 for the first receiver), or -1 for the
+        talon.  The engine deals by it and the Z3 deal schedule is built from it.
+
+        >>> from spec.registry import GAMES
+        >>> GAMES["304"].program.layout(1)
+        (0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)
+        """
+        cards, talon_stage, after = self.talon
+        packets = self.packets[stage - 1]
+        out: list[int] = []
+        for r in range(len(packets) + 1):
+            if cards and stage == talon_stage and r == after:
+                out += [-1] * cards
+            if r < len(packets):
+                out += [k for k in range(self.players) for _ in range(packets[r])]
+        return tuple(out)
 
     @property
     def tricks(self) -> int:
@@ -162,6 +189,8 @@ class Lowering(ConstructVisitor[None]):
         self.deck_size = 0
         self.packets: dict[int, tuple[int, ...]] = {}
         self.cut_by: Expr | None = None
+        self.talon = (0, 1, 0)
+        self.take_talon: tuple[str, K.TakeTalon] | None = None
         self.pack = PackBetweenDeals.FRESH_SHUFFLE
         self.least_cut = 0
         self.dealer_steps = 1
@@ -189,7 +218,11 @@ class Lowering(ConstructVisitor[None]):
                                 ends_when=turns.ends_when, rules=tuple(self.auction_rules)))
             for rid, body in self.set_asides.get(stage, ()):
                 phases.append(Phase(PhaseKind.SET_ASIDE, Actor.HIGHEST_BIDDER, "lay a card aside",
-                                    rid, stage, ends_when=body.when, rules=(rid,)))
+                                    rid, stage, when=body.when, rules=(rid,)))
+        if self.take_talon is not None:
+            rid, take = self.take_talon
+            phases.append(Phase(PhaseKind.EXCHANGE, Actor.DECLARER, "discard a card", rid,
+                                when=take.when, rules=(rid,)))
         if self.decide is not None:
             rid, decide = self.decide
             phases.append(Phase(PhaseKind.DECIDE, Actor.NAMED, "choose", rid, by=decide.by,
@@ -201,7 +234,7 @@ class Lowering(ConstructVisitor[None]):
             seats=self.seats.names, direction=self.direction,
             partnerships=self.seats.partnerships, sides=self.sides,
             declarer_alone=self.declarer_alone, deck_size=self.deck_size,
-            packets=tuple(self.packets[s] for s in sorted(self.packets)),
+            packets=tuple(self.packets[s] for s in sorted(self.packets)), talon=self.talon,
             pack=self.pack, cut_by=self.cut_by, least_cut=self.least_cut,
             dealer_steps=self.dealer_steps, declarer=self.declarer,
             phases=tuple(phases), parts={k: tuple(v) for k, v in self.parts.items()},
@@ -234,6 +267,15 @@ class Lowering(ConstructVisitor[None]):
     def visit_DealPackets(self, b: K.DealPackets) -> None:
         self.packets[b.stage] = b.packets
         self._file(DEAL)
+
+    def visit_Talon(self, b: K.Talon) -> None:
+        self.talon = (b.cards, b.stage, b.after_round)
+        self._file(DEAL)
+
+    def visit_TakeTalon(self, b: K.TakeTalon) -> None:
+        assert self.rule is not None
+        self.take_talon = (self.rule.id, b)
+        self._file(PhaseKind.EXCHANGE.value)
 
     def visit_Shuffle(self, b: K.Shuffle) -> None:
         self.cut_by = self.cut_by or b.cut_by

@@ -31,6 +31,7 @@ from spec.engine._state import (
     Action,
     Call,
     Declare,
+    Discard,
     Lay,
     Phase,
     Play,
@@ -43,5 +44,5 @@ from spec.engine._state import (
 __all__ = [
     "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
     "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "modest_bot", "play_deal",
-    "View", "Lay", "Declare", "ThrownIn", "Match", "play_match", "session", "pick", "play_on", "PASS", "Bot",
+    "View", "Lay", "Discard", "Declare", "ThrownIn", "Match", "play_match", "session", "pick", "play_on", "PASS", "Bot",
 ]

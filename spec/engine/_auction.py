@@ -8,7 +8,9 @@ from spec.dsl._build import suit_code
 from spec.dsl._nodes import Scope
 
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
-from spec.engine._state import PASS, Action, Call, Declare, Lay, Phase, State, _after_call, _fired, _to_play, _with
+from spec.engine._state import (
+    PASS, Action, Call, Declare, Discard, Lay, Phase, State, _after_call, _fired, _to_play, _with,
+)
 
 
 class Auction(CompiledRules):
@@ -147,9 +149,33 @@ class Auction(CompiledRules):
                 s = _fired(s, self._sits_rule)
         leader = self._first_lead(s.dealer, declarer, contract, trump, s.tracked)
         s = _to_play(s, Phase.PLAY, contract, declarer, trump, out, leader, leader)
+        take = self._take_talon
+        if take is not None and take[1](*self._status_args(s)):
+            # the declarer takes the talon into his hand, then discards
+            hands = tuple(h | s.talon if i == declarer else h for i, h in enumerate(s.hands))
+            return _with(_fired(s, take[0]), phase=Phase.EXCHANGE, turn=declarer, hands=hands,
+                         talon=0)
+        return self._before_play(s)
+
+    def _before_play(self, s: State) -> State:
+        """The last step before the first lead: a seat's choice, if the game has one."""
         if self._decide is not None:
             return _with(s, phase=Phase.DECIDE, turn=self._decide[1](*self._status_args(s)))
         return s
+
+    def _apply_discard(self, s: State, discard: Discard) -> State:
+        assert self._take_talon is not None
+        deck = self.game.deck
+        seat = s.turn
+        if discard.card not in deck or not s.hands[seat] >> deck.index(discard.card) & 1:
+            raise self._refuse(self._take_talon[0], f"{discard.card} is not in "
+                               f"{self.table.name(seat)}'s hand ({s.hand(seat)})", discard)
+        bit = 1 << deck.index(discard.card)
+        hands = tuple(h & ~bit if i == seat else h for i, h in enumerate(s.hands))
+        s = _with(s, hands=hands, discards=s.discards | bit, log=s.log + ((seat, discard),))
+        if s.discards.bit_count() < self._take_talon[2]:
+            return s
+        return self._before_play(_with(s, phase=Phase.PLAY, turn=s.leader))
 
     def _decide_options(self, s: State) -> tuple[Declare, ...]:
         assert self._decide is not None

@@ -197,6 +197,13 @@ class CompiledRules():
                  tuple((self.tracked_index[n], self._fn(v, status_p, "value", tv=True, dealt=True))
                        for n, v in o.sets))
                 for o in body.options))
+        take = g.constructs(K.TakeTalon)
+        self._take_talon: tuple[Rule, Callable[..., bool], int] | None = None
+        if take:
+            rule, body = take[0]
+            assert isinstance(body, K.TakeTalon)
+            self._take_talon = (rule, self._fn(body.when, status_p, "take_talon", tv=True, dealt=True),
+                                body.discards)
         self._voids = tuple((self._fn(b.when, status_p, "void", tv=True, dealt=True),  # type: ignore[attr-defined]
                              b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))

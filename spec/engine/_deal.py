@@ -23,6 +23,10 @@ class Dealing(CompiledRules):
         return order
 
     @property
+    def full_mask(self) -> int:
+        return (1 << len(self.game.deck)) - 1
+
+    @property
     def carries_pack(self) -> bool:
         """Whether the pack is carried from one deal to the next (gathered and cut)."""
         return self.game.program.pack is PackBetweenDeals.GATHERED_AND_CUT
@@ -34,9 +38,9 @@ class Dealing(CompiledRules):
         low card first."""
         order = [c for t in s.tricks for c in t.cards]
         held = [h | (s.pending[i] if s.pending else 0) | (s.aside[i] if s.aside else 0)
-                for i, h in enumerate(s.hands)]
-        for k in range(1, self.n + 1):
-            hand = held[(s.dealer + k) % self.n]
+                for i, h in enumerate(s.hands)] + [s.talon | s.discards]
+        for k in range(1, self.n + 2):  # the talon or the discards last
+            hand = held[(s.dealer + k) % self.n] if k <= self.n else held[-1]
             order += [i for i in range(len(self.game.deck)) if hand >> i & 1]
         return order
 
@@ -55,15 +59,14 @@ class Dealing(CompiledRules):
         return self.cut(self.gathered(previous), seed, 0)
 
     def stage_seats(self, dealer: int, stage: int) -> tuple[int, ...]:
-        """The seat each card of one dealing stage goes to, top of the pack first."""
+        """The seat each card of one dealing stage goes to, top of the pack first; -1 for
+        a card dealt to the talon."""
         key = (dealer, stage)
         seats = self._deal_seats.get(key)
         if seats is None:
-            deal = self._deals[stage - 1]
             first = self._deal_first[stage - 1](dealer)
-            seats = tuple((first + k) % self.n
-                          for packet in deal.packets for k in range(self.n)  # type: ignore[union-attr]
-                          for _ in range(packet))
+            seats = tuple(-1 if k < 0 else (first + k) % self.n
+                          for k in self.game.program.layout(stage))
             self._deal_seats[key] = seats
         return seats
 
@@ -79,7 +82,8 @@ class Dealing(CompiledRules):
         pos = 0
         for stage in range(1, self.stages + 1):
             for seat in self.stage_seats(dealer, stage):
-                hands[seat] |= 1 << order[pos]
+                if seat >= 0:
+                    hands[seat] |= 1 << order[pos]
                 pos += 1
         return tuple(hands)
 
@@ -90,7 +94,8 @@ class Dealing(CompiledRules):
         for stage in range(1, self.stages + 1):
             hands = [0] * self.n
             for seat in self.stage_seats(dealer, stage):
-                hands[seat] |= 1 << order[pos]
+                if seat >= 0:
+                    hands[seat] |= 1 << order[pos]
                 pos += 1
             out.append(tuple(hands))
         return out
@@ -110,8 +115,12 @@ class Dealing(CompiledRules):
         pending = (tuple(later) if later is not None
                    else self.split_stages(hands, seed, redeals, dealer, pack))
         first = tuple(h & ~p for h, p in zip(hands, pending))
-        s = _dealt(self._before_deal, dealer, seed, redeals, hands, first, pending, thrown_in, 0)
-        return _dealt(s, dealer, seed, redeals, hands, first, pending, thrown_in,
+        talon = self.full_mask
+        for h in hands:
+            talon &= ~h
+        s = _dealt(self._before_deal, dealer, seed, redeals, hands, first, pending, thrown_in,
+                   talon, 0)
+        return _dealt(s, dealer, seed, redeals, hands, first, pending, thrown_in, talon,
                       self._first_caller(s, 1))
 
     def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int,
@@ -140,8 +149,9 @@ class Dealing(CompiledRules):
         return tuple(late)
 
     def check_hands(self, hands: Sequence[int]) -> None:
-        """Raise NotationError unless the hands share out the deck as the deal rule does."""
-        full = (1 << len(self.game.deck)) - 1
+        """Raise NotationError unless the hands share out the deck as the deal rule does
+        (the cards of no hand are the talon)."""
+        full = self.full_mask
         size = sum(self.packets)
         if len(hands) != self.n:
             raise NotationError(f"expected {self.n} hands, got {len(hands)}", value=hands)
@@ -156,7 +166,7 @@ class Dealing(CompiledRules):
                     f"{self.table.name(s)} has {h.bit_count()} cards; the deal gives {size}",
                     value=hands,
                 )
-        if seen != full:
+        if (full & ~seen).bit_count() != self.game.program.talon_cards:
             raise NotationError(f"cards {CardSet(self.game.deck, full & ~seen)} are not dealt",
                                 value=hands)
 

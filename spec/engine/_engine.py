@@ -12,7 +12,7 @@ from spec.engine._deal import Dealing
 from spec.engine._play import Tricks
 from spec.engine._playout import Playout
 from spec.engine._probes import Probes
-from spec.engine._state import PASS, Action, Call, Declare, Lay, Phase, Play, State
+from spec.engine._state import PASS, Action, Call, Declare, Discard, Lay, Phase, Play, State
 
 
 class Engine(Dealing, Auction, Tricks, Playout, Probes):
@@ -30,6 +30,8 @@ class Engine(Dealing, Auction, Tricks, Playout, Probes):
             acts = self._auction_actions(s)
         elif s.phase is Phase.SET_ASIDE:
             acts = tuple(self._lays[i] for i in range(len(self.game.deck)) if s.hands[s.turn] >> i & 1)
+        elif s.phase is Phase.EXCHANGE:
+            acts = tuple(Discard(c) for i, c in enumerate(self.game.deck) if s.hands[s.turn] >> i & 1)
         elif s.phase is Phase.DECIDE:
             acts = self._decide_options(s)
         else:
@@ -80,6 +82,11 @@ class Engine(Dealing, Auction, Tricks, Playout, Probes):
                                    f"hand aside face down ({s.hand(s.turn)}), not {action}",
                                    action)
             return self._apply_lay(s, action)
+        if s.phase is Phase.EXCHANGE:
+            if not isinstance(action, Discard):
+                raise self._refuse(None, f"{self.table.name(s.turn)} must discard a card of his "
+                                   f"hand face down ({s.hand(s.turn)}), not {action}", action)
+            return self._apply_discard(s, action)
         raise self._refuse(None, "the deal is over: no more actions", action)
 
 
@@ -136,6 +143,8 @@ def parse_action(state: State, text: str) -> Action:
         return Declare(t.lower())
     if state.phase is Phase.SET_ASIDE:
         return Lay(game.deck.parse_card(t))
+    if state.phase is Phase.EXCHANGE:
+        return Discard(game.deck.parse_card(t))
     if state.phase is Phase.AUCTION:
         if t.lower() in ("pass", "p", "-"):
             return PASS

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 class Phase(enum.Enum):
     AUCTION = "auction"
     SET_ASIDE = "set aside"
+    EXCHANGE = "exchange"
     DECIDE = "decide"
     PLAY = "play"
     OVER = "over"
@@ -57,6 +58,16 @@ class Lay:
 
 
 @dataclass(frozen=True, slots=True)
+class Discard:
+    """A card the declarer discards face down after taking the talon."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
 class Declare:
     """An announcement the rules allow on a turn: ``open``, ``caps``, ``partner`` ..."""
 
@@ -66,7 +77,7 @@ class Declare:
         return self.name
 
 
-Action = Call | Play | Lay | Declare
+Action = Call | Play | Lay | Discard | Declare
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +143,8 @@ class State:
     proxy: int = -1  # the seat whose partner is calling in its place
     pending: tuple[int, ...] = ()  # cards dealt in later stages, per seat
     aside: tuple[int, ...] = ()
+    talon: int = 0  # the cards on the table, face down, until the declarer takes them
+    discards: int = 0  # the cards the declarer discarded after taking the talon
     tracked: tuple[Any, ...] = ()
     out: int = -1  # the seat sitting out of the play
     faces: tuple[bool, ...] = ()  # face-down flags of the trick so far
@@ -150,6 +163,14 @@ class State:
 
     def hand(self, seat: int) -> CardSet:
         return CardSet(self.engine.game.deck, self.hands[seat])
+
+    @property
+    def dealt_talon(self) -> int:
+        """The talon as dealt (a bitmask): the cards of the pack in no hand as dealt."""
+        talon = (1 << len(self.engine.game.deck)) - 1
+        for h in self.dealt:
+            talon &= ~h
+        return talon
 
     @property
     def is_over(self) -> bool:
@@ -209,7 +230,7 @@ _after_trick = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won
 
 
 _dealt = _state_maker("dealer", "seed", "redeals", "dealt", "hands", "pending", "thrown_in",
-                      "turn")
+                      "talon", "turn")
 _to_play = _state_maker("phase", "contract", "declarer", "trump", "out", "leader", "turn")
 _over = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken", "tricks",
                      "trick_number", "leader", "turn", "tracked", "log", "phase", "scores",
@@ -230,9 +251,10 @@ def _fired(state: State, rule: Rule | None) -> State:
 class View:
     """The state as one seat sees it; bots act on views only.
 
-    A seat sees its own hand and the cards it has set aside, every call and
+    A seat sees its own hand and the cards it has set aside or discarded, every call and
     announcement, and the cards of each trick, except cards played face down by others
-    that only the seat allowed to inspect them sees, until a trick is turned face up.
+    that only the seat allowed to inspect them sees, until a trick is turned face up.  The
+    talon is face down: a seat sees how many cards it holds, never which.
     """
 
     __slots__ = ("_state", "seat")
@@ -249,6 +271,17 @@ class View:
     def aside(self) -> CardSet:
         s = self._state
         return CardSet(s.game.deck, s.aside[self.seat] if s.aside else 0)
+
+    @property
+    def discards(self) -> CardSet:
+        """The cards this seat discarded after taking the talon (no other seat sees them)."""
+        s = self._state
+        return CardSet(s.game.deck, s.discards if self.seat == s.declarer else 0)
+
+    @property
+    def talon_size(self) -> int:
+        """How many cards lie face down on the table as the talon."""
+        return self._state.talon.bit_count()
 
     @property
     def phase(self) -> Phase:
@@ -299,7 +332,8 @@ class View:
     @property
     def seen_cards(self) -> CardSet:
         """Every card this seat has seen: its hand, its cards aside, and the cards shown."""
-        mask = self._state.hands[self.seat] | (self._state.aside[self.seat] if self._state.aside else 0)
+        mask = (self._state.hands[self.seat] | (self._state.aside[self.seat] if self._state.aside else 0)
+                | self.discards.mask)
         for _n, cards, _w in self.tricks:
             for _seat, c in cards:
                 if c is not None:

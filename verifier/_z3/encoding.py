@@ -441,21 +441,24 @@ def outcome_situation(enc: Encoding) -> Situation:
         sit.facts.append(z3.Sum(pts) == z3.Sum(values))
         sit.env[PointsWon] = pick(pts)
     size = short_trick_size(sit)
-    # with every seat playing, every card is taken: the points add up to the table's total
-    sit.facts += [z3.Implies(size == n, t) for t in pending_total]
+    # with every seat playing and no talon, every card is taken: the points add up to the
+    # table's total (cards of the talon, or discarded, are in no trick)
+    every_card = (size == n) if g.program.undealt == 0 else enc.bool(False)
+    sit.facts += [z3.Implies(every_card, t) for t in pending_total]
     for i in range(len(g.deck)):
-        sit.facts += [in_trick[i] >= z3.If(size == n, enc.int(1), enc.int(0)),
+        sit.facts += [in_trick[i] >= z3.If(every_card, enc.int(1), enc.int(0)),
                       in_trick[i] <= g.tricks]
     for k in range(1, g.tricks + 1):
         sit.facts.append(z3.Sum([z3.If(t == k, enc.int(1), enc.int(0)) for t in in_trick]) == size)
     for a in range(n):
         for b in range(a + 1, n):
             sit.facts.append(dealt[a] & dealt[b] == 0)
-    # the hands as dealt share out the whole deck (deal.partitions_deck)
+    # the hands as played share out the whole deck but the talon (deal.partitions_deck)
     union = dealt[0]
     for d in dealt[1:]:
         union = union | d
-    sit.facts.append(union == enc.bv(enc.full))
+    if g.program.undealt == 0:
+        sit.facts.append(union == enc.bv(enc.full))
     for s in range(n):
         sit.facts.append(enc.popcount(dealt[s]) == g.tricks)
         sit.values[f"taken_{s}"] = taken[s]
@@ -479,9 +482,7 @@ def deal_schedule(enc: Encoding) -> tuple[Situation, list[Any]]:
         deal = g.stage_rule(K.DealPackets, stage)
         assert isinstance(deal, K.DealPackets)
         first = Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(deal.first)
-        for packet in deal.packets:
-            for kk in range(n):
-                dest.extend([(first + kk) % n] * packet)
+        dest += [enc.int(-1) if k < 0 else (first + k) % n for k in g.program.layout(stage)]
     for i, d in enumerate(dest):
         sit.values[f"dest_{i}"] = d
     sit.env[Ctx.DEALER] = dealer
