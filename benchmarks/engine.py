@@ -1,18 +1,34 @@
-"""How fast the engine plays each game, and how much memory a full check takes.
+"""How fast the engine plays each game, against its targets and OpenSpiel, and how much
+memory a full check takes.
 
 Run from the repository root::
 
-    python benchmarks/engine.py                 # 20,000 deals of each game, then `trickspec check`
-    python benchmarks/engine.py --game 304 --deals 2000 --no-check --json
+    python benchmarks/engine.py                 # every game, then `python -m verifier check`
+    python benchmarks/engine.py --game 304 --deals 1000 --repeats 3 --no-check --json
 
-The first figure is complete random deals per second on one core, per game:
-``spec.engine.play_deal`` with the random bots, in this process, after a short warm-up
-(which also compiles the rules).  The second is the play of the cards alone: the same
-deals are bid first, untimed, and only the random play of their tricks is timed (in
-games whose play is plain enough for the engine's fast random play; the others play
-card by card).  The third is the peak resident memory of
-``python -m verifier check GAME...`` run in a child process.  If that command is missing or fails, the script says so, prints
-the last line of its stderr and still exits 0: the figures are for reading, not a gate.
+Every figure is the median of ``--repeats`` runs of ``--deals`` random deals (seeds
+``--seed``, ``--seed + 1`` ...) on one core, after a warm-up that also compiles the rules:
+
+* **per action**: the public API, a deal dealt by ``new_deal`` and played by calling
+  ``legal_actions(state)`` and ``apply(state, action)`` with the random bot's choice
+  (``pick``), action by action, to the end: complete deals per second and the mean µs per
+  decision (the deal's time over its actions, the dealing included); then, from a run
+  that times each call, the µs per ``legal_actions`` call and per ``apply`` call.
+* **fast path**: ``play_deal`` with the random bots, which plays the same deals (the same
+  draws) on one working state without a state or a check per action
+  (``Engine.random_playout``), and its speed-up over the per-action API.  The same two
+  figures for the play of the cards alone, from the positions after the auction.
+* **OpenSpiel**, when ``pyspiel`` imports: complete random bridge deals per second through
+  its Python API (``legal_actions``, ``apply_action``, chance outcomes drawn the same way)
+  measured in this run.  ``load_game("bridge")`` scores the auction by double-dummy
+  analysis without playing the cards, so the comparable figure is
+  ``bridge(use_double_dummy_result=false)``, which plays them; the default's figure is
+  shown too, from a few deals.
+* the peak resident memory of ``python -m verifier check GAME...`` in a child process.
+
+Each figure is printed beside its target; nothing fails when one is missed: the figures
+are for reading, not a gate.  If the check command is missing or fails, the script says
+so, prints the last line of its stderr and still exits 0.
 """
 from __future__ import annotations
 
@@ -20,9 +36,11 @@ import argparse
 import json
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from spec.dsl._build import Game
@@ -30,38 +48,84 @@ from spec.engine import (
     Phase,
     State,
     apply,
-    engine_for,
     legal_actions,
     new_deal,
     pick,
     play_deal,
     play_on,
 )
+from spec.errors import NotationError
 from spec.registry import GAMES, find_game
 
 WARM_UP_DEALS = 200
 CHECK_COMMAND = (sys.executable, "-m", "verifier", "check")
+# complete deals per second through the per-action API, by game key
+PER_ACTION_TARGET = {"vint": 5_000, "304": 3_000, "crescendo": 10_000}
+FAST_PATH_TARGET = 2.0  # the fast path's speed-up over the per-action API, at least
+OPENSPIEL_GAME = "bridge(use_double_dummy_result=false)"
+OPENSPIEL_DEFAULT_DEALS = 5
 
 
-def time_deals(game: Game, deals: int, seed: int) -> dict[str, Any]:
-    """Play ``deals`` random deals from seeds ``seed``, ``seed + 1``, ... and time them."""
-    for s in range(seed, seed + min(deals, WARM_UP_DEALS)):
-        play_deal(game, seed=s)
-    start = time.perf_counter()
+def _per_action(game: Game, seed: int) -> int:
+    """One deal dealt and played through the per-action API; its number of actions."""
+    state = new_deal(game, seed=seed)
+    rng = random.Random(seed)
+    actions = 0
+    while state.phase is not Phase.OVER:
+        legal = legal_actions(state)
+        state = apply(state, legal[pick(rng, len(legal))])
+        actions += 1
+    return actions
+
+
+def _median_run(run: Callable[[Any], Any], repeats: int,
+                setup: Callable[[], Any] = lambda: None) -> tuple[float, Any]:
+    """The median time of ``repeats`` calls of ``run`` (each given what an untimed call of
+    ``setup`` returns), and what the last returned."""
+    times, out = [], None
+    for _ in range(repeats):
+        arg = setup()
+        start = time.perf_counter()
+        out = run(arg)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
+
+
+def _timer_cost() -> float:
+    """What one ``perf_counter`` pair costs, to take off the calls timed one by one."""
+    pc = time.perf_counter
+    n = 20_000
+    start = pc()
+    for _ in range(n):
+        pc()
+        pc()
+    return (pc() - start) / n
+
+
+def _call_costs(game: Game, deals: int, seed: int) -> tuple[float, float]:
+    """µs per ``legal_actions`` call and per ``apply`` call, each call timed in the loop."""
+    pc = time.perf_counter
+    spent_legal = spent_apply = 0.0
+    calls = 0
     for s in range(seed, seed + deals):
-        play_deal(game, seed=s)
-    seconds = time.perf_counter() - start
-    return {
-        "game": game.key,
-        "deals": deals,
-        "seed": seed,
-        "seconds": seconds,
-        "deals_per_second": deals / seconds,
-        "us_per_deal": seconds / deals * 1e6,
-    }
+        state = new_deal(game, seed=s)
+        rng = random.Random(s)
+        while state.phase is not Phase.OVER:
+            t0 = pc()
+            legal = legal_actions(state)
+            t1 = pc()
+            action = legal[pick(rng, len(legal))]
+            t2 = pc()
+            state = apply(state, action)
+            t3 = pc()
+            spent_legal += t1 - t0
+            spent_apply += t3 - t2
+            calls += 1
+    timer = _timer_cost() / 2
+    return (spent_legal / calls - timer) * 1e6, (spent_apply / calls - timer) * 1e6
 
 
-def _bid(game: Game, seed: int) -> tuple[State, random.Random] | None:
+def _after_auction(game: Game, seed: int) -> tuple[State, random.Random] | None:
     """A deal dealt and bid by the random bots, as ``play_deal`` would, up to the first card."""
     state = new_deal(game, seed=seed)
     rng = random.Random(seed)
@@ -73,18 +137,96 @@ def _bid(game: Game, seed: int) -> tuple[State, random.Random] | None:
     return state, rng
 
 
-def time_card_play(game: Game, deals: int, seed: int) -> dict[str, Any]:
-    """Time the random play of the cards alone, from positions after the auction."""
-    starts = [x for x in (_bid(game, s) for s in range(seed, seed + deals)) if x is not None]
-    fast = engine_for(game)._plain_play
-    for state, rng in starts[:WARM_UP_DEALS]:
-        play_on(state, random.Random(rng.random()))
-    start = time.perf_counter()
+def _card_play(starts: list[tuple[State, random.Random]], fast: bool) -> int:
+    """The play of the cards from each position, by ``play_on`` or action by action."""
     for state, rng in starts:
-        play_on(state, rng)
-    seconds = time.perf_counter() - start
-    return {"game": game.key, "deals": len(starts), "seconds": seconds,
-            "deals_per_second": len(starts) / seconds, "fast_random_play": fast}
+        if fast:
+            play_on(state, rng)
+        else:
+            while state.phase is not Phase.OVER:
+                legal = legal_actions(state)
+                state = apply(state, legal[pick(rng, len(legal))])
+    return len(starts)
+
+
+def _copies(starts: list[tuple[State, Any]]) -> list[tuple[State, random.Random]]:
+    """Each position with a fresh generator in the state its deal's left it in."""
+    out = []
+    for state, rng_state in starts:
+        rng = random.Random(0)
+        rng.setstate(rng_state)
+        out.append((state, rng))
+    return out
+
+
+def measure_game(game: Game, deals: int, seed: int, repeats: int) -> dict[str, Any]:
+    """Every engine figure of one game."""
+    seeds = range(seed, seed + deals)
+    for s in range(seed, seed + min(deals, WARM_UP_DEALS)):
+        _per_action(game, s)
+        play_deal(game, seed=s)
+    per_action_s, actions = _median_run(lambda _: sum(_per_action(game, s) for s in seeds),
+                                        repeats)
+    fast_s, _ = _median_run(lambda _: [play_deal(game, seed=s) for s in seeds], repeats)
+    legal_us, apply_us = _call_costs(game, min(deals, 1000), seed)
+    starts = [(state, rng.getstate())
+              for state, rng in filter(None, (_after_auction(game, s) for s in seeds))]
+    cards_per_action_s, _ = _median_run(lambda st: _card_play(st, fast=False), repeats,
+                                        lambda: _copies(starts))
+    cards_fast_s, _ = _median_run(lambda st: _card_play(st, fast=True), repeats,
+                                  lambda: _copies(starts))
+    target = PER_ACTION_TARGET.get(game.key)
+    return {
+        "game": game.key, "deals": deals, "seed": seed, "repeats": repeats,
+        "per_action": {
+            "deals_per_second": deals / per_action_s, "target_deals_per_second": target,
+            "actions_per_deal": actions / deals,
+            "us_per_decision": per_action_s / actions * 1e6,
+            "us_per_legal_actions": legal_us, "us_per_apply": apply_us,
+        },
+        "fast_path": {
+            "deals_per_second": deals / fast_s, "speedup": per_action_s / fast_s,
+            "target_speedup": FAST_PATH_TARGET,
+        },
+        "card_play": {
+            "positions": len(starts),
+            "per_action_deals_per_second": len(starts) / cards_per_action_s,
+            "fast_deals_per_second": len(starts) / cards_fast_s,
+            "speedup": cards_per_action_s / cards_fast_s, "target_speedup": FAST_PATH_TARGET,
+        },
+    }
+
+
+def measure_openspiel(deals: int, seed: int, repeats: int) -> dict[str, Any]:
+    """Complete random bridge deals per second through OpenSpiel's Python API, or why not."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # optional, for the comparison only
+    except ImportError as exc:
+        return {"error": f"pyspiel is not importable ({exc}); pip install open_spiel to compare"}
+
+    def play(game: Any, s: int) -> None:
+        rng = random.Random(s)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[pick(rng, len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[pick(rng, len(legal))])
+
+    out: dict[str, Any] = {"game": OPENSPIEL_GAME, "version": getattr(pyspiel, "__version__", "?")}
+    game = pyspiel.load_game(OPENSPIEL_GAME)
+    for s in range(seed, seed + min(deals, WARM_UP_DEALS)):
+        play(game, s)
+    seconds, _ = _median_run(lambda _: [play(game, s) for s in range(seed, seed + deals)],
+                             repeats)
+    out["deals_per_second"] = deals / seconds
+    default = pyspiel.load_game("bridge")
+    seconds = _median_run(lambda _: [play(default, s) for s in range(OPENSPIEL_DEFAULT_DEALS)],
+                          1)[0]
+    out["default_bridge_deals_per_second"] = OPENSPIEL_DEFAULT_DEALS / seconds
+    return out
 
 
 def _max_rss_bytes(kilo_or_bytes: int) -> int:
@@ -134,15 +276,38 @@ def measure_check(timeout: float, games: list[str]) -> dict[str, Any]:
     return out
 
 
-def _print_report(speeds: list[dict[str, Any]], plays: list[dict[str, Any]],
+def _beside(value: float, target: float | None, unit: str = "") -> str:
+    if target is None:
+        return "(no target)"
+    mark = "met" if value >= target else "MISSED"
+    return f"(target >= {target:,.4g}{unit}: {mark})"
+
+
+def _print_report(figures: list[dict[str, Any]], spiel: dict[str, Any] | None,
                   check: dict[str, Any] | None) -> None:
-    for speed, cards in zip(speeds, plays):
-        print(f"engine: {speed['deals']:,} random {speed['game']} deals in {speed['seconds']:.2f} s "
-              f"on one core")
-        print(f"        {speed['deals_per_second']:,.0f} deals/s, "
-              f"{speed['us_per_deal']:,.1f} µs/deal")
-        print(f"        the play of the cards alone: {cards['deals_per_second']:,.0f} deals/s "
-              f"({'fast random play' if cards['fast_random_play'] else 'card by card'})")
+    for f in figures:
+        pa, fp, cp = f["per_action"], f["fast_path"], f["card_play"]
+        print(f"engine: {f['game']}, {f['deals']:,} random deals, median of {f['repeats']} "
+              f"runs, one core")
+        print(f"  per action   {pa['deals_per_second']:8,.0f} deals/s "
+              f"{_beside(pa['deals_per_second'], pa['target_deals_per_second'])}")
+        print(f"               {pa['us_per_decision']:8.2f} µs per decision (mean over "
+              f"{pa['actions_per_deal']:.1f} actions a deal, dealing included)")
+        print(f"               {pa['us_per_legal_actions']:8.2f} µs per legal_actions call, "
+              f"{pa['us_per_apply']:.2f} µs per apply call")
+        print(f"  fast path    {fp['deals_per_second']:8,.0f} deals/s, {fp['speedup']:.2f}x the "
+              f"per-action API {_beside(fp['speedup'], fp['target_speedup'], 'x')}")
+        print(f"  card play    {cp['fast_deals_per_second']:8,.0f} deals/s fast, "
+              f"{cp['per_action_deals_per_second']:,.0f} per action: {cp['speedup']:.2f}x "
+              f"{_beside(cp['speedup'], cp['target_speedup'], 'x')}")
+    if spiel is not None:
+        if "error" in spiel:
+            print(f"openspiel: not measured: {spiel['error']}")
+        else:
+            print(f"openspiel: {spiel['game']} (open_spiel {spiel['version']}): "
+                  f"{spiel['deals_per_second']:,.0f} complete random deals/s; "
+                  f"load_game('bridge'), which scores the auction double-dummy without "
+                  f"playing the cards: {spiel['default_bridge_deals_per_second']:,.1f} deals/s")
     if check is None:
         return
     command = " ".join(["python"] + check["command"][1:])
@@ -156,32 +321,36 @@ def _print_report(speeds: list[dict[str, Any]], plays: list[dict[str, Any]],
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=20_000,
-                        help="number of deals to time (default: %(default)s)")
+    parser.add_argument("--deals", type=int, default=2_000,
+                        help="deals in each timed run (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="timed runs of each figure, the median reported (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the first deal; deal k uses seed + k (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--game", action="append", default=[], metavar="GAME",
                         help="a game to time (repeatable; default: every registered game)")
+    parser.add_argument("--no-openspiel", action="store_true",
+                        help="skip the OpenSpiel comparison")
     parser.add_argument("--no-check", action="store_true",
-                        help="skip the memory measurement of `trickspec check`")
+                        help="skip the memory measurement of the full check")
     parser.add_argument("--check-timeout", type=float, default=3600.0, metavar="SECONDS",
                         help="give up on the check after this long (default: %(default)s)")
     args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error(f"--deals must be at least 1, got {args.deals}")
+    if args.deals < 1 or args.repeats < 1:
+        parser.error("--deals and --repeats must be at least 1")
 
     try:
         games = [find_game(g) for g in args.game] or list(GAMES.values())
-    except Exception as e:  # an unknown game name: one line, like the CLI
+    except NotationError as e:  # an unknown game name: one line, like the CLI
         parser.error(str(e))
-    speeds = [time_deals(g, args.deals, args.seed) for g in games]
-    plays = [time_card_play(g, args.deals, args.seed) for g in games]
+    figures = [measure_game(g, args.deals, args.seed, args.repeats) for g in games]
+    spiel = None if args.no_openspiel else measure_openspiel(args.deals, args.seed, args.repeats)
     check = None if args.no_check else measure_check(args.check_timeout, [g.key for g in games])
     if args.json:
-        print(json.dumps({"engine": speeds, "card_play": plays, "check": check}, indent=2))
+        print(json.dumps({"engine": figures, "openspiel": spiel, "check": check}, indent=2))
     else:
-        _print_report(speeds, plays, check)
+        _print_report(figures, spiel, check)
     return 0
 
 

@@ -5,11 +5,17 @@ Nothing here names a game.  :class:`Engine` compiles the expressions that
 immutable :class:`State` moves through the phases of a deal: the auction, the play of the
 tricks, the score.
 
-Each part has a module of its own: ``_state`` (states, actions, views), ``_compiled`` (the
-rules compiled to Python), ``_deal`` (the pack and the packets), ``_auction`` and ``_play``
-(the phases), ``_playout`` (fast random play and the bots), ``_probes`` (what the verifier
-asks outside a running deal), ``_session`` (many deals in turn) and ``_engine`` (the
-phases put together).  ``apply`` refuses an illegal action with an
+Each part has a module of its own: ``_state`` (states, actions, views, and the working
+copies actions are applied to), ``_env`` (what each scope's rules read and how the engine
+reads it from a state: the named environments rules are compiled in), ``_compiled`` (the
+rules compiled to Python), ``_plays`` (masks of legal cards decoded to plays), ``_deal``
+(the pack and the packets), ``_auction`` and ``_play`` (the phases), ``_playout`` (fast
+random play and the bots), ``_probes`` (what the verifier asks outside a running deal),
+``_session`` (many deals in turn) and ``_engine`` (the phases put together).
+
+``legal_actions`` remembers the state it was asked about last and the actions it gave, and
+``apply`` applies one of those to that state without checking it again; any other action
+is checked first.  ``apply`` refuses an illegal action with an
 :class:`~spec.errors.IllegalActionError` naming the rule that forbids it, and the state it
 was given is untouched (states are never changed in place).
 
@@ -23,7 +29,14 @@ was given is untouched (states are never changed in place).
 """
 from __future__ import annotations
 
-from spec.engine._engine import Engine, apply, engine_for, legal_actions, new_deal, parse_action
+from spec.engine._engine import (
+    Engine,
+    apply,
+    engine_for,
+    legal_actions,
+    new_deal,
+    parse_action,
+)
 from spec.engine._playout import Bot, modest_bot, pick, play_on, random_bot
 from spec.engine._session import Match, play_deal, play_match, session
 from spec.engine._state import (
@@ -42,7 +55,31 @@ from spec.engine._state import (
 )
 
 __all__ = [
-    "Phase", "Call", "Play", "Action", "TrickRecord", "State", "Engine", "engine_for",
-    "new_deal", "legal_actions", "apply", "parse_action", "random_bot", "modest_bot", "play_deal",
-    "View", "Lay", "Discard", "Declare", "ThrownIn", "Match", "play_match", "session", "pick", "play_on", "PASS", "Bot",
+    "PASS",
+    "Action",
+    "Bot",
+    "Call",
+    "Declare",
+    "Discard",
+    "Engine",
+    "Lay",
+    "Match",
+    "Phase",
+    "Play",
+    "State",
+    "ThrownIn",
+    "TrickRecord",
+    "View",
+    "apply",
+    "engine_for",
+    "legal_actions",
+    "modest_bot",
+    "new_deal",
+    "parse_action",
+    "pick",
+    "play_deal",
+    "play_match",
+    "play_on",
+    "random_bot",
+    "session",
 ]

@@ -7,10 +7,37 @@ from typing import Any
 
 from spec.cards import CardSet
 from spec.dsl._program import PackBetweenDeals
+from spec.engine._compiled import CompiledRules
+from spec.engine._state import State, ThrownIn, copy_into, freeze, thaw
 from spec.errors import NotationError
 
-from spec.engine._compiled import CompiledRules
-from spec.engine._state import State, ThrownIn, _dealt
+
+def _shuffled(size: int, rng: random.Random) -> list[int]:
+    """``list(range(size))`` shuffled by ``rng`` exactly as ``rng.shuffle`` shuffles it: the
+    same draws of ``getrandbits`` (``_randbelow`` inlined), at about half the cost."""
+    x = list(range(size))
+    getrandbits = rng.getrandbits
+    for i in range(size - 1, 0, -1):
+        m = i + 1
+        k = m.bit_length()
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+    return x
+
+
+def _same_as_shuffle() -> bool:
+    """Whether :func:`_shuffled` draws as this Python's ``random.shuffle`` does."""
+    for seed in range(8):
+        order = list(range(53))
+        random.Random(seed).shuffle(order)
+        if order != _shuffled(53, random.Random(seed)):
+            return False
+    return True
+
+
+_FAST_SHUFFLE = _same_as_shuffle()
 
 
 class Dealing(CompiledRules):
@@ -18,9 +45,45 @@ class Dealing(CompiledRules):
 
     def deal_order(self, seed: int, redeals: int = 0) -> list[int]:
         """The shuffled pack (card numbers, top first) for a seed and a redeal count."""
+        rng = random.Random(f"{self.game.key}:{seed}:{redeals}")
+        if _FAST_SHUFFLE:
+            return _shuffled(len(self.game.deck), rng)
         order = list(range(len(self.game.deck)))
-        random.Random(f"{self.game.key}:{seed}:{redeals}").shuffle(order)
+        rng.shuffle(order)
         return order
+
+    def deal(self, seed: int, dealer: int, pack: Sequence[int] | None = None, redeals: int = 0,
+             thrown_in: tuple[Any, ...] = ()) -> State:
+        """A new deal from ``pack`` (card numbers, top first), or shuffled from the seed:
+        what ``start(hands_from_order(pack), pack=pack)`` gives, the pack dealt once."""
+        order = self.deal_order(seed, redeals) if pack is None else pack
+        schedule = self._schedule(dealer)
+        if len(schedule[0]) != len(order):  # a pack of the wrong size: the long way, refused
+            return self.start(self.hands_from_order(order, dealer), dealer=dealer, seed=seed,
+                              redeals=redeals, thrown_in=thrown_in, pack=order)
+        self._check_order(order)
+        seats, first = schedule
+        # one slot more than seats: seat -1, the talon, lands in it
+        hands, late = [0] * (self.n + 1), [0] * (self.n + 1)
+        for seat, card in zip(seats, order):
+            hands[seat] |= 1 << card
+        if first < len(seats):
+            for seat, card in zip(seats[first:], order[first:]):
+                late[seat] |= 1 << card
+        dealt = tuple(hands[:-1])
+        late.pop()
+        self.check_hands(dealt)
+        return self._started(dealt, tuple(late), dealer, seed, redeals, thrown_in)
+
+    def _schedule(self, dealer: int) -> tuple[tuple[int, ...], int]:
+        """The seat each card of the pack goes to, every stage, and the number the first
+        stage deals."""
+        key = (dealer, 0)
+        seats = self._deal_seats.get(key)
+        if seats is None:
+            seats = self._deal_seats[key] = tuple(
+                seat for stage in range(1, self.stages + 1) for seat in self.stage_seats(dealer, stage))
+        return seats, len(self.stage_seats(dealer, 1))
 
     @property
     def full_mask(self) -> int:
@@ -73,11 +136,7 @@ class Dealing(CompiledRules):
     def hands_from_order(self, order: Sequence[int], dealer: int) -> tuple[int, ...]:
         """Deal a pack in the game's packets (every stage), starting with the seat each
         stage's deal rule names."""
-        if sorted(order) != list(range(len(self.game.deck))):
-            raise NotationError(
-                f"a pack order must list every card number 0..{len(self.game.deck) - 1} once",
-                value=order,
-            )
+        self._check_order(order)
         hands = [0] * self.n
         pos = 0
         for stage in range(1, self.stages + 1):
@@ -86,6 +145,13 @@ class Dealing(CompiledRules):
                     hands[seat] |= 1 << order[pos]
                 pos += 1
         return tuple(hands)
+
+    def _check_order(self, order: Sequence[int]) -> None:
+        if sorted(order) != list(range(len(self.game.deck))):
+            raise NotationError(
+                f"a pack order must list every card number 0..{len(self.game.deck) - 1} once",
+                value=order,
+            )
 
     def stage_hands(self, order: Sequence[int], dealer: int) -> list[tuple[int, ...]]:
         """The cards each seat receives at each stage of the deal."""
@@ -114,14 +180,22 @@ class Dealing(CompiledRules):
         self.check_hands(hands)
         pending = (tuple(later) if later is not None
                    else self.split_stages(hands, seed, redeals, dealer, pack))
-        first = tuple(h & ~p for h, p in zip(hands, pending))
+        return self._started(hands, pending, dealer, seed, redeals, thrown_in)
+
+    def _started(self, dealt: tuple[int, ...], pending: tuple[int, ...], dealer: int, seed: int,
+                 redeals: int, thrown_in: tuple[Any, ...]) -> State:
+        """The state at the start of the auction: ``dealt`` checked, ``pending`` the cards
+        dealt after the first stage."""
+        w = thaw(self._before_deal)
+        w.dealer, w.seed, w.redeals, w.dealt, w.thrown_in = dealer, seed, redeals, dealt, thrown_in
+        w.hands = tuple(h & ~p for h, p in zip(dealt, pending))
+        w.pending = pending
         talon = self.full_mask
-        for h in hands:
+        for h in dealt:
             talon &= ~h
-        s = _dealt(self._before_deal, dealer, seed, redeals, hands, first, pending, thrown_in,
-                   talon, 0)
-        return _dealt(s, dealer, seed, redeals, hands, first, pending, thrown_in, talon,
-                      self._first_caller(s, 1))
+        w.talon = talon
+        w.turn = self._auction_first[0](w)
+        return freeze(w)
 
     def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int,
                      pack: Sequence[int] | None = None) -> tuple[int, ...]:
@@ -170,15 +244,14 @@ class Dealing(CompiledRules):
             raise NotationError(f"cards {CardSet(self.game.deck, full & ~seen)} are not dealt",
                                 value=hands)
 
-    def _redeal(self, s: State, steps: int, reason: str) -> State:
-        dealer = (s.dealer + steps) % self.n
-        redeals = s.redeals + 1
-        order = (self.cut(self.gathered(s), s.seed, redeals) if self.carries_pack
-                 else self.deal_order(s.seed, redeals))
-        hands = self.hands_from_order(order, dealer)
-        return self.start(hands, dealer=dealer, seed=s.seed, redeals=redeals, pack=order,
-                          thrown_in=s.thrown_in + (ThrownIn(s.dealt, s.log, reason, s.dealer,
-                                                            s.fired),))
+    def _redeal(self, w: Any, steps: int, reason: str) -> None:
+        """The deal of the working state ``w`` is thrown in: ``w`` becomes the next one."""
+        dealer = (w.dealer + steps) % self.n
+        redeals = w.redeals + 1
+        order = (self.cut(self.gathered(w), w.seed, redeals) if self.carries_pack
+                 else self.deal_order(w.seed, redeals))
+        copy_into(w, self.deal(w.seed, dealer, order, redeals, w.thrown_in + (
+            ThrownIn(w.dealt, w.log, reason, w.dealer, w.fired),)))
 
     def tracked_values(self, values: dict[str, Any] | None) -> tuple[Any, ...]:
         """The tracked values of a new deal, with some set by name."""

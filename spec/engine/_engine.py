@@ -1,22 +1,39 @@
 """The engine of a game: its phases put together, and the functions the tools call."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from spec.cards import CardSet, Suit
 from spec.dsl._build import Game, Rule
-from spec.errors import IllegalActionError, NoLegalActionError
-
 from spec.engine._auction import Auction
 from spec.engine._deal import Dealing
 from spec.engine._play import Tricks
 from spec.engine._playout import Playout
 from spec.engine._probes import Probes
-from spec.engine._state import PASS, Action, Call, Declare, Discard, Lay, Phase, Play, State
+from spec.engine._state import (
+    PASS,
+    Action,
+    Call,
+    Declare,
+    Discard,
+    Lay,
+    Phase,
+    Play,
+    State,
+    freeze,
+    thaw,
+)
+from spec.errors import IllegalActionError, NoLegalActionError
 
 
 class Engine(Dealing, Auction, Tricks, Playout, Probes):
     """The compiled form of one game (with its variants): build once, use for every deal."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._quick_plays = not self._play_announce
+        self._quick_calls = not self._call_announce and self._proxy_when is None
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:
         """The actions the rules allow the seat to act; ``()`` once the deal is over.
@@ -24,21 +41,53 @@ class Engine(Dealing, Auction, Tricks, Playout, Probes):
         Raises:
             NoLegalActionError: the rules leave the seat none before the deal is over.
         """
-        if s.phase is Phase.PLAY:
-            acts = self._play_actions(s)
-        elif s.phase is Phase.AUCTION:
-            acts = self._auction_actions(s)
-        elif s.phase is Phase.SET_ASIDE:
-            acts = tuple(self._lays[i] for i in range(len(self.game.deck)) if s.hands[s.turn] >> i & 1)
-        elif s.phase is Phase.EXCHANGE:
-            acts = tuple(Discard(c) for i, c in enumerate(self.game.deck) if s.hands[s.turn] >> i & 1)
-        elif s.phase is Phase.DECIDE:
+        last = self._last
+        if last[0] is s:
+            return last[1]
+        phase = s.phase
+        if phase is _PLAY and self._quick_plays:  # the legal actions are the plays
+            mask = self._legal(s)
+            if mask:
+                if self._plays_of is not None:
+                    acts = self._plays_of(mask)
+                    self._last = (s, acts, mask)
+                    return acts
+                acts, bits = self._decoder(s)(mask, s)
+                if acts:
+                    self._last = (s, acts, bits)
+                    return acts
+        elif phase is _AUCTION and self._quick_calls:  # the legal actions are the calls
+            acts, bits = self._legal_calls(s)
+            if acts:
+                self._last = (s, acts, bits)
+                return acts
+        acts, bits = self._actions(s)
+        self._last = (s, acts, bits)
+        return acts
+
+    def _actions(self, s: Any) -> tuple[tuple[Action, ...], int]:
+        """The legal actions in ``s`` (a state or a working copy), and their bits."""
+        phase = s.phase
+        if phase is Phase.PLAY:
+            acts, bits = self._play_actions(s)
+        elif phase is Phase.AUCTION:
+            acts, bits = self._auction_actions(s)
+        elif phase is Phase.SET_ASIDE:
+            hand = s.hands[s.turn]
+            acts = tuple(self._lays[i] for i in range(len(self.game.deck)) if hand >> i & 1)
+            bits = hand << self._lay_shift
+        elif phase is Phase.EXCHANGE:
+            hand = s.hands[s.turn]
+            acts = tuple(self._discards[i] for i in range(len(self.game.deck)) if hand >> i & 1)
+            bits = hand << self._discard_shift
+        elif phase is Phase.DECIDE:
             acts = self._decide_options(s)
+            bits = self._declared_bits(list(acts))
         else:
-            return ()
+            return (), 0
         if not acts:
             raise self._stuck(s.turn, s.phase.value, s.trick_number)
-        return acts
+        return acts, bits
 
     def _stuck(self, seat: int, phase: str, trick: int) -> NoLegalActionError:
         where = f"trick {trick} of the play" if phase == Phase.PLAY.value else f"the {phase}"
@@ -57,39 +106,60 @@ class Engine(Dealing, Auction, Tricks, Playout, Probes):
         return err
 
     def apply(self, s: State, action: Action) -> State:
+        # an object the engine built is its own (the table keeps it alive, so no other
+        # object has its id); one of the legal actions just listed for this very state
+        # needs no check
+        known = self._known.get(id(action))
+        if known is not None:
+            last = self._last
+            if last[0] is s and last[2] & known[1]:
+                w = thaw(s)
+                known[2](w, action, known[3])
+                w.__class__ = State
+                return w  # type: ignore[no-any-return]
+        handler, payload = self._checked(s, action)
+        w = thaw(s)
+        handler(w, action, payload)
+        return freeze(w)
+
+    def _checked(self, s: State, action: Action) -> tuple[Callable[..., None], Any]:
+        """The handler of ``action`` and what it needs, refused unless legal in ``s``."""
         if s.phase is Phase.DECIDE:
             if not isinstance(action, Declare):
                 names = ", ".join(d.name for d in self._decide_options(s))
                 raise self._refuse(None, f"{self.table.name(s.turn)} must first choose: "
                                    f"{names}", action)
-            return self._apply_decide(s, action)
+            self._check_decide(s, action)
+            return self._do_declare, None
         if isinstance(action, Declare):
-            return self._apply_declare(s, action)
+            self._check_declare(s, action)
+            return self._do_declare, None
         if s.phase is Phase.PLAY:
             if not isinstance(action, Play):
                 raise self._refuse(None, f"the auction is over: {self.table.name(s.turn)} must "
                                    f"play a card, not {action}", action)
-            return self._apply_play(s, action)
+            return self._do_play, self._check_play(s, action)
         if s.phase is Phase.AUCTION:
             if not isinstance(action, Call):
                 raise self._refuse(None, f"it is the auction: {self.table.name(s.turn)} must "
                                    f"call (a bid such as '{self.ladder[0]}' or 'pass'), "
                                    f"not play {action}", action)
-            return self._apply_call(s, action)
+            return self._do_call, self._check_call(s, action)
         if s.phase is Phase.SET_ASIDE:
             if not isinstance(action, Lay):
                 raise self._refuse(None, f"{self.table.name(s.turn)} must lay a card of his "
                                    f"hand aside face down ({s.hand(s.turn)}), not {action}",
                                    action)
-            return self._apply_lay(s, action)
+            return self._do_lay, self._check_lay(s, action)
         if s.phase is Phase.EXCHANGE:
             if not isinstance(action, Discard):
                 raise self._refuse(None, f"{self.table.name(s.turn)} must discard a card of his "
                                    f"hand face down ({s.hand(s.turn)}), not {action}", action)
-            return self._apply_discard(s, action)
+            return self._do_discard, self._check_discard(s, action)
         raise self._refuse(None, "the deal is over: no more actions", action)
 
 
+_PLAY, _AUCTION = Phase.PLAY, Phase.AUCTION
 _ENGINES: dict[int, Engine] = {}
 
 
@@ -111,13 +181,15 @@ def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
     dealer = game.players - 1 if dealer is None else dealer
     if hands is not None:
         masks = tuple(h.mask if isinstance(h, CardSet) else int(h) for h in hands)
-    else:
-        masks = eng.hands_from_order(eng.deal_order(seed) if pack is None else pack, dealer)
-    return eng.start(masks, dealer=dealer, seed=seed, pack=None if hands is not None else pack)
+        return eng.start(masks, dealer=dealer, seed=seed)
+    return eng.deal(seed, dealer, pack)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action the rules allow the seat to act (``state.turn``)."""
+    last = state.engine._last
+    if last[0] is state:
+        return last[1]
     return state.engine.legal_actions(state)
 
 
@@ -127,7 +199,16 @@ def apply(state: State, action: Action) -> State:
     Raises:
         IllegalActionError: the rules forbid the action here; ``state`` is unchanged.
     """
-    return state.engine.apply(state, action)
+    eng = state.engine
+    last = eng._last
+    if last[0] is state:  # Engine.apply's first case, written out: the common one
+        known = eng._known.get(id(action))
+        if known is not None and last[2] & known[1]:
+            w = thaw(state)
+            known[2](w, action, known[3])
+            w.__class__ = State
+            return w  # type: ignore[no-any-return]
+    return eng.apply(state, action)
 
 
 def parse_action(state: State, text: str) -> Action:

@@ -3,47 +3,111 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from spec.dsl._nodes import NO_SUIT
-
-from spec.engine._compiled import _CACHE_SIZE, CompiledRules
-from spec.engine._state import PASS, Action, Declare, Phase, State, TrickRecord, View, _over
+from spec.engine._compiled import CompiledRules
+from spec.engine._state import (
+    PASS,
+    Action,
+    Declare,
+    Phase,
+    State,
+    View,
+    freeze,
+    thaw,
+    trick_record,
+)
 
 
 class Playout(CompiledRules):
-    """Random play at speed: the deal played to its end without a state per card."""
+    """Random play at speed: a deal played to its end on one working copy of the state."""
 
     def random_playout(self, s: State, rng: random.Random) -> State:
-        """The deal played to its end from ``s`` with a uniformly random legal card each turn.
+        """The deal played to its end from ``s``, each action uniformly random among the
+        legal ones.
 
         The same draws from ``rng`` as :func:`random_bot` choosing from
-        :meth:`legal_plays` state by state, so the same deal; but the play is kept in local
-        variables and only the final state is built, which makes random play several
-        times faster.  Only for games whose play has no announcements, cards aside, tracked
-        updates, face-down cards or seats sitting out (``_plain_play``).
+        :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
+        played on one working copy of ``s`` (no state per action, and no action checked:
+        each is one the engine just listed), and the play of a game whose play is plain
+        (no announcements, cards aside, tracked updates, face-down cards or seats sitting
+        out) keeps its cards in local variables, without a list of actions per card.
         """
-        if not self._plain_play or s.phase is not Phase.PLAY:
-            raise ValueError(f"random_playout needs the play of a game without announcements, "
-                             f"cards aside or face-down cards; got {s!r}")
-        n = self.n
-        hands, won, taken = list(s.hands), list(s.won), list(s.taken)
-        tricks, log, trick = list(s.tricks), list(s.log), list(s.trick)
-        led, leader, turn, number = s.led_suit, s.leader, s.turn, s.trick_number
-        trump, contract, declarer, dealer = s.trump, s.contract, s.declarer, s.dealer
-        tv, dealt, aside = s.tracked, s.dealt, s.aside
-        legal, plays_key, cache, codes = self._legal, self._plays_key, self._plays_cache, self._play_codes
-        strength, entry_suit = self._strength, self._entry_suit
+        w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
+        known, actions = self._known, self._actions  # type: ignore[attr-defined]
+        plain = self._plain_play
+        while w.phase is not Phase.OVER:
+            if w.phase is Phase.PLAY:
+                if plain and w.out < 0 and not any(w.aside):
+                    self._plain_playout(w, draw)
+                    break
+                self._play_on(w, draw)
+                continue
+            acts = actions(w)[0]
+            action = acts[int(draw() * len(acts))]
+            k = known[id(action)]
+            k[2](w, action, k[3])
+        return freeze(w)
+
+    def _play_on(self, w: Any, draw: Callable[[], float]) -> None:
+        """The play of the cards on the working copy ``w`` while it lasts (to the end of
+        the deal, or a deal the rules void), drawing as :meth:`random_playout` does: an
+        index among the legal plays, in card order, then the announcements available,
+        without making the list of them."""
+        announce, legal, plays_of = self._play_announce, self._legal, self._plays_of
+        announcements, do_play, do_declare = self._announcements, self._do_play, self._do_declare  # type: ignore[attr-defined]
+        known, plain_cards = self._known, self._plain_cards
+        avail: list[Any] = []
+        while w.phase is Phase.PLAY:
+            if announce:
+                avail, required = announcements(w, announce)
+                if required:
+                    do_declare(w, required[int(draw() * len(required))])
+                    continue
+            mask = legal(w)
+            if plays_of is not None:  # each legal card is one play
+                count = mask.bit_count()
+                if not count + len(avail):
+                    raise self._stuck(w.turn, Phase.PLAY.value, w.trick_number)  # type: ignore[attr-defined]
+                r = int(draw() * (count + len(avail)))
+                if r < count:
+                    for _ in range(r):
+                        mask &= mask - 1
+                    i = (mask & -mask).bit_length() - 1
+                    do_play(w, plain_cards[i], (i, NO_SUIT))
+                    continue
+            else:
+                plays = self._decoder(w)(mask, w)[0]  # type: ignore[attr-defined]
+                count = len(plays)
+                if not count + len(avail):
+                    raise self._stuck(w.turn, Phase.PLAY.value, w.trick_number)  # type: ignore[attr-defined]
+                r = int(draw() * (count + len(avail)))
+                if r < count:
+                    do_play(w, plays[r], known[id(plays[r])][3])
+                    continue
+            do_declare(w, avail[r - count])
+
+    def _plain_playout(self, w: Any, draw: Callable[[], float]) -> None:
+        """The play of the cards, from the working copy ``w`` to the end, in a game whose
+        play is plain.  ``w`` keeps the fields the legality rule reads up to date, with
+        its hands and trick in lists while the play lasts."""
+        n = self.n
+        hands, won, taken = list(w.hands), list(w.won), list(w.taken)
+        tricks, log, trick = list(w.tricks), list(w.log), list(w.trick)
+        w.hands, w.trick = hands, trick
+        led, leader, turn, number = w.led_suit, w.leader, w.turn, w.trick_number
+        trump, contract = w.trump, w.contract
+        legal, decoder, known = self._legal_fast, self._decoder, self._known  # type: ignore[attr-defined]
+        best, entry_suit, plain_seats = self._best, self._entry_suit, self._plain_seats
         # without named suits each legal card is one play
-        plain_cards = (None if self._decl_choices
-                       else tuple(self._plays[(i, NO_SUIT)] for i in range(len(self.game.deck))))
+        plain_cards = None if self._decl_choices else self._plain_cards
+        pos = len(trick)
         while True:
-            pos = len(trick)
-            args = (turn, dealer, hands[turn], pos == 0, led if pos else NO_SUIT, trump, number,
-                    pos, contract, declarer, aside[turn], leader, tv, dealt)
-            mask = legal(*args)
+            mask = legal(w, turn, hands[turn], pos, led)
             if not mask:
-                raise self._stuck(turn, Phase.PLAY.value, number)
+                raise self._stuck(turn, Phase.PLAY.value, number)  # type: ignore[attr-defined]
             if plain_cards is not None:
                 # the legal plays are the legal cards in card order: take the r-th one
                 r = int(draw() * mask.bit_count())
@@ -52,45 +116,37 @@ class Playout(CompiledRules):
                 i = (mask & -mask).bit_length() - 1
                 code = NO_SUIT
                 play = plain_cards[i]
-            else:
-                decl_args = plays_key(args)
-                found = cache.get((mask, decl_args))
-                if found is None:
-                    found = self._list_plays(args, mask, decl_args)
-                    if len(cache) >= _CACHE_SIZE:
-                        cache.clear()
-                    cache[(mask, decl_args)] = found
-                plays = found[0]
+            else:  # the decoder may ask the declaration rules, which read ``w``
+                w.turn, w.led_suit = turn, led
+                plays = decoder(w)(mask, w)[0]
                 play = plays[int(draw() * len(plays))]
-                i, code = codes[id(play)][1:3]
-            hands[turn] &= ~(1 << i)
+                i, code = known[id(play)][3]
+            hands[turn] ^= 1 << i
             log.append((turn, play))
             trick.append((i, code))
             if pos == 0:
-                led = entry_suit(i, code, True, 0, NO_SUIT, trump, number, contract)
-            if pos + 1 < n:
+                led = entry_suit(i, code, 0, NO_SUIT, trump, number, contract)
+            pos += 1
+            if pos < n:
                 turn = (turn + 1) % n
                 continue
-            best, best_pos = -2, 0
-            for p, (c, named) in enumerate(trick):
-                st = strength(c, named, p == 0, p, led, trump, number, contract)
-                if st > best:
-                    best, best_pos = st, p
-            winner = (leader + best_pos) % n
+            winner = (leader + best(trick, led, trump, number, contract)) % n
             won[winner] |= 1 << number
-            cards, names = tuple(c for c, _d in trick), tuple(d for _c, d in trick)
+            cards, names = zip(*trick)
             for c in cards:
                 taken[winner] |= 1 << c
-            tricks.append(TrickRecord(number, leader, cards, names, winner,
-                                      self.trick_seats(leader, -1), (), False, -1))
-            trick, led, number, leader, turn = [], NO_SUIT, number + 1, winner, winner
+            tricks.append(trick_record(number, leader, cards, names, winner,
+                                       plain_seats[leader], (), False, -1))
+            trick.clear()
+            led, number, leader, turn, pos = NO_SUIT, number + 1, winner, winner, 0
+            w.trick_number, w.leader = number, leader
             if not any(hands):
                 break
-        won_t, taken_t = tuple(won), tuple(taken)
-        scores, lines = self._final_scores(declarer, contract, dealer, trump, tv, dealt,
-                                           won_t, taken_t)
-        return _over(s, tuple(hands), aside, (), (), NO_SUIT, won_t, taken_t, tuple(tricks),
-                     number, winner, winner, tv, tuple(log), Phase.OVER, scores, lines)
+        w.hands, w.won, w.taken, w.tricks, w.log = (tuple(hands), tuple(won), tuple(taken),
+                                                    tuple(tricks), tuple(log))
+        w.trick, w.faces, w.led_suit, w.turn = (), (), NO_SUIT, winner
+        w.scores, w.lines = self._final_scores(w)  # type: ignore[attr-defined]
+        w.phase = Phase.OVER
 
 
 Bot = Callable[[View, random.Random], Action]
@@ -124,14 +180,9 @@ def modest_bot(view: View, rng: random.Random) -> Action:
 def play_on(state: State, rng: random.Random) -> State:
     """The deal played to its end from ``state`` by random bots drawing from ``rng``.
 
-    What :func:`random_bot` does, without a View or the phase dispatch per action, and the
-    play of the cards by :meth:`Engine.random_playout` where the game allows: the same
-    draws, the same deal.
+    What :func:`random_bot` does, by :meth:`Engine.random_playout`: the same draws, the
+    same deal, without a View, a state or a check per action.
     """
-    eng = state.engine
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.PLAY and eng._plain_play:
-            return eng.random_playout(state, rng)
-        actions = eng.legal_actions(state)
-        state = eng.apply(state, actions[pick(rng, len(actions))])
-    return state
+    if state.phase is Phase.OVER:
+        return state
+    return state.engine.random_playout(state, rng)

@@ -3,18 +3,31 @@ winners, scores of outcomes, rules judged on states, and the rules of a match.""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Rule, suit_code
-from spec.dsl._nodes import NO_SUIT, Ctx, Receives, Ref, Scope
-from spec.dsl._pycompile import compile_function
+from spec.dsl._nodes import NO_SUIT, Ctx, Ref, Scope
+from spec.engine._compiled import CompiledRules
+from spec.engine._state import Call, Phase, Play, State, TrickRecord
 from spec.errors import NotationError
 
-from spec.engine._compiled import _MATCH_PARAMS, _OUTCOME_PARAMS, _CALL_CTX, _PLAY_CTX, CompiledRules, _params, _trick_params
-from spec.engine._state import Call, Phase, Play, State, TrickRecord
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The fields of a finished deal the scoring rules read, for an outcome that was never
+    played (the scoring environment reads these, or a finished state's own)."""
+
+    declarer: int = -1
+    contract: int = -1
+    dealer: int = -1
+    trump: int = NO_SUIT
+    tracked: tuple[Any, ...] = ()
+    dealt: tuple[int, ...] = ()
+    won: tuple[int, ...] = ()
+    taken: tuple[int, ...] = ()
 
 
 class Probes(CompiledRules):
@@ -52,19 +65,17 @@ class Probes(CompiledRules):
     def score_items(self, s: State) -> tuple[tuple[Rule, int, int], ...]:
         """What each scoring rule gave each seat in a finished deal: (rule, seat, amount),
         in rulebook order, amounts of 0 left out."""
-        return self._rule_amounts(self._outcome_args(s))
+        return self._rule_amounts(s)
 
-    def _rule_amounts(self, args: tuple[Any, ...]) -> tuple[tuple[Rule, int, int], ...]:
+    def _rule_amounts(self, o: Any) -> tuple[tuple[Rule, int, int], ...]:
         if self._items is None:
-            outcome = _OUTCOME_PARAMS
-            self._items = tuple(
-                (rule, self._fn(D.awarded(self.game, rule.id), outcome, "awarded", tv=True,
-                                dealt=True, won=True, taken=True))
-                for rule, _b in self.game.rules_with(K.ScoreRule, K.TrickScores))
+            self._items = tuple((rule, self._fn(self.envs.outcome, D.awarded(self.game, rule.id),
+                                                "awarded"))
+                                for rule, _b in self.game.rules_with(K.ScoreRule, K.TrickScores))
         out = []
         for rule, fn in self._items:
             for seat in range(self.n):
-                amount = fn(seat, *args)
+                amount = fn(seat, o)
                 if amount:
                     out.append((rule, seat, amount))
         return tuple(out)
@@ -79,9 +90,9 @@ class Probes(CompiledRules):
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
         dealer = self.n - 1 if dealer is None else dealer
-        args = (declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
-                tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
-        return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(args)}
+        o = Outcome(declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
+                    tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
+        return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(o)}
 
     def match_over(self, deals: int, lead: int, trail: int, games: int = 0) -> bool:
         """The match (or the rubber) is over after ``deals`` deals, the sides' totals
@@ -100,7 +111,7 @@ class Probes(CompiledRules):
     def _match_fn(self, ctx: Ctx) -> Callable[..., Any]:
         fn = self._match_fns.get(ctx)
         if fn is None:
-            fn = self._match_fns[ctx] = self._fn(Ref(ctx), _MATCH_PARAMS, ctx.name.lower())
+            fn = self._match_fns[ctx] = self._fn(self.envs.match, Ref(ctx), ctx.name.lower())
         return fn
 
     def judge(self, scope: Scope, expr: Any) -> Callable[..., bool]:
@@ -111,56 +122,47 @@ class Probes(CompiledRules):
         ``test(state)`` for a finished deal, with ``expr`` free of the seat; CALL
         ``test(state, call)`` for a call about to be made in ``state``'s auction; DEAL
         ``test(dealer)`` for the pack dealt by ``dealer``."""
+        E = self.envs
         if scope is Scope.DEAL:
-            deal_fn = compile_function(
-                self.game, self.tables, expr,
-                {Ctx.DEALER: "dealer", ("param", "receives"): "receives", ("param", "tv"): "tv"},
-                name="judge", extra_env={
-                    Receives: "(receives[{card}] if 0 < {card} < len(receives) else -1)",
-                    **self._tracked_env})
+            deal_fn = self._fn(E.deal, expr, "judge")
 
             def on_deal(dealer: int) -> bool:
                 schedule = [-1]
                 for stage in range(1, self.stages + 1):
-                    schedule += self.stage_seats(dealer, stage)
+                    schedule += self.stage_seats(dealer, stage)  # type: ignore[attr-defined]
                 return bool(deal_fn(dealer, schedule, self._tracked_initial))
 
             return on_deal
         if scope is Scope.MATCH:
-            match_fn = self._fn(expr, _MATCH_PARAMS, "judge")
+            match_fn = self._fn(E.match, expr, "judge")
             return lambda deals, lead, trail, games: bool(match_fn(deals, lead, trail, games))
         if scope is Scope.CALL:
-            call_fn = self._fn(expr, {**_params(_CALL_CTX), Ctx.CALL_IS_BID: "call_is_bid",
-                                      Ctx.CALL_BID: "call_bid"}, "judge", tv=True)
+            call_fn = self._fn(E.call_made, expr, "judge")
 
             def on_call(state: State, call: Call) -> bool:
-                args = self._call_args(state)
                 b = -1 if call.bid is None else self.ladder.index(call.bid)
-                return bool(call_fn(*args[:-1], b >= 0, b, args[-1]))
+                return bool(call_fn(state, b >= 0, b))
 
             return on_call
         if scope is Scope.PLAY:
-            play_fn = self._fn(expr, {**_params(_PLAY_CTX), Ctx.CARD: "card",
-                                      Ctx.DECLARED: "declared"}, "judge", tv=True, dealt=True)
+            play_fn = self._fn(E.play_card, expr, "judge")
 
             def on_play(state: State, play: Play) -> bool:
-                args = self._play_args(state)
                 code = NO_SUIT if play.names is None else suit_code(play.names)
-                return bool(play_fn(*args[:-2], self.game.deck.index(play.card), code, *args[-2:]))
+                return bool(play_fn(state, self.game.deck.index(play.card), code))
 
             return on_play
         if scope is Scope.TRICK:
-            trick_fn = self._fn(expr, _trick_params(self.n), "judge", tv=True)
+            trick_fn = self._fn(E.trick, expr, "judge")
 
             def on_trick(state: State, r: TrickRecord) -> bool:
-                return bool(trick_fn(*self._trick_args(state, r.number, r.leader, r.cards,
-                                                       r.named, r.face_down, state.tracked)))
+                return bool(trick_fn(state, r.number, r.leader,
+                                     *E.padded(r.cards, r.named, r.face_down)))
 
             return on_trick
         if scope is Scope.OUTCOME:
-            outcome_fn = self._fn(expr, _OUTCOME_PARAMS, "judge", tv=True, dealt=True, won=True,
-                                  taken=True)
-            return lambda state: bool(outcome_fn(0, *self._outcome_args(state)))
+            outcome_fn = self._fn(E.outcome, expr, "judge")
+            return lambda state: bool(outcome_fn(0, state))
         raise NotationError(f"the engine judges calls, plays, tricks and outcomes, not "
                             f"{scope.value}")
 
@@ -172,11 +174,12 @@ class Probes(CompiledRules):
         won[rec.winner] = 1 << rec.number
         for c in rec.cards:
             taken[rec.winner] |= 1 << c
-        return self._points(rec.winner, contract, tuple(won), tuple(taken))  # type: ignore[no-any-return]
+        return self._points(rec.winner, Outcome(contract=contract, won=tuple(won),  # type: ignore[no-any-return]
+                                                taken=tuple(taken)))
 
     def points(self, s: State, seat: int) -> int:
         """The points a seat took in tricks so far."""
-        return self._points(seat, s.contract, s.won, s.taken)  # type: ignore[no-any-return]
+        return self._points(seat, s)  # type: ignore[no-any-return]
 
     def score_outcome(self, *, contract: int, declarer: int, winners: Sequence[int],
                       dealer: int | None = None, taken: Sequence[int] | None = None,
@@ -191,9 +194,9 @@ class Probes(CompiledRules):
         dealer = self.n - 1 if dealer is None else dealer
         tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
-        args = (declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
-                tuple(won), tuple(taken or (0,) * self.n))
-        scores, lines = self._final_scores(*args)
+        o = Outcome(declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
+                    tuple(won), tuple(taken or (0,) * self.n))
+        scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
         if line is None:
             return scores
         if line not in self.lines:
@@ -206,15 +209,15 @@ class Probes(CompiledRules):
         won = [0] * self.n
         for k, w in enumerate(winners, start=1):
             won[w] |= 1 << k
-        return tuple(self._points(seat, contract, tuple(won), tuple(taken or (0,) * self.n))
-                     for seat in range(self.n))
+        o = Outcome(contract=contract, won=tuple(won), taken=tuple(taken or (0,) * self.n))
+        return tuple(self._points(seat, o) for seat in range(self.n))
 
     def trick_winner(self, *, contract: int, cards: Sequence[int], named: Sequence[int],
                      trick_number: int = 1, trump: int | None = None) -> int:
         """The winning position of a complete trick, by the game's strength rules."""
         trump = self._trump_of[contract] if trump is None else trump
-        led = self._entry_suit(cards[0], named[0], True, 0, NO_SUIT, trump, trick_number, contract)
-        strengths = [self._strength(c, d, p == 0, p, led, trump, trick_number, contract)
+        led = self._entry_suit(cards[0], named[0], 0, NO_SUIT, trump, trick_number, contract)
+        strengths = [self._strength(c, d, p, led, trump, trick_number, contract)
                      for p, (c, d) in enumerate(zip(cards, named))]
         return strengths.index(max(strengths))
 

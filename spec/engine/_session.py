@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game
-from spec.errors import NotationError
-
 from spec.engine._engine import engine_for, new_deal
 from spec.engine._playout import Bot, play_on, random_bot
 from spec.engine._state import Phase, State, View
+from spec.errors import NotationError
 
 
 def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from spec.cards import Card, CardSet, Suit
@@ -189,63 +189,61 @@ class State:
 
 
 class _Unfrozen:
-    """The slots of a :class:`State` without the frozen ``__setattr__``: a state being filled.
+    """The slots of a :class:`State` without the frozen ``__setattr__``: a state being made.
 
-    A new state is filled in this class by plain attribute stores (the interpreter's
-    fastest path) and then becomes a ``State`` by ``__class__`` assignment, which Python
-    allows between classes with the same slots.  Nothing outside :func:`_state_maker`
-    ever holds one, so every state anyone sees is frozen.
+    The engine makes a new state by copying the one before into this class (:func:`thaw`),
+    changing the fields an action changes by plain attribute stores (the interpreter's
+    fastest path), and turning the copy into a ``State`` by ``__class__`` assignment
+    (:func:`freeze`), which Python allows between classes with the same slots.  The copy
+    costs about a fifth of ``dataclasses.replace``, which walks the fields and sets each
+    through ``object.__setattr__``.  Only the engine ever holds one of these, while it
+    applies an action (or plays a deal out at speed); every state anyone sees is frozen.
     """
 
     __slots__ = State.__slots__
 
 
-def _state_maker(*changed: str) -> Callable[..., State]:
-    """A function ``(state, *values) -> State``: a copy with the ``changed`` fields set.
+class _UnfrozenTrick:
+    """The slots of a :class:`TrickRecord`, for :func:`trick_record` to fill."""
 
-    The copy equals ``dataclasses.replace(state, **dict(zip(changed, values)))`` at about a
-    fifth of the cost: ``replace`` walks the fields and calls the frozen ``__init__``, which
-    sets each field through ``object.__setattr__``; on random deals that was the largest
-    cost of the engine.  The body is generated from :func:`dataclasses.fields`, so every
-    field is carried over.
-    """
-    names = tuple(f.name for f in fields(State))
-    unknown = set(changed) - set(names)
-    assert not unknown, f"State has no fields {sorted(unknown)}"
-    lines = [f"def make_state(state, {', '.join(changed)}):", "    new = _new(_Unfrozen)"]
-    lines += [f"    new.{n} = {n if n in changed else 'state.' + n}" for n in names]
-    lines += ["    new.__class__ = _State", "    return new"]
-    ns: dict[str, Any] = {"_new": object.__new__, "_Unfrozen": _Unfrozen, "_State": State}
-    code = compile("\n".join(lines), f"<State:{'+'.join(changed)}>", "exec")
-    exec(code, ns)  # noqa: S102  # generated from State's own field names
-    return ns["make_state"]  # type: ignore[no-any-return]  # the generated function
+    __slots__ = TrickRecord.__slots__
 
 
-# the transitions, each one new state per action
-_after_call = _state_maker("calls", "standing", "high_bidder", "passes_in_row", "turn",
-                           "stage_calls", "seat_calls", "stage_bid", "proxy", "log")
-_after_card = _state_maker("hands", "aside", "trick", "faces", "led_suit", "turn", "log")
-_after_trick = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken",
-                            "tricks", "trick_number", "leader", "turn", "tracked", "log")
+def _generated(name: str, lines: list[str], **ns: Any) -> Any:
+    code = compile("\n".join(lines) + "\n", f"<State:{name}>", "exec")
+    exec(code, ns)  # noqa: S102  # generated from the dataclasses' own field names
+    return ns[name]
 
 
-_dealt = _state_maker("dealer", "seed", "redeals", "dealt", "hands", "pending", "thrown_in",
-                      "talon", "turn")
-_to_play = _state_maker("phase", "contract", "declarer", "trump", "out", "leader", "turn")
-_over = _state_maker("hands", "aside", "trick", "faces", "led_suit", "won", "taken", "tricks",
-                     "trick_number", "leader", "turn", "tracked", "log", "phase", "scores",
-                     "lines")
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+# thaw(state): a working copy of every field of ``state``
+thaw: Callable[[State], Any] = _generated(
+    "thaw", ["def thaw(s):", "    w = _new(_Unfrozen)",
+             *(f"    w.{n} = s.{n}" for n in _STATE_FIELDS), "    return w"],
+    _new=object.__new__, _Unfrozen=_Unfrozen)
+# copy_into(w, state): every field of ``state`` into the working copy ``w``
+copy_into: Callable[[Any, State], None] = _generated(
+    "copy_into", ["def copy_into(w, s):", *(f"    w.{n} = s.{n}" for n in _STATE_FIELDS)])
+_TRICK_FIELDS = tuple(f.name for f in fields(TrickRecord))
+# trick_record(number, leader, ...): a TrickRecord, all fields given in order
+trick_record: Callable[..., TrickRecord] = _generated(
+    "trick_record", [f"def trick_record({', '.join(_TRICK_FIELDS)}):",
+                     "    r = _new(_UnfrozenTrick)",
+                     *(f"    r.{n} = {n}" for n in _TRICK_FIELDS),
+                     "    r.__class__ = _TrickRecord", "    return r"],
+    _new=object.__new__, _UnfrozenTrick=_UnfrozenTrick, _TrickRecord=TrickRecord)
 
 
-def _with(state: State, **changes: Any) -> State:
-    """A copy of ``state`` with some fields changed (for the rarer transitions)."""
-    return replace(state, **changes)
+def freeze(w: Any) -> State:
+    """The working copy ``w`` made a frozen :class:`State` (the same object)."""
+    w.__class__ = State
+    return w  # type: ignore[no-any-return]
 
 
-def _fired(state: State, rule: Rule | None) -> State:
-    """``state`` with ``rule`` noted as taking effect at this point of the deal."""
+def fired(w: Any, rule: Rule | None) -> None:
+    """Note on the working copy ``w`` that ``rule`` takes effect at this point of the deal."""
     assert rule is not None
-    return replace(state, fired=state.fired + ((len(state.log), rule.id),))
+    w.fired = w.fired + ((len(w.log), rule.id),)
 
 
 class View:
