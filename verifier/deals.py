@@ -107,11 +107,13 @@ class _Owners:
         self.enc = enc = Encoding(game, solving.ctx)
         n, size = game.players, len(game.deck)
         self.owner = [enc.int_var(f"owner_{i}") for i in range(size)]
-        share = sum(sum(d.packets) for _r, d in game.constructs(K.DealPackets))  # type: ignore[attr-defined]
-        self.facts = [z3.And(o >= 0, o < n) for o in self.owner]
-        for s in range(n):
+        share = game.program.hand_size
+        # owner n is the talon: the cards the deal gives no seat
+        talon = game.program.talon_cards
+        self.facts = [z3.And(o >= 0, o < (n + 1 if talon else n)) for o in self.owner]
+        for s in range(n + 1 if talon else n):
             self.facts.append(z3.Sum([z3.If(o == s, enc.int(1), enc.int(0))
-                                      for o in self.owner]) == share)
+                                      for o in self.owner]) == (share if s < n else talon))
         one, zero = z3.BitVecVal(1, 1, enc.ctx), z3.BitVecVal(0, 1, enc.ctx)
         self.hands = [z3.Concat(*[z3.If(self.owner[i] == s, one, zero)
                                   for i in reversed(range(size))]) if size > 1
@@ -123,10 +125,10 @@ class _Owners:
         return Z3Compiler(enc, env).visit(where)
 
     def decode(self, model: z3.ModelRef) -> tuple[int, ...]:
-        masks = [0] * self.game.players
+        masks = [0] * (self.game.players + 1)  # the last one is the talon's
         for i, o in enumerate(self.owner):
             masks[model.eval(o, model_completion=True).as_long()] |= 1 << i
-        return tuple(masks)
+        return tuple(masks[:-1])
 
 
 def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: Solving,

@@ -133,3 +133,19 @@ def test_the_talon_game_is_proved() -> None:
 
 def test_scenarios_say_they_do_not_unroll_a_talon_yet() -> None:
     assert "a talon" in unsupported(GAME)
+
+
+def test_z3_deals_leave_the_talon_its_cards() -> None:
+    # an owner for every card: a seat or the talon; before, no deal could leave two
+    # cards undealt and Z3 answered "impossible"
+    from spec.constraints import parse_where
+    from verifier.deals import deals_where
+
+    where = parse_where(GAME, "count(East, aces) == 4")
+    found = deals_where(GAME, where, n=3, method="z3", dealer=0)
+    assert found.status == "found", found.reason
+    assert len(found.deals) == 3
+    for _dealer, hands in found.deals:
+        assert [h.bit_count() for h in hands] == [10, 10, 10]
+        state = new_deal(GAME, seed=0).engine.start(hands, dealer=0)
+        assert state.talon.bit_count() == 2
