@@ -27,7 +27,6 @@ from typing import Any
 import z3
 
 from spec.constraints import deal_test
-from spec.dsl import _constructs as K
 from spec.dsl._build import Game
 from spec.dsl._nodes import Ctx, DealtHand, Expr
 from spec.engine import engine_for
@@ -35,7 +34,7 @@ from spec.errors import NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
 from verifier._z3.solver import Solving
 
-__all__ = ["DealSearch", "deals_where", "REJECTION_TRIES"]
+__all__ = ["REJECTION_TRIES", "DealSearch", "deals_where"]
 
 REJECTION_TRIES = 4000  # deals dealt per deal wanted before "auto" turns to Z3
 # "auto" deals _SAMPLE deals first; when fewer than one in _BREAK_EVEN is accepted it turns

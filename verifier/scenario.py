@@ -11,7 +11,8 @@ actions; the engine replays them and must find the condition true.
 
 The rest of what a deal can hold is unrolled too: an auction in stages, dealt in packets
 (each stage's hands are the lowest-numbered cards of each hand, as the engine splits hands
-given whole), calls made by a partner, a card laid aside that names trumps, a decision
+given whole), calls made by a partner, a card laid aside that names trumps, a talon taken by the declarer
+who discards, a decision
 before the first lead, announcements during the play, cards face down, tracked values
 changed at the end of a trick, a seat sitting out.  A scenario is a deal played out: no
 deal voided on the way, and no announcement in the auction.
@@ -33,10 +34,10 @@ from spec.dsl import _derive as D
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import (
     NO_SUIT,
+    CallerOf,
     Ctx,
     DealtHand,
     Expr,
-    CallerOf,
     LeaderOf,
     LedTo,
     PlayedTo,
@@ -51,6 +52,7 @@ from spec.engine import (
     Action,
     Call,
     Declare,
+    Discard,
     Lay,
     Phase,
     Play,
@@ -87,8 +89,8 @@ def unsupported(game: Game) -> str:
         missing.append("tracked values changed at other moments than the end of a trick")
     if any(b.count != 1 for _r, b in game.constructs(K.SetAside)):  # type: ignore[attr-defined]
         missing.append("several cards laid aside at once")
-    if game.program.talon_cards:
-        missing.append("a talon")
+    if game.program.talon_cards and game.constructs(K.SetAside):
+        missing.append("a talon and cards laid aside")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(missing) + ")")
@@ -151,6 +153,7 @@ class _Unrolled:
         held = [d & ~a for d, a in zip(dealt, self.aside0)] if self.set_aside else list(dealt)
         laid = list(self.aside0)
         played = [enc.bv(0)] * n
+        held = self._exchange(held, status(1, tv))
         self.decision: tuple[Any, tuple[Any, ...]] | None = None
         decide = game.constructs(K.Decide)
         if decide:
@@ -288,6 +291,30 @@ class _Unrolled:
             self.announced.append(made)
             leader = winner
         self.final_tracked = tv
+
+    def _exchange(self, held: list[Any], status: dict[Any, Any]) -> list[Any]:
+        """The hands after the exchange: when the rule has the declarer take the talon, he
+        holds it too, less the cards he discards (a set of the rule's size from his hand
+        and the talon); otherwise no hand changes."""
+        self.exchange: tuple[Any, Any] | None = None
+        take = self.game.constructs(K.TakeTalon)
+        if not take:
+            return held
+        body = take[0][1]
+        assert isinstance(body, K.TakeTalon)
+        enc = self.enc
+        dealt: Any = enc.bv(0)
+        for h in self.owners.hands:
+            dealt = dealt | h
+        talon = enc.bv((1 << len(self.game.deck)) - 1) & ~dealt
+        takes = Z3Compiler(enc, status).visit(body.when)
+        discards = enc.cards_var("discards")
+        mine = enc.select(self.declarer, held) | talon
+        self.facts.append(z3.If(takes, z3.And(enc.popcount(discards) == body.discards,
+                                              discards & ~mine == 0), discards == 0))
+        self.exchange = (takes, discards)
+        return [z3.If(z3.And(takes, self.declarer == s), (h | talon) & ~discards, h)
+                for s, h in enumerate(held)]
 
     def _seat_at(self, leader: int, out: int, j: int) -> Any:
         seats = self.eng.trick_seats(leader, out)
@@ -498,6 +525,9 @@ def _decode(u: _Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tup
         actions.append(Call(game.ladder[value(r["bid"])]) if value(r["is_bid"]) else PASS)
         if "lay" in r and value(r["lay"][0]):
             actions.append(Lay(game.deck[u.enc.card_index(r["lay"][1], model)]))
+    if u.exchange is not None and value(u.exchange[0]):
+        mask = value(u.exchange[1])
+        actions += [Discard(c) for i, c in enumerate(game.deck) if mask >> i & 1]
     if u.decision is not None:
         choice, names = u.decision
         actions.append(Declare(names[value(choice)]))
