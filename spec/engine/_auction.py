@@ -11,8 +11,19 @@ from typing import Any
 
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import Scope
+from spec.dsl._program import PhaseKind
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
-from spec.engine._state import PASS, Action, Call, Declare, Discard, Lay, Phase, State, fired
+from spec.engine._state import (
+    PASS,
+    Action,
+    Call,
+    Declare,
+    Discard,
+    Lay,
+    Phase,
+    State,
+    fired,
+)
 
 
 class Auction(CompiledRules):
@@ -120,52 +131,7 @@ class Auction(CompiledRules):
             # nobody bid: the cards are dealt again
             self._redeal(w, self._redeal_steps or 0, "no bid")  # type: ignore[attr-defined]
             return
-        aside = self._set_aside.get(w.stage)
-        if aside is not None and aside[1](w):
-            # cards laid aside earlier go back to their owners first
-            self._return_aside(w)
-            w.phase, w.turn = Phase.SET_ASIDE, w.high_bidder
-            return
-        self._next_stage(w)
-
-    def _next_stage(self, w: Any) -> None:
-        if w.stage < self.stages:
-            stage = w.stage + 1
-            deal = self._deals[stage - 1]
-            # the cards of this stage: the pending cards dealt in this stage's packets
-            share = sum(deal.packets)  # type: ignore[union-attr]
-            hands_l, pending_l = list(w.hands), list(w.pending)
-            for seat in range(self.n):
-                bits = [i for i in range(len(self.game.deck)) if pending_l[seat] >> i & 1]
-                now = sum(1 << i for i in bits[:share]) if stage < self.stages else pending_l[seat]
-                hands_l[seat] |= now
-                pending_l[seat] &= ~now
-            w.phase, w.stage, w.hands, w.pending = Phase.AUCTION, stage, tuple(hands_l), tuple(pending_l)
-            w.stage_calls, w.passes_in_row, w.seat_calls, w.stage_bid = 0, 0, (0,) * self.n, False
-            w.turn = self._auction_first[stage - 1](w)
-            return
-        w.contract, w.declarer = w.standing, w.high_bidder
-        if not self.trump_from_aside:
-            w.trump = self._trump_of[w.contract]
-        out = -1
-        if self._sits_out is not None and self._sits_out[0](w):
-            out = self._sits_out[1](w)
-            fired(w, self._sits_rule)
-        leader = self._first_lead(w)
-        w.phase, w.out, w.leader, w.turn = Phase.PLAY, out, leader, leader
-        take = self._take_talon
-        if take is not None and take[1](w):
-            # the declarer takes the talon into his hand, then discards
-            fired(w, take[0])
-            w.hands = tuple(h | w.talon if i == w.declarer else h for i, h in enumerate(w.hands))
-            w.phase, w.turn, w.talon = Phase.EXCHANGE, w.declarer, 0
-            return
-        self._before_play(w)
-
-    def _before_play(self, w: Any) -> None:
-        """The last step before the first lead: a seat's choice, if the game has one."""
-        if self._decide is not None:
-            w.phase, w.turn = Phase.DECIDE, self._decide[1](w)
+        self._advance(w, PhaseKind.AUCTION, w.stage)  # type: ignore[attr-defined]
 
     def _check_discard(self, s: State, discard: Discard) -> int:
         assert self._take_talon is not None
@@ -181,8 +147,7 @@ class Auction(CompiledRules):
         w.hands = tuple(h & ~bit if k == seat else h for k, h in enumerate(w.hands))
         w.discards, w.log = w.discards | bit, w.log + ((seat, discard),)
         if w.discards.bit_count() >= self._take_talon[2]:
-            w.phase, w.turn = Phase.PLAY, w.leader
-            self._before_play(w)
+            self._advance(w, PhaseKind.EXCHANGE)  # type: ignore[attr-defined]
 
     def _decide_options(self, s: Any) -> tuple[Declare, ...]:
         assert self._decide is not None
@@ -206,7 +171,8 @@ class Auction(CompiledRules):
             if d.name == decl.name:
                 self._set_tracked(w, sets)
                 fired(w, self._decide[0])
-                w.phase, w.turn, w.log = Phase.PLAY, w.leader, w.log + ((w.turn, decl),)
+                w.log = w.log + ((w.turn, decl),)
+                self._advance(w, PhaseKind.DECIDE)  # type: ignore[attr-defined]
                 self._after_status(w)
                 return
 
@@ -239,7 +205,7 @@ class Auction(CompiledRules):
         if body.names_trump:
             w.trump = suit_code(lay.card.suit)
         if aside_l[seat].bit_count() >= body.count:
-            self._next_stage(w)
+            self._advance(w, PhaseKind.SET_ASIDE, w.stage)  # type: ignore[attr-defined]
 
     def _check_declare(self, s: State, decl: Declare) -> None:
         name = self.table.name(s.turn)

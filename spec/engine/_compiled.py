@@ -11,7 +11,17 @@ from spec.dsl._nodes import NO_SUIT, Ctx, Ref, Scope, T
 from spec.dsl._pycompile import GameTables
 from spec.engine._env import Env, ScopeEnvs
 from spec.engine._plays import keyed_decoder, plain_decoder
-from spec.engine._state import PASS, Action, Call, Declare, Discard, Lay, Phase, Play, State
+from spec.engine._state import (
+    PASS,
+    Action,
+    Call,
+    Declare,
+    Discard,
+    Lay,
+    Phase,
+    Play,
+    State,
+)
 from spec.seats import Table
 
 # entries kept in each of the engine's caches of legal actions before it starts afresh

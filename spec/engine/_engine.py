@@ -7,6 +7,7 @@ from typing import Any
 from spec.cards import CardSet, Suit
 from spec.dsl._build import Game, Rule
 from spec.engine._auction import Auction
+from spec.engine._course import Course
 from spec.engine._deal import Dealing
 from spec.engine._play import Tricks
 from spec.engine._playout import Playout
@@ -27,7 +28,7 @@ from spec.engine._state import (
 from spec.errors import IllegalActionError, NoLegalActionError
 
 
-class Engine(Dealing, Auction, Tricks, Playout, Probes):
+class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
     """The compiled form of one game (with its variants): build once, use for every deal."""
 
     def __init__(self, game: Game) -> None:
