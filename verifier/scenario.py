@@ -47,6 +47,7 @@ from spec.dsl._nodes import (
     WinnerOf,
     WonTrick,
 )
+from spec.dsl._program import PhaseKind
 from spec.engine import (
     PASS,
     Action,
@@ -82,6 +83,11 @@ class Scenario:
     method: str = "z3"
 
 
+# the kinds of phase a scenario unrolls, each in the program's order
+_UNROLLED = (PhaseKind.AUCTION, PhaseKind.SET_ASIDE, PhaseKind.EXCHANGE, PhaseKind.DECIDE,
+             PhaseKind.PLAY)
+
+
 def unsupported(game: Game) -> str:
     """Why Z3 cannot unroll the game's deals yet ("" when it can)."""
     missing = []
@@ -89,6 +95,8 @@ def unsupported(game: Game) -> str:
         missing.append("tracked values changed at other moments than the end of a trick")
     if any(b.count != 1 for _r, b in game.constructs(K.SetAside)):  # type: ignore[attr-defined]
         missing.append("several cards laid aside at once")
+    missing += [f"a phase of kind {kind.value!r}" for kind in
+                dict.fromkeys(p.kind for p in game.program.phases) if kind not in _UNROLLED]
     if game.program.talon_cards and game.constructs(K.SetAside):
         missing.append("a talon and cards laid aside")
     if missing:
@@ -153,24 +161,15 @@ class _Unrolled:
         held = [d & ~a for d, a in zip(dealt, self.aside0)] if self.set_aside else list(dealt)
         laid = list(self.aside0)
         played = [enc.bv(0)] * n
-        held = self._exchange(held, status(1, tv))
+        # the phases between the auction and the play, in the program's order
+        self.exchange: tuple[Any, Any] | None = None
         self.decision: tuple[Any, tuple[Any, ...]] | None = None
-        decide = game.constructs(K.Decide)
-        if decide:
-            body = decide[0][1]
-            assert isinstance(body, K.Decide)
-            choice = enc.int_var("decision")
-            comp = Z3Compiler(enc, status(1, tv))
-            self.facts += [choice >= 0, choice < len(body.options)]
-            new = dict(tv)
-            for i, option in enumerate(body.options):
-                self.facts.append(z3.Implies(choice == i, comp.visit(option.when)))
-                for name, value in option.sets:
-                    key = ("tracked", name)
-                    new[key] = z3.If(choice == i, comp.visit(value), new[key])
-            tv = new
-            self.decision = (choice, tuple(o.name for o in body.options))
-            held, laid = self._after_status(1, tv, held, laid, status)
+        for phase in game.program.phases:
+            if phase.kind is PhaseKind.EXCHANGE:
+                held = self._exchange(held, status(1, tv), phase.when)
+            elif phase.kind is PhaseKind.DECIDE:
+                tv = self._decide(tv, status)
+                held, laid = self._after_status(1, tv, held, laid, status)
         # the positions of a trick: tables over the leader (and the seat sitting out)
         outs = [-1, *range(n)] if sits else [-1]
 
@@ -292,22 +291,36 @@ class _Unrolled:
             leader = winner
         self.final_tracked = tv
 
-    def _exchange(self, held: list[Any], status: dict[Any, Any]) -> list[Any]:
+    def _decide(self, tv: dict[Any, Any], status: Any) -> dict[Any, Any]:
+        """A seat's choice before the first lead: one of the rule's options, allowed when
+        its condition holds; the tracked values after it."""
+        enc = self.enc
+        body = self.game.constructs(K.Decide)[0][1]
+        assert isinstance(body, K.Decide)
+        choice = enc.int_var("decision")
+        comp = Z3Compiler(enc, status(1, tv))
+        self.facts += [choice >= 0, choice < len(body.options)]
+        new = dict(tv)
+        for i, option in enumerate(body.options):
+            self.facts.append(z3.Implies(choice == i, comp.visit(option.when)))
+            for name, value in option.sets:
+                key = ("tracked", name)
+                new[key] = z3.If(choice == i, comp.visit(value), new[key])
+        self.decision = (choice, tuple(o.name for o in body.options))
+        return new
+
+    def _exchange(self, held: list[Any], status: dict[Any, Any], when: Expr | None) -> list[Any]:
         """The hands after the exchange: when the rule has the declarer take the talon, he
         holds it too, less the cards he discards (a set of the rule's size from his hand
         and the talon); otherwise no hand changes."""
-        self.exchange: tuple[Any, Any] | None = None
-        take = self.game.constructs(K.TakeTalon)
-        if not take:
-            return held
-        body = take[0][1]
+        body = self.game.one(K.TakeTalon)
         assert isinstance(body, K.TakeTalon)
         enc = self.enc
         dealt: Any = enc.bv(0)
         for h in self.owners.hands:
             dealt = dealt | h
         talon = enc.bv((1 << len(self.game.deck)) - 1) & ~dealt
-        takes = Z3Compiler(enc, status).visit(body.when)
+        takes = enc.bool(True) if when is None else Z3Compiler(enc, status).visit(when)
         discards = enc.cards_var("discards")
         mine = enc.select(self.declarer, held) | talon
         self.facts.append(z3.If(takes, z3.And(enc.popcount(discards) == body.discards,
