@@ -12,8 +12,11 @@ from spec.dsl._nodes import NODE_CLASSES
 from spec.dsl._program import Lowering
 from spec.dsl._pycompile import PyCompiler
 from spec.dsl._visitor import ConstructVisitor, RuleVisitor, UnsupportedNodeError
+from spec.engine._reading import EngineReading
 from spec.registry import GAMES
 from verifier._z3.compile import Z3Compiler
+from verifier._z3.reading import Z3Reading
+from verifier.scenario import Unrolling, unsupported
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "docs" / "_ext"))
 from rulebook._expr import ExprRenderer  # noqa: E402  # the documentation back end, in docs/_ext
@@ -54,7 +57,8 @@ def test_construct_visitor_is_abstract_in_every_construct() -> None:
     assert ConstructVisitor.__abstractmethods__ == {"visit_" + c.__name__ for c in K.CONSTRUCT_CLASSES}
 
 
-@pytest.mark.parametrize("visitor", [Lowering, Firing], ids=lambda b: b.__name__)
+@pytest.mark.parametrize("visitor", [Lowering, Firing, EngineReading, Z3Reading, Unrolling],
+                         ids=lambda b: b.__name__)
 def test_construct_visitor_has_every_visit_method(visitor: type) -> None:
     missing = [c.__name__ for c in K.CONSTRUCT_CLASSES
                if getattr(visitor, "visit_" + c.__name__) is getattr(ConstructVisitor, "visit_" + c.__name__)]
@@ -84,3 +88,28 @@ def test_the_deal_program_files_every_rule_once(key: str) -> None:
     game = GAMES[key]
     filed = [rid for ids in game.program.parts.values() for rid in ids]
     assert sorted(filed) == sorted(r.id for r in game.rules)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_back_end_says_how_it_reads_each_rule(key: str) -> None:
+    # the engine refuses, when it is built, a rule it does not run; the verifier likewise
+    # before it proves anything; the scenarios say what they do not unroll
+    from spec.engine import engine_for
+    from verifier.properties import checks_for
+
+    game = GAMES[key]
+    reading = engine_for(game).reading
+    assert sorted(reading) == sorted(r.id for r in game.rules) and all(reading.values())
+    assert checks_for(game)
+    assert all(Z3Reading().visit(r.body) for r in game.rules)
+    assert unsupported(game) == ""
+
+
+def test_what_the_scenarios_do_not_unroll_is_said() -> None:
+    # several cards laid aside at once: built from a 304 rule with a count of two
+    import dataclasses
+
+    game = GAMES["304"]
+    rule = next(r for r in game.rules if isinstance(r.body, K.SetAside))
+    with pytest.raises(UnsupportedNodeError, match="several cards laid aside at once"):
+        Unrolling().visit(dataclasses.replace(rule.body, count=2))

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
+from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import Call, Declare, Discard, Lay, Phase, Play, State, new_deal, play_deal, play_match
 from spec.errors import NotationError, SpecError, shown
 from spec.constraints import about_play, parse_where
@@ -950,7 +951,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return e.code if isinstance(e.code, int) else EXIT_ERROR if e.code else EXIT_OK
         debug = bool(getattr(args, "debug", False))
         return int(args.fn(args))
-    except (InputError, RecordError, SpecError) as e:
+    except (InputError, RecordError, SpecError, UnsupportedNodeError) as e:
         _say(f"error: {e}")
         return EXIT_ERROR
     except SolverUnknownError as e:

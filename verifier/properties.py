@@ -36,6 +36,7 @@ from spec.records import to_record
 from verifier import trace
 from verifier._z3 import encoding as E
 from verifier._z3.compile import Encoding, Z3Compiler
+from verifier._z3.reading import Z3Reading
 from verifier._z3.solver import DEFAULT_RLIMIT, Solving
 from verifier.errors import SolverUnknownError
 
@@ -948,7 +949,14 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
 
 
 def checks_for(game: Game) -> list[Check]:
-    """Every property of a game: the generic ones, its rules' claims, its own properties."""
+    """Every property of a game: the generic ones, its rules' claims, its own properties.
+
+    Raises:
+        UnsupportedNodeError: a rule states a construct the Z3 encoding does not model.
+    """
+    reading = Z3Reading()
+    for rule in game.rules:
+        reading.visit(rule.body)
     out = [Check(pid, text, "generic", fn, covers=tuple(r.id for r, _b in game.rules_with(*kinds)))
            for pid, text, fn, kinds in GENERIC]
     for rule, _b in game.constructs(K.GameTarget):

@@ -48,6 +48,7 @@ from spec.dsl._nodes import (
     WonTrick,
 )
 from spec.dsl._program import PhaseKind
+from spec.dsl._visitor import ConstructVisitor, UnsupportedNodeError
 from spec.engine import (
     PASS,
     Action,
@@ -68,7 +69,7 @@ from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError, SolverUnknownError
 from verifier.properties import _auction_steps
 
-__all__ = ["Scenario", "scenarios_where", "solve_scenarios", "unsupported"]
+__all__ = ["Scenario", "Unrolling", "scenarios_where", "solve_scenarios", "unsupported"]
 
 
 @dataclass
@@ -87,21 +88,71 @@ class Scenario:
 _UNROLLED = (PhaseKind.AUCTION, PhaseKind.SET_ASIDE, PhaseKind.EXCHANGE, PhaseKind.DECIDE,
              PhaseKind.PLAY)
 
+_SITUATION = "stated as facts of the unrolled deal"
+_NOT_PLAYED = "not part of one deal played out"
+
+
+class Unrolling(ConstructVisitor[str]):
+    """How a scenario unrolls each construct; raises UnsupportedNodeError for what it does
+    not unroll yet, which :func:`unsupported` reports."""
+
+    def _fact(self, b: K.Construct) -> str:
+        return _SITUATION
+
+    visit_Seats = visit_PlayDirection = visit_DeckIs = visit_RankOrder = _fact
+    visit_SidesByContract = visit_DealPackets = visit_Talon = visit_TakeTalon = _fact
+    visit_AuctionTurns = visit_ProxyCall = visit_Ladder = visit_BidOrder = _fact
+    visit_CallRule = visit_HighestBidderDeclares = visit_TrickPlay = visit_PlayRule = _fact
+    visit_PlayableAside = visit_FaceDown = visit_SitsOut = visit_Track = _fact
+    visit_Decide = visit_AlwaysPlayable = visit_NameSuit = visit_DeclarationRule = _fact
+    visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = visit_TrickValue = _fact
+    visit_CardPoints = visit_ScoreRule = visit_TrickScores = visit_Claim = _fact
+
+    def visit_SetAside(self, b: K.SetAside) -> str:
+        if b.count != 1:
+            raise UnsupportedNodeError(b, "the scenario unroller", "several cards laid aside at once")
+        return _SITUATION
+
+    def visit_Update(self, b: K.Update) -> str:
+        if b.at is not K.Moment.TRICK_END:
+            raise UnsupportedNodeError(b, "the scenario unroller", "tracked values changed at "
+                                       "other moments than the end of a trick")
+        return _SITUATION
+
+    def visit_Announce(self, b: K.Announce) -> str:
+        return ("no announcement in the auction: a scenario's auction is calls only"
+                if b.scope is Scope.CALL else _SITUATION)
+
+    def visit_VoidWhen(self, b: K.VoidWhen) -> str:
+        return "never: a scenario is a deal played out, voided by no rule on the way"
+
+    def visit_RedealIfNoBid(self, b: K.RedealIfNoBid) -> str:
+        return "never: a scenario's auction ends with a contract"
+
+    def _session(self, b: K.Construct) -> str:
+        return _NOT_PLAYED
+
+    visit_Shuffle = visit_GatherAndCut = visit_DealerRotation = visit_GameTarget = _session
+    visit_AfterGame = visit_GameBonus = visit_Rubber = visit_RubberSettlement = _session
+    visit_MatchOf = visit_MatchTarget = visit_MatchLength = _session
+
 
 def unsupported(game: Game) -> str:
     """Why Z3 cannot unroll the game's deals yet ("" when it can)."""
     missing = []
-    if any(b.at is not K.Moment.TRICK_END for _r, b in game.constructs(K.Update)):  # type: ignore[attr-defined]
-        missing.append("tracked values changed at other moments than the end of a trick")
-    if any(b.count != 1 for _r, b in game.constructs(K.SetAside)):  # type: ignore[attr-defined]
-        missing.append("several cards laid aside at once")
+    unrolling = Unrolling()
+    for rule in game.rules:
+        try:
+            unrolling.visit(rule.body)
+        except UnsupportedNodeError as e:
+            missing.append(str(e).split(": ", 1)[-1])
     missing += [f"a phase of kind {kind.value!r}" for kind in
                 dict.fromkeys(p.kind for p in game.program.phases) if kind not in _UNROLLED]
     if game.program.talon_cards and game.constructs(K.SetAside):
         missing.append("a talon and cards laid aside")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
-                + ", ".join(missing) + ")")
+                + ", ".join(dict.fromkeys(missing)) + ")")
     return ""
 
 

@@ -12,6 +12,7 @@ from spec.engine._deal import Dealing
 from spec.engine._play import Tricks
 from spec.engine._playout import Playout
 from spec.engine._probes import Probes
+from spec.engine._reading import EngineReading
 from spec.engine._state import (
     PASS,
     Action,
@@ -32,6 +33,8 @@ class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
     """The compiled form of one game (with its variants): build once, use for every deal."""
 
     def __init__(self, game: Game) -> None:
+        reading = EngineReading()  # a construct the engine does not run is refused here
+        self.reading = {rule.id: reading.visit(rule.body) for rule in game.rules}
         super().__init__(game)
         self._quick_plays = not self._play_announce
         self._quick_calls = not self._call_announce and self._proxy_when is None

@@ -19,12 +19,18 @@ from spec.cards import Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
 from spec.dsl._program import PackBetweenDeals, Sides
+from spec.engine._reading import EngineReading
+from verifier._z3.reading import Z3Reading
+from verifier.scenario import Unrolling
 
 from . import _tables as TB
 from ._docstring import ModuleDoc, parse_doc
 from ._examples import Example, example, fixture_examples
 from ._expr import render_construct
 from ._results import GameResults
+
+# each back end's answer to "how do you read this rule?", shown beside it
+_READINGS = (("the engine", EngineReading()), ("Z3", Z3Reading()), ("scenarios", Unrolling()))
 
 __all__ = ["game_page", "sources_page", "assumptions_page", "games_table", "esc",
            "rule_sections"]
@@ -344,6 +350,11 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
     body += list(_source_lines(rule.source, page.doc))
     kind = type(rule.body)
     body.append(f":States: :py:class:`~{kind.__module__}.{kind.__name__}`: {_first_line(kind)}")
+    part = next((part for part, ids in game.program.parts.items() if rule.id in ids), None)
+    if part is not None:  # (a variant's rule is part of the variant's program)
+        body.append(f":Deal program: {esc(part)}")
+    body.append(":Read by: " + "; ".join(
+        f"{name}: {esc(reading.visit(rule.body))}" for name, reading in _READINGS))
     if anchored:
         covering = page.covering(rule.id)
         if covering:
