@@ -145,7 +145,9 @@ class Auction(CompiledRules):
             w.turn = self._auction_first[stage - 1](w)
             return
         w.contract, w.declarer = w.standing, w.high_bidder
-        if not self.trump_from_aside:
+        if self._trump_is is not None:
+            w.trump = self._trump_is(w)
+        elif not self.trump_from_aside:
             w.trump = self._trump_of[w.contract]
         out = -1
         if self._sits_out is not None and self._sits_out[0](w):
@@ -298,6 +300,13 @@ class Auction(CompiledRules):
                 return
         if self._aside_returns is not None and any(w.aside) and self._aside_returns(w):
             self._return_aside(w)
+        for rule, after, when, opener in self._lay_open:
+            # at the end of trick ``after`` (the next not begun), once
+            if w.trick_number == after + 1 and not w.trick and when(w):
+                seat = opener(w)
+                if all(s != seat for s, _a in w.laid_open):
+                    w.laid_open = w.laid_open + ((seat, after),)
+                    fired(w, rule)
 
     def _return_aside(self, w: Any) -> None:
         """Every card laid aside goes back to its owner's hand."""
