@@ -89,6 +89,10 @@ def unsupported(game: Game) -> str:
         missing.append("several cards laid aside at once")
     if game.program.talon_cards:
         missing.append("a talon")
+    if game.program.turn_up is not None or game.constructs(K.TrumpIs):
+        missing.append("a card dealt face up, or trumps stated by TrumpIs")
+    # a hand laid open (LayOpen) changes what the seats see, not what is legal or scored:
+    # the unrolled deal is the same with it (see verifier._z3.encoding.SIGHT_ONLY)
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(missing) + ")")
