@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spec.cards import CardSet
+from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import NO_SUIT
 from spec.engine import (
@@ -108,6 +109,10 @@ def to_record(state: State) -> dict[str, Any]:
     }
     if game.program.talon_cards:
         out["talon"] = str(CardSet(game.deck, state.dealt_talon))
+    if state.turn_up >= 0:
+        out["turn_up"] = str(game.deck[state.turn_up])
+    if game.constructs(K.LayOpen):
+        out["laid_open"] = [{"seat": t.name(s), "after_trick": k} for s, k in state.laid_open]
     if state.lines:  # a score sheet with several lines: each seat's score on each
         out["lines"] = {line: {t.name(s): x for s, x in enumerate(col)}
                         for line, col in zip(eng.lines, state.lines)}
@@ -316,7 +321,14 @@ def replay(data: Any, game: Game | None = None) -> ReplayReport:
     for d_index, deal in enumerate(deals):
         hands = hands_from_text(game, deal["hands"])
         if state is None:
-            state = eng.start(hands, dealer=dealer, seed=seed)
+            up = None
+            if "turn_up" in data and len(deals) == 1:
+                _need(data, "turn_up", str, "a card", "the record")
+                up = game.deck.index(game.deck.parse_card(data["turn_up"]))
+            try:
+                state = eng.start(hands, dealer=dealer, seed=seed, turn_up=up)
+            except NotationError as e:
+                return ReplayReport(False, f"deal 1: {e}", None)
         elif state.dealt != hands:
             return ReplayReport(False, f"deal {d_index + 1}: the record's hands are not the ones "
                                 f"the redeal from seed {seed} gives", state)
@@ -368,6 +380,10 @@ def replay(data: Any, game: Game | None = None) -> ReplayReport:
     if data.get("contract") != contract:
         return ReplayReport(False, f"contract: the record says {shown(data.get('contract'), 200)}, "
                             f"the rules give {contract}", state)
+    for key in ("turn_up", "laid_open"):
+        if key in data and data[key] != to_record(state).get(key):
+            return ReplayReport(False, f"{key}: the record says {shown(data[key], 200)}, the "
+                                f"rules give {to_record(state).get(key)}", state)
     if len(data["tricks"]) != len(state.tricks):
         return ReplayReport(False, f"the record lists {len(data['tricks'])} tricks; the deal has "
                             f"{len(state.tricks)}", state)

@@ -123,6 +123,16 @@ class Unrolling(ConstructVisitor[str]):
         return ("no announcement in the auction: a scenario's auction is calls only"
                 if b.scope is Scope.CALL else _SITUATION)
 
+    def visit_TurnUp(self, b: K.TurnUp) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "a card dealt face up")
+
+    def visit_TrumpIs(self, b: K.TrumpIs) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "trumps stated by TrumpIs")
+
+    def visit_LayOpen(self, b: K.LayOpen) -> str:
+        return ("the same deal: a hand laid open changes what the seats see, not what is "
+                "legal, won or scored")
+
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return "never: a scenario is a deal played out, voided by no rule on the way"
 

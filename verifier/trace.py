@@ -55,6 +55,11 @@ def _tracked(game: Game, v: dict[str, Any]) -> dict[str, Any]:
     return {name: v[f"tv_{name}"] for name in game.tracked if f"tv_{name}" in v}
 
 
+def _turn_up(v: dict[str, Any]) -> int:
+    """The card dealt face up in a model (its number), -1 in a game without one."""
+    return int(v["turn_up"]).bit_length() - 1 if "turn_up" in v else -1
+
+
 def _tracked_env(game: Game, values: dict[str, Any]) -> dict[Any, object]:
     return {("tracked", name): int(x) for name, x in values.items()}
 
@@ -103,7 +108,8 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         lines.append(f"  {t.name(seats[j])} plays {_card(game, v[f'card_{j}'])}{_named(v[f'named_{j}'])}")
     state = eng.play_position(hands=hands, contract=contract, declarer=v["declarer"], leader=leader,
                               trick_number=k, dealer=v["dealer"], trick=trick, trump=trump,
-                              aside=aside, tracked=tracked, out=out, dealt=dealt)
+                              aside=aside, tracked=tracked, out=out, dealt=dealt,
+                              turn_up=_turn_up(v))
     data: dict[str, Any] = {
         "contract": str(game.ladder[contract]), "declarer": t.name(v["declarer"]),
         "leader": t.name(leader), "trick_number": k,
@@ -118,7 +124,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     env: dict[Any, object] = {
         Ctx.CONTRACT: contract, Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.TRICK_NUMBER: k, Ctx.TRUMP: trump, Ctx.LEADER: leader,
-        DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
+        DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])", Ctx.TURN_UP: _turn_up(v),
     }
     env.update(_tracked_env(game, tracked))
     if played == n:
@@ -168,7 +174,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     trump = v.get("trump", eng._trump_of[v["contract"]])
     scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
                                dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
-                               dealt=dealt)
+                               dealt=dealt, turn_up=_turn_up(v))
     points = eng.points_outcome(winners, taken, v["contract"])
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
@@ -198,7 +204,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         Ctx.CONTRACT: v["contract"], Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.SEAT: v["seat"], WonTrick: "((" + repr(tuple(won)) + "[{seat}] >> ({number})) & 1 == 1)",
         Taken: "(" + repr(tuple(taken)) + "[{seat}])", DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
-        Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1,
+        Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1, Ctx.TURN_UP: _turn_up(v),
     }
     env.update(_tracked_env(game, tracked))
     env.update(free)

@@ -18,6 +18,9 @@ Context values (what a rule can read) depend on where it is judged:
 * **between actions** (scope STATUS): ``dealer``, ``contract``, ``declarer``, ``trump``,
   ``trick_number``.
 
+In a game that deals a card face up (``TurnUp``), ``turn_up`` is that card and
+``turned_suit`` its suit, from the auction on.
+
 Values the game keeps itself (``tracked(name)``, declared by ``Track``) can be read in
 every scope but a bid's definition and a single card's strength.
 
@@ -63,6 +66,9 @@ from spec.dsl._constructs import (
     GatherAndCut,
     TakeTalon,
     Talon,
+    TurnUp,
+    TrumpIs,
+    LayOpen,
     VoidWhen,
     AuctionTurns,
     CardPoints,
@@ -167,6 +173,8 @@ bid_this_stage = Ref(Ctx.BID_THIS_STAGE)
 by_proxy = Ref(Ctx.PROXY)
 auction_over = Ref(Ctx.AUCTION_OVER)
 turned_up = Ref(Ctx.TURNED_UP)
+turn_up = Ref(Ctx.TURN_UP)
+turned_suit = turn_up.suit
 deal_void = Ref(Ctx.DEAL_VOID)
 next_dealer = Ref(Ctx.NEXT_DEALER)
 first_to_call = Ref(Ctx.FIRST_TO_CALL)
@@ -464,5 +472,6 @@ __all__ = [
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
-    "awarded", "with_dealt", "free_cards",
+    "awarded", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
+    "turned_suit",
 ]

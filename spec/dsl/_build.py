@@ -221,7 +221,7 @@ _SINGLETONS = (
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
                  K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut, K.Talon, K.TakeTalon,
-                 K.GameTarget,
+                 K.GameTarget, K.TurnUp,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
 
@@ -580,9 +580,48 @@ class Game:
             if body.monotone and body.type is not T.BOOL:
                 raise self._fail(f"only a condition can be monotone, {body.name} is a "
                                  f"{body.type.value}", rule)
+        self._check_turn_up()
         if self.constructs(K.PlayableAside) and not self.constructs(K.SetAside):
             raise self._fail("PlayableAside needs a SetAside rule: no card is ever set aside",
                              self.constructs(K.PlayableAside)[0][0])
+
+    def _check_turn_up(self) -> None:
+        """A card turned up is dealt to a seat; trumps read only what the auction fixes; a
+        hand is laid open by a seat, after a trick that is not the last."""
+        for rule, body in self.constructs(K.TurnUp):
+            assert isinstance(body, K.TurnUp)
+            layout = self.program.layout(1)
+            p = body.position
+            if p == 0 or not -len(layout) <= p <= len(layout):
+                raise self._fail(f"the deal has {len(layout)} cards before the first auction: "
+                                 f"there is no position {p} (from 1 at the top, or -1 for the "
+                                 "last)", rule)
+            if layout[p - 1 if p > 0 else p] < 0:
+                raise self._fail(f"the card at position {p} goes to the talon, not to a seat: "
+                                 "a card turned up belongs to a hand", rule)
+        allowed = (Ctx.CONTRACT, Ctx.DECLARER, Ctx.DEALER, Ctx.TURN_UP)
+        for rule, body in self.constructs(K.TrumpIs):
+            assert isinstance(body, K.TrumpIs)
+            if body.when.type is not T.BOOL or body.suit.type is not T.SUIT:
+                raise self._fail(f"TrumpIs needs a condition and a suit, got a "
+                                 f"{body.when.type.value} and a {body.suit.type.value}", rule)
+            if any(b.names_trump for _r, b in self.constructs(K.SetAside)):  # type: ignore[attr-defined]
+                raise self._fail("trumps are named by a card laid aside (SetAside names_trump) "
+                                 "and by TrumpIs: one rule decides trumps", rule)
+            for node in (*walk(body.when), *walk(body.suit)):
+                if ((isinstance(node, Ref) and node.ctx not in allowed)
+                        or isinstance(node, (Tracked, DealtHand, Taken, Var))):
+                    raise self._fail(f"trumps are fixed when the auction ends: TrumpIs reads "
+                                     f"only the contract, declarer, dealer and turn-up, not "
+                                     f"{node!r}", rule)
+        for rule, body in self.constructs(K.LayOpen):
+            assert isinstance(body, K.LayOpen)
+            if body.seat.type is not T.SEAT or body.when.type is not T.BOOL:
+                raise self._fail(f"LayOpen needs a seat and a condition, got a "
+                                 f"{body.seat.type.value} and a {body.when.type.value}", rule)
+            if not 1 <= body.after_trick < self.tricks:
+                raise self._fail(f"a hand is laid open after trick 1 to {self.tricks - 1}, not "
+                                 f"after trick {body.after_trick}", rule)
 
     def _check_sheet(self) -> None:
         """Score lines, games and rubbers refer to things the rules define."""
@@ -736,6 +775,10 @@ class Game:
                         raise self._fail(f"{cls.__doc__.splitlines()[0].rstrip('.').lower()} "  # type: ignore[union-attr]
                                          f"is not known when judging {scope.value}",
                                          rule_id=rule_id, loc=loc)
+                if (isinstance(node, Ref) and node.ctx is Ctx.TURN_UP
+                        and not self.constructs(K.TurnUp)):
+                    raise self._fail("turn_up is the card dealt face up, but no rule deals one "
+                                     "(TurnUp)", rule_id=rule_id, loc=loc)
                 if isinstance(node, Ref) and scope not in node.ctx.scopes:
                     raise self._fail(
                         f"{node.ctx.name.lower()} ({node.ctx.description}) is not known when "

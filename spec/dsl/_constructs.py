@@ -116,6 +116,28 @@ class TakeTalon(Construct):
 
 
 @_c
+class TurnUp(Construct):
+    """The card dealt at ``position`` of the pack (from 1 at the top; negative from the
+    bottom, -1: the last card) is dealt face up: the turn-up.  It belongs to the hand it is
+    dealt to, and every seat sees it from the deal on; rules read it as ``turn_up`` (its
+    suit: ``turned_suit``).  In a game that deals in stages, the position is one of the
+    first stage's deal, which comes before any auction."""
+
+    position: int = -1
+
+
+@_c
+class TrumpIs(Construct):
+    """After the auction, when ``when`` holds, trumps are ``suit`` (no suit: no trumps).
+    The first such rule whose ``when`` holds decides; when none does, the contract's strain
+    is trumps.  Both read what the play keeps from the auction: the contract, the declarer,
+    the dealer and the turn-up (scope: STATUS)."""
+
+    when: Expr
+    suit: Expr
+
+
+@_c
 class DealerRotation(Construct):
     """After a played deal the deal passes ``steps`` seats on in the direction of play."""
 
@@ -247,6 +269,17 @@ class FaceDown(Construct):
     when: Expr
     seen_by: Expr
     revealed_when: Expr
+
+
+@_c
+class LayOpen(Construct):
+    """When ``when`` holds at the end of trick ``after_trick``, ``seat`` lays the rest of
+    his hand face up on the table and plays from it (scope of both: STATUS): from then on
+    every seat sees the cards he still holds.  What is legal does not change."""
+
+    seat: Expr
+    after_trick: int
+    when: Expr
 
 
 @_c
@@ -517,6 +550,7 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     DeclarationRule, CountsAsSuit,
     WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
     Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
+    TurnUp, TrumpIs, LayOpen,
 )
 
 # Which scope each expression-valued field of a construct is written in.
@@ -541,6 +575,10 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (Shuffle, "cut_by"): Scope.STATUS,
     (GatherAndCut, "cut_by"): Scope.STATUS,
     (TakeTalon, "when"): Scope.STATUS,
+    (TrumpIs, "when"): Scope.STATUS,
+    (TrumpIs, "suit"): Scope.STATUS,
+    (LayOpen, "seat"): Scope.STATUS,
+    (LayOpen, "when"): Scope.STATUS,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

@@ -15,6 +15,8 @@ from spec.dsl import _constructs as K
 from spec.dsl._visitor import ConstructVisitor
 from spec.dsl._nodes import (
     NO_SUIT,
+    BidAttr,
+    BidField,
     BoolOp,
     CardsOfSuit,
     Contains,
@@ -357,6 +359,17 @@ def redealer(game: Game) -> Expr:
     return out
 
 
+def trump(game: Game) -> Expr:
+    """The trump suit the auction leaves, by the first ``TrumpIs`` rule that holds, else
+    the contract's strain (scope: STATUS; reads the contract, declarer, dealer and turn-up
+    only).  A game whose trumps come from a card laid aside has no such rules."""
+    out: Expr = BidAttr(BidField.STRAIN, Ref(Ctx.CONTRACT))
+    for _r, b in reversed(game.constructs(K.TrumpIs)):
+        assert isinstance(b, K.TrumpIs)
+        out = IfThenElse(b.when, b.suit, out)
+    return out
+
+
 def lays_aside_now(game: Game) -> Expr:
     """Were the current stage's auction over now, its highest bidder would lay cards aside
     (scope: CALL)."""
@@ -447,7 +460,7 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "announced_value", "match_over", "game_bonus", "carries_over", "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
+    "may_announce", "announced_value", "match_over", "game_bonus", "carries_over", "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "trump", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
     "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
     "required_announcement", "fires", "Firing", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]
@@ -540,7 +553,13 @@ class Firing(ConstructVisitor[Fired]):
 
     visit_ProxyCall = visit_SetAside = visit_PlayableAside = visit_FaceDown = _unmodelled
     visit_SitsOut = visit_Update = visit_Announce = visit_Decide = visit_VoidWhen = _unmodelled
-    visit_TakeTalon = _unmodelled
+    visit_TakeTalon = visit_LayOpen = _unmodelled
+
+    def visit_TrumpIs(self, b: K.TrumpIs) -> Fired:
+        # a rule decides trumps in a deal where it holds and no rule before it does
+        rules = [x for _r, x in self.game.constructs(K.TrumpIs)]
+        earlier = [Not(x.when) for x in rules[:rules.index(b)]]  # type: ignore[attr-defined]
+        return Scope.PLAY, _all([*earlier, b.when])
 
     # -- equipment: the same in every deal, never seen firing ---------------------------
     def _equipment(self, b: K.Construct) -> Fired:
@@ -555,7 +574,7 @@ class Firing(ConstructVisitor[Fired]):
 
     visit_TrickValue = visit_DealPackets = visit_DealerRotation = visit_AuctionTurns = _every_deal
     visit_HighestBidderDeclares = visit_TrickPlay = visit_Track = visit_Shuffle = _every_deal
-    visit_GatherAndCut = visit_Talon = _every_deal
+    visit_GatherAndCut = visit_Talon = visit_TurnUp = _every_deal
     visit_RecordTricks = visit_TrickScores = visit_GameTarget = visit_AfterGame = _every_deal
     visit_GameBonus = visit_Rubber = visit_RubberSettlement = visit_MatchOf = _every_deal
     visit_MatchTarget = visit_MatchLength = _every_deal

@@ -159,6 +159,8 @@ class Ctx(enum.Enum):
     FIRST_LEADER = (T.SEAT, {_S.PLAY}, "the seat that leads to the first trick")
     NEXT_DEALER = (T.SEAT, {_S.DEAL}, "who deals the next deal, after this one is played")
     TURNED_UP = (T.BOOL, {_S.TRICK}, "every card of the trick is turned face up at its end")
+    TURN_UP = (T.CARD, {_S.CALL, _S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
+               "the card dealt face up, the turn-up (a game with a TurnUp rule)")
     POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
 
     DEALS_PLAYED = (T.INT, {_S.MATCH}, "the deals played in the match, this one included")

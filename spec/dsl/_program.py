@@ -73,6 +73,42 @@ class PackBetweenDeals(enum.Enum):
     GATHERED_AND_CUT = "the tricks gathered in order and cut, not shuffled"
 
 
+class Seen(enum.Enum):
+    """A kind of card a seat may see."""
+
+    OWN_HAND = "its own hand"
+    TRICKS = "the cards played to the tricks, face up"
+    FACE_DOWN = "a card played face down"
+    ASIDE = "the cards it laid aside"
+    TALON = "the talon"
+    DISCARDS = "the declarer's discards"
+    TURN_UP = "the turn-up"
+    OPEN_HAND = "the rest of a hand laid open"
+
+
+class Audience(enum.Enum):
+    """Who sees a kind of card."""
+
+    OWNER = "the seat that holds them"
+    EVERY_SEAT = "every seat"
+    DECLARER = "the declarer"
+    PLAYER_AND_NAMED = "the seat that played it and the seat a rule names"
+    NOBODY = "no seat"
+
+
+@dataclass(frozen=True)
+class Sight:
+    """Who sees which cards, from when on, and by which rule (None: in every game).  The
+    engine's views show what these say (:class:`spec.engine.View`)."""
+
+    seen: Seen
+    by: Audience
+    when: str
+    rule: str | None = None
+    seat: Expr | None = None  # for a hand laid open: whose (scope: STATUS)
+    condition: Expr | None = None  # for a hand laid open: on what condition (scope: STATUS)
+
+
 @dataclass(frozen=True)
 class Phase:
     """One phase of a deal: who acts, what the actions are, the rules that make an action
@@ -112,6 +148,9 @@ class DealProgram:
     dealer_steps: int  # after a played deal the deal passes this many seats on
     declarer: Declarer
     phases: tuple[Phase, ...]
+    # the card dealt face up: its place in the first stage's layout (from 0), or None
+    turn_up: int | None = None
+    sights: tuple[Sight, ...] = ()  # who sees what
     # every rule of the game, by the part of the program it belongs to
     parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -200,6 +239,10 @@ class Lowering(ConstructVisitor[None]):
         self.set_asides: dict[int, list[tuple[str, K.SetAside]]] = {}
         self.decide: tuple[str, K.Decide] | None = None
         self.trick_play: tuple[str, K.TrickPlay] | None = None
+        self.turn_up: K.TurnUp | None = None
+        self.sights: list[Sight] = [
+            Sight(Seen.OWN_HAND, Audience.OWNER, "always"),
+            Sight(Seen.TRICKS, Audience.EVERY_SEAT, "as each card is played")]
 
     def _file(self, part: str) -> None:
         assert self.rule is not None
@@ -230,7 +273,16 @@ class Lowering(ConstructVisitor[None]):
         play_rule, play = self.trick_play
         phases.append(Phase(PhaseKind.PLAY, Actor.TRICK_LEADER, "play a card", play_rule,
                             first=play.first_lead, rules=tuple(self.parts.get(PLAY, ()))))
+        packets = tuple(self.packets[s] for s in sorted(self.packets))
+        turn_up = None
+        if self.turn_up is not None:
+            # the first stage's layout, counted as DealProgram.layout counts it
+            size = sum(packets[0]) * len(self.seats.names) + (
+                self.talon[0] if self.talon[1] == 1 else 0)
+            p = self.turn_up.position
+            turn_up = p - 1 if p > 0 else size + p
         return DealProgram(
+            turn_up=turn_up, sights=tuple(self.sights),
             seats=self.seats.names, direction=self.direction,
             partnerships=self.seats.partnerships, sides=self.sides,
             declarer_alone=self.declarer_alone, deck_size=self.deck_size,
@@ -269,13 +321,35 @@ class Lowering(ConstructVisitor[None]):
         self._file(DEAL)
 
     def visit_Talon(self, b: K.Talon) -> None:
+        assert self.rule is not None
         self.talon = (b.cards, b.stage, b.after_round)
+        self.sights.append(Sight(Seen.TALON, Audience.NOBODY, "until a seat takes it",
+                                 self.rule.id))
         self._file(DEAL)
 
     def visit_TakeTalon(self, b: K.TakeTalon) -> None:
         assert self.rule is not None
         self.take_talon = (self.rule.id, b)
+        self.sights.append(Sight(Seen.DISCARDS, Audience.DECLARER, "once discarded",
+                                 self.rule.id))
         self._file(PhaseKind.EXCHANGE.value)
+
+    def visit_TurnUp(self, b: K.TurnUp) -> None:
+        assert self.rule is not None
+        self.turn_up = b
+        self.sights.append(Sight(Seen.TURN_UP, Audience.EVERY_SEAT, "from the deal on",
+                                 self.rule.id))
+        self._file(DEAL)
+
+    def visit_TrumpIs(self, b: K.TrumpIs) -> None:
+        self._file(DECLARER)
+
+    def visit_LayOpen(self, b: K.LayOpen) -> None:
+        assert self.rule is not None
+        self.sights.append(Sight(Seen.OPEN_HAND, Audience.EVERY_SEAT,
+                                 f"after trick {b.after_trick}, when its rule applies",
+                                 self.rule.id, b.seat, b.when))
+        self._file(PLAY)
 
     def visit_Shuffle(self, b: K.Shuffle) -> None:
         self.cut_by = self.cut_by or b.cut_by
@@ -315,6 +389,9 @@ class Lowering(ConstructVisitor[None]):
     def visit_SetAside(self, b: K.SetAside) -> None:
         assert self.rule is not None
         self.set_asides.setdefault(b.stage, []).append((self.rule.id, b))
+        if not any(x.seen is Seen.ASIDE for x in self.sights):
+            self.sights.append(Sight(Seen.ASIDE, Audience.OWNER, "while they lie aside",
+                                     self.rule.id))
         self._file(PhaseKind.SET_ASIDE.value)
 
     def visit_Decide(self, b: K.Decide) -> None:
@@ -331,7 +408,13 @@ class Lowering(ConstructVisitor[None]):
     def _play(self, b: K.Construct) -> None:
         self._file(PLAY)
 
-    visit_PlayRule = visit_AlwaysPlayable = visit_PlayableAside = visit_FaceDown = _play
+    def visit_FaceDown(self, b: K.FaceDown) -> None:
+        assert self.rule is not None
+        self.sights.append(Sight(Seen.FACE_DOWN, Audience.PLAYER_AND_NAMED,
+                                 "until its trick is turned face up", self.rule.id))
+        self._file(PLAY)
+
+    visit_PlayRule = visit_AlwaysPlayable = visit_PlayableAside = _play
     visit_SitsOut = visit_NameSuit = visit_DeclarationRule = _play
 
     def _trick(self, b: K.Construct) -> None:
@@ -365,5 +448,5 @@ def lower(game: Game) -> DealProgram:
     return Lowering(game).run()
 
 
-__all__ = ["Actor", "DealProgram", "Declarer", "Lowering", "PackBetweenDeals", "Phase",
-           "PhaseKind", "Sides", "lower"]
+__all__ = ["Actor", "Audience", "DealProgram", "Declarer", "Lowering", "PackBetweenDeals",
+           "Phase", "PhaseKind", "Seen", "Sides", "Sight", "lower"]

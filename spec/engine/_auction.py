@@ -264,6 +264,13 @@ class Auction(CompiledRules):
                 return
         if self._aside_returns is not None and any(w.aside) and self._aside_returns(w):
             self._return_aside(w)
+        for rule, after, when, opener in self._lay_open:
+            # at the end of trick ``after`` (the next not begun), once
+            if w.trick_number == after + 1 and not w.trick and when(w):
+                seat = opener(w)
+                if all(s != seat for s, _a in w.laid_open):
+                    w.laid_open = w.laid_open + ((seat, after),)
+                    fired(w, rule)
 
     def _return_aside(self, w: Any) -> None:
         """Every card laid aside goes back to its owner's hand."""

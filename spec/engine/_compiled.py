@@ -87,6 +87,10 @@ class CompiledRules:
         self.ladder = g.ladder
         self._calls = tuple(Call(b) for b in g.ladder)
         self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
+        # trumps stated by TrumpIs rules (the turned suit, say), judged as the auction ends
+        self._trump_is = (self._fn(E.status, D.trump(g), "trump")
+                          if g.constructs(K.TrumpIs) else None)
+        self._turn_up_at = g.program.turn_up
         # cards set aside after an auction stage
         self._set_aside: dict[int, tuple[K.SetAside, Fn]] = {}
         self._set_aside_rule: dict[int, Rule] = {}
@@ -145,7 +149,8 @@ class CompiledRules:
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
         self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
-                                or self._face_down or self._sits_out or self._voids)
+                                or self._face_down or self._sits_out or self._voids
+                                or self._lay_open)
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
         self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
@@ -189,6 +194,10 @@ class CompiledRules:
             self._take_talon = (rule, self._fn(E.status, body.when, "take_talon"), body.discards)
         self._voids = tuple((self._fn(E.status, b.when, "void"), b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))
+        # hands laid open: (rule, after which trick, on what condition, whose)
+        self._lay_open = tuple((r, b.after_trick, self._fn(E.status, b.when, "lay_open"),  # type: ignore[attr-defined]
+                                self._fn(E.status, b.seat, "opener"))  # type: ignore[attr-defined]
+                               for r, b in g.constructs(K.LayOpen))
         proxy = bool(g.constructs(K.ProxyCall))
         self.announcement_names = tuple(b.name for _r, b in g.constructs(K.Announce)) + (
             ("partner",) if proxy else ()) + (

@@ -85,7 +85,9 @@ class Course(CompiledRules):
         """The auction is over: the contract, its declarer and trumps, who sits out and
         who leads."""
         w.contract, w.declarer = w.standing, w.high_bidder
-        if not self.trump_from_aside:
+        if self._trump_is is not None:
+            w.trump = self._trump_is(w)
+        elif not self.trump_from_aside:
             w.trump = self._trump_of[w.contract]
         out = -1
         if self._sits_out is not None and self._sits_out[0](w):

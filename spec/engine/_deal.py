@@ -73,7 +73,9 @@ class Dealing(CompiledRules):
         dealt = tuple(hands[:-1])
         late.pop()
         self.check_hands(dealt)
-        return self._started(dealt, tuple(late), dealer, seed, redeals, thrown_in)
+        at = self._turn_up_at
+        return self._started(dealt, tuple(late), dealer, seed, redeals, thrown_in,
+                             -1 if at is None else order[at])
 
     def _schedule(self, dealer: int) -> tuple[tuple[int, ...], int]:
         """The seat each card of the pack goes to, every stage, and the number the first
@@ -168,22 +170,49 @@ class Dealing(CompiledRules):
 
     def start(self, hands: Sequence[int], *, dealer: int, seed: int = 0, redeals: int = 0,
               thrown_in: tuple[Any, ...] = (), later: Sequence[int] | None = None,
-              pack: Sequence[int] | None = None) -> State:
+              pack: Sequence[int] | None = None, turn_up: int | None = None) -> State:
         """The state at the start of the auction, from hands as dealt.
 
         In a game that deals in stages, ``hands`` are the whole deal and ``later`` the part
         of each hand that arrives after the first auction (by default the cards the deal
         order, or ``pack`` when the hands were dealt from it, would give late, as dealt by
-        :meth:`split_stages`).
+        :meth:`split_stages`).  In a game that deals a card face up, ``turn_up`` is that
+        card (by default as :meth:`turn_up_of` finds it).
+
+        Raises:
+            NotationError: the hands do not share out the deck as the deal rule does, or
+                the turn-up is not in the hand it is dealt to.
         """
         hands = tuple(hands)
         self.check_hands(hands)
         pending = (tuple(later) if later is not None
                    else self.split_stages(hands, seed, redeals, dealer, pack))
-        return self._started(hands, pending, dealer, seed, redeals, thrown_in)
+        up = -1
+        if self._turn_up_at is not None:
+            up = self.turn_up_of(hands, dealer, seed, redeals, pack) if turn_up is None else turn_up
+            holder = self._schedule(dealer)[0][self._turn_up_at]
+            if not 0 <= up < len(self.game.deck) or not hands[holder] >> up & 1:
+                raise NotationError(f"the turn-up must be a card of {self.table.name(holder)}'s "
+                                    f"hand, who is dealt it", value=up)
+        elif turn_up is not None:
+            raise NotationError(f"{self.game.name} deals no card face up", value=turn_up)
+        return self._started(hands, pending, dealer, seed, redeals, thrown_in, up)
+
+    def turn_up_of(self, hands: Sequence[int], dealer: int, seed: int = 0, redeals: int = 0,
+                   pack: Sequence[int] | None = None) -> int:
+        """The card dealt face up in a deal of ``hands``: the one at the turn-up's place in
+        ``pack`` (or the seed's pack) when the hands were dealt from it; for hands given
+        whole, the highest-numbered card of the hand it is dealt to (a fixed, documented
+        choice, like :meth:`split_stages`')."""
+        at = self._turn_up_at
+        assert at is not None
+        order = self.deal_order(seed, redeals) if pack is None else pack
+        if tuple(hands) == self.hands_from_order(order, dealer):
+            return order[at]
+        return hands[self._schedule(dealer)[0][at]].bit_length() - 1
 
     def _started(self, dealt: tuple[int, ...], pending: tuple[int, ...], dealer: int, seed: int,
-                 redeals: int, thrown_in: tuple[Any, ...]) -> State:
+                 redeals: int, thrown_in: tuple[Any, ...], turn_up: int = -1) -> State:
         """The state at the start of the auction: ``dealt`` checked, ``pending`` the cards
         dealt after the first stage."""
         w = thaw(self._before_deal)
@@ -193,7 +222,7 @@ class Dealing(CompiledRules):
         talon = self.full_mask
         for h in dealt:
             talon &= ~h
-        w.talon = talon
+        w.talon, w.turn_up = talon, turn_up
         w.turn = self._auction_first[0](w)
         return freeze(w)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spec.cards import CardSet, Suit
+from spec.cards import Card, CardSet, Suit
 from spec.dsl._build import Game, Rule
 from spec.engine._auction import Auction
 from spec.engine._course import Course
@@ -178,14 +178,17 @@ def engine_for(game: Game) -> Engine:
 
 def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
              hands: Sequence[CardSet | int] | None = None,
-             pack: Sequence[int] | None = None) -> State:
+             pack: Sequence[int] | None = None, turn_up: Card | None = None) -> State:
     """A fresh deal: dealt from ``pack`` (card numbers, top first: the pack a deal left,
-    see ``Engine.next_pack``), shuffled from ``seed``, or from the given hands."""
+    see ``Engine.next_pack``), shuffled from ``seed``, or from the given hands (with the
+    card dealt face up, ``turn_up``, in a game that deals one)."""
     eng = engine_for(game)
     dealer = game.players - 1 if dealer is None else dealer
     if hands is not None:
         masks = tuple(h.mask if isinstance(h, CardSet) else int(h) for h in hands)
-        return eng.start(masks, dealer=dealer, seed=seed)
+        up = None if turn_up is None else (game.deck.index(turn_up) if turn_up in game.deck
+                                           else len(game.deck))
+        return eng.start(masks, dealer=dealer, seed=seed, turn_up=up)
     return eng.deal(seed, dealer, pack)
 
 

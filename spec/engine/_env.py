@@ -196,7 +196,8 @@ class ScopeEnvs:
             _var(Ctx.STAGE, "stage", "s.stage"),
             _var(Ctx.SEAT_CALLS, "seat_calls", "s.seat_calls[seat]"),
             _var(Ctx.BID_THIS_STAGE, "bid_this_stage", "s.stage_bid"),
-            _var(Ctx.PROXY, "proxy", "s.proxy >= 0"), *tv])
+            _var(Ctx.PROXY, "proxy", "s.proxy >= 0"), _var(Ctx.TURN_UP, "turn_up", "s.turn_up"),
+            *tv])
         self.call_made = self.call.plus(_var(Ctx.CALL_IS_BID, "call_is_bid"),
                                         _var(Ctx.CALL_BID, "call_bid"))
         # a card about to be played
@@ -205,7 +206,7 @@ class ScopeEnvs:
                 _var(Ctx.CONTRACT, "contract", "s.contract"),
                 _var(Ctx.DECLARER, "declarer", "s.declarer"),
                 _var(Ctx.ASIDE, "aside", "s.aside[seat]"), _var(Ctx.LEADER, "leader", "s.leader"),
-                *tv, *_dealt("s")]
+                _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *tv, *_dealt("s")]
         self.play = Env(("s",), [
             _var(Ctx.SEAT, "seat", "s.turn"), _var(Ctx.HAND, "hand", "s.hands[seat]"),
             _var(Ctx.IS_LEADING, "is_leading", "not s.trick"),
@@ -230,7 +231,8 @@ class ScopeEnvs:
         # the deal between two actions
         status = [_var(Ctx.DEALER, "dealer", "s.dealer"),
                   _var(Ctx.CONTRACT, "contract", "s.contract"),
-                  _var(Ctx.DECLARER, "declarer", "s.declarer"), _var(Ctx.TRUMP, "trump", "s.trump")]
+                  _var(Ctx.DECLARER, "declarer", "s.declarer"), _var(Ctx.TRUMP, "trump", "s.trump"),
+                  _var(Ctx.TURN_UP, "turn_up", "s.turn_up")]
         self.first_lead = Env(("s",), [*status, *tv])
         self.status = Env(("s",), [*status, _var(Ctx.TRICK_NUMBER, "trick_number", "s.trick_number"),
                                    *tv, *_dealt("s")])
@@ -250,7 +252,8 @@ class ScopeEnvs:
         self.outcome = Env(("seat", "o"), [
             _var(Ctx.SEAT, "seat"), _var(Ctx.DECLARER, "declarer", "o.declarer"),
             _var(Ctx.CONTRACT, "contract", "o.contract"), _var(Ctx.DEALER, "dealer", "o.dealer"),
-            _var(Ctx.TRUMP, "trump", "o.trump"), *_tracked(tracked, "o"), *_dealt("o"),
+            _var(Ctx.TRUMP, "trump", "o.trump"), _var(Ctx.TURN_UP, "turn_up", "o.turn_up"),
+            *_tracked(tracked, "o"), *_dealt("o"),
             *_tricks("o")])
         self.points = Env(("seat", "o"), [_var(Ctx.SEAT, "seat"),
                                           _var(Ctx.CONTRACT, "contract", "o.contract"),

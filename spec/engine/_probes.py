@@ -28,6 +28,7 @@ class Outcome:
     dealt: tuple[int, ...] = ()
     won: tuple[int, ...] = ()
     taken: tuple[int, ...] = ()
+    turn_up: int = -1
 
 
 class Probes(CompiledRules):
@@ -37,10 +38,12 @@ class Probes(CompiledRules):
                       trick_number: int, dealer: int | None = None, won: Sequence[int] | None = None,
                       trick: Sequence[tuple[int, int]] = (), trump: int | None = None,
                       aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
-                      out: int = -1, dealt: Sequence[int] | None = None) -> State:
+                      out: int = -1, dealt: Sequence[int] | None = None,
+                      turn_up: int = -1) -> State:
         """A state in the middle of the play, for replaying positions found by the verifier.
 
-        ``hands`` are the cards still held (the cards of ``trick`` excluded).
+        ``hands`` are the cards still held (the cards of ``trick`` excluded); ``turn_up``
+        the card dealt face up, in a game that deals one.
         """
         dealer = self.n - 1 if dealer is None else dealer
         state = State(
@@ -51,7 +54,7 @@ class Probes(CompiledRules):
             leader=leader, won=tuple(won) if won is not None else (0,) * self.n,
             seat_calls=(0,) * self.n, aside=tuple(aside) if aside is not None else (0,) * self.n,
             tracked=self.tracked_values(tracked), out=out, taken=(0,) * self.n,
-            pending=(0,) * self.n,
+            pending=(0,) * self.n, turn_up=turn_up,
         )
         for card_no, named in trick:
             seat = state.turn
@@ -185,7 +188,7 @@ class Probes(CompiledRules):
                       dealer: int | None = None, taken: Sequence[int] | None = None,
                       tracked: dict[str, Any] | None = None, trump: int | None = None,
                       dealt: Sequence[int] | None = None, line: str | None = None,
-                      ) -> tuple[int, ...]:
+                      turn_up: int = -1) -> tuple[int, ...]:
         """The scores for a contract and the winner of each trick, in order: in all, or on
         one ``line`` of the score sheet."""
         won = [0] * self.n
@@ -195,7 +198,7 @@ class Probes(CompiledRules):
         tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
         o = Outcome(declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
-                    tuple(won), tuple(taken or (0,) * self.n))
+                    tuple(won), tuple(taken or (0,) * self.n), turn_up)
         scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
         if line is None:
             return scores

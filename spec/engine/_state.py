@@ -156,6 +156,9 @@ class State:
     # calling, a decision, a card face down, a seat sitting out, a tracked value changed,
     # a void deal
     fired: tuple[tuple[int, str], ...] = ()
+    turn_up: int = -1  # the card dealt face up (its number), -1 in a game without one
+    # the hands laid open: (seat, the trick after which it was laid open), in order
+    laid_open: tuple[tuple[int, int], ...] = ()
 
     @property
     def game(self) -> Game:
@@ -252,7 +255,9 @@ class View:
     A seat sees its own hand and the cards it has set aside or discarded, every call and
     announcement, and the cards of each trick, except cards played face down by others
     that only the seat allowed to inspect them sees, until a trick is turned face up.  The
-    talon is face down: a seat sees how many cards it holds, never which.
+    talon is face down: a seat sees how many cards it holds, never which.  Every seat sees
+    the card dealt face up (the turn-up) and the cards left in a hand laid open.  The deal
+    program lists these (``game.program.sights``).
     """
 
     __slots__ = ("_state", "seat")
@@ -280,6 +285,18 @@ class View:
     def talon_size(self) -> int:
         """How many cards lie face down on the table as the talon."""
         return self._state.talon.bit_count()
+
+    @property
+    def turn_up(self) -> Card | None:
+        """The card dealt face up, which every seat sees (None in a game without one)."""
+        s = self._state
+        return s.game.deck[s.turn_up] if s.turn_up >= 0 else None
+
+    @property
+    def open_hands(self) -> tuple[tuple[int, CardSet], ...]:
+        """(seat, the cards it still holds) for each hand laid open, which every seat sees."""
+        s = self._state
+        return tuple((seat, s.hand(seat)) for seat, _after in s.laid_open)
 
     @property
     def phase(self) -> Phase:
@@ -329,9 +346,14 @@ class View:
 
     @property
     def seen_cards(self) -> CardSet:
-        """Every card this seat has seen: its hand, its cards aside, and the cards shown."""
+        """Every card this seat has seen: its hand, its cards aside, the cards shown, the
+        turn-up and the hands laid open."""
         mask = (self._state.hands[self.seat] | (self._state.aside[self.seat] if self._state.aside else 0)
                 | self.discards.mask)
+        if self._state.turn_up >= 0:
+            mask |= 1 << self._state.turn_up
+        for _seat, held in self.open_hands:
+            mask |= held.mask
         for _n, cards, _w in self.tricks:
             for _seat, c in cards:
                 if c is not None:

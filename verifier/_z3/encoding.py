@@ -133,6 +133,10 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
         Ctx.PASSES_IN_ROW: passes, Ctx.STAGE: stage, Ctx.SEAT_CALLS: seat_calls,
         Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
     })
+    up = turn_up_var(sit, f"{tag}_")
+    if up is not None:  # the turn-up is in its holder's hand, and so in no other
+        holds = up & ~sit.env[Ctx.HAND] == 0
+        sit.facts.append(holds == (sit.env[Ctx.SEAT] == turn_up_holder(enc, sit.env[Ctx.DEALER])))
     tracked_vars(sit, tag)
     return sit
 
@@ -165,9 +169,47 @@ def tracked_vars(sit: Situation, tag: str) -> None:
         sit.values[f"tv_{name}"] = v
 
 
-def trump_term(sit: Situation, contract: Any) -> Any:
-    """The trump suit: the contract's strain, or a free suit when a card laid aside names it."""
+# Constructs that change only what the seats see, never what is legal, who wins a trick or
+# what a deal scores.  The situations above already range over every hand and position the
+# rules allow, whoever sees it, so no property's situation changes with them: a hand laid
+# open after a trick (LayOpen) is one.
+SIGHT_ONLY: tuple[type[K.Construct], ...] = (K.LayOpen,)
+
+
+def turn_up_holder(enc: Encoding, dealer: Any) -> Any:
+    """The seat dealt the card turned face up, for a dealer: the seat the deal program's
+    layout sends that place of the pack to (the engine deals by the same layout)."""
+    g = enc.game
+    assert g.program.turn_up is not None
+    deal = g.stage_rule(K.DealPackets, 1)
+    first = Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(deal.first)  # type: ignore[union-attr]
+    return (first + g.program.layout(1)[g.program.turn_up]) % g.players
+
+
+def turn_up_var(sit: Situation, tag: str = "") -> Any:
+    """The card dealt face up, in a game that deals one (None otherwise): any one card;
+    each situation ties it to the hand of the seat dealt it."""
     enc = sit.enc
+    if enc.game.program.turn_up is None:
+        return None
+    card = enc.cards_var(f"{tag}turn_up")
+    sit.facts.append(enc.one_hot(card))
+    sit.env[Ctx.TURN_UP] = card
+    sit.values[f"{tag}turn_up"] = card
+    return card
+
+
+def trump_term(sit: Situation, contract: Any) -> Any:
+    """The trump suit: the contract's strain, a free suit when a card laid aside names it,
+    or what the game's ``TrumpIs`` rules make of the contract, declarer, dealer and turn-up
+    (which ``sit.env`` holds by now)."""
+    enc = sit.enc
+    if enc.game.constructs(K.TrumpIs):
+        env = {k: sit.env[k] for k in (Ctx.DECLARER, Ctx.DEALER, Ctx.TURN_UP) if k in sit.env}
+        env[Ctx.CONTRACT] = contract
+        t = Z3Compiler(enc, env).visit(D.trump(enc.game))
+        sit.values["trump"] = t
+        return t
     naming = [b.names_trump for _r, b in enc.game.constructs(K.SetAside)]  # type: ignore[attr-defined]
     if any(naming):
         t = enc.int_var("trump")
@@ -181,7 +223,8 @@ def trump_term(sit: Situation, contract: Any) -> Any:
 
 def status_env(sit: Situation) -> dict[Any, Any]:
     """The STATUS scope's values, from a situation that has them."""
-    keys = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER, DealtHand)
+    keys = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER, DealtHand,
+            Ctx.TURN_UP)
     env = {k: sit.env[k] for k in keys if k in sit.env}
     env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
     return env
@@ -226,6 +269,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     k = enc.int_var("trick_number")
     sit.facts += [k >= 1, k <= g.tricks]
     sit.values["trick_number"] = k
+    sit.env.update({Ctx.DECLARER: declarer, Ctx.DEALER: dealer})
+    up = turn_up_var(sit)
     trump = trump_term(sit, contract)
     tracked_vars(sit, "s")
     hands = [enc.cards_var(f"hand_{j}") for j in range(n)]
@@ -243,6 +288,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         Ctx.CONTRACT: contract, Ctx.DECLARER: declarer, Ctx.DEALER: dealer, Ctx.TRUMP: trump,
         Ctx.TRICK_NUMBER: k, Ctx.LEADER: leader, DealtHand: dealt_of,
     }
+    if up is not None:
+        base[Ctx.TURN_UP] = up
     sit.env.update(base)
     base.update({key: v for key, v in sit.env.items() if isinstance(key, tuple)})
     size = short_trick_size(sit)
@@ -260,6 +307,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     for j in range(1, n):
         nxt = (seats[-1] + 1) % n
         seats.append(z3.If(nxt == out, (nxt + 1) % n, nxt))
+    if up is not None:  # the turn-up is one of its holder's cards as dealt
+        sit.facts.append(up & ~dealt_of(turn_up_holder(enc, dealer)) == 0)
     for j in range(n):
         sit.values[f"hand_{j}"] = hands[j]
         sit.values[f"aside_{j}"] = asides[j]
@@ -373,6 +422,8 @@ def outcome_situation(enc: Encoding) -> Situation:
     winners = [_seat_var(sit, f"winner_{k}") for k in range(1, g.tricks + 1)]
     declarer = _seat_var(sit, "declarer")
     dealer = _seat_var(sit, "dealer")
+    sit.env.update({Ctx.DECLARER: declarer, Ctx.DEALER: dealer})
+    up = turn_up_var(sit)
     trump = trump_term(sit, contract)
     tracked_vars(sit, "o")
     # who took each card (-1: nobody, the hand of a seat sitting out); as integers the
@@ -459,6 +510,8 @@ def outcome_situation(enc: Encoding) -> Situation:
         union = union | d
     if g.program.undealt == 0:
         sit.facts.append(union == enc.bv(enc.full))
+    if up is not None:  # the turn-up is one of its holder's cards as dealt
+        sit.facts.append(up & ~enc.select(turn_up_holder(enc, dealer), dealt) == 0)
     for s in range(n):
         sit.facts.append(enc.popcount(dealt[s]) == g.tricks)
         sit.values[f"taken_{s}"] = taken[s]

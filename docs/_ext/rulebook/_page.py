@@ -167,6 +167,27 @@ def _rules_of(game: Game, *kinds: type[K.Construct]) -> str:
     return _and([f":rule:`{r.id}`" for r, _b in game.rules_with(*kinds)])
 
 
+def sight_facts(game: Game) -> list[tuple[str, str, str]]:
+    """The card dealt face up and who sees what, as the deal program lists them: (label,
+    text, rule ids)."""
+    program = game.program
+    facts: list[tuple[str, str, str]] = []
+    if program.turn_up is not None:
+        rule = game.constructs(K.TurnUp)[0][0]
+        layout = program.layout(1)
+        text = (f"card {program.turn_up + 1} of the {len(layout)} dealt before the auction is "
+                f"dealt face up, to the seat {_seats_after(layout[program.turn_up])} the first "
+                "to receive; it is one of his cards")
+        facts.append(("Turn-up", text, rule.id))
+    seen = "; ".join(f"{x.seen.value}: {x.by.value}, {x.when}" for x in program.sights)
+    facts.append(("Who sees what", seen, " ".join(x.rule for x in program.sights if x.rule)))
+    return facts
+
+
+def _seats_after(k: int) -> str:
+    return "that is" if k == 0 else f"{k} after"
+
+
 def _format_overview(page: _Page) -> Iterator[str]:
     game = page.game
     t = game.table
@@ -191,6 +212,7 @@ def _format_overview(page: _Page) -> Iterator[str]:
     facts.append(("Deal", f"{game.tricks} cards to each seat: {packets}"
                   + (", with an auction after each" if game.stages > 1 else ""),
                   " ".join(r.id for r, _b in game.constructs(K.DealPackets))))
+    facts += sight_facts(game)
     legal = page.results.legal_bids
     if legal:
         order = sorted(legal, key=lambda i: game.bid_keys[i])
@@ -222,7 +244,8 @@ def _format_overview(page: _Page) -> Iterator[str]:
                       " ".join(r.id for r, _b in ends)))
     for label, text, rule_ids in facts:
         links = _and([f":rule:`{i}`" for i in rule_ids.split()])
-        yield f":{label}: {esc(text) if label != 'End' else text} ({links})"
+        yield (f":{label}: {esc(text) if label != 'End' else text}"
+               + (f" ({links})" if rule_ids.split() else ""))
     if game.variants:
         yield f":Variants: {_and([f':variant:`{v.id}`' for v in game.variants])}"
     if page.checks:
