@@ -89,6 +89,10 @@ def unsupported(game: Game) -> str:
         missing.append("several cards laid aside at once")
     if game.program.talon_cards:
         missing.append("a talon")
+    if game.constructs(K.IdleSeat):
+        missing.append("a seat idle for the deal")
+    if game.constructs(K.DropOut):
+        missing.append("defenders who drop out")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(missing) + ")")

@@ -63,6 +63,9 @@ from spec.dsl._constructs import (
     GatherAndCut,
     TakeTalon,
     Talon,
+    IdleSeat,
+    DropOut,
+    AllOut,
     VoidWhen,
     AuctionTurns,
     CardPoints,
@@ -114,6 +117,8 @@ from spec.dsl._nodes import (
     Const,
     Ctx,
     DealtHand,
+    Dropped,
+    Idle,
     PartnerOf,
     Taken,
     Tracked,
@@ -354,6 +359,16 @@ def dealt_hand(s: object) -> Expr:
     return DealtHand(lift(s, T.SEAT))
 
 
+def idle(s: object) -> Expr:
+    """The seat sits this deal out (an ``IdleSeat`` rule): dealt no cards, no call, no play."""
+    return Idle(lift(s, T.SEAT))
+
+
+def dropped(s: object) -> Expr:
+    """The seat, a defender, dropped out of the play after the contract (a ``DropOut`` rule)."""
+    return Dropped(lift(s, T.SEAT))
+
+
 def taken(s: object) -> Expr:
     """The cards in the tricks a seat won."""
     return Taken(lift(s, T.SEAT))
@@ -463,6 +478,6 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards",
 ]

@@ -28,6 +28,8 @@ class Outcome:
     dealt: tuple[int, ...] = ()
     won: tuple[int, ...] = ()
     taken: tuple[int, ...] = ()
+    idle: int = -1
+    dropped: int = 0
 
 
 class Probes(CompiledRules):
@@ -37,10 +39,12 @@ class Probes(CompiledRules):
                       trick_number: int, dealer: int | None = None, won: Sequence[int] | None = None,
                       trick: Sequence[tuple[int, int]] = (), trump: int | None = None,
                       aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
-                      out: int = -1, dealt: Sequence[int] | None = None) -> State:
+                      out: int = -1, dealt: Sequence[int] | None = None, idle: int = -1,
+                      dropped: int = 0) -> State:
         """A state in the middle of the play, for replaying positions found by the verifier.
 
-        ``hands`` are the cards still held (the cards of ``trick`` excluded).
+        ``hands`` are the cards still held (the cards of ``trick`` excluded); ``idle`` is the
+        seat idle for the deal and ``dropped`` the seats (a bit each) that dropped out.
         """
         dealer = self.n - 1 if dealer is None else dealer
         state = State(
@@ -51,7 +55,8 @@ class Probes(CompiledRules):
             leader=leader, won=tuple(won) if won is not None else (0,) * self.n,
             seat_calls=(0,) * self.n, aside=tuple(aside) if aside is not None else (0,) * self.n,
             tracked=self.tracked_values(tracked), out=out, taken=(0,) * self.n,
-            pending=(0,) * self.n,
+            pending=(0,) * self.n, idle=idle, dropped=dropped,
+            absent=dropped | (1 << idle if idle >= 0 else 0),
         )
         for card_no, named in trick:
             seat = state.turn
@@ -185,7 +190,7 @@ class Probes(CompiledRules):
                       dealer: int | None = None, taken: Sequence[int] | None = None,
                       tracked: dict[str, Any] | None = None, trump: int | None = None,
                       dealt: Sequence[int] | None = None, line: str | None = None,
-                      ) -> tuple[int, ...]:
+                      idle: int = -1, dropped: int = 0) -> tuple[int, ...]:
         """The scores for a contract and the winner of each trick, in order: in all, or on
         one ``line`` of the score sheet."""
         won = [0] * self.n
@@ -195,7 +200,7 @@ class Probes(CompiledRules):
         tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
         o = Outcome(declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
-                    tuple(won), tuple(taken or (0,) * self.n))
+                    tuple(won), tuple(taken or (0,) * self.n), idle, dropped)
         scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
         if line is None:
             return scores
