@@ -169,6 +169,9 @@ def _format_overview(page: _Page) -> Iterator[str]:
     facts: list[tuple[str, str, str]] = []
     seats = game.constructs(K.Seats)[0][0]
     facts.append(("Players", f"{game.players}: {', '.join(t.names)}, in order of play", seats.id))
+    for rule, _b in game.constructs(K.IdleSeat):
+        facts.append(("Idle seat", (f"one seat sits each deal out ({esc(rule.text)}); "
+                                    f"{program.dealt_seats} play"), rule.id))
     if t.partnerships:
         facts.append(("Sides", " against ".join(t.side_name(s) for s in t.partnerships), seats.id))
     elif program.sides is Sides.BY_CONTRACT:
@@ -194,7 +197,9 @@ def _format_overview(page: _Page) -> Iterator[str]:
     facts.append(("Course", ", then ".join(
         f"{p.name} ({p.actor.value}: {p.action})" for p in program.phases),
         " ".join(dict.fromkeys(p.opened_by for p in program.phases))))
-    facts.append(("Tricks", f"{game.tricks} of {game.players} cards each",
+    facts.append(("Tricks", f"{game.tricks} of {program.dealt_seats} cards each"
+                  + (", a card fewer for each defender who drops out"
+                     if game.constructs(K.DropOut) else ""),
                   game.constructs(K.TrickPlay)[0][0].id))
     for rule, body in game.rules_with(K.TrickValue, K.CardPoints):
         if isinstance(body, K.CardPoints):
