@@ -98,21 +98,23 @@ def _rejection(game: Game, test: Callable[..., bool], dealer: int, n: int, seed:
 
 
 class _Owners:
-    """Z3 variables for one deal: the seat that receives each card, with the deal rule's
-    share for each seat, and the hands as card sets for the constraint."""
+    """Z3 variables for one deal: the seat that receives each card (-1: the talon), with the
+    deal rule's share for each seat (none for the seat idle in the deal of ``dealer``), and
+    the hands as card sets for the constraint."""
 
-    def __init__(self, game: Game, solving: Solving) -> None:
+    def __init__(self, game: Game, solving: Solving, dealer: int | None = None) -> None:
         self.game = game
         self.enc = enc = Encoding(game, solving.ctx)
         n, size = game.players, len(game.deck)
         self.owner = [enc.int_var(f"owner_{i}") for i in range(size)]
         share = game.program.hand_size
-        # owner n is the talon: the cards the deal gives no seat
         talon = game.program.talon_cards
-        self.facts = [z3.And(o >= 0, o < (n + 1 if talon else n)) for o in self.owner]
-        for s in range(n + 1 if talon else n):
+        idle = engine_for(game).idle_seat(dealer) if dealer is not None else -1
+        self.facts = [z3.And(o >= (-1 if talon else 0), o < n) for o in self.owner]
+        for s in [*range(n), *([-1] if talon else [])]:
             self.facts.append(z3.Sum([z3.If(o == s, enc.int(1), enc.int(0))
-                                      for o in self.owner]) == (share if s < n else talon))
+                                      for o in self.owner])
+                              == (talon if s < 0 else 0 if s == idle else share))
         one, zero = z3.BitVecVal(1, 1, enc.ctx), z3.BitVecVal(0, 1, enc.ctx)
         self.hands = [z3.Concat(*[z3.If(self.owner[i] == s, one, zero)
                                   for i in reversed(range(size))]) if size > 1
@@ -124,15 +126,17 @@ class _Owners:
         return Z3Compiler(enc, env).visit(where)
 
     def decode(self, model: z3.ModelRef) -> tuple[int, ...]:
-        masks = [0] * (self.game.players + 1)  # the last one is the talon's
+        masks = [0] * self.game.players
         for i, o in enumerate(self.owner):
-            masks[model.eval(o, model_completion=True).as_long()] |= 1 << i
-        return tuple(masks[:-1])
+            seat = model.eval(o, model_completion=True).as_long()
+            if seat >= 0:  # not the talon
+                masks[seat] |= 1 << i
+        return tuple(masks)
 
 
 def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: Solving,
               accept: _Accept) -> DealSearch:
-    owners = _Owners(game, solving)
+    owners = _Owners(game, solving, dealer)
     s = solving.solver()
     s.add(*owners.facts)
     try:

@@ -179,15 +179,19 @@ def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: igno
     n, size = game.players, len(game.deck)
     counts = [z3.Sum([z3.If(d == s, enc.int(1), enc.int(0)) for d in dest]) for s in range(n)]
     talon = z3.Sum([z3.If(d == -1, enc.int(1), enc.int(0)) for d in dest])
-    # every pack position goes to a real seat or the talon, each seat gets its share, the
-    # talon its cards, and no position is left over
-    claim = z3.And(*[z3.And(d >= -1, d < n) for d in dest], *[c == game.tricks for c in counts],
+    idle = sit.values["idle"]
+    # every pack position goes to a real seat or the talon, each seat gets its share (the
+    # seat idle for the deal none), the talon its cards, and no position is left over
+    shares = [c == z3.If(idle == s, enc.int(0), enc.int(game.tricks)) for s, c in enumerate(counts)]
+    claim = z3.And(*[z3.And(d >= -1, d < n) for d in dest], *shares,
                    talon == game.program.talon_cards, enc.bool(len(dest) == size))
     model = _prove(solving, sit.facts, claim)
     if model is None:
         stages = f" in {game.stages} stages" if game.stages > 1 else ""
         talon = f" and {game.program.talon_cards} to the talon" if game.program.talon_cards else ""
-        return (Verdict.HOLDS, f"{game.tricks} cards to each of {n} seats{talon} from the {size}-card "
+        seats = (f"{game.program.dealt_seats} seats (the idle seat none)"
+                 if game.program.dealt_seats < n else f"{n} seats")
+        return (Verdict.HOLDS, f"{game.tricks} cards to each of {seats}{talon} from the {size}-card "
                 f"pack{stages}, for every dealer (the cards' distinctness is checked when the "
                 "game is built)", None)
     dealer = model.eval(sit.values["dealer"], model_completion=True).as_long()
@@ -273,6 +277,9 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                  Ctx.PASSES_IN_ROW: passes, Ctx.BID_THIS_STAGE: stage_bid,
                  Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0), **tracked}
     seat = Z3Compiler(enc, first_env).visit(turns.first)
+    idle = E.idle_seat(enc, dealer)  # the seat idle for the deal makes no call
+    if g.constructs(K.IdleSeat):
+        seat = z3.If(seat == idle, (seat + 1) % n, seat)
     proxy_rules = g.constructs(K.ProxyCall)
     over = enc.bool(False)
     rows = []
@@ -325,6 +332,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         stage_bid, seat_calls = new_stage_bid, new_seat_calls
         over = z3.Or(over, ends)
         seat = (seat + 1) % n
+        if g.constructs(K.IdleSeat):
+            seat = z3.If(seat == idle, (seat + 1) % n, seat)
     return facts, rows, dealer
 
 
@@ -557,7 +566,7 @@ def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ig
 
 def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     enc = Encoding(game, solving.ctx)
-    for p in range(game.players):
+    for p in range(game.program.dealt_seats):  # a position past the seats dealt in never is
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
         claim = z3.Implies(held != 0, sit.values["legal"] != 0)
@@ -589,7 +598,7 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
                    *[z3.Or(w == i, size <= i, strengths[i] < best) for i in range(n)])
     model = _prove(solving, sit.facts, claim)
     if model is None:
-        if not _witnessed(solving, [(sit.facts, size == n)]):
+        if not _witnessed(solving, [(sit.facts, size == game.program.dealt_seats)]):
             return Verdict.VACUOUS, "it holds only because no trick is ever complete", None
         return Verdict.HOLDS, "the winning card is strictly stronger than every other card", None
     v = sit.decode(model)
@@ -606,7 +615,7 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
 
 def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     enc = Encoding(game, solving.ctx)
-    for p in range(game.players):
+    for p in range(game.program.dealt_seats):
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
         model = _prove(solving, sit.facts, sit.values["legal"] & ~held == 0)
@@ -719,7 +728,7 @@ GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]
 def _situations(enc: Encoding, scope: Scope) -> Iterator[tuple[E.Situation, int]]:
     g = enc.game
     if scope is Scope.PLAY:
-        for p in range(g.players):
+        for p in range(g.program.dealt_seats):  # a position past the seats dealt in never is
             yield E.trick_situation(enc, p), p
     elif scope is Scope.TRICK:
         yield E.trick_situation(enc, g.players), g.players

@@ -133,6 +133,12 @@ class Unrolling(ConstructVisitor[str]):
         return ("the same deal: a hand laid open changes what the seats see, not what is "
                 "legal, won or scored")
 
+    def visit_IdleSeat(self, b: K.IdleSeat) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "a seat idle for the deal")
+
+    def visit_DropOut(self, b: K.DropOut) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "defenders who drop out")
+
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return "never: a scenario is a deal played out, voided by no rule on the way"
 
@@ -151,13 +157,15 @@ def unsupported(game: Game) -> str:
     """Why Z3 cannot unroll the game's deals yet ("" when it can)."""
     missing = []
     unrolling = Unrolling()
+    refused = set()
     for rule in game.rules:
         try:
             unrolling.visit(rule.body)
         except UnsupportedNodeError as e:
             missing.append(str(e).split(": ", 1)[-1])
-    missing += [f"a phase of kind {kind.value!r}" for kind in
-                dict.fromkeys(p.kind for p in game.program.phases) if kind not in _UNROLLED]
+            refused.add(rule.id)
+    missing += [f"a phase of kind {p.kind.value!r}" for p in game.program.phases
+                if p.kind not in _UNROLLED and p.opened_by not in refused]
     if game.program.talon_cards and game.constructs(K.SetAside):
         missing.append("a talon and cards laid aside")
     if missing:

@@ -11,7 +11,17 @@ from typing import Any
 
 from spec.cards import CardSet
 from spec.dsl._build import Game, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Expr, Taken, Var, WonTrick
+from spec.dsl._nodes import (
+    NO_SUIT,
+    Ctx,
+    DealtHand,
+    Dropped,
+    Expr,
+    Idle,
+    Taken,
+    Var,
+    WonTrick,
+)
 from spec.dsl._pycompile import evaluate
 from spec.engine import PASS, Call, Declare, Phase, engine_for, new_deal
 from spec.errors import NoLegalActionError, SpecError
@@ -72,9 +82,15 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     t = game.table
     leader, k, contract = v["leader"], v["trick_number"], v["contract"]
     out = v.get("out", -1)
-    seats = list(eng.trick_seats(leader, out))
-    size = len(seats)
-    seats += [out] * (n - size)
+    idle = v.get("idle", -1)
+    dropped = sum(1 << s for s in range(n) if v.get(f"dropped_{s}"))
+    if "seat_0" in v:  # the seats in the play, then those out of it
+        seats = [v[f"seat_{j}"] for j in range(n)]
+        size = v["trick_size"]
+    else:
+        seats = list(eng.trick_seats(leader, out))
+        size = len(seats)
+        seats += [out] * (n - size)
     hands = [0] * n
     aside = [0] * n
     dealt = [0] * n
@@ -84,6 +100,9 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         dealt[seats[j]] = v[f"dealt_{j}"]
         if j < played and v[f"from_aside_{j}"]:
             aside[seats[j]] |= v[f"card_{j}"]
+    if "seat_0" in v:  # a seat out of the play holds nothing, but was dealt its hand
+        for j in range(size, n):
+            dealt[seats[j]] = v[f"dealt_{j}"]
     if out >= 0:
         hands[out] = v[f"hand_{n - 1}"]
         dealt[out] = v[f"dealt_{n - 1}"]
@@ -95,7 +114,9 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     lines = [
         f"contract {_bid(game, contract)} by {t.name(v['declarer'])}"
         + (f", trumps {suit.symbol}" if suit is not None else "") + f"; trick {k}, "
-        f"{t.name(leader)} leads" + (f", {t.name(out)} sits out" if out >= 0 else ""),
+        f"{t.name(leader)} leads" + (f", {t.name(out)} sits out" if out >= 0 else "")
+        + (f", {t.name(idle)} is idle" if idle >= 0 else "")
+        + "".join(f", {t.name(s)} dropped out" for s in range(n) if dropped >> s & 1),
     ]
     if tracked:
         lines.append("  " + ", ".join(f"{name} = {val}" for name, val in tracked.items()))
@@ -109,7 +130,8 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     state = eng.play_position(hands=hands, contract=contract, declarer=v["declarer"], leader=leader,
                               trick_number=k, dealer=v["dealer"], trick=trick, trump=trump,
                               aside=aside, tracked=tracked, out=out, dealt=dealt,
-                              turn_up=_turn_up(v))
+                              turn_up=_turn_up(v), idle=idle,
+                              dropped=dropped)
     data: dict[str, Any] = {
         "contract": str(game.ladder[contract]), "declarer": t.name(v["declarer"]),
         "leader": t.name(leader), "trick_number": k,
@@ -125,6 +147,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         Ctx.CONTRACT: contract, Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.TRICK_NUMBER: k, Ctx.TRUMP: trump, Ctx.LEADER: leader,
         DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])", Ctx.TURN_UP: _turn_up(v),
+        Idle: f"(({{seat}}) == {idle})", Dropped: f"(({dropped} >> ({{seat}})) & 1 == 1)",
     }
     env.update(_tracked_env(game, tracked))
     if played == n:
@@ -172,9 +195,12 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     dealt = [v.get(f"dealt_{s}", 0) for s in range(game.players)]
     tracked = _tracked(game, v)
     trump = v.get("trump", eng._trump_of[v["contract"]])
+    idle = v.get("idle", -1)
+    dropped = sum(1 << s for s in range(game.players) if v.get(f"dropped_{s}"))
     scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
                                dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
-                               dealt=dealt, turn_up=_turn_up(v))
+                               dealt=dealt, turn_up=_turn_up(v), idle=idle,
+                               dropped=dropped)
     points = eng.points_outcome(winners, taken, v["contract"])
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
@@ -205,6 +231,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         Ctx.SEAT: v["seat"], WonTrick: "((" + repr(tuple(won)) + "[{seat}] >> ({number})) & 1 == 1)",
         Taken: "(" + repr(tuple(taken)) + "[{seat}])", DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
         Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1, Ctx.TURN_UP: _turn_up(v),
+        Idle: f"(({{seat}}) == {idle})", Dropped: f"(({dropped} >> ({{seat}})) & 1 == 1)",
     }
     env.update(_tracked_env(game, tracked))
     env.update(free)

@@ -69,6 +69,9 @@ from spec.dsl._constructs import (
     TurnUp,
     TrumpIs,
     LayOpen,
+    IdleSeat,
+    DropOut,
+    AllOut,
     VoidWhen,
     AuctionTurns,
     CardPoints,
@@ -120,6 +123,8 @@ from spec.dsl._nodes import (
     Const,
     Ctx,
     DealtHand,
+    Dropped,
+    Idle,
     PartnerOf,
     Taken,
     Tracked,
@@ -362,6 +367,16 @@ def dealt_hand(s: object) -> Expr:
     return DealtHand(lift(s, T.SEAT))
 
 
+def idle(s: object) -> Expr:
+    """The seat sits this deal out (an ``IdleSeat`` rule): dealt no cards, no call, no play."""
+    return Idle(lift(s, T.SEAT))
+
+
+def dropped(s: object) -> Expr:
+    """The seat, a defender, dropped out of the play after the contract (a ``DropOut`` rule)."""
+    return Dropped(lift(s, T.SEAT))
+
+
 def taken(s: object) -> Expr:
     """The cards in the tricks a seat won."""
     return Taken(lift(s, T.SEAT))
@@ -473,5 +488,5 @@ __all__ = [
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
-    "turned_suit",
+    "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped",
 ]

@@ -21,6 +21,8 @@ from spec.dsl._nodes import (
     Ctx,
     Expr,
     DealtHand,
+    Dropped,
+    Idle,
     Ref,
     ScoreOf,
     Scope,
@@ -59,6 +61,8 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     WinnerOf: (Scope.HISTORY,),
     CallerOf: (Scope.HISTORY,),
     Receives: (Scope.DEAL,),
+    Idle: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
+    Dropped: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
 }
 _RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 _REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")
@@ -221,6 +225,7 @@ _SINGLETONS = (
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
                  K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut, K.Talon, K.TakeTalon,
+                 K.IdleSeat, K.DropOut,
                  K.GameTarget, K.TurnUp,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
@@ -521,10 +526,16 @@ class Game:
             raise self._fail(
                 f"duplicate card {dup[0]} in the deck (every card must be distinct)", deck_rule
             )
+        idle = self.constructs(K.IdleSeat)
+        dealt_seats = len(seats.names) - len(idle)  # an idle seat is dealt no cards
+        if idle and dealt_seats < 2:
+            raise self._fail(f"with a seat idle in every deal, {dealt_seats} seat is left to "
+                             "play (an idle seat needs three seats or more)", idle[0][0])
         # without a talon every card goes to a seat (with one, the deal's check counts it)
-        if len(deck) == 0 or (not self.constructs(K.Talon) and len(deck) % len(seats.names)):
+        if len(deck) == 0 or (not self.constructs(K.Talon) and len(deck) % dealt_seats):
             raise self._fail(
-                f"a deck of {len(deck)} cards does not share out among {len(seats.names)} seats",
+                f"a deck of {len(deck)} cards does not share out among {dealt_seats} seats"
+                + (" (one of the seats is idle)" if idle else ""),
                 deck_rule,
             )
         (rank_rule, order), = self.constructs(K.RankOrder)
@@ -542,11 +553,12 @@ class Game:
         share = sum(sum(d.packets) for _r, d in deals)  # type: ignore[attr-defined]
         talon = self.constructs(K.Talon)
         table = talon[0][1].cards if talon else 0  # type: ignore[attr-defined]
-        if share * len(seats.names) + table != len(deck):
+        if share * dealt_seats + table != len(deck):
             packets = " + ".join(str(d.packets) for _r, d in deals)  # type: ignore[attr-defined]
             raise self._fail(
                 f"packets {packets} give {share} cards to each of "
-                f"{len(seats.names)} seats" + (f" and {table} to the talon" if talon else "")
+                f"{dealt_seats} seats" + (" (one seat is idle)" if idle else "")
+                + (f" and {table} to the talon" if talon else "")
                 + f", but the deck has {len(deck)}",
                 deals[-1][0],
             )
@@ -566,6 +578,7 @@ class Game:
             if body.discards != table:
                 raise self._fail(f"the declarer takes {table} cards and discards {body.discards}: "
                                  "his hand would no longer last the play", rule)
+        self._check_seat_sets()
         for rule, body in self.constructs(K.GatherAndCut):
             assert isinstance(body, K.GatherAndCut)
             if not 1 <= body.least <= len(deck) // 2:
@@ -622,6 +635,33 @@ class Game:
             if not 1 <= body.after_trick < self.tricks:
                 raise self._fail(f"a hand is laid open after trick 1 to {self.tricks - 1}, not "
                                  f"after trick {body.after_trick}", rule)
+    def _check_seat_sets(self) -> None:
+        """A seat idle for the deal and defenders who drop out: what they need."""
+        idle, drop = self.constructs(K.IdleSeat), self.constructs(K.DropOut)
+        sits = self.constructs(K.SitsOut)
+        if sits and (idle or drop):
+            other = (idle or drop)[0][0]
+            raise self._fail(f"a seat sitting out of the play (SitsOut) cannot be combined with "
+                             f"{type(other.body).__name__} ({other.id}): state who is out of "
+                             "the play one way", sits[0][0])
+        for rule, body in drop:
+            assert isinstance(body, K.DropOut)
+            sides = self.constructs(K.SidesByContract)
+            if not sides or not sides[0][1].declarer_alone:  # type: ignore[attr-defined]
+                raise self._fail("defenders drop out only where the declarer plays alone "
+                                 "against the others (SidesByContract(declarer_alone=True))",
+                                 rule)
+            names = (body.stay, body.leave)
+            if not all(re.match(r"^[a-z][a-z0-9_]*$", x) for x in names) or body.stay == body.leave:
+                raise self._fail(f"a defender's two choices need two distinct lower-case names, "
+                                 f"got {names}", rule)
+            clash = [x for x in names for _r, b in self.constructs(K.Announce)
+                     if b.name == x]  # type: ignore[attr-defined]
+            if clash:
+                raise self._fail(f"the choice {clash[0]!r} is also the name of an announcement",
+                                 rule)
+            if not isinstance(body.all_out, K.AllOut):
+                raise self._fail(f"all_out= must be an AllOut, got {body.all_out!r}", rule)
 
     def _check_sheet(self) -> None:
         """Score lines, games and rubbers refer to things the rules define."""

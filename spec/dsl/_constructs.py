@@ -292,6 +292,39 @@ class SitsOut(Construct):
 
 
 @_c
+class IdleSeat(Construct):
+    """In every deal ``seat`` (scope: CALL; it reads the dealer) sits the whole deal out:
+    it is dealt no cards, makes no call and plays to no trick.  The deal, the auction and
+    the play go round the other seats, skipping it; tricks have a card fewer."""
+
+    seat: Expr
+
+
+class AllOut(enum.Enum):
+    """What a ``DropOut`` rule says happens when every defender would drop out."""
+
+    DECLARER_TAKES_ALL = ("the deal ends without play, and the declarer is credited with "
+                          "every trick")
+    LAST_MUST_PLAY = "the last defender to choose may not drop out if every other one has"
+
+
+@_c
+class DropOut(Construct):
+    """After the contract is settled (after any exchange, before any ``Decide`` choice),
+    when ``when`` holds (scope: STATUS), each defender in turn, from ``first`` (scope:
+    STATUS; the first defender from that seat on) in the direction of play, chooses to
+    ``stay`` in the play or to ``leave`` it.  A defender who leaves lays his hand down
+    face down and takes no part in the play: tricks have a card fewer for each.
+    ``all_out`` says what happens when every defender would leave."""
+
+    first: Expr
+    when: Expr
+    all_out: AllOut
+    stay: str = "play"
+    leave: str = "pass"
+
+
+@_c
 class Track(Construct):
     """A value the game keeps through a deal, read as ``tracked(name)``.
 
@@ -550,7 +583,7 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     DeclarationRule, CountsAsSuit,
     WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
     Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
-    TurnUp, TrumpIs, LayOpen,
+    TurnUp, TrumpIs, LayOpen, IdleSeat, DropOut,
 )
 
 # Which scope each expression-valued field of a construct is written in.
@@ -579,6 +612,9 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (TrumpIs, "suit"): Scope.STATUS,
     (LayOpen, "seat"): Scope.STATUS,
     (LayOpen, "when"): Scope.STATUS,
+    (IdleSeat, "seat"): Scope.CALL,
+    (DropOut, "first"): Scope.STATUS,
+    (DropOut, "when"): Scope.STATUS,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

@@ -203,14 +203,22 @@ def strength_at(game: Game, i: int) -> Expr:
     return Let(Ctx.LED_SUIT, played_suit(game, 0), _entry(game, i, strength(game)))
 
 
+def has_short_tricks(game: Game) -> bool:
+    """Whether a trick can have fewer cards than there are seats: a seat sits out of the
+    play, is idle for the deal, or drops out."""
+    return bool(game.constructs(K.SitsOut) or game.constructs(K.IdleSeat)
+                or game.constructs(K.DropOut))
+
+
 def trick_winner(game: Game) -> Expr:
     """The position of the card that wins a complete trick (scope: TRICK).
 
-    When a seat can sit out, positions past the trick's size hold no card and are skipped.
+    When a seat can be out of the play, positions past the trick's size hold no card and are
+    skipped.
     """
     best_i: Expr = Const(0, T.INT)
     best_s: Expr = strength_at(game, 0)
-    short = bool(game.constructs(K.SitsOut))
+    short = has_short_tricks(game)
     for i in range(1, game.players):
         s = strength_at(game, i)
         better: Expr = Compare(Op.GT, s, best_s)
@@ -553,7 +561,7 @@ class Firing(ConstructVisitor[Fired]):
 
     visit_ProxyCall = visit_SetAside = visit_PlayableAside = visit_FaceDown = _unmodelled
     visit_SitsOut = visit_Update = visit_Announce = visit_Decide = visit_VoidWhen = _unmodelled
-    visit_TakeTalon = visit_LayOpen = _unmodelled
+    visit_TakeTalon = visit_LayOpen = visit_DropOut = _unmodelled
 
     def visit_TrumpIs(self, b: K.TrumpIs) -> Fired:
         # a rule decides trumps in a deal where it holds and no rule before it does
@@ -574,7 +582,7 @@ class Firing(ConstructVisitor[Fired]):
 
     visit_TrickValue = visit_DealPackets = visit_DealerRotation = visit_AuctionTurns = _every_deal
     visit_HighestBidderDeclares = visit_TrickPlay = visit_Track = visit_Shuffle = _every_deal
-    visit_GatherAndCut = visit_Talon = visit_TurnUp = _every_deal
+    visit_GatherAndCut = visit_Talon = visit_TurnUp = visit_IdleSeat = _every_deal
     visit_RecordTricks = visit_TrickScores = visit_GameTarget = visit_AfterGame = _every_deal
     visit_GameBonus = visit_Rubber = visit_RubberSettlement = visit_MatchOf = _every_deal
     visit_MatchTarget = visit_MatchLength = _every_deal

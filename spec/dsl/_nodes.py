@@ -934,11 +934,32 @@ class Receives(Expr):
     type = T.SEAT
 
 
+@_node
+class Idle(Expr):
+    """A seat sits this deal out (an ``IdleSeat`` rule): dealt no cards, it takes no part."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
+class Dropped(Expr):
+    """A seat dropped out of the play after the contract (a ``DropOut`` rule)."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
+    Idle, Dropped,
 )
 
 Node = Union[
@@ -946,6 +967,7 @@ Node = Union[
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
+    Idle, Dropped,
 ]
 
 

@@ -39,6 +39,7 @@ class PhaseKind(enum.Enum):
     AUCTION = "auction"
     SET_ASIDE = "set aside"
     EXCHANGE = "exchange"
+    DROP_OUT = "drop out"
     DECIDE = "decide"
     PLAY = "play"
 
@@ -50,6 +51,7 @@ class Actor(enum.Enum):
     HIGHEST_BIDDER = "the highest bidder"
     DECLARER = "the declarer"
     NAMED = "the seat a rule names"
+    EACH_DEFENDER = "each defender in turn, from the seat a rule names, in the direction of play"
     TRICK_LEADER = "the leader of each trick, then each seat in turn"
 
 
@@ -153,10 +155,18 @@ class DealProgram:
     sights: tuple[Sight, ...] = ()  # who sees what
     # every rule of the game, by the part of the program it belongs to
     parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the seat that sits each deal out (an expression of the dealer), if a rule names one:
+    # the seats dealt in, and so the seats that call and play, are the others
+    idle: Expr | None = None
 
     @property
     def players(self) -> int:
         return len(self.seats)
+
+    @property
+    def dealt_seats(self) -> int:
+        """How many seats are dealt cards (and call and play): all but an idle seat."""
+        return self.players - (self.idle is not None)
 
     @property
     def hand_size(self) -> int:
@@ -166,7 +176,7 @@ class DealProgram:
     @property
     def undealt(self) -> int:
         """Cards of the pack dealt to no seat (the talon's)."""
-        return self.deck_size - self.hand_size * self.players
+        return self.deck_size - self.hand_size * self.dealt_seats
 
     @property
     def talon_cards(self) -> int:
@@ -174,8 +184,9 @@ class DealProgram:
 
     def layout(self, stage: int) -> tuple[int, ...]:
         """Where each card of one dealing stage goes, top of the pack first: the number of
-        seats after the stage's first receiver (0 for the first receiver), or -1 for the
-        talon.  The engine deals by it and the Z3 deal schedule is built from it.
+        seats dealt in after the stage's first receiver (0 for the first receiver; an idle
+        seat is passed over, and not counted), or -1 for the talon.  The engine deals by it
+        and the Z3 deal schedule is built from it.
 
         >>> from spec.registry import GAMES
         >>> GAMES["304"].program.layout(1)
@@ -188,12 +199,13 @@ class DealProgram:
             if cards and stage == talon_stage and r == after:
                 out += [-1] * cards
             if r < len(packets):
-                out += [k for k in range(self.players) for _ in range(packets[r])]
+                out += [k for k in range(self.dealt_seats) for _ in range(packets[r])]
         return tuple(out)
 
     @property
     def tricks(self) -> int:
-        """Tricks in a deal: every seat plays one card to each, until the hands are empty."""
+        """Tricks in a deal: every seat in the play plays one card to each, until the hands
+        are empty."""
         return self.hand_size
 
     def part_of(self, rule_id: str) -> str:
@@ -238,6 +250,8 @@ class Lowering(ConstructVisitor[None]):
         self.auction_rules: list[str] = []
         self.set_asides: dict[int, list[tuple[str, K.SetAside]]] = {}
         self.decide: tuple[str, K.Decide] | None = None
+        self.drop_out: tuple[str, K.DropOut] | None = None
+        self.idle: Expr | None = None
         self.trick_play: tuple[str, K.TrickPlay] | None = None
         self.turn_up: K.TurnUp | None = None
         self.sights: list[Sight] = [
@@ -266,6 +280,11 @@ class Lowering(ConstructVisitor[None]):
             rid, take = self.take_talon
             phases.append(Phase(PhaseKind.EXCHANGE, Actor.DECLARER, "discard a card", rid,
                                 when=take.when, rules=(rid,)))
+        if self.drop_out is not None:
+            rid, drop = self.drop_out
+            phases.append(Phase(PhaseKind.DROP_OUT, Actor.EACH_DEFENDER,
+                                f"{drop.stay} or {drop.leave}", rid, first=drop.first,
+                                when=drop.when, rules=(rid,)))
         if self.decide is not None:
             rid, decide = self.decide
             phases.append(Phase(PhaseKind.DECIDE, Actor.NAMED, "choose", rid, by=decide.by,
@@ -290,6 +309,7 @@ class Lowering(ConstructVisitor[None]):
             pack=self.pack, cut_by=self.cut_by, least_cut=self.least_cut,
             dealer_steps=self.dealer_steps, declarer=self.declarer,
             phases=tuple(phases), parts={k: tuple(v) for k, v in self.parts.items()},
+            idle=self.idle,
         )
 
     # -- equipment -----------------------------------------------------------------------
@@ -350,6 +370,14 @@ class Lowering(ConstructVisitor[None]):
                                  f"after trick {b.after_trick}, when its rule applies",
                                  self.rule.id, b.seat, b.when))
         self._file(PLAY)
+    def visit_IdleSeat(self, b: K.IdleSeat) -> None:
+        self.idle = b.seat
+        self._file(DEAL)
+
+    def visit_DropOut(self, b: K.DropOut) -> None:
+        assert self.rule is not None
+        self.drop_out = (self.rule.id, b)
+        self._file(PhaseKind.DROP_OUT.value)
 
     def visit_Shuffle(self, b: K.Shuffle) -> None:
         self.cut_by = self.cut_by or b.cut_by

@@ -30,7 +30,9 @@ from spec.dsl._nodes import (
     Count,
     Ctx,
     DealtHand,
+    Dropped,
     Expr,
+    Idle,
     IfThenElse,
     Implies,
     IsEmpty,
@@ -230,6 +232,16 @@ class PyCompiler(D.ByDerivation, RuleVisitor[str]):
         if DealtHand not in self.env:
             raise UnsupportedNodeError(node, "engine", "the hands as dealt are not available here")
         return self.env[DealtHand].format(seat=self.visit(node.seat))
+
+    def visit_Idle(self, node: Idle) -> str:
+        if Idle not in self.env:
+            raise UnsupportedNodeError(node, "engine", "the idle seat is not known here")
+        return self.env[Idle].format(seat=self.visit(node.seat))
+
+    def visit_Dropped(self, node: Dropped) -> str:
+        if Dropped not in self.env:
+            raise UnsupportedNodeError(node, "engine", "who dropped out is not known here")
+        return self.env[Dropped].format(seat=self.visit(node.seat))
 
     def visit_Taken(self, node: Taken) -> str:
         if Taken not in self.env:

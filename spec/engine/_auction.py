@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec.dsl._build import suit_code
+from spec.dsl._constructs import AllOut
 from spec.dsl._nodes import Scope
 from spec.dsl._program import PhaseKind
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
@@ -121,6 +122,8 @@ class Auction(CompiledRules):
         # the auction-over rule reads the state after the call, the turn not yet passed on
         over = self._ends[w.stage - 1](w)
         w.turn = (seat + 1) % self.n
+        if w.turn == w.idle:  # the seat idle for the deal makes no call
+            w.turn = (w.turn + 1) % self.n
         w.proxy = -1
         if over:
             self._end_stage(w)
@@ -132,6 +135,73 @@ class Auction(CompiledRules):
             self._redeal(w, self._redeal_steps or 0, "no bid")  # type: ignore[attr-defined]
             return
         self._advance(w, PhaseKind.AUCTION, w.stage)  # type: ignore[attr-defined]
+
+    def present_after(self, seat: int, absent: int) -> int:
+        """The first seat from ``seat`` on, in the direction of play, not out of the play
+        (``absent``: a bit per seat out)."""
+        for j in range(self.n):
+            s = (seat + j) % self.n
+            if not absent >> s & 1:
+                return s
+        raise AssertionError("every seat is out of the play")  # pragma: no cover
+
+    def defenders(self, s: Any) -> tuple[int, ...]:
+        """The defenders in the order they choose to play or drop out: from the seat the
+        drop-out rule names, in the direction of play, past the declarer and an idle seat."""
+        assert self._drop_out is not None
+        first = self._drop_out[2](s) % self.n
+        return tuple(k for k in ((first + j) % self.n for j in range(self.n))
+                     if k != s.declarer and k != s.idle)
+
+    def _drop_out_options(self, s: Any) -> tuple[Declare, ...]:
+        assert self._drop_out is not None
+        _rule, body, _first, _when, stay, leave = self._drop_out
+        order = self.defenders(s)
+        if (body.all_out is AllOut.LAST_MUST_PLAY and s.turn == order[-1]
+                and all(s.dropped >> k & 1 for k in order[:-1])):
+            return (stay,)
+        return (stay, leave)
+
+    def _check_drop_out(self, s: State, action: Action) -> bool:
+        """Whether the defender stays in the play, refused unless ``action`` is a choice he
+        may make."""
+        assert self._drop_out is not None
+        rule, body, *_r = self._drop_out
+        name = self.table.name(s.turn)
+        options = self._drop_out_options(s)
+        if not isinstance(action, Declare) or action.name not in (body.stay, body.leave):
+            raise self._refuse(rule, f"{name} must choose: "  # type: ignore[attr-defined]
+                               f"{' or '.join(d.name for d in options)}, not {action}", action)
+        if all(d.name != action.name for d in options):
+            raise self._refuse(rule, f"{name} may not {action.name}: every other defender "  # type: ignore[attr-defined]
+                               "has dropped out", action)
+        return action.name == body.stay
+
+    def _do_drop_out(self, w: Any, decl: Declare, stays: bool) -> None:
+        assert self._drop_out is not None
+        rule, body = self._drop_out[0], self._drop_out[1]
+        seat = w.turn
+        w.log = w.log + ((seat, decl),)
+        if not stays:  # his hand is laid down face down and takes no part
+            fired(w, rule)
+            w.dropped, w.absent = w.dropped | 1 << seat, w.absent | 1 << seat
+            w.folded = w.folded | w.hands[seat]
+            w.hands = self._without[seat](w.hands, w.hands[seat])
+        order = self.defenders(w)
+        at = order.index(seat)
+        if at + 1 < len(order):
+            w.turn = order[at + 1]
+            return
+        if all(w.dropped >> k & 1 for k in order):
+            # nobody defends: no play; the declarer is credited with every trick
+            assert body.all_out is AllOut.DECLARER_TAKES_ALL
+            tricks = self.game.tricks
+            w.won = self._with_bits[w.declarer](w.won, (1 << (tricks + 1)) - 2)
+            w.trick_number, w.phase = tricks + 1, Phase.OVER
+            w.scores, w.lines = self._final_scores(w)  # type: ignore[attr-defined]
+            return
+        w.leader = self.present_after(w.leader, w.absent)
+        self._advance(w, PhaseKind.DROP_OUT)  # type: ignore[attr-defined]
 
     def _check_discard(self, s: State, discard: Discard) -> int:
         assert self._take_talon is not None

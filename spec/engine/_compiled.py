@@ -150,7 +150,7 @@ class CompiledRules:
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
         self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
                                 or self._face_down or self._sits_out or self._voids
-                                or self._lay_open)
+                                or self._lay_open or self._idle_of or self._drop_out)
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
         self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
@@ -158,6 +158,7 @@ class CompiledRules:
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._seats_among: dict[tuple[int, int], tuple[int, ...]] = {}
         self._prebuild_actions()
         # every field of a new deal but the deal itself, for start() to fill in
         self._before_deal = State(engine=self, phase=Phase.AUCTION, dealer=0, seed=0, redeals=0,  # type: ignore[arg-type]
@@ -192,6 +193,18 @@ class CompiledRules:
             rule, body = take[0]
             assert isinstance(body, K.TakeTalon)
             self._take_talon = (rule, self._fn(E.status, body.when, "take_talon"), body.discards)
+        # a seat idle for the deal (read from the dealer), and defenders who drop out
+        idle = g.constructs(K.IdleSeat)
+        self._idle_of: Fn | None = (self._fn(E.deal_first, idle[0][1].seat, "idle_seat")  # type: ignore[attr-defined]
+                                    if idle else None)
+        drop = g.constructs(K.DropOut)
+        self._drop_out: tuple[Rule, K.DropOut, Fn, Fn, Declare, Declare] | None = None
+        if drop:
+            rule, body = drop[0]
+            assert isinstance(body, K.DropOut)
+            self._drop_out = (rule, body, self._fn(E.status, body.first, "first_defender"),
+                              self._fn(E.status, body.when, "drop_out"), Declare(body.stay),
+                              Declare(body.leave))
         self._voids = tuple((self._fn(E.status, b.when, "void"), b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))
         # hands laid open: (rule, after which trick, on what condition, whose)
@@ -246,6 +259,10 @@ class CompiledRules:
         for d in {id(d): d for d in self._all_declares()}.values():
             known[id(d)] = (d, 1 << bit, self._do_declare, None)  # type: ignore[attr-defined]
             bit += 1
+        if self._drop_out is not None:  # a defender stays in the play (True) or leaves it
+            for d, stays in ((self._drop_out[4], True), (self._drop_out[5], False)):
+                known[id(d)] = (d, 1 << bit, self._do_drop_out, stays)  # type: ignore[attr-defined]
+                bit += 1
         self._known = known
         self._call_bits = tuple(known[id(c)][1] for c in self._calls)
         self._pass_bit = known[id(PASS)][1]

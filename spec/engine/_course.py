@@ -21,7 +21,8 @@ from spec.engine._state import Phase, fired
 
 # the state's phase while the program's phase of each kind runs
 _PHASE_OF = {PhaseKind.AUCTION: Phase.AUCTION, PhaseKind.SET_ASIDE: Phase.SET_ASIDE,
-             PhaseKind.EXCHANGE: Phase.EXCHANGE, PhaseKind.DECIDE: Phase.DECIDE,
+             PhaseKind.EXCHANGE: Phase.EXCHANGE, PhaseKind.DROP_OUT: Phase.DROP_OUT,
+             PhaseKind.DECIDE: Phase.DECIDE,
              PhaseKind.PLAY: Phase.PLAY}
 _SETTLED = (PhaseKind.AUCTION, PhaseKind.SET_ASIDE)  # the phases before the contract is settled
 
@@ -52,6 +53,8 @@ class Course(CompiledRules):
             enter = self._enter_set_aside
         elif kind is PhaseKind.EXCHANGE:
             enter = self._enter_exchange
+        elif kind is PhaseKind.DROP_OUT:
+            enter = self._enter_drop_out
         elif kind is PhaseKind.DECIDE:
             enter = self._enter_decide
         elif kind is PhaseKind.PLAY:
@@ -94,6 +97,8 @@ class Course(CompiledRules):
             out = self._sits_out[1](w)
             fired(w, self._sits_rule)
         leader = self._first_lead(w)  # type: ignore[attr-defined]
+        if w.absent >> leader & 1:  # the seat idle for the deal leads to no trick
+            leader = self.present_after(leader, w.absent)  # type: ignore[attr-defined]
         w.out, w.leader, w.turn = out, leader, leader
 
     # -- entering each kind of phase ---------------------------------------------------
@@ -109,6 +114,8 @@ class Course(CompiledRules):
         w.stage, w.hands, w.pending = stage, tuple(hands_l), tuple(pending_l)
         w.stage_calls, w.passes_in_row, w.seat_calls, w.stage_bid = 0, 0, (0,) * self.n, False
         w.turn = self._auction_first[stage - 1](w)
+        if w.turn == w.idle:
+            w.turn = (w.turn + 1) % self.n
 
     def _enter_set_aside(self, w: Any) -> None:
         # cards laid aside earlier go back to their owners first
@@ -121,6 +128,9 @@ class Course(CompiledRules):
         fired(w, self._take_talon[0])
         w.hands = tuple(h | w.talon if i == w.declarer else h for i, h in enumerate(w.hands))
         w.turn, w.talon = w.declarer, 0
+
+    def _enter_drop_out(self, w: Any) -> None:
+        w.turn = self.defenders(w)[0]  # type: ignore[attr-defined]
 
     def _enter_decide(self, w: Any) -> None:
         assert self._decide is not None

@@ -103,8 +103,8 @@ class Dealing(CompiledRules):
         low card first."""
         order = [c for t in s.tricks for c in t.cards]
         held = [h | (s.pending[i] if s.pending else 0) | (s.aside[i] if s.aside else 0)
-                for i, h in enumerate(s.hands)] + [s.talon | s.discards]
-        for k in range(1, self.n + 2):  # the talon or the discards last
+                for i, h in enumerate(s.hands)] + [s.talon | s.discards | s.folded]
+        for k in range(1, self.n + 2):  # the talon, the discards or hands laid down last
             hand = held[(s.dealer + k) % self.n] if k <= self.n else held[-1]
             order += [i for i in range(len(self.game.deck)) if hand >> i & 1]
         return order
@@ -129,11 +129,20 @@ class Dealing(CompiledRules):
         key = (dealer, stage)
         seats = self._deal_seats.get(key)
         if seats is None:
-            first = self._deal_first[stage - 1](dealer)
-            seats = tuple(-1 if k < 0 else (first + k) % self.n
-                          for k in self.game.program.layout(stage))
+            dealt_in = self.dealt_in(self._deal_first[stage - 1](dealer), dealer)
+            seats = tuple(-1 if k < 0 else dealt_in[k] for k in self.game.program.layout(stage))
             self._deal_seats[key] = seats
         return seats
+
+    def idle_seat(self, dealer: int) -> int:
+        """The seat that sits the deal of ``dealer`` out (-1: none)."""
+        return self._idle_of(dealer) if self._idle_of is not None else -1  # type: ignore[no-any-return]
+
+    def dealt_in(self, first: int, dealer: int) -> tuple[int, ...]:
+        """The seats dealt in, in the direction of play from ``first``, an idle seat passed
+        over (the order the deal, the auction and the play go round)."""
+        idle = self.idle_seat(dealer)
+        return tuple(s for s in ((first + j) % self.n for j in range(self.n)) if s != idle)
 
     def hands_from_order(self, order: Sequence[int], dealer: int) -> tuple[int, ...]:
         """Deal a pack in the game's packets (every stage), starting with the seat each
@@ -185,6 +194,10 @@ class Dealing(CompiledRules):
         """
         hands = tuple(hands)
         self.check_hands(hands)
+        idle = self.idle_seat(dealer)
+        if idle >= 0 and hands[idle]:
+            raise NotationError(f"{self.table.name(idle)} sits the deal out and is dealt no "
+                                f"cards, not {CardSet(self.game.deck, hands[idle])}", value=hands)
         pending = (tuple(later) if later is not None
                    else self.split_stages(hands, seed, redeals, dealer, pack))
         up = -1
@@ -223,7 +236,12 @@ class Dealing(CompiledRules):
         for h in dealt:
             talon &= ~h
         w.talon, w.turn_up = talon, turn_up
-        w.turn = self._auction_first[0](w)
+        if self._idle_of is not None:
+            w.idle = idle = self.idle_seat(dealer)
+            w.absent = 1 << idle
+            w.turn = self.dealt_in(self._auction_first[0](w) % self.n, dealer)[0]
+        else:
+            w.turn = self._auction_first[0](w)
         return freeze(w)
 
     def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int,
@@ -253,9 +271,10 @@ class Dealing(CompiledRules):
 
     def check_hands(self, hands: Sequence[int]) -> None:
         """Raise NotationError unless the hands share out the deck as the deal rule does
-        (the cards of no hand are the talon)."""
+        (the cards of no hand are the talon; a seat idle for the deal has none)."""
         full = self.full_mask
         size = sum(self.packets)
+        idle = self.n - self.game.program.dealt_seats
         if len(hands) != self.n:
             raise NotationError(f"expected {self.n} hands, got {len(hands)}", value=hands)
         seen = 0
@@ -264,11 +283,15 @@ class Dealing(CompiledRules):
                 dup = CardSet(self.game.deck, h & seen)
                 raise NotationError(f"card {dup} is dealt twice", value=hands)
             seen |= h
-            if h.bit_count() != size:
+            if h.bit_count() != size and not (idle and h == 0):
                 raise NotationError(
                     f"{self.table.name(s)} has {h.bit_count()} cards; the deal gives {size}",
                     value=hands,
                 )
+        if idle and sum(h == 0 for h in hands) != idle:
+            raise NotationError(f"one seat sits the deal out and is dealt no cards; the "
+                                f"hands given leave {sum(h == 0 for h in hands)} empty",
+                                value=hands)
         if (full & ~seen).bit_count() != self.game.program.talon_cards:
             raise NotationError(f"cards {CardSet(self.game.deck, full & ~seen)} are not dealt",
                                 value=hands)

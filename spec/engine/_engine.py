@@ -87,6 +87,11 @@ class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
         elif phase is Phase.DECIDE:
             acts = self._decide_options(s)
             bits = self._declared_bits(list(acts))
+        elif phase is Phase.DROP_OUT:
+            acts = self._drop_out_options(s)
+            bits = 0
+            for d in acts:
+                bits |= self._known[id(d)][1]
         else:
             return (), 0
         if not acts:
@@ -135,6 +140,8 @@ class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
                                    f"{names}", action)
             self._check_decide(s, action)
             return self._do_declare, None
+        if s.phase is Phase.DROP_OUT:
+            return self._do_drop_out, self._check_drop_out(s, action)
         if isinstance(action, Declare):
             self._check_declare(s, action)
             return self._do_declare, None
@@ -227,6 +234,8 @@ def parse_action(state: State, text: str) -> Action:
     """
     game = state.game
     t = text.strip()
+    if state.phase is Phase.DROP_OUT:  # a defender's choice: to play, or to drop out
+        return Declare(t.lower())
     if t.lower() in state.engine.announcement_names:
         return Declare(t.lower())
     if state.phase is Phase.SET_ASIDE:

@@ -31,6 +31,8 @@ from spec.dsl._nodes import (
     NO_SUIT,
     Ctx,
     DealtHand,
+    Dropped,
+    Idle,
     Receives,
     Taken,
     TricksWon,
@@ -169,6 +171,13 @@ def _dealt(of: str) -> list[Entry]:
     return [_var(None, "dealt", f"{of}.dealt"), Entry(DealtHand, "dealt[{seat}]")]
 
 
+def _seat_sets(of: str) -> list[Entry]:
+    """The seats out of the play: the one idle for the deal, and those that dropped out."""
+    return [_var(None, "idle", f"{of}.idle"), Entry(Idle, "(({seat}) == idle)"),
+            _var(None, "dropped", f"{of}.dropped"),
+            Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)")]
+
+
 def _tricks(of: str) -> list[Entry]:
     """What the seats won: tricks (a bit per trick number) and cards."""
     return [_var(None, "won", f"{of}.won"),
@@ -206,7 +215,8 @@ class ScopeEnvs:
                 _var(Ctx.CONTRACT, "contract", "s.contract"),
                 _var(Ctx.DECLARER, "declarer", "s.declarer"),
                 _var(Ctx.ASIDE, "aside", "s.aside[seat]"), _var(Ctx.LEADER, "leader", "s.leader"),
-                _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *tv, *_dealt("s")]
+                _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *tv, *_dealt("s"),
+                *_seat_sets("s")]
         self.play = Env(("s",), [
             _var(Ctx.SEAT, "seat", "s.turn"), _var(Ctx.HAND, "hand", "s.hands[seat]"),
             _var(Ctx.IS_LEADING, "is_leading", "not s.trick"),
@@ -232,7 +242,7 @@ class ScopeEnvs:
         status = [_var(Ctx.DEALER, "dealer", "s.dealer"),
                   _var(Ctx.CONTRACT, "contract", "s.contract"),
                   _var(Ctx.DECLARER, "declarer", "s.declarer"), _var(Ctx.TRUMP, "trump", "s.trump"),
-                  _var(Ctx.TURN_UP, "turn_up", "s.turn_up")]
+                  _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *_seat_sets("s")]
         self.first_lead = Env(("s",), [*status, *tv])
         self.status = Env(("s",), [*status, _var(Ctx.TRICK_NUMBER, "trick_number", "s.trick_number"),
                                    *tv, *_dealt("s")])
@@ -254,7 +264,7 @@ class ScopeEnvs:
             _var(Ctx.CONTRACT, "contract", "o.contract"), _var(Ctx.DEALER, "dealer", "o.dealer"),
             _var(Ctx.TRUMP, "trump", "o.trump"), _var(Ctx.TURN_UP, "turn_up", "o.turn_up"),
             *_tracked(tracked, "o"), *_dealt("o"),
-            *_tricks("o")])
+            *_tricks("o"), *_seat_sets("o")])
         self.points = Env(("seat", "o"), [_var(Ctx.SEAT, "seat"),
                                           _var(Ctx.CONTRACT, "contract", "o.contract"),
                                           *_tricks("o")])

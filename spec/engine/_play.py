@@ -22,6 +22,17 @@ class Tricks(CompiledRules):
             self._trick_seats[key] = seats
         return seats
 
+    def seats_among(self, leader: int, absent: int) -> tuple[int, ...]:
+        """The seats of a trick in order of play from ``leader``, without the seats out of
+        the play (``absent``: a bit per seat, the seat idle for the deal or dropped out)."""
+        key = (leader, absent)
+        seats = self._seats_among.get(key)
+        if seats is None:
+            seats = tuple(s for s in ((leader + j) % self.n for j in range(self.n))
+                          if not absent >> s & 1)
+            self._seats_among[key] = seats
+        return seats
+
     def legal_mask(self, s: State) -> int:
         """The cards the seat to play may play, as a mask."""
         return self._legal(s)  # type: ignore[no-any-return]
@@ -139,6 +150,13 @@ class Tricks(CompiledRules):
         if not trick:
             w.led_suit = self._entry_suit(i, code, 0, NO_SUIT, w.trump, w.trick_number, w.contract)
         trick += ((i, code),)
+        if w.absent:  # seats idle or dropped out: the trick goes round the others
+            seats = self.seats_among(w.leader, w.absent)
+            if len(trick) < len(seats):
+                w.trick, w.turn, w.log = trick, seats[len(trick)], w.log + ((seat, play),)
+                return
+            self._trick_done(w, trick, w.log + ((seat, play),))
+            return
         out = w.out
         if len(trick) < (self.n if out < 0 else self.n - 1):
             w.trick, w.turn, w.log = trick, self._next_seat[seat], w.log + ((seat, play),)
@@ -174,7 +192,8 @@ class Tricks(CompiledRules):
         out = w.out
         led, trump, number, contract = w.led_suit, w.trump, w.trick_number, w.contract
         leader = w.leader
-        seats = self._trick_seats.get((leader, out)) or self.trick_seats(leader, out)
+        seats = ((self._trick_seats.get((leader, out)) or self.trick_seats(leader, out))
+                 if not w.absent else self.seats_among(leader, w.absent))
         winner = seats[self._best(trick, led, trump, number, contract)]
         cards, names = zip(*trick)
         cards_mask = 0

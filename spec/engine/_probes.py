@@ -29,6 +29,8 @@ class Outcome:
     won: tuple[int, ...] = ()
     taken: tuple[int, ...] = ()
     turn_up: int = -1
+    idle: int = -1
+    dropped: int = 0
 
 
 class Probes(CompiledRules):
@@ -39,11 +41,12 @@ class Probes(CompiledRules):
                       trick: Sequence[tuple[int, int]] = (), trump: int | None = None,
                       aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
                       out: int = -1, dealt: Sequence[int] | None = None,
-                      turn_up: int = -1) -> State:
+                      turn_up: int = -1, idle: int = -1, dropped: int = 0) -> State:
         """A state in the middle of the play, for replaying positions found by the verifier.
 
         ``hands`` are the cards still held (the cards of ``trick`` excluded); ``turn_up``
-        the card dealt face up, in a game that deals one.
+        the card dealt face up, in a game that deals one; ``idle`` is the seat idle for the
+        deal and ``dropped`` the seats (a bit each) that dropped out.
         """
         dealer = self.n - 1 if dealer is None else dealer
         state = State(
@@ -54,7 +57,8 @@ class Probes(CompiledRules):
             leader=leader, won=tuple(won) if won is not None else (0,) * self.n,
             seat_calls=(0,) * self.n, aside=tuple(aside) if aside is not None else (0,) * self.n,
             tracked=self.tracked_values(tracked), out=out, taken=(0,) * self.n,
-            pending=(0,) * self.n, turn_up=turn_up,
+            pending=(0,) * self.n, turn_up=turn_up, idle=idle, dropped=dropped,
+            absent=dropped | (1 << idle if idle >= 0 else 0),
         )
         for card_no, named in trick:
             seat = state.turn
@@ -188,7 +192,7 @@ class Probes(CompiledRules):
                       dealer: int | None = None, taken: Sequence[int] | None = None,
                       tracked: dict[str, Any] | None = None, trump: int | None = None,
                       dealt: Sequence[int] | None = None, line: str | None = None,
-                      turn_up: int = -1) -> tuple[int, ...]:
+                      turn_up: int = -1, idle: int = -1, dropped: int = 0) -> tuple[int, ...]:
         """The scores for a contract and the winner of each trick, in order: in all, or on
         one ``line`` of the score sheet."""
         won = [0] * self.n
@@ -198,7 +202,7 @@ class Probes(CompiledRules):
         tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
         o = Outcome(declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
-                    tuple(won), tuple(taken or (0,) * self.n), turn_up)
+                    tuple(won), tuple(taken or (0,) * self.n), turn_up, idle, dropped)
         scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
         if line is None:
             return scores

@@ -33,14 +33,14 @@ class EngineReading(ConstructVisitor[str]):
         return DEALING
 
     visit_DealPackets = visit_Talon = visit_Shuffle = visit_GatherAndCut = _dealing
-    visit_TurnUp = _dealing
+    visit_TurnUp = visit_IdleSeat = _dealing
     visit_VoidWhen = visit_RedealIfNoBid = _dealing
 
     def _course(self, b: K.Construct) -> str:
         return COURSE
 
     visit_TakeTalon = visit_SetAside = visit_Decide = visit_HighestBidderDeclares = _course
-    visit_SitsOut = visit_TrumpIs = _course
+    visit_SitsOut = visit_TrumpIs = visit_DropOut = _course
 
     def visit_LayOpen(self, b: K.LayOpen) -> str:
         return "the end of each trick, and what each seat's view shows (spec/engine/_state.py)"

@@ -18,6 +18,7 @@ class Phase(enum.Enum):
     AUCTION = "auction"
     SET_ASIDE = "set aside"
     EXCHANGE = "exchange"
+    DROP_OUT = "drop out"
     DECIDE = "decide"
     PLAY = "play"
     OVER = "over"
@@ -159,6 +160,12 @@ class State:
     turn_up: int = -1  # the card dealt face up (its number), -1 in a game without one
     # the hands laid open: (seat, the trick after which it was laid open), in order
     laid_open: tuple[tuple[int, int], ...] = ()
+    # the seats out of the play: the seat idle for the whole deal, the defenders who
+    # dropped out (a bit per seat), the cards those laid down, and both seat sets together
+    idle: int = -1
+    dropped: int = 0
+    folded: int = 0
+    absent: int = 0
 
     @property
     def game(self) -> Game:
@@ -324,10 +331,17 @@ class View:
         return None
 
     @property
+    def dropped(self) -> tuple[int, ...]:
+        """The seats that dropped out of the play (everybody hears a defender pass)."""
+        s = self._state
+        return tuple(k for k in range(s.engine.n) if s.dropped >> k & 1)
+
+    @property
     def current_trick(self) -> tuple[tuple[int, int | None], ...]:
         """(seat, card number) for each card of the trick so far; ``None``: face down, unseen."""
         s = self._state
-        seats = s.engine.trick_seats(s.leader, s.out)
+        seats = (s.engine.trick_seats(s.leader, s.out) if not s.absent
+                 else s.engine.seats_among(s.leader, s.absent))
         seen_by = s.engine.face_down_seen_by(s)
         return tuple((seats[j], self._shown(seats[j], c, bool(s.faces and s.faces[j]), False,
                                             seen_by))
@@ -354,6 +368,8 @@ class View:
             mask |= 1 << self._state.turn_up
         for _seat, held in self.open_hands:
             mask |= held.mask
+        if self._state.dropped >> self.seat & 1:  # the hand it laid down
+            mask |= self._state.dealt[self.seat] & self._state.folded
         for _n, cards, _w in self.tricks:
             for _seat, c in cards:
                 if c is not None:

@@ -31,6 +31,8 @@ from spec.dsl._nodes import (
     CardValue,
     Compare,
     DealtHand,
+    Dropped,
+    Idle,
     PartnerOf,
     Taken,
     Tracked,
@@ -321,6 +323,18 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         fn = self.env.get(DealtHand)
         if fn is None:
             raise UnsupportedNodeError(node, "z3", "the hands as dealt are not known here")
+        return fn(self.visit(node.seat))
+
+    def visit_Idle(self, node: Idle) -> Any:
+        fn = self.env.get(Idle)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "the idle seat is not known here")
+        return fn(self.visit(node.seat))
+
+    def visit_Dropped(self, node: Dropped) -> Any:
+        fn = self.env.get(Dropped)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "who dropped out is not known here")
         return fn(self.visit(node.seat))
 
     def visit_Taken(self, node: Taken) -> Any:

@@ -16,8 +16,8 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import (
-    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, PointsWon, Receives, Ref, T, Taken, TricksWon, Var,
-    WonTrick,
+    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, Dropped, Idle, PointsWon, Receives, Ref, T, Taken,
+    TricksWon, Var, WonTrick,
 )
 from verifier._z3.compile import Encoding, Z3Compiler
 
@@ -224,10 +224,115 @@ def trump_term(sit: Situation, contract: Any) -> Any:
 def status_env(sit: Situation) -> dict[Any, Any]:
     """The STATUS scope's values, from a situation that has them."""
     keys = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER, DealtHand,
-            Ctx.TURN_UP)
+            Ctx.TURN_UP, Idle, Dropped)
     env = {k: sit.env[k] for k in keys if k in sit.env}
     env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
     return env
+
+
+def has_seat_sets(game: Any) -> bool:
+    """Whether the seats in the play vary: a seat idle for the deal, or defenders who drop
+    out (:func:`seats_in_play` then encodes who plays)."""
+    return bool(game.constructs(K.IdleSeat) or game.constructs(K.DropOut))
+
+
+def idle_seat(enc: Encoding, dealer: Any) -> Any:
+    """The seat idle for the deal of ``dealer`` (-1: none), as the engine reads it."""
+    idle = enc.game.constructs(K.IdleSeat)
+    if not idle:
+        return enc.int(-1)
+    return Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(idle[0][1].seat)  # type: ignore[attr-defined]
+
+
+def dealt_in(enc: Encoding, first: Any, idle: Any, count: int) -> list[Any]:
+    """The first ``count`` seats dealt in from ``first`` in the direction of play, the idle
+    seat passed over (as the engine's ``dealt_in``)."""
+    n = enc.game.players
+    if not enc.game.constructs(K.IdleSeat):
+        return [(first + k) % n for k in range(count)]
+    seat = z3.If(first == idle, (first + 1) % n, first)
+    out = [seat]
+    while len(out) < count:
+        nxt = (out[-1] + 1) % n
+        out.append(z3.If(nxt == idle, (nxt + 1) % n, nxt))
+    return out
+
+
+@dataclass
+class SeatsInPlay:
+    """Who takes part in the play: the idle seat, the defenders who dropped out, each seat's
+    absence, the number of seats that play (the trick's size) and whether nobody defends."""
+
+    idle: Any
+    dropped: list[Any]
+    absent: list[Any]
+    size: Any
+    all_out: Any
+
+
+def seats_in_play(sit: Situation) -> SeatsInPlay:
+    """Variables and facts for the seats in the play of a deal whose seats vary (see
+    :func:`has_seat_sets`), from the situation's dealer and declarer: the idle seat is the
+    rule's, any defender may have dropped out when the drop-out rule applies, the declarer
+    plays, and at least one defender plays unless the rule lets every one drop out."""
+    enc = sit.enc
+    g = enc.game
+    n = g.players
+    dealer, declarer = sit.env[Ctx.DEALER], sit.env[Ctx.DECLARER]
+    idle = idle_seat(enc, dealer)
+    sit.values["idle"] = idle
+    drop = g.constructs(K.DropOut)
+    dropped: list[Any] = []
+    for s in range(n):
+        if not drop:
+            dropped.append(enc.bool(False))
+            continue
+        d = enc.bool_var(f"dropped_{s}")
+        sit.facts.append(z3.Implies(d, z3.And(declarer != s, idle != s)))
+        sit.values[f"dropped_{s}"] = d
+        dropped.append(d)
+    if drop:
+        body = drop[0][1]
+        assert isinstance(body, K.DropOut)
+        sit.facts.append(z3.Implies(z3.Or(*dropped), Z3Compiler(enc, status_env(sit)).visit(body.when)))
+    absent = [z3.Or(idle == s, dropped[s]) for s in range(n)]
+    size = enc.int_var("trick_size")  # named, with its definition a fact: easier for Z3
+    sit.facts += [size == z3.Sum([z3.If(a, enc.int(0), enc.int(1)) for a in absent]),
+                  size <= g.program.dealt_seats]
+    sit.facts.append(z3.Not(enc.select(declarer, absent)))
+    everyone_out = bool(drop) and drop[0][1].all_out is K.AllOut.DECLARER_TAKES_ALL  # type: ignore[attr-defined]
+    sit.facts.append(size >= (1 if everyone_out else 2))
+    sit.values["trick_size"] = size
+    sit.env[Idle] = lambda seat: seat == idle
+    sit.env[Dropped] = lambda seat: enc.select(seat, dropped)
+    return SeatsInPlay(idle, dropped, absent, size, size == 1)
+
+
+def positions(enc: Encoding, leader: Any, seats: SeatsInPlay) -> list[Any]:
+    """The seat at each position of a trick led by ``leader``: the seats in the play in
+    the direction of play, then those out of it (positions past the trick's size)."""
+    n = enc.game.players
+
+    def led_by(x: int) -> list[Any]:
+        """The seat at each position when seat ``x`` leads: a case for each absent seat."""
+        at = [(x + d) % n for d in range(n)]
+        table = []
+        for j in range(n):
+            # the j-th seat in the play, else the (j - size)-th out of it, from the leader
+            term: Any = enc.int(at[0])
+            for d in reversed(range(n)):
+                before_in = z3.Sum([z3.If(seats.absent[at[e]], enc.int(0), enc.int(1))
+                                    for e in range(d)] or [enc.int(0)])
+                before_out = z3.Sum([z3.If(seats.absent[at[e]], enc.int(1), enc.int(0))
+                                     for e in range(d)] or [enc.int(0)])
+                here = z3.If(seats.absent[at[d]], seats.size + before_out == j, before_in == j)
+                term = z3.If(here, enc.int(at[d]), term)
+            table.append(term)
+        return table
+
+    tables = [led_by(x) for x in range(n)]
+    # the leader plays (a fact of the situation), so he is at the first position
+    return [leader] + [enc.select(leader, [tables[x][j] for x in range(n)]) for j in range(1, n)]
 
 
 def short_trick_size(sit: Situation) -> Any:
@@ -292,21 +397,29 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         base[Ctx.TURN_UP] = up
     sit.env.update(base)
     base.update({key: v for key, v in sit.env.items() if isinstance(key, tuple)})
-    size = short_trick_size(sit)
+    in_play = seats_in_play(sit) if has_seat_sets(g) else None
+    size = short_trick_size(sit) if in_play is None else in_play.size
     if played < n:
         sit.facts.append(played < size)
     # the seats in order of play from the leader, skipping a seat that sits out
     sits = g.constructs(K.SitsOut)
     out: Any = enc.int(-1)
-    if sits:
-        out = z3.If(size < n, Z3Compiler(enc, status_env(sit)).visit(sits[0][1].seat),  # type: ignore[attr-defined]
-                    enc.int(-1))
-        sit.facts.append(leader != out)
-    sit.values["out"] = out
-    seats.append(leader)
-    for j in range(1, n):
-        nxt = (seats[-1] + 1) % n
-        seats.append(z3.If(nxt == out, (nxt + 1) % n, nxt))
+    if in_play is not None:  # the seats in the play, then those out of it
+        base.update({Idle: sit.env[Idle], Dropped: sit.env[Dropped]})
+        sit.facts.append(z3.Not(enc.select(leader, in_play.absent)))
+        seats.extend(positions(enc, leader, in_play))
+        for j in range(n):
+            sit.values[f"seat_{j}"] = seats[j]
+    else:
+        if sits:
+            out = z3.If(size < n, Z3Compiler(enc, status_env(sit)).visit(sits[0][1].seat),  # type: ignore[attr-defined]
+                        enc.int(-1))
+            sit.facts.append(leader != out)
+        sit.values["out"] = out
+        seats.append(leader)
+        for j in range(1, n):
+            nxt = (seats[-1] + 1) % n
+            seats.append(z3.If(nxt == out, (nxt + 1) % n, nxt))
     if up is not None:  # the turn-up is one of its holder's cards as dealt
         sit.facts.append(up & ~dealt_of(turn_up_holder(enc, dealer)) == 0)
     for j in range(n):
@@ -319,6 +432,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     present = [enc.bool(True) if j < played else enc.bool(False) for j in range(n)]
     if played == n:
         present = [z3.BoolVal(True, enc.ctx) if j < n - 1 else size == n for j in range(n)]
+        if in_play is not None:
+            present = [size > j for j in range(n)]
     everything = list(hands) + list(asides) + list(cards[:played])
     for a in range(len(everything)):
         for b in range(a + 1, len(everything)):
@@ -360,10 +475,16 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         size_j = enc.int(g.tricks) - k + (0 if j < played else 1)
         if played == n and j == n - 1:
             size_j = z3.If(present[j], size_j, enc.int(g.tricks) - k + 1)
+        share: Any = enc.int(g.tricks)
+        if in_play is not None:
+            # a seat out of the play holds nothing: the idle seat was dealt nothing and a
+            # defender who dropped out laid his hand down
+            size_j = z3.If(size > j, enc.int(g.tricks) - k + (0 if j < played else 1), enc.int(0))
+            share = z3.If(seats[j] == in_play.idle, enc.int(0), share)
         sit.facts.append(enc.popcount(held) == size_j)
         sit.facts.append((held | z3.If(present[j] if j < played or played == n else enc.bool(False),
                                        cards[j], enc.bv(0))) & ~dealt[j] == 0)
-        sit.facts.append(enc.popcount(dealt[j]) == g.tricks)
+        sit.facts.append(enc.popcount(dealt[j]) == share)
     # the cards already played were legal when they were played
     led: Any = enc.int(NO_SUIT)
     faces: list[Any] = []
@@ -491,7 +612,8 @@ def outcome_situation(enc: Encoding) -> Situation:
             sit.facts.append(pts[s] == sit.compile(D.points_won(g, Const(s, T.SEAT))))
         sit.facts.append(z3.Sum(pts) == z3.Sum(values))
         sit.env[PointsWon] = pick(pts)
-    size = short_trick_size(sit)
+    in_play = seats_in_play(sit) if has_seat_sets(g) else None
+    size = short_trick_size(sit) if in_play is None else in_play.size
     # with every seat playing and no talon, every card is taken: the points add up to the
     # table's total (cards of the talon, or discarded, are in no trick)
     every_card = (size == n) if g.program.undealt == 0 else enc.bool(False)
@@ -499,8 +621,16 @@ def outcome_situation(enc: Encoding) -> Situation:
     for i in range(len(g.deck)):
         sit.facts += [in_trick[i] >= z3.If(every_card, enc.int(1), enc.int(0)),
                       in_trick[i] <= g.tricks]
+    cards_per_trick = size
+    if in_play is not None:
+        # tricks go to seats in the play; with nobody defending there is no play, and the
+        # declarer is credited with every trick
+        cards_per_trick = z3.If(in_play.all_out, enc.int(0), size)
+        for w in winners:
+            sit.facts.append(z3.Not(enc.select(w, in_play.absent)))
     for k in range(1, g.tricks + 1):
-        sit.facts.append(z3.Sum([z3.If(t == k, enc.int(1), enc.int(0)) for t in in_trick]) == size)
+        sit.facts.append(z3.Sum([z3.If(t == k, enc.int(1), enc.int(0)) for t in in_trick])
+                         == cards_per_trick)
     for a in range(n):
         for b in range(a + 1, n):
             sit.facts.append(dealt[a] & dealt[b] == 0)
@@ -513,7 +643,9 @@ def outcome_situation(enc: Encoding) -> Situation:
     if up is not None:  # the turn-up is one of its holder's cards as dealt
         sit.facts.append(up & ~enc.select(turn_up_holder(enc, dealer), dealt) == 0)
     for s in range(n):
-        sit.facts.append(enc.popcount(dealt[s]) == g.tricks)
+        share = enc.int(g.tricks) if in_play is None else z3.If(
+            in_play.idle == s, enc.int(0), enc.int(g.tricks))
+        sit.facts.append(enc.popcount(dealt[s]) == share)
         sit.values[f"taken_{s}"] = taken[s]
         sit.values[f"dealt_{s}"] = dealt[s]
     return sit
@@ -527,15 +659,17 @@ def deal_schedule(enc: Encoding) -> tuple[Situation, list[Any]]:
     its share; the proof is about the schedule, for every dealer.
     """
     g = enc.game
-    n = g.players
     sit = Situation(enc)
     dealer = _seat_var(sit, "dealer")
+    idle = idle_seat(enc, dealer)
+    sit.values["idle"] = idle
     dest: list[Any] = []
     for stage in range(1, g.stages + 1):
         deal = g.stage_rule(K.DealPackets, stage)
         assert isinstance(deal, K.DealPackets)
         first = Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(deal.first)
-        dest += [enc.int(-1) if k < 0 else (first + k) % n for k in g.program.layout(stage)]
+        order = dealt_in(enc, first, idle, g.program.dealt_seats)
+        dest += [enc.int(-1) if k < 0 else order[k] for k in g.program.layout(stage)]
     for i, d in enumerate(dest):
         sit.values[f"dest_{i}"] = d
     sit.env[Ctx.DEALER] = dealer

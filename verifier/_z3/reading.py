@@ -28,7 +28,7 @@ class Z3Reading(ConstructVisitor[str]):
         return DEAL
 
     visit_Seats = visit_DeckIs = visit_DealPackets = visit_Talon = _deal
-    visit_PlayDirection = visit_SidesByContract = visit_TurnUp = _deal
+    visit_PlayDirection = visit_SidesByContract = visit_TurnUp = visit_IdleSeat = _deal
 
     def _every_deal(self, b: K.Construct) -> str:
         return EVERY_DEAL
@@ -59,7 +59,7 @@ class Z3Reading(ConstructVisitor[str]):
     visit_RankOrder = visit_TrickPlay = visit_PlayRule = visit_PlayableAside = _trick
     visit_FaceDown = visit_AlwaysPlayable = visit_NameSuit = visit_DeclarationRule = _trick
     visit_CountsAsSuit = visit_WinningTier = visit_Update = visit_SitsOut = _trick
-    visit_Decide = visit_Track = visit_TakeTalon = visit_TrumpIs = _trick
+    visit_Decide = visit_Track = visit_TakeTalon = visit_TrumpIs = visit_DropOut = _trick
 
     def visit_LayOpen(self, b: K.LayOpen) -> str:
         return ("no situation: a hand laid open changes what the seats see, not what is "

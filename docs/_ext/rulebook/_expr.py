@@ -34,6 +34,8 @@ from spec.dsl._nodes import (
     Count,
     Ctx,
     DealtHand,
+    Dropped,
+    Idle,
     Expr,
     IfThenElse,
     Implies,
@@ -268,6 +270,12 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_DealtHand(self, node: DealtHand) -> str:
         return _call("dealt_hand", (self.visit(node.seat),))
+
+    def visit_Idle(self, node: Idle) -> str:
+        return _call("idle", (self.visit(node.seat),))
+
+    def visit_Dropped(self, node: Dropped) -> str:
+        return _call("dropped", (self.visit(node.seat),))
 
     def visit_Taken(self, node: Taken) -> str:
         return _call("taken", (self.visit(node.seat),))

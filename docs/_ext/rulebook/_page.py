@@ -19,6 +19,7 @@ from spec.cards import Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
 from spec.dsl._program import PackBetweenDeals, Sides
+from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine._reading import EngineReading
 from verifier._z3.reading import Z3Reading
 from verifier.scenario import Unrolling
@@ -196,6 +197,9 @@ def _format_overview(page: _Page) -> Iterator[str]:
     facts: list[tuple[str, str, str]] = []
     seats = game.constructs(K.Seats)[0][0]
     facts.append(("Players", f"{game.players}: {', '.join(t.names)}, in order of play", seats.id))
+    for rule, _b in game.constructs(K.IdleSeat):
+        facts.append(("Idle seat", (f"one seat sits each deal out ({esc(rule.text)}); "
+                                    f"{program.dealt_seats} play"), rule.id))
     if t.partnerships:
         facts.append(("Sides", " against ".join(t.side_name(s) for s in t.partnerships), seats.id))
     elif program.sides is Sides.BY_CONTRACT:
@@ -222,7 +226,9 @@ def _format_overview(page: _Page) -> Iterator[str]:
     facts.append(("Course", ", then ".join(
         f"{p.name} ({p.actor.value}: {p.action})" for p in program.phases),
         " ".join(dict.fromkeys(p.opened_by for p in program.phases))))
-    facts.append(("Tricks", f"{game.tricks} of {game.players} cards each",
+    facts.append(("Tricks", f"{game.tricks} of {program.dealt_seats} cards each"
+                  + (", a card fewer for each defender who drops out"
+                     if game.constructs(K.DropOut) else ""),
                   game.constructs(K.TrickPlay)[0][0].id))
     for rule, body in game.rules_with(K.TrickValue, K.CardPoints):
         if isinstance(body, K.CardPoints):
@@ -377,7 +383,7 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
     if part is not None:  # (a variant's rule is part of the variant's program)
         body.append(f":Deal program: {esc(part)}")
     body.append(":Read by: " + "; ".join(
-        f"{name}: {esc(reading.visit(rule.body))}" for name, reading in _READINGS))
+        f"{name}: {esc(_reading(reading, rule))}" for name, reading in _READINGS))
     if anchored:
         covering = page.covering(rule.id)
         if covering:
@@ -393,6 +399,14 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
     body.append("")
     body += list(_formal(rule.body))
     yield from _indent(body)
+
+
+def _reading(reading: Any, rule: Rule) -> str:
+    """A back end's reading of a rule, or what it says it does not handle yet."""
+    try:
+        return str(reading.visit(rule.body))
+    except UnsupportedNodeError as e:
+        return f"not yet ({str(e).split(': ', 1)[-1]})"
 
 
 def _mutation_line(mutants: list[dict[str, Any]]) -> str:
