@@ -89,6 +89,10 @@ def unsupported(game: Game) -> str:
         missing.append("several cards laid aside at once")
     if game.program.talon_cards:
         missing.append("a talon")
+    if game.program.several_declarers:
+        missing.append("several declarers at once")
+    if game.program.partner is not None:
+        missing.append("a partner found by the cards")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(missing) + ")")

@@ -11,7 +11,7 @@ from typing import Any
 
 from spec.cards import CardSet
 from spec.dsl._build import Game, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Expr, Taken, Var, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Expr, IsDeclarer, Taken, Var, WonTrick
 from spec.dsl._pycompile import evaluate
 from spec.engine import PASS, Call, Declare, Phase, engine_for, new_deal
 from spec.errors import NoLegalActionError, SpecError
@@ -59,6 +59,17 @@ def _tracked_env(game: Game, values: dict[str, Any]) -> dict[Any, object]:
     return {("tracked", name): int(x) for name, x in values.items()}
 
 
+def _sides(game: Game, v: dict[str, Any]) -> tuple[int, list[int]]:
+    """The declarer's partner and the declarers of a decoded situation."""
+    declarers = [k for k in range(game.players) if v.get(f"declares_{k}", k == v["declarer"])]
+    return v.get("partner", v["declarer"]), declarers
+
+
+def _sides_env(partner: int, declarers: list[int]) -> dict[Any, object]:
+    mask = sum(1 << k for k in declarers)
+    return {Ctx.DECLARER_PARTNER: partner, IsDeclarer: f"(({mask} >> ({{seat}})) & 1 == 1)"}
+
+
 def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
                  free: dict[Var, object]) -> Playthrough:
     """Replay a position (``played`` < players) or a complete trick through the engine."""
@@ -101,9 +112,11 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         lines.append(f"  {t.name(seats[j])}: {_cards(game, held)}{extra}")
     for j in range(n_played):
         lines.append(f"  {t.name(seats[j])} plays {_card(game, v[f'card_{j}'])}{_named(v[f'named_{j}'])}")
+    partner, declarers = _sides(game, v)
     state = eng.play_position(hands=hands, contract=contract, declarer=v["declarer"], leader=leader,
                               trick_number=k, dealer=v["dealer"], trick=trick, trump=trump,
-                              aside=aside, tracked=tracked, out=out, dealt=dealt)
+                              aside=aside, tracked=tracked, out=out, dealt=dealt,
+                              partner=partner, declarers=declarers)
     data: dict[str, Any] = {
         "contract": str(game.ladder[contract]), "declarer": t.name(v["declarer"]),
         "leader": t.name(leader), "trick_number": k,
@@ -118,7 +131,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     env: dict[Any, object] = {
         Ctx.CONTRACT: contract, Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.TRICK_NUMBER: k, Ctx.TRUMP: trump, Ctx.LEADER: leader,
-        DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
+        DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])", **_sides_env(partner, declarers),
     }
     env.update(_tracked_env(game, tracked))
     if played == n:
@@ -166,14 +179,18 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     dealt = [v.get(f"dealt_{s}", 0) for s in range(game.players)]
     tracked = _tracked(game, v)
     trump = v.get("trump", eng._trump_of[v["contract"]])
+    partner, declarers = _sides(game, v)
     scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
                                dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
-                               dealt=dealt)
+                               dealt=dealt, partner=partner, declarers=declarers)
     points = eng.points_outcome(winners, taken, v["contract"])
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
+    others = [d for d in declarers if d != v["declarer"]]
     lines = [
-        f"contract {_bid(game, v['contract'])} by {t.name(v['declarer'])}",
+        f"contract {_bid(game, v['contract'])} by {t.name(v['declarer'])}"
+        + "".join(f" and {t.name(d)}" for d in others)
+        + (f", partnered by {t.name(partner)}" if partner != v["declarer"] else ""),
         "  trick winners: " + ", ".join(f"{k}:{t.name(w)}" for k, w in enumerate(winners, 1)),
         "  points taken: " + ", ".join(f"{t.name(s)} {p}" for s, p in enumerate(points)),
         "  scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(scores))
@@ -198,7 +215,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         Ctx.CONTRACT: v["contract"], Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.SEAT: v["seat"], WonTrick: "((" + repr(tuple(won)) + "[{seat}] >> ({number})) & 1 == 1)",
         Taken: "(" + repr(tuple(taken)) + "[{seat}])", DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
-        Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1,
+        Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1, **_sides_env(partner, declarers),
     }
     env.update(_tracked_env(game, tracked))
     env.update(free)

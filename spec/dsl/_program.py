@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spec.dsl import _constructs as K
+from spec.dsl import _derive as D
 from spec.dsl._nodes import Expr
 from spec.dsl._visitor import ConstructVisitor
 from spec.seats import Direction
@@ -114,6 +115,16 @@ class DealProgram:
     phases: tuple[Phase, ...]
     # every rule of the game, by the part of the program it belongs to
     parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the bids (by number) that several seats may declare at once, each for himself
+    joinable: tuple[int, ...] = ()
+    # the declarer's partner as the auction ends (scope STATUS), when rules form one
+    partner: Expr | None = None
+    partner_rules: tuple[str, ...] = ()  # the rules that form it
+
+    @property
+    def several_declarers(self) -> bool:
+        """Whether a deal can have several declarers, each settled on his own."""
+        return bool(self.joinable)
 
     @property
     def players(self) -> int:
@@ -200,6 +211,7 @@ class Lowering(ConstructVisitor[None]):
         self.set_asides: dict[int, list[tuple[str, K.SetAside]]] = {}
         self.decide: tuple[str, K.Decide] | None = None
         self.trick_play: tuple[str, K.TrickPlay] | None = None
+        self.partner_rules: list[str] = []
 
     def _file(self, part: str) -> None:
         assert self.rule is not None
@@ -238,6 +250,9 @@ class Lowering(ConstructVisitor[None]):
             pack=self.pack, cut_by=self.cut_by, least_cut=self.least_cut,
             dealer_steps=self.dealer_steps, declarer=self.declarer,
             phases=tuple(phases), parts={k: tuple(v) for k, v in self.parts.items()},
+            joinable=tuple(k for k, ok in enumerate(self.game.joinable_bids) if ok),
+            partner=D.declarer_partner(self.game) if self.partner_rules else None,
+            partner_rules=tuple(self.partner_rules),
         )
 
     # -- equipment -----------------------------------------------------------------------
@@ -310,6 +325,14 @@ class Lowering(ConstructVisitor[None]):
 
     def visit_HighestBidderDeclares(self, b: K.HighestBidderDeclares) -> None:
         self.declarer = Declarer.HIGHEST_BIDDER
+        self._file(DECLARER)
+
+    def visit_SameBidJoins(self, b: K.SameBidJoins) -> None:
+        self._file(DECLARER)
+
+    def visit_PartnerHolds(self, b: K.PartnerHolds) -> None:
+        assert self.rule is not None
+        self.partner_rules.append(self.rule.id)
         self._file(DECLARER)
 
     def visit_SetAside(self, b: K.SetAside) -> None:

@@ -33,6 +33,7 @@ from spec.dsl._nodes import (
     Expr,
     IfThenElse,
     Implies,
+    IsDeclarer,
     IsEmpty,
     LeaderOf,
     LedTo,
@@ -231,6 +232,11 @@ class PyCompiler(D.ByDerivation, RuleVisitor[str]):
             raise UnsupportedNodeError(node, "engine", "the hands as dealt are not available here")
         return self.env[DealtHand].format(seat=self.visit(node.seat))
 
+    def visit_IsDeclarer(self, node: IsDeclarer) -> str:
+        if IsDeclarer not in self.env:
+            raise UnsupportedNodeError(node, "engine", "the declarers are not known here")
+        return self.env[IsDeclarer].format(seat=self.visit(node.seat))
+
     def visit_Taken(self, node: Taken) -> str:
         if Taken not in self.env:
             raise UnsupportedNodeError(node, "engine", "the cards taken are not available here")
@@ -330,6 +336,8 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.auction_over_now(game)
     if node.ctx is Ctx.MAY_ASK_PARTNER:
         return D.may_ask_partner(game)
+    if node.ctx is Ctx.CALL_JOINS:
+        return D.call_joins(game)
     return None
 
 

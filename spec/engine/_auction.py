@@ -102,7 +102,14 @@ class Auction(CompiledRules):
             seat_calls[namer] += 1
         w.seat_calls = tuple(seat_calls)
         if b >= 0:
-            w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
+            if self._joinable is not None and b == w.standing and self._joinable[b]:
+                # the same bid again, which the rules let a seat join: the first to bid it
+                # stays the highest bidder, and this seat will declare with him
+                w.joined |= 1 << seat
+                w.passes_in_row, w.stage_bid = 0, True
+            else:
+                w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
+                w.joined = 0
         else:
             w.passes_in_row += 1
         w.stage_calls += 1
@@ -147,6 +154,8 @@ class Auction(CompiledRules):
         w.contract, w.declarer = w.standing, w.high_bidder
         if not self.trump_from_aside:
             w.trump = self._trump_of[w.contract]
+        w.declarers = 1 << w.declarer | w.joined
+        w.partner = w.declarer if self._partner is None else self._partner(w)
         out = -1
         if self._sits_out is not None and self._sits_out[0](w):
             out = self._sits_out[1](w)

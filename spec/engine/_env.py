@@ -31,6 +31,7 @@ from spec.dsl._nodes import (
     NO_SUIT,
     Ctx,
     DealtHand,
+    IsDeclarer,
     Receives,
     Taken,
     TricksWon,
@@ -169,6 +170,13 @@ def _dealt(of: str) -> list[Entry]:
     return [_var(None, "dealt", f"{of}.dealt"), Entry(DealtHand, "dealt[{seat}]")]
 
 
+def _sides(of: str) -> list[Entry]:
+    """Who declares and who partners the declarer, once the auction is over."""
+    return [_var(Ctx.DECLARER_PARTNER, "partner", f"{of}.partner"),
+            _var(None, "declarers", f"{of}.declarers"),
+            Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)")]
+
+
 def _tricks(of: str) -> list[Entry]:
     """What the seats won: tricks (a bit per trick number) and cards."""
     return [_var(None, "won", f"{of}.won"),
@@ -205,7 +213,7 @@ class ScopeEnvs:
                 _var(Ctx.CONTRACT, "contract", "s.contract"),
                 _var(Ctx.DECLARER, "declarer", "s.declarer"),
                 _var(Ctx.ASIDE, "aside", "s.aside[seat]"), _var(Ctx.LEADER, "leader", "s.leader"),
-                *tv, *_dealt("s")]
+                *tv, *_dealt("s"), *_sides("s")]
         self.play = Env(("s",), [
             _var(Ctx.SEAT, "seat", "s.turn"), _var(Ctx.HAND, "hand", "s.hands[seat]"),
             _var(Ctx.IS_LEADING, "is_leading", "not s.trick"),
@@ -230,7 +238,8 @@ class ScopeEnvs:
         # the deal between two actions
         status = [_var(Ctx.DEALER, "dealer", "s.dealer"),
                   _var(Ctx.CONTRACT, "contract", "s.contract"),
-                  _var(Ctx.DECLARER, "declarer", "s.declarer"), _var(Ctx.TRUMP, "trump", "s.trump")]
+                  _var(Ctx.DECLARER, "declarer", "s.declarer"), _var(Ctx.TRUMP, "trump", "s.trump"),
+                  *_sides("s")]
         self.first_lead = Env(("s",), [*status, *tv])
         self.status = Env(("s",), [*status, _var(Ctx.TRICK_NUMBER, "trick_number", "s.trick_number"),
                                    *tv, *_dealt("s")])
@@ -251,7 +260,7 @@ class ScopeEnvs:
             _var(Ctx.SEAT, "seat"), _var(Ctx.DECLARER, "declarer", "o.declarer"),
             _var(Ctx.CONTRACT, "contract", "o.contract"), _var(Ctx.DEALER, "dealer", "o.dealer"),
             _var(Ctx.TRUMP, "trump", "o.trump"), *_tracked(tracked, "o"), *_dealt("o"),
-            *_tricks("o")])
+            *_tricks("o"), *_sides("o")])
         self.points = Env(("seat", "o"), [_var(Ctx.SEAT, "seat"),
                                           _var(Ctx.CONTRACT, "contract", "o.contract"),
                                           *_tricks("o")])

@@ -28,6 +28,15 @@ class Outcome:
     dealt: tuple[int, ...] = ()
     won: tuple[int, ...] = ()
     taken: tuple[int, ...] = ()
+    partner: int = -1
+    declarers: int = 0
+
+
+def _sides(declarer: int, partner: int | None, declarers: Sequence[int] | None) -> tuple[int, int]:
+    """The declarer's partner and the declarers as a bitmask: by default he declares
+    alone, with no partner but himself."""
+    mask = 1 << declarer if declarers is None else sum(1 << k for k in set(declarers))
+    return (declarer if partner is None else partner), mask
 
 
 class Probes(CompiledRules):
@@ -37,7 +46,8 @@ class Probes(CompiledRules):
                       trick_number: int, dealer: int | None = None, won: Sequence[int] | None = None,
                       trick: Sequence[tuple[int, int]] = (), trump: int | None = None,
                       aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
-                      out: int = -1, dealt: Sequence[int] | None = None) -> State:
+                      out: int = -1, dealt: Sequence[int] | None = None,
+                      partner: int | None = None, declarers: Sequence[int] | None = None) -> State:
         """A state in the middle of the play, for replaying positions found by the verifier.
 
         ``hands`` are the cards still held (the cards of ``trick`` excluded).
@@ -53,6 +63,8 @@ class Probes(CompiledRules):
             tracked=self.tracked_values(tracked), out=out, taken=(0,) * self.n,
             pending=(0,) * self.n,
         )
+        state = replace(state, **dict(zip(("partner", "declarers"),
+                                          _sides(declarer, partner, declarers))))
         for card_no, named in trick:
             seat = state.turn
             if not (state.aside[seat] >> card_no & 1):
@@ -91,7 +103,8 @@ class Probes(CompiledRules):
             won[w] |= 1 << k
         dealer = self.n - 1 if dealer is None else dealer
         o = Outcome(declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
-                    tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
+                    tuple(dealt), tuple(won), tuple(taken or (0,) * self.n),
+                    *_sides(declarer, None, None))
         return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(o)}
 
     def match_over(self, deals: int, lead: int, trail: int, games: int = 0) -> bool:
@@ -185,6 +198,7 @@ class Probes(CompiledRules):
                       dealer: int | None = None, taken: Sequence[int] | None = None,
                       tracked: dict[str, Any] | None = None, trump: int | None = None,
                       dealt: Sequence[int] | None = None, line: str | None = None,
+                      partner: int | None = None, declarers: Sequence[int] | None = None,
                       ) -> tuple[int, ...]:
         """The scores for a contract and the winner of each trick, in order: in all, or on
         one ``line`` of the score sheet."""
@@ -195,7 +209,8 @@ class Probes(CompiledRules):
         tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
         o = Outcome(declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
-                    tuple(won), tuple(taken or (0,) * self.n))
+                    tuple(won), tuple(taken or (0,) * self.n),
+                    *_sides(declarer, partner, declarers))
         scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
         if line is None:
             return scores

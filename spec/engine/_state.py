@@ -156,6 +156,12 @@ class State:
     # calling, a decision, a card face down, a seat sitting out, a tracked value changed,
     # a void deal
     fired: tuple[tuple[int, str], ...] = ()
+    # sides formed during the deal: the seats that joined the standing bid in the auction
+    # (SameBidJoins), and, once it is over, the declarers (a bitmask of seats) and the
+    # declarer's partner (the declarer himself when he plays alone)
+    joined: int = 0
+    declarers: int = 0
+    partner: int = -1
 
     @property
     def game(self) -> Game:
@@ -163,6 +169,11 @@ class State:
 
     def hand(self, seat: int) -> CardSet:
         return CardSet(self.engine.game.deck, self.hands[seat])
+
+    @property
+    def declaring_seats(self) -> tuple[int, ...]:
+        """The declarers, in seat order (none before the auction is over)."""
+        return tuple(k for k in range(len(self.hands)) if self.declarers >> k & 1)
 
     @property
     def dealt_talon(self) -> int:

@@ -41,6 +41,7 @@ from spec.dsl._nodes import (
     Expr,
     IfThenElse,
     Implies,
+    IsDeclarer,
     IsEmpty,
     LegalCall,
     MayAnnounce,
@@ -321,6 +322,12 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         fn = self.env.get(DealtHand)
         if fn is None:
             raise UnsupportedNodeError(node, "z3", "the hands as dealt are not known here")
+        return fn(self.visit(node.seat))
+
+    def visit_IsDeclarer(self, node: IsDeclarer) -> Any:
+        fn = self.env.get(IsDeclarer)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "the declarers are not known here")
         return fn(self.visit(node.seat))
 
     def visit_Taken(self, node: Taken) -> Any:

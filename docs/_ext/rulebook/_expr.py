@@ -34,6 +34,8 @@ from spec.dsl._nodes import (
     Count,
     Ctx,
     DealtHand,
+    EachDeclarer,
+    IsDeclarer,
     Expr,
     IfThenElse,
     Implies,
@@ -268,6 +270,12 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_DealtHand(self, node: DealtHand) -> str:
         return _call("dealt_hand", (self.visit(node.seat),))
+
+    def visit_IsDeclarer(self, node: IsDeclarer) -> str:
+        return _call("declares", (self.visit(node.seat),))
+
+    def visit_EachDeclarer(self, node: EachDeclarer) -> str:
+        return _call("each_declarer", (self.visit(node.amount),))
 
     def visit_Taken(self, node: Taken) -> str:
         return _call("taken", (self.visit(node.seat),))
