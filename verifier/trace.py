@@ -11,7 +11,16 @@ from typing import Any
 
 from spec.cards import CardSet
 from spec.dsl._build import Game, suit_from_code
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Expr, IsDeclarer, Taken, Var, WonTrick
+from spec.dsl._nodes import (
+    NO_SUIT,
+    Ctx,
+    DealtHand,
+    Expr,
+    IsDeclarer,
+    Taken,
+    Var,
+    WonTrick,
+)
 from spec.dsl._pycompile import evaluate
 from spec.engine import PASS, Call, Declare, Phase, engine_for, new_deal
 from spec.errors import NoLegalActionError, SpecError

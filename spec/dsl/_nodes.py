@@ -121,8 +121,8 @@ class Ctx(enum.Enum):
                   "were this stage's auction over now, the highest bidder would lay cards aside")
     FIRST_TO_CALL = (T.SEAT, {_S.CALL}, "the seat that makes this stage's first call")
     MAY_ASK_PARTNER = (T.BOOL, {_S.CALL}, "the acting seat may ask its partner to call for it")
-    CALL_JOINS = (T.BOOL, {_S.CALL}, "the call repeats the standing bid, one the rules let "
-                  "other seats join (SameBidJoins)")
+    CALL_JOINS = (T.BOOL, {_S.CALL}, ("the call repeats the standing bid, one the rules let "
+                                      "other seats join (SameBidJoins)"))
 
     CONTRACT = (
         T.BID,
@@ -134,8 +134,8 @@ class Ctx(enum.Enum):
     TRUMP = (T.SUIT, {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME, _S.STATUS, _S.HISTORY},
              "the trump suit (no suit: no trumps)")
     DECLARER_PARTNER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
-                        "the declarer's partner in this deal (the declarer himself when he "
-                        "plays alone)")
+                        ("the declarer's partner in this deal (the declarer himself when "
+                         "he plays alone)"))
     TRICK_NUMBER = (
         T.INT,
         {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE, _S.STATUS},
