@@ -97,8 +97,11 @@ def each_declarer(game: Game, node: EachDeclarer) -> Expr:
     total: Expr = Const(0, T.INT)
     for k in range(game.players):
         seat = Const(k, T.SEAT)
-        total = total + IfThenElse(IsDeclarer(seat), Let(Ctx.DECLARER, seat, node.amount),
-                                   Const(0, T.INT))
+        # a seat that joined the declarer's bid plays alone: his partner is himself
+        partner = IfThenElse(Compare(Op.EQ, seat, Ref(Ctx.DECLARER)), Ref(Ctx.DECLARER_PARTNER),
+                             seat)
+        each = Let(Ctx.DECLARER_PARTNER, partner, Let(Ctx.DECLARER, seat, node.amount))
+        total = total + IfThenElse(IsDeclarer(seat), each, Const(0, T.INT))
     return total
 
 

@@ -950,7 +950,8 @@ class IsDeclarer(Expr):
 @_node
 class EachDeclarer(Expr):
     """The sum of ``amount`` over the deal's declarers, with ``declarer`` read as each of
-    them in turn: each declarer settled on his own (scope: OUTCOME)."""
+    them in turn (and ``declarer_partner`` as his partner: a seat that joined the bid has
+    none but himself): each declarer settled on his own (scope: OUTCOME)."""
 
     amount: Expr
     src_loc: SrcLoc = field(default_factory=caller_loc)
