@@ -101,8 +101,7 @@ def to_record(state: State) -> dict[str, Any]:
         ],
         "hands": hands,
         "actions": _actions(game, state.log),
-        "contract": None if state.contract < 0 else {
-            "bid": str(game.ladder[state.contract]), "declarer": t.name(state.declarer)},
+        "contract": None if state.contract < 0 else _contract(state),
         "tricks": [_trick(game, r) for r in state.tricks],
         "points": {t.name(s): eng.points(state, s) for s in t.seats},
         "scores": None if state.scores is None else {t.name(s): x for s, x in enumerate(state.scores)},
@@ -116,6 +115,19 @@ def to_record(state: State) -> dict[str, Any]:
     if state.lines:  # a score sheet with several lines: each seat's score on each
         out["lines"] = {line: {t.name(s): x for s, x in enumerate(col)}
                         for line, col in zip(eng.lines, state.lines)}
+    return out
+
+
+def _contract(state: State) -> dict[str, Any]:
+    """The contract, its declarer and, in a game whose sides form during the deal, every
+    declarer and the declarer's partner (null when he plays alone)."""
+    game, t = state.game, state.game.table
+    out: dict[str, Any] = {"bid": str(game.ladder[state.contract]),
+                           "declarer": t.name(state.declarer)}
+    if game.program.several_declarers:
+        out["declarers"] = [t.name(s) for s in state.declaring_seats]
+    if game.program.partner is not None:
+        out["partner"] = None if state.partner == state.declarer else t.name(state.partner)
     return out
 
 
@@ -376,7 +388,7 @@ def replay(data: Any, game: Game | None = None) -> ReplayReport:
         if data["lines"] != lines:
             return ReplayReport(False, f"lines of the score sheet: the record says "
                                 f"{shown(data['lines'], 300)}, the rules give {lines}", state)
-    contract = {"bid": str(game.ladder[state.contract]), "declarer": t.name(state.declarer)}
+    contract = _contract(state)
     if data.get("contract") != contract:
         return ReplayReport(False, f"contract: the record says {shown(data.get('contract'), 200)}, "
                             f"the rules give {contract}", state)

@@ -307,7 +307,11 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         before_key = z3.If(has, enc.bid_key(standing), enc.int(-(10 ** 9)))
         new_standing = z3.If(is_bid, b, standing)
         new_has = z3.Or(has, is_bid)
-        new_high = z3.If(is_bid, seat, high)  # a bid named by the partner is the seat's own
+        # a bid named by the partner is the seat's own; one that joins the standing bid
+        # leaves its first bidder the highest
+        joins = (Z3Compiler(enc, env).visit(D.call_joins(g)) if g.program.several_declarers
+                 else enc.bool(False))
+        new_high = z3.If(z3.And(is_bid, z3.Not(joins)), seat, high)
         new_calls = calls + 1
         new_passes = z3.If(is_bid, enc.int(0), passes + 1)
         new_stage_bid = z3.Or(stage_bid, is_bid)
@@ -326,6 +330,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         }
         ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
         rows.append({"env": env, "legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,
+                     "joins": joins,
                      "had": has, "over_before": over, "ends": ends, "has_after": new_has,
                      "high_after": new_high, "seat": seat, "proxy": proxy, "after": after})
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes
@@ -478,14 +483,17 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
                            "redeal"), None
 
 
-def _raises_everywhere(game: Game, solving: Solving, stage: int) -> bool:
-    """Every legal bid beats the standing bid at any moment of the stage (single calls)."""
+def _raises_everywhere(game: Game, solving: Solving, stage: int, joins: bool = False) -> bool:
+    """Every legal bid beats the standing bid at any moment of the stage (single calls);
+    with ``joins``, or repeats it where the rules let other seats join it."""
     enc = Encoding(game, solving.ctx)
     sit = _stage_situation(enc, stage)
     env = sit.env
+    beats = enc.bid_key(env[Ctx.CALL_BID]) > enc.bid_key(env[Ctx.STANDING])
+    if joins:
+        beats = z3.Or(beats, sit.compile(D.call_joins(game)))
     raises = z3.Implies(z3.And(sit.compile(D.call_legal(game)), env[Ctx.CALL_IS_BID],
-                               env[Ctx.HAS_STANDING]),
-                        enc.bid_key(env[Ctx.CALL_BID]) > enc.bid_key(env[Ctx.STANDING]))
+                               env[Ctx.HAS_STANDING]), beats)
     return _prove(solving, sit.facts, raises) is None
 
 
@@ -507,7 +515,8 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
     if not _bid_over_a_bid(game, solving):
         return (Verdict.VACUOUS, "it holds only because no legal bid is ever made over "
                 "another bid", None)
-    if all(_raises_everywhere(game, solving, k) for k in range(1, game.stages + 1)):
+    joins = game.program.several_declarers
+    if all(_raises_everywhere(game, solving, k, joins) for k in range(1, game.stages + 1)):
         return Verdict.HOLDS, "for every call at any moment of every auction", None
     # otherwise check the calls of real auctions, unrolled from the start
     steps = min(opts.bound, max(game.players * 2, 8))
@@ -516,7 +525,8 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
         facts, rows, dealer = _auction_steps(enc, steps, stage)
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
-            claim = z3.Implies(z3.And(r["is_bid"], r["had"]), enc.bid_key(r["bid"]) > r["before_key"])
+            claim = z3.Implies(z3.And(r["is_bid"], r["had"]),
+                               z3.Or(enc.bid_key(r["bid"]) > r["before_key"], r["joins"]))
             model = _prove(solving, facts + prefix, claim)
             if model is not None:
                 calls = _decode_calls(model, rows, t + 1)
@@ -707,9 +717,10 @@ GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]
      "bids are equal (the build refuses a ladder with equal bids; this proves the Z3 "
      "encoding of the order agrees).", _bid_order_total, (K.Ladder, K.BidOrder)),
     ("auction.standing_bid_increases", "Every legal bid beats the standing bid, so the "
-     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall)),
+     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall,
+                                                K.SameBidJoins)),
     ("auction.ends", "Every auction ends, with one declarer (the highest bidder) or a redeal.",
-     _auction_ends, (K.AuctionTurns, K.HighestBidderDeclares, K.RedealIfNoBid)),
+     _auction_ends, (K.AuctionTurns, K.HighestBidderDeclares, K.RedealIfNoBid, K.SameBidJoins)),
     ("auction.legal_call_exists", "A seat to call in an auction not yet over always has a "
      "legal call: a pass, a bid, or one its partner may name for it.", _legal_call_exists,
      (K.AuctionTurns, K.CallRule, K.ProxyCall)),
@@ -957,6 +968,19 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
     return decide
 
 
+def _generic_text(game: Game, pid: str, text: str) -> str:
+    """A generic property as it reads for ``game``: where several seats may declare one
+    bid, a bid may repeat the standing bid, and the auction ends with its declarers."""
+    if game.program.several_declarers:
+        if pid == "auction.standing_bid_increases":
+            return ("Every legal bid beats the standing bid or joins it (repeats a bid the "
+                    "rules let other seats join), so the standing bid never goes down.")
+        if pid == "auction.ends":
+            return ("Every auction ends, with its declarers (the highest bidder and the seats "
+                    "that joined his bid) or a redeal.")
+    return text
+
+
 def checks_for(game: Game) -> list[Check]:
     """Every property of a game: the generic ones, its rules' claims, its own properties.
 
@@ -966,7 +990,8 @@ def checks_for(game: Game) -> list[Check]:
     reading = Z3Reading()
     for rule in game.rules:
         reading.visit(rule.body)
-    out = [Check(pid, text, "generic", fn, covers=tuple(r.id for r, _b in game.rules_with(*kinds)))
+    out = [Check(pid, _generic_text(game, pid, text), "generic", fn,
+                 covers=tuple(r.id for r, _b in game.rules_with(*kinds)))
            for pid, text, fn, kinds in GENERIC]
     for rule, _b in game.constructs(K.GameTarget):
         out.append(Check("game.one_winner", "Every game has exactly one winner: the side whose "

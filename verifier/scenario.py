@@ -139,6 +139,12 @@ class Unrolling(ConstructVisitor[str]):
     def visit_DropOut(self, b: K.DropOut) -> str:
         raise UnsupportedNodeError(b, "the scenario unroller", "defenders who drop out")
 
+    def visit_SameBidJoins(self, b: K.SameBidJoins) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "several declarers at once")
+
+    def visit_PartnerHolds(self, b: K.PartnerHolds) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "a partner found by the cards")
+
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return "never: a scenario is a deal played out, voided by no rule on the way"
 

@@ -18,6 +18,7 @@ from spec.dsl._nodes import (
     Dropped,
     Expr,
     Idle,
+    IsDeclarer,
     Taken,
     Var,
     WonTrick,
@@ -74,6 +75,17 @@ def _tracked_env(game: Game, values: dict[str, Any]) -> dict[Any, object]:
     return {("tracked", name): int(x) for name, x in values.items()}
 
 
+def _sides(game: Game, v: dict[str, Any]) -> tuple[int, list[int]]:
+    """The declarer's partner and the declarers of a decoded situation."""
+    declarers = [k for k in range(game.players) if v.get(f"declares_{k}", k == v["declarer"])]
+    return v.get("partner", v["declarer"]), declarers
+
+
+def _sides_env(partner: int, declarers: list[int]) -> dict[Any, object]:
+    mask = sum(1 << k for k in declarers)
+    return {Ctx.DECLARER_PARTNER: partner, IsDeclarer: f"(({mask} >> ({{seat}})) & 1 == 1)"}
+
+
 def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
                  free: dict[Var, object]) -> Playthrough:
     """Replay a position (``played`` < players) or a complete trick through the engine."""
@@ -127,11 +139,12 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         lines.append(f"  {t.name(seats[j])}: {_cards(game, held)}{extra}")
     for j in range(n_played):
         lines.append(f"  {t.name(seats[j])} plays {_card(game, v[f'card_{j}'])}{_named(v[f'named_{j}'])}")
+    partner, declarers = _sides(game, v)
     state = eng.play_position(hands=hands, contract=contract, declarer=v["declarer"], leader=leader,
                               trick_number=k, dealer=v["dealer"], trick=trick, trump=trump,
                               aside=aside, tracked=tracked, out=out, dealt=dealt,
                               turn_up=_turn_up(v), idle=idle,
-                              dropped=dropped)
+                              dropped=dropped, partner=partner, declarers=declarers)
     data: dict[str, Any] = {
         "contract": str(game.ladder[contract]), "declarer": t.name(v["declarer"]),
         "leader": t.name(leader), "trick_number": k,
@@ -148,6 +161,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         Ctx.TRICK_NUMBER: k, Ctx.TRUMP: trump, Ctx.LEADER: leader,
         DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])", Ctx.TURN_UP: _turn_up(v),
         Idle: f"(({{seat}}) == {idle})", Dropped: f"(({dropped} >> ({{seat}})) & 1 == 1)",
+        **_sides_env(partner, declarers),
     }
     env.update(_tracked_env(game, tracked))
     if played == n:
@@ -197,15 +211,19 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     trump = v.get("trump", eng._trump_of[v["contract"]])
     idle = v.get("idle", -1)
     dropped = sum(1 << s for s in range(game.players) if v.get(f"dropped_{s}"))
+    partner, declarers = _sides(game, v)
     scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
                                dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
                                dealt=dealt, turn_up=_turn_up(v), idle=idle,
-                               dropped=dropped)
+                               dropped=dropped, partner=partner, declarers=declarers)
     points = eng.points_outcome(winners, taken, v["contract"])
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
+    others = [d for d in declarers if d != v["declarer"]]
     lines = [
-        f"contract {_bid(game, v['contract'])} by {t.name(v['declarer'])}",
+        f"contract {_bid(game, v['contract'])} by {t.name(v['declarer'])}"
+        + "".join(f" and {t.name(d)}" for d in others)
+        + (f", partnered by {t.name(partner)}" if partner != v["declarer"] else ""),
         "  trick winners: " + ", ".join(f"{k}:{t.name(w)}" for k, w in enumerate(winners, 1)),
         "  points taken: " + ", ".join(f"{t.name(s)} {p}" for s, p in enumerate(points)),
         "  scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(scores))
@@ -232,6 +250,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         Taken: "(" + repr(tuple(taken)) + "[{seat}])", DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
         Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1, Ctx.TURN_UP: _turn_up(v),
         Idle: f"(({{seat}}) == {idle})", Dropped: f"(({dropped} >> ({{seat}})) & 1 == 1)",
+        **_sides_env(partner, declarers),
     }
     env.update(_tracked_env(game, tracked))
     env.update(free)

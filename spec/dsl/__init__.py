@@ -14,7 +14,9 @@ Context values (what a rule can read) depend on where it is judged:
 * a **card played to a trick**: ``card``, ``card_suit``, ``led_suit``, ``trump``, ...;
 * a **complete trick**: ``played_card(i)``, ``played_suit(i)``, ``trick_winner``;
 * the **end of the play**: ``seat``, ``declarer``, ``contract``, ``points_won(seat)``,
-  ``tricks_won(seat)``, ``score_of(seat)``, ``taken(seat)``;
+  ``tricks_won(seat)``, ``score_of(seat)``, ``taken(seat)``, ``declarer_partner``,
+  ``declares(seat)`` and ``each_declarer(amount)`` (several declarers, each settled on his
+  own);
 * **between actions** (scope STATUS): ``dealer``, ``contract``, ``declarer``, ``trump``,
   ``trick_number``.
 
@@ -72,6 +74,8 @@ from spec.dsl._constructs import (
     IdleSeat,
     DropOut,
     AllOut,
+    SameBidJoins,
+    PartnerHolds,
     VoidWhen,
     AuctionTurns,
     CardPoints,
@@ -138,6 +142,8 @@ from spec.dsl._nodes import (
     Announcing,
     CallerOf,
     Receives,
+    IsDeclarer,
+    EachDeclarer,
     TrackedAfter,
     Op,
     PointsWon,
@@ -168,6 +174,7 @@ trick_number = Ref(Ctx.TRICK_NUMBER)
 position = Ref(Ctx.POSITION)
 contract = Ref(Ctx.CONTRACT)
 declarer = Ref(Ctx.DECLARER)
+declarer_partner = Ref(Ctx.DECLARER_PARTNER)
 calls_made = Ref(Ctx.CALLS_MADE)
 passes_in_row = Ref(Ctx.PASSES_IN_ROW)
 trick_winner = Ref(Ctx.TRICK_WINNER)
@@ -212,6 +219,12 @@ class _Call:
     @property
     def bid(self) -> Expr:
         return Ref(Ctx.CALL_BID)
+
+    @property
+    def joins(self) -> Expr:
+        """The call repeats the standing bid, one the game's ``SameBidJoins`` rule lets
+        other seats join."""
+        return Ref(Ctx.CALL_JOINS)
 
 
 class _Standing:
@@ -338,6 +351,17 @@ def played_face_down(i: int) -> Expr:
 def partner(s: object) -> Expr:
     """A seat's partner, from the game's partnerships."""
     return PartnerOf(lift(s, T.SEAT))
+
+
+def declares(s: object) -> Expr:
+    """A seat is one of the deal's declarers (several can be: ``SameBidJoins``)."""
+    return IsDeclarer(lift(s, T.SEAT))
+
+
+def each_declarer(amount: object) -> Expr:
+    """``amount`` added up over the deal's declarers, ``declarer`` read as each in turn:
+    each declarer settled on his own, against the other seats (scope: OUTCOME)."""
+    return EachDeclarer(lift(amount, T.INT))
 
 
 def tracked(name: str, type: T = T.BOOL) -> Expr:
@@ -488,5 +512,5 @@ __all__ = [
     "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
-    "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped",
+    "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "SameBidJoins", "PartnerHolds",
 ]

@@ -39,6 +39,8 @@ from spec.dsl._nodes import (
     Announcing,
     CallerOf,
     Receives,
+    IsDeclarer,
+    EachDeclarer,
     TrackedAfter,
     WinnerOf,
     caller_loc,
@@ -63,6 +65,8 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     Receives: (Scope.DEAL,),
     Idle: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     Dropped: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
+    IsDeclarer: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
+    EachDeclarer: (Scope.OUTCOME,),
 }
 _RULE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 _REF_ID = re.compile(r"^([A-Z0-9]+)-[A-Z0-9]+-\d+$")
@@ -225,7 +229,7 @@ _SINGLETONS = (
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
                  K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut, K.Talon, K.TakeTalon,
-                 K.IdleSeat, K.DropOut,
+                 K.IdleSeat, K.DropOut, K.SameBidJoins, K.PartnerHolds,
                  K.GameTarget, K.TurnUp,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
@@ -424,6 +428,18 @@ class Game:
                      Ctx.STRAIN_RANK: self.strain_rank[self.ladder[-1].strain]})
         return tuple(int(evaluate(self, body.key, env)) for env in envs)  # type: ignore[call-overload]
 
+    @cached_property
+    def joinable_bids(self) -> tuple[bool, ...]:
+        """For every bid on the ladder, whether other seats may join it (``SameBidJoins``)."""
+        found = self.constructs(K.SameBidJoins)
+        if not found:
+            return (False,) * len(self.ladder)
+        body = found[0][1]
+        assert isinstance(body, K.SameBidJoins)
+        return tuple(bool(evaluate(self, body.bids, {Ctx.LEVEL: b.level,
+                                                     Ctx.STRAIN_RANK: self.strain_rank[b.strain]}))
+                     for b in self.ladder)
+
     @property
     def bid_keys(self) -> tuple[int, ...]:
         """The bid-order key of every bid on the ladder, computed from the BidOrder rule."""
@@ -507,6 +523,7 @@ class Game:
         self._check_equipment()
         self._check_scopes()
         self._check_ladder()
+        self._check_sides()
         self._check_variants_and_properties(seen)
 
     def _check_equipment(self) -> None:
@@ -894,6 +911,40 @@ class Game:
                     order_rule,
                 )
             seen[key] = bid
+
+    def _check_sides(self) -> None:
+        """Sides formed during the deal need a game whose sides the contract decides."""
+        (_seats_rule, seats), = self.constructs(K.Seats)
+        assert isinstance(seats, K.Seats)
+        fixed = bool(seats.partnerships) or not self.constructs(K.SidesByContract)
+        wants = {K.SameBidJoins: (("bids", T.BOOL),),
+                 K.PartnerHolds: (("when", T.BOOL), ("cards", T.CARDS))}
+        for kind, fields in wants.items():
+            for rule, body in self.constructs(kind):
+                what = ("several declarers" if kind is K.SameBidJoins
+                        else "a partner found by the cards")
+                if fixed:
+                    raise self._fail(f"{what} needs sides that the contract decides "
+                                     "(SidesByContract, and no fixed partnerships)", rule)
+                for name, want in fields:
+                    got = getattr(body, name)
+                    if got.type is not want:
+                        raise self._fail(f"{name}= must be a {want.value}, got a "
+                                         f"{got.type.value} ({got!r})", rule)
+                if kind is K.PartnerHolds:
+                    # the partner is fixed as the auction ends, from what is known then
+                    for node in (*walk(body.when), *walk(body.cards)):  # type: ignore[attr-defined]
+                        late = (isinstance(node, (Tracked, IsDeclarer)) or (
+                            isinstance(node, Ref) and node.ctx in (Ctx.TRICK_NUMBER,
+                                                                   Ctx.DECLARER_PARTNER)))
+                        if late:
+                            raise self._fail(f"the partner is fixed as the auction ends, so the "
+                                             f"rule cannot read {node!r} (it may read the "
+                                             "dealer, the contract, the declarer, the trump and "
+                                             "the hands as dealt)", rule)
+                if kind is K.SameBidJoins and not any(self.joinable_bids):
+                    raise self._fail("no bid of the ladder can be joined (bids= holds for none)",
+                                     rule)
 
     def _check_variants_and_properties(self, rules: dict[str, Rule]) -> None:
         ids = set(rules)

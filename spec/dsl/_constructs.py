@@ -226,6 +226,27 @@ class HighestBidderDeclares(Construct):
 
 
 @_c
+class SameBidJoins(Construct):
+    """A bid for which ``bids`` holds (scope: BID) may be joined: another seat may make the
+    same bid while it stands (when the call rules allow it: ``call.joins``).  The first to
+    bid it stays the highest bidder; when the auction ends with it, every seat that bid it
+    declares, each playing for himself, and each is settled on his own (``each_declarer``)."""
+
+    bids: Expr
+
+
+@_c
+class PartnerHolds(Construct):
+    """When ``when`` holds as the auction ends (scope: STATUS), the declarer's partner is
+    the seat dealt the highest card of ``cards`` (scope: STATUS; highest by the rank order,
+    the first in the deck among equals): the ace the declarer lacks, say.  When he was
+    dealt every one of them, he plays alone."""
+
+    when: Expr
+    cards: Expr
+
+
+@_c
 class RedealIfNoBid(Construct):
     """When the auction ends with no bid, the cards are redealt, by a dealer ``steps`` on."""
 
@@ -584,6 +605,7 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
     Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
     TurnUp, TrumpIs, LayOpen, IdleSeat, DropOut,
+    SameBidJoins, PartnerHolds,
 )
 
 # Which scope each expression-valued field of a construct is written in.
@@ -615,6 +637,9 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (IdleSeat, "seat"): Scope.CALL,
     (DropOut, "first"): Scope.STATUS,
     (DropOut, "when"): Scope.STATUS,
+    (SameBidJoins, "bids"): Scope.BID,
+    (PartnerHolds, "when"): Scope.STATUS,
+    (PartnerHolds, "cards"): Scope.STATUS,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

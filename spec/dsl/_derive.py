@@ -26,7 +26,10 @@ from spec.dsl._nodes import (
     Compare,
     Const,
     Ctx,
+    DealtHand,
+    EachDeclarer,
     Expr,
+    IsDeclarer,
     IfThenElse,
     Tracked,
     Implies,
@@ -84,6 +87,63 @@ class ByDerivation:
 
     def visit_TrackedAfter(self, node: Any) -> Any:
         return self.visit(tracked_after_trick(self.game, node.name, node.type))
+
+    def visit_EachDeclarer(self, node: Any) -> Any:
+        return self.visit(each_declarer(self.game, node))
+
+
+def each_declarer(game: Game, node: EachDeclarer) -> Expr:
+    """The amount summed over the declarers, ``declarer`` read as each (scope: OUTCOME)."""
+    total: Expr = Const(0, T.INT)
+    for k in range(game.players):
+        seat = Const(k, T.SEAT)
+        # a seat that joined the declarer's bid plays alone: his partner is himself
+        partner = IfThenElse(Compare(Op.EQ, seat, Ref(Ctx.DECLARER)), Ref(Ctx.DECLARER_PARTNER),
+                             seat)
+        each = Let(Ctx.DECLARER_PARTNER, partner, Let(Ctx.DECLARER, seat, node.amount))
+        total = total + IfThenElse(IsDeclarer(seat), each, Const(0, T.INT))
+    return total
+
+
+def holder_of_highest(game: Game, cards: Expr) -> Expr:
+    """The seat dealt the highest card of ``cards`` (by the rank order, the first in the
+    deck among equals); the declarer when ``cards`` is empty (scope: STATUS)."""
+    rank = game.rank_table
+    order = sorted(range(len(game.deck)), key=lambda i: (-rank.value(game.deck[i]), i))
+    out: Expr = Ref(Ctx.DECLARER)
+    for i in reversed(order):
+        card = Const(game.deck[i], T.CARD)
+        holder: Expr = Const(game.players - 1, T.SEAT)
+        for k in range(game.players - 2, -1, -1):
+            holder = IfThenElse(Contains(DealtHand(Const(k, T.SEAT)), card), Const(k, T.SEAT),
+                                holder)
+        out = IfThenElse(Contains(cards, card), holder, out)
+    return out
+
+
+def declarer_partner(game: Game) -> Expr:
+    """The declarer's partner as the auction ends: the seat the ``PartnerHolds`` rule names
+    when it applies, else the declarer himself (scope: STATUS)."""
+    out: Expr = Ref(Ctx.DECLARER)
+    for _r, body in game.constructs(K.PartnerHolds):
+        assert isinstance(body, K.PartnerHolds)
+        out = IfThenElse(body.when, holder_of_highest(game, body.cards), out)
+    return out
+
+
+def call_joins(game: Game) -> Expr:
+    """The call repeats the standing bid, and the ``SameBidJoins`` rule lets that bid be
+    joined (scope: CALL)."""
+    joinable = [k for k, ok in enumerate(game.joinable_bids) if ok]
+    if not joinable:
+        return Const(False, T.BOOL)
+    # bids are told apart by their keys in the bid order (the build checks they differ)
+    key = BidAttr(BidField.KEY, Ref(Ctx.CALL_BID))
+    one_of = tuple(Compare(Op.EQ, key, Const(game.bid_keys[k], T.INT)) for k in joinable)
+    bid = Ref(Ctx.CALL_BID)
+    return BoolOp(Op.AND, (Ref(Ctx.CALL_IS_BID), Ref(Ctx.HAS_STANDING),
+                           Compare(Op.EQ, bid, Ref(Ctx.STANDING)),
+                           one_of[0] if len(one_of) == 1 else BoolOp(Op.OR, one_of)))
 
 
 def legal_cards(game: Game) -> Expr:
@@ -468,8 +528,13 @@ def full_deck(game: Game) -> CardSet:
 
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
-    "may_announce", "announced_value", "match_over", "game_bonus", "carries_over", "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "trump", "deal_void", "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now", "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value", "points_won",
-    "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal", "auction_over", "NO_SUIT", "face_down",
+    "may_announce", "announced_value", "match_over", "game_bonus", "carries_over",
+    "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "trump", "deal_void",
+    "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now",
+    "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value",
+    "points_won", "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal",
+    "auction_over", "NO_SUIT", "face_down", "each_declarer", "holder_of_highest",
+    "declarer_partner", "call_joins",
     "required_announcement", "fires", "Firing", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]
 
@@ -554,6 +619,17 @@ class Firing(ConstructVisitor[Fired]):
 
     def visit_RedealIfNoBid(self, b: K.RedealIfNoBid) -> Fired:
         return NO_BID, None
+
+    def visit_SameBidJoins(self, b: K.SameBidJoins) -> Fired:
+        # a deal with a declarer besides the first to bid the contract
+        return Scope.OUTCOME, BoolOp(Op.OR, tuple(
+            BoolOp(Op.AND, (IsDeclarer(Const(k, T.SEAT)),
+                            Compare(Op.NE, Const(k, T.SEAT), Ref(Ctx.DECLARER))))
+            for k in range(self.game.players)))
+
+    def visit_PartnerHolds(self, b: K.PartnerHolds) -> Fired:
+        return Scope.OUTCOME, BoolOp(Op.AND, (b.when, Compare(Op.NE, Ref(Ctx.DECLARER_PARTNER),
+                                                             Ref(Ctx.DECLARER))))
 
     # -- at work in some deals, in ways a fixture does not yet single out ---------------
     def _unmodelled(self, b: K.Construct) -> Fired:

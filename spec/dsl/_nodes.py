@@ -121,6 +121,8 @@ class Ctx(enum.Enum):
                   "were this stage's auction over now, the highest bidder would lay cards aside")
     FIRST_TO_CALL = (T.SEAT, {_S.CALL}, "the seat that makes this stage's first call")
     MAY_ASK_PARTNER = (T.BOOL, {_S.CALL}, "the acting seat may ask its partner to call for it")
+    CALL_JOINS = (T.BOOL, {_S.CALL}, ("the call repeats the standing bid, one the rules let "
+                                      "other seats join (SameBidJoins)"))
 
     CONTRACT = (
         T.BID,
@@ -131,6 +133,9 @@ class Ctx(enum.Enum):
                 "the seat that won the auction")
     TRUMP = (T.SUIT, {_S.PLAY, _S.ENTRY, _S.TRICK, _S.OUTCOME, _S.STATUS, _S.HISTORY},
              "the trump suit (no suit: no trumps)")
+    DECLARER_PARTNER = (T.SEAT, {_S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
+                        ("the declarer's partner in this deal (the declarer himself when "
+                         "he plays alone)"))
     TRICK_NUMBER = (
         T.INT,
         {_S.PLAY, _S.ENTRY, _S.TRICK, _S.TRICK_VALUE, _S.STATUS},
@@ -945,6 +950,16 @@ class Idle(Expr):
 
 
 @_node
+class IsDeclarer(Expr):
+    """A seat is one of the deal's declarers (several may declare at once: SameBidJoins)."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
 class Dropped(Expr):
     """A seat dropped out of the play after the contract (a ``DropOut`` rule)."""
 
@@ -954,12 +969,30 @@ class Dropped(Expr):
     type = T.BOOL
 
 
+@_node
+class EachDeclarer(Expr):
+    """The sum of ``amount`` over the deal's declarers, with ``declarer`` read as each of
+    them in turn (and ``declarer_partner`` as his partner: a seat that joined the bid has
+    none but himself): each declarer settled on his own (scope: OUTCOME)."""
+
+    amount: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.amount.type is not T.INT:
+            raise _type_error(f"each_declarer() sums numbers, got a {self.amount.type.value}",
+                              self.src_loc)
+
+    type = T.INT
+
+
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped,
+    IsDeclarer, EachDeclarer,
 )
 
 Node = Union[
@@ -968,6 +1001,7 @@ Node = Union[
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped,
+    IsDeclarer, EachDeclarer,
 ]
 
 

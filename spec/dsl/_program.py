@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spec.dsl import _constructs as K
+from spec.dsl import _derive as D
 from spec.dsl._nodes import Expr
 from spec.dsl._visitor import ConstructVisitor
 from spec.seats import Direction
@@ -158,6 +159,16 @@ class DealProgram:
     # the seat that sits each deal out (an expression of the dealer), if a rule names one:
     # the seats dealt in, and so the seats that call and play, are the others
     idle: Expr | None = None
+    # the bids (by number) that several seats may declare at once, each for himself
+    joinable: tuple[int, ...] = ()
+    # the declarer's partner as the auction ends (scope STATUS), when rules form one
+    partner: Expr | None = None
+    partner_rules: tuple[str, ...] = ()  # the rules that form it
+
+    @property
+    def several_declarers(self) -> bool:
+        """Whether a deal can have several declarers, each settled on his own."""
+        return bool(self.joinable)
 
     @property
     def players(self) -> int:
@@ -257,6 +268,7 @@ class Lowering(ConstructVisitor[None]):
         self.sights: list[Sight] = [
             Sight(Seen.OWN_HAND, Audience.OWNER, "always"),
             Sight(Seen.TRICKS, Audience.EVERY_SEAT, "as each card is played")]
+        self.partner_rules: list[str] = []
 
     def _file(self, part: str) -> None:
         assert self.rule is not None
@@ -310,6 +322,9 @@ class Lowering(ConstructVisitor[None]):
             dealer_steps=self.dealer_steps, declarer=self.declarer,
             phases=tuple(phases), parts={k: tuple(v) for k, v in self.parts.items()},
             idle=self.idle,
+            joinable=tuple(k for k, ok in enumerate(self.game.joinable_bids) if ok),
+            partner=D.declarer_partner(self.game) if self.partner_rules else None,
+            partner_rules=tuple(self.partner_rules),
         )
 
     # -- equipment -----------------------------------------------------------------------
@@ -412,6 +427,14 @@ class Lowering(ConstructVisitor[None]):
 
     def visit_HighestBidderDeclares(self, b: K.HighestBidderDeclares) -> None:
         self.declarer = Declarer.HIGHEST_BIDDER
+        self._file(DECLARER)
+
+    def visit_SameBidJoins(self, b: K.SameBidJoins) -> None:
+        self._file(DECLARER)
+
+    def visit_PartnerHolds(self, b: K.PartnerHolds) -> None:
+        assert self.rule is not None
+        self.partner_rules.append(self.rule.id)
         self._file(DECLARER)
 
     def visit_SetAside(self, b: K.SetAside) -> None:

@@ -35,6 +35,7 @@ from spec.dsl._nodes import (
     Idle,
     IfThenElse,
     Implies,
+    IsDeclarer,
     IsEmpty,
     LeaderOf,
     LedTo,
@@ -243,6 +244,11 @@ class PyCompiler(D.ByDerivation, RuleVisitor[str]):
             raise UnsupportedNodeError(node, "engine", "who dropped out is not known here")
         return self.env[Dropped].format(seat=self.visit(node.seat))
 
+    def visit_IsDeclarer(self, node: IsDeclarer) -> str:
+        if IsDeclarer not in self.env:
+            raise UnsupportedNodeError(node, "engine", "the declarers are not known here")
+        return self.env[IsDeclarer].format(seat=self.visit(node.seat))
+
     def visit_Taken(self, node: Taken) -> str:
         if Taken not in self.env:
             raise UnsupportedNodeError(node, "engine", "the cards taken are not available here")
@@ -342,6 +348,8 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.auction_over_now(game)
     if node.ctx is Ctx.MAY_ASK_PARTNER:
         return D.may_ask_partner(game)
+    if node.ctx is Ctx.CALL_JOINS:
+        return D.call_joins(game)
     return None
 
 

@@ -114,7 +114,14 @@ class Auction(CompiledRules):
             seat_calls[namer] += 1
         w.seat_calls = tuple(seat_calls)
         if b >= 0:
-            w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
+            if self._joinable is not None and b == w.standing and self._joinable[b]:
+                # the same bid again, which the rules let a seat join: the first to bid it
+                # stays the highest bidder, and this seat will declare with him
+                w.joined |= 1 << seat
+                w.passes_in_row, w.stage_bid = 0, True
+            else:
+                w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
+                w.joined = 0
         else:
             w.passes_in_row += 1
         w.stage_calls += 1

@@ -85,6 +85,11 @@ class CompiledRules:
         self._proxy_when = (self._fn(E.call, proxy[0][1].when, "proxy")  # type: ignore[attr-defined]
                             if proxy else None)
         self.ladder = g.ladder
+        # sides formed during the deal: the bids several seats may declare, and the
+        # declarer's partner as the auction ends
+        self._joinable = g.joinable_bids if g.program.several_declarers else None
+        self._partner = (self._fn(E.status, g.program.partner, "partner")
+                         if g.program.partner is not None else None)
         self._calls = tuple(Call(b) for b in g.ladder)
         self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
         # trumps stated by TrumpIs rules (the turned suit, say), judged as the auction ends

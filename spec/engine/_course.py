@@ -92,6 +92,8 @@ class Course(CompiledRules):
             w.trump = self._trump_is(w)
         elif not self.trump_from_aside:
             w.trump = self._trump_of[w.contract]
+        w.declarers = 1 << w.declarer | w.joined
+        w.partner = w.declarer if self._partner is None else self._partner(w)
         out = -1
         if self._sits_out is not None and self._sits_out[0](w):
             out = self._sits_out[1](w)

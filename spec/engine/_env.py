@@ -33,6 +33,7 @@ from spec.dsl._nodes import (
     DealtHand,
     Dropped,
     Idle,
+    IsDeclarer,
     Receives,
     Taken,
     TricksWon,
@@ -178,6 +179,13 @@ def _seat_sets(of: str) -> list[Entry]:
             Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)")]
 
 
+def _sides(of: str) -> list[Entry]:
+    """Who declares and who partners the declarer, once the auction is over."""
+    return [_var(Ctx.DECLARER_PARTNER, "partner", f"{of}.partner"),
+            _var(None, "declarers", f"{of}.declarers"),
+            Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)")]
+
+
 def _tricks(of: str) -> list[Entry]:
     """What the seats won: tricks (a bit per trick number) and cards."""
     return [_var(None, "won", f"{of}.won"),
@@ -216,7 +224,7 @@ class ScopeEnvs:
                 _var(Ctx.DECLARER, "declarer", "s.declarer"),
                 _var(Ctx.ASIDE, "aside", "s.aside[seat]"), _var(Ctx.LEADER, "leader", "s.leader"),
                 _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *tv, *_dealt("s"),
-                *_seat_sets("s")]
+                *_seat_sets("s"), *_sides("s")]
         self.play = Env(("s",), [
             _var(Ctx.SEAT, "seat", "s.turn"), _var(Ctx.HAND, "hand", "s.hands[seat]"),
             _var(Ctx.IS_LEADING, "is_leading", "not s.trick"),
@@ -242,7 +250,7 @@ class ScopeEnvs:
         status = [_var(Ctx.DEALER, "dealer", "s.dealer"),
                   _var(Ctx.CONTRACT, "contract", "s.contract"),
                   _var(Ctx.DECLARER, "declarer", "s.declarer"), _var(Ctx.TRUMP, "trump", "s.trump"),
-                  _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *_seat_sets("s")]
+                  _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *_seat_sets("s"), *_sides("s")]
         self.first_lead = Env(("s",), [*status, *tv])
         self.status = Env(("s",), [*status, _var(Ctx.TRICK_NUMBER, "trick_number", "s.trick_number"),
                                    *tv, *_dealt("s")])
@@ -264,7 +272,7 @@ class ScopeEnvs:
             _var(Ctx.CONTRACT, "contract", "o.contract"), _var(Ctx.DEALER, "dealer", "o.dealer"),
             _var(Ctx.TRUMP, "trump", "o.trump"), _var(Ctx.TURN_UP, "turn_up", "o.turn_up"),
             *_tracked(tracked, "o"), *_dealt("o"),
-            *_tricks("o"), *_seat_sets("o")])
+            *_tricks("o"), *_seat_sets("o"), *_sides("o")])
         self.points = Env(("seat", "o"), [_var(Ctx.SEAT, "seat"),
                                           _var(Ctx.CONTRACT, "contract", "o.contract"),
                                           *_tricks("o")])

@@ -31,6 +31,15 @@ class Outcome:
     turn_up: int = -1
     idle: int = -1
     dropped: int = 0
+    partner: int = -1
+    declarers: int = 0
+
+
+def _sides(declarer: int, partner: int | None, declarers: Sequence[int] | None) -> tuple[int, int]:
+    """The declarer's partner and the declarers as a bitmask: by default he declares
+    alone, with no partner but himself."""
+    mask = 1 << declarer if declarers is None else sum(1 << k for k in set(declarers))
+    return (declarer if partner is None else partner), mask
 
 
 class Probes(CompiledRules):
@@ -41,7 +50,8 @@ class Probes(CompiledRules):
                       trick: Sequence[tuple[int, int]] = (), trump: int | None = None,
                       aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
                       out: int = -1, dealt: Sequence[int] | None = None,
-                      turn_up: int = -1, idle: int = -1, dropped: int = 0) -> State:
+                      turn_up: int = -1, idle: int = -1, dropped: int = 0,
+                      partner: int | None = None, declarers: Sequence[int] | None = None) -> State:
         """A state in the middle of the play, for replaying positions found by the verifier.
 
         ``hands`` are the cards still held (the cards of ``trick`` excluded); ``turn_up``
@@ -60,6 +70,8 @@ class Probes(CompiledRules):
             pending=(0,) * self.n, turn_up=turn_up, idle=idle, dropped=dropped,
             absent=dropped | (1 << idle if idle >= 0 else 0),
         )
+        state = replace(state, **dict(zip(("partner", "declarers"),
+                                          _sides(declarer, partner, declarers))))
         for card_no, named in trick:
             seat = state.turn
             if not (state.aside[seat] >> card_no & 1):
@@ -98,7 +110,8 @@ class Probes(CompiledRules):
             won[w] |= 1 << k
         dealer = self.n - 1 if dealer is None else dealer
         o = Outcome(declarer, contract, dealer, self._trump_of[contract], self._tracked_initial,
-                    tuple(dealt), tuple(won), tuple(taken or (0,) * self.n))
+                    tuple(dealt), tuple(won), tuple(taken or (0,) * self.n), -1, -1, 0,
+                    *_sides(declarer, None, None))
         return {(rule.id, seat): amount for rule, seat, amount in self._rule_amounts(o)}
 
     def match_over(self, deals: int, lead: int, trail: int, games: int = 0) -> bool:
@@ -192,7 +205,9 @@ class Probes(CompiledRules):
                       dealer: int | None = None, taken: Sequence[int] | None = None,
                       tracked: dict[str, Any] | None = None, trump: int | None = None,
                       dealt: Sequence[int] | None = None, line: str | None = None,
-                      turn_up: int = -1, idle: int = -1, dropped: int = 0) -> tuple[int, ...]:
+                      turn_up: int = -1, idle: int = -1, dropped: int = 0,
+                      partner: int | None = None, declarers: Sequence[int] | None = None,
+                      ) -> tuple[int, ...]:
         """The scores for a contract and the winner of each trick, in order: in all, or on
         one ``line`` of the score sheet."""
         won = [0] * self.n
@@ -202,7 +217,8 @@ class Probes(CompiledRules):
         tv = self.tracked_values(tracked)
         trump = self._trump_of[contract] if trump is None else trump
         o = Outcome(declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
-                    tuple(won), tuple(taken or (0,) * self.n), turn_up, idle, dropped)
+                    tuple(won), tuple(taken or (0,) * self.n), turn_up, idle, dropped,
+                    *_sides(declarer, partner, declarers))
         scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
         if line is None:
             return scores

@@ -40,7 +40,7 @@ class EngineReading(ConstructVisitor[str]):
         return COURSE
 
     visit_TakeTalon = visit_SetAside = visit_Decide = visit_HighestBidderDeclares = _course
-    visit_SitsOut = visit_TrumpIs = visit_DropOut = _course
+    visit_SitsOut = visit_TrumpIs = visit_DropOut = visit_PartnerHolds = _course
 
     def visit_LayOpen(self, b: K.LayOpen) -> str:
         return "the end of each trick, and what each seat's view shows (spec/engine/_state.py)"
@@ -48,7 +48,7 @@ class EngineReading(ConstructVisitor[str]):
     def _auction(self, b: K.Construct) -> str:
         return AUCTION
 
-    visit_AuctionTurns = visit_ProxyCall = visit_CallRule = _auction
+    visit_AuctionTurns = visit_ProxyCall = visit_CallRule = visit_SameBidJoins = _auction
 
     def visit_Announce(self, b: K.Announce) -> str:
         return AUCTION if b.scope.name == "CALL" else PLAY

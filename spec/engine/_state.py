@@ -166,6 +166,12 @@ class State:
     dropped: int = 0
     folded: int = 0
     absent: int = 0
+    # sides formed during the deal: the seats that joined the standing bid in the auction
+    # (SameBidJoins), and, once it is over, the declarers (a bitmask of seats) and the
+    # declarer's partner (the declarer himself when he plays alone)
+    joined: int = 0
+    declarers: int = 0
+    partner: int = -1
 
     @property
     def game(self) -> Game:
@@ -173,6 +179,11 @@ class State:
 
     def hand(self, seat: int) -> CardSet:
         return CardSet(self.engine.game.deck, self.hands[seat])
+
+    @property
+    def declaring_seats(self) -> tuple[int, ...]:
+        """The declarers, in seat order (none before the auction is over)."""
+        return tuple(k for k in range(len(self.hands)) if self.declarers >> k & 1)
 
     @property
     def dealt_talon(self) -> int:

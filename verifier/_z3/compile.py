@@ -43,6 +43,7 @@ from spec.dsl._nodes import (
     Expr,
     IfThenElse,
     Implies,
+    IsDeclarer,
     IsEmpty,
     LegalCall,
     MayAnnounce,
@@ -335,6 +336,12 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         fn = self.env.get(Dropped)
         if fn is None:
             raise UnsupportedNodeError(node, "z3", "who dropped out is not known here")
+        return fn(self.visit(node.seat))
+
+    def visit_IsDeclarer(self, node: IsDeclarer) -> Any:
+        fn = self.env.get(IsDeclarer)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "the declarers are not known here")
         return fn(self.visit(node.seat))
 
     def visit_Taken(self, node: Taken) -> Any:

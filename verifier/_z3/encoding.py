@@ -16,7 +16,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import (
-    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, Dropped, Idle, PointsWon, Receives, Ref, T, Taken,
+    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, Dropped, Idle, IsDeclarer, PointsWon, Receives, Ref, T, Taken,
     TricksWon, Var, WonTrick,
 )
 from verifier._z3.compile import Encoding, Z3Compiler
@@ -221,10 +221,32 @@ def trump_term(sit: Situation, contract: Any) -> Any:
     return enc.bid_strain(contract)
 
 
+def sides(sit: Situation, contract: Any, declarer: Any) -> None:
+    """Who declares and who partners the declarer, as the auction left them: the declarer
+    and, when the contract is one that others may join, any other seats; the partner named
+    by the program (the declarer himself without a rule that forms a partnership).  The
+    situation must already have the values the partner's rule reads."""
+    enc = sit.enc
+    g = enc.game
+    declares = [enc.bool_var(f"declares_{k}") for k in range(g.players)]
+    joinable = g.program.joinable
+    can_join = z3.Or(*[contract == k for k in joinable]) if joinable else enc.bool(False)
+    for k in range(g.players):
+        sit.facts += [z3.Implies(declarer == k, declares[k]),
+                      z3.Implies(z3.And(declarer != k, declares[k]), can_join)]
+        sit.values[f"declares_{k}"] = declares[k]
+    partner = _seat_var(sit, "partner")
+    rule = g.program.partner
+    sit.facts.append(partner == (declarer if rule is None
+                                 else Z3Compiler(enc, status_env(sit)).visit(rule)))
+    sit.env[Ctx.DECLARER_PARTNER] = partner
+    sit.env[IsDeclarer] = lambda seat: enc.select(seat, declares)
+
+
 def status_env(sit: Situation) -> dict[Any, Any]:
     """The STATUS scope's values, from a situation that has them."""
     keys = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER, DealtHand,
-            Ctx.TURN_UP, Idle, Dropped)
+            Ctx.TURN_UP, Idle, Dropped, Ctx.DECLARER_PARTNER, IsDeclarer)
     env = {k: sit.env[k] for k in keys if k in sit.env}
     env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
     return env
@@ -422,6 +444,10 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
             seats.append(z3.If(nxt == out, (nxt + 1) % n, nxt))
     if up is not None:  # the turn-up is one of its holder's cards as dealt
         sit.facts.append(up & ~dealt_of(turn_up_holder(enc, dealer)) == 0)
+    # who declares and partners the declarer (the partner's rule reads the hands as dealt,
+    # by seat, so only now that the seats in the trick are known)
+    sides(sit, contract, declarer)
+    base.update({key: sit.env[key] for key in (Ctx.DECLARER_PARTNER, IsDeclarer)})
     for j in range(n):
         sit.values[f"hand_{j}"] = hands[j]
         sit.values[f"aside_{j}"] = asides[j]
@@ -597,6 +623,7 @@ def outcome_situation(enc: Encoding) -> Situation:
         Ctx.SEAT: _seat_var(sit, "seat"), WonTrick: won, Taken: pick(taken),
         DealtHand: pick(dealt), Ctx.TRICK_NUMBER: enc.int(g.tricks + 1),
     })
+    sides(sit, contract, declarer)
     # each seat's tricks and trick points as named terms, with the facts that every trick
     # goes to one seat, so they add up to the number of tricks and to the tricks' values
     count = [enc.int_var(f"tricks_{s}") for s in range(n)]

@@ -39,7 +39,7 @@ class Z3Reading(ConstructVisitor[str]):
         return CALL
 
     visit_Ladder = visit_BidOrder = visit_CallRule = visit_ProxyCall = _call
-    visit_SetAside = _call
+    visit_SetAside = visit_SameBidJoins = _call
 
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return ("no situation: a deal voided is dealt again, and the properties of a deal "
@@ -60,6 +60,7 @@ class Z3Reading(ConstructVisitor[str]):
     visit_FaceDown = visit_AlwaysPlayable = visit_NameSuit = visit_DeclarationRule = _trick
     visit_CountsAsSuit = visit_WinningTier = visit_Update = visit_SitsOut = _trick
     visit_Decide = visit_Track = visit_TakeTalon = visit_TrumpIs = visit_DropOut = _trick
+    visit_PartnerHolds = _trick
 
     def visit_LayOpen(self, b: K.LayOpen) -> str:
         return ("no situation: a hand laid open changes what the seats see, not what is "

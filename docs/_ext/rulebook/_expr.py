@@ -36,6 +36,8 @@ from spec.dsl._nodes import (
     DealtHand,
     Dropped,
     Idle,
+    EachDeclarer,
+    IsDeclarer,
     Expr,
     IfThenElse,
     Implies,
@@ -276,6 +278,12 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_Dropped(self, node: Dropped) -> str:
         return _call("dropped", (self.visit(node.seat),))
+
+    def visit_IsDeclarer(self, node: IsDeclarer) -> str:
+        return _call("declares", (self.visit(node.seat),))
+
+    def visit_EachDeclarer(self, node: EachDeclarer) -> str:
+        return _call("each_declarer", (self.visit(node.amount),))
 
     def visit_Taken(self, node: Taken) -> str:
         return _call("taken", (self.visit(node.seat),))

@@ -206,6 +206,14 @@ def _format_overview(page: _Page) -> Iterator[str]:
         facts.append(("Sides", "no fixed partnerships" + ("; the declarer plays alone against "
                                                           "the others" if program.declarer_alone else ""),
                       game.constructs(K.SidesByContract)[0][0].id))
+    if program.several_declarers:
+        joinable = ", ".join(game.ladder[k].symbol for k in program.joinable)
+        facts.append(("Declarers", (f"several at once when later seats bid the same {joinable}; "
+                                    "each is settled on his own"),
+                      game.constructs(K.SameBidJoins)[0][0].id))
+    if program.partner is not None:
+        facts.append(("Partner", ("the declarer's partner is the seat dealt a card the rules "
+                                  "name"), " ".join(program.partner_rules)))
     facts.append(("Direction", f"{t.direction.value}", game.constructs(K.PlayDirection)[0][0].id))
     facts.append(("Deck", _deck_text(game), game.constructs(K.DeckIs)[0][0].id))
     if program.pack is not PackBetweenDeals.FRESH_SHUFFLE:
