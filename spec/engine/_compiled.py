@@ -139,6 +139,9 @@ class CompiledRules:
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
         self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
+        # leader -> the seats of a trick in order of play (nobody sitting out)
+        self._plain_seats = tuple(tuple((lead + k) % self.n for k in range(self.n))
+                                  for lead in range(self.n))
         self._without = tuple(_seat_update(self.n, seat, "^") for seat in range(self.n))
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -205,7 +208,7 @@ class CompiledRules:
         self._lays = tuple(Lay(c) for c in deck)
         known: dict[int, tuple[Action, int, Fn, Any]] = {}
         bit = 0
-        on_play = self._do_plain_play if self._plain_play else self._do_play  # type: ignore[attr-defined]
+        on_play = self._plain_play_handler() if self._plain_play else self._do_play  # type: ignore[attr-defined]
         for (i, code), p in self._plays.items():
             known[id(p)] = (p, 1 << bit, on_play, (i, code))
             bit += 1
@@ -248,8 +251,6 @@ class CompiledRules:
             self._plays_of = plain_decoder(plain, suits)
         self._decoders: dict[Any, Callable[[int, Any], tuple[tuple[Play, ...], int]]] = {}
         self._plain_cards = tuple(plain)
-        self._plain_seats = tuple(tuple((lead + k) % self.n for k in range(self.n))
-                                  for lead in range(self.n))
         self._new_decoder = lambda: keyed_decoder(self._card_plays_for, deck_size, suits)  # type: ignore[attr-defined]
         # the state legal_actions was asked about last, its legal actions and their bits: a
         # bot lists the legal actions, then applies one of them to the same state
