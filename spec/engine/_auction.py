@@ -96,11 +96,9 @@ class Auction(CompiledRules):
         namer, proxy = w.turn, w.proxy
         seat = proxy if proxy >= 0 else namer
         w.calls = w.calls + ((seat, b),)
-        seat_calls = list(w.seat_calls)
-        seat_calls[seat] += 1
+        w.seat_calls = self._plus[seat](w.seat_calls, 1)
         if proxy >= 0 and self._proxy_counts:
-            seat_calls[namer] += 1
-        w.seat_calls = tuple(seat_calls)
+            w.seat_calls = self._plus[namer](w.seat_calls, 1)
         if b >= 0:
             w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
         else:

@@ -24,7 +24,7 @@ Sets = tuple[tuple[int, Fn], ...]
 
 def _seat_update(n: int, seat: int, op: str) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
     """A function (masks, bits) -> masks with ``bits`` set (op ``|``) or flipped (op ``^``)
-    at ``seat``."""
+    at ``seat``; or (counts, k) -> counts with ``k`` added at ``seat`` (op ``+``)."""
     items = ", ".join(f"m[{k}] {op} bit" if k == seat else f"m[{k}]" for k in range(n))
     ns: dict[str, Any] = {}
     exec(f"def without(m, bit):\n    return ({items},)\n", ns)  # noqa: S102  # generated from the number of seats
@@ -144,7 +144,9 @@ class CompiledRules:
                                   for lead in range(self.n))
         self._without = tuple(_seat_update(self.n, seat, "^") for seat in range(self.n))
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
+        self._plus = tuple(_seat_update(self.n, seat, "+") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._dealt_ok: set[int] = set()  # dealers whose deal schedule gives hands that pass
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._prebuild_actions()
         # every field of a new deal but the deal itself, for start() to fill in
