@@ -126,10 +126,12 @@ class CompiledRules:
         self._strength = self._fn(E.entry, D.strength(g), "strength")
         self._best = E.entry.compile_best(g, self.tables, D.strength(g), "best_position")
         # scoring: a sheet with several lines has one function per line, the score their sum
-        self._score = self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT)), "score")
-        self._points = self._fn(E.points, D.points_won(g, Ref(Ctx.SEAT)), "points")
+        # (their expressions repeat whole parts: computed once)
+        self._score = self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT)), "score", shared=True)
+        self._points = self._fn(E.points, D.points_won(g, Ref(Ctx.SEAT)), "points", shared=True)
         self.lines = D.score_lines(g)
-        self._line_scores = (tuple(self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT), line), "line")
+        self._line_scores = (tuple(self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT), line), "line",
+                                            shared=True)
                                    for line in self.lines) if len(self.lines) > 1 else ())
         self._items: tuple[tuple[Rule, Fn], ...] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
@@ -269,9 +271,9 @@ class CompiledRules:
             return suit_code(v)  # type: ignore[arg-type]
         return int(v) if not isinstance(v, bool) else v  # type: ignore[call-overload]
 
-    def _fn(self, env: Env, expr: Any, name: str) -> Fn:
+    def _fn(self, env: Env, expr: Any, name: str, shared: bool = False) -> Fn:
         """``expr`` compiled in ``env``: a function of the environment's inputs and extras."""
-        return env.compile(self.game, self.tables, expr, name)
+        return env.compile(self.game, self.tables, expr, name, shared)
 
     def _reader(self, env: Env, names: Any, name: str) -> Fn:
         """A function of ``env``'s inputs returning the values of ``names`` (a cache key)."""
