@@ -108,11 +108,9 @@ class Auction(CompiledRules):
         namer, proxy = w.turn, w.proxy
         seat = proxy if proxy >= 0 else namer
         w.calls = w.calls + ((seat, b),)
-        seat_calls = list(w.seat_calls)
-        seat_calls[seat] += 1
+        w.seat_calls = self._plus[seat](w.seat_calls, 1)
         if proxy >= 0 and self._proxy_counts:
-            seat_calls[namer] += 1
-        w.seat_calls = tuple(seat_calls)
+            w.seat_calls = self._plus[namer](w.seat_calls, 1)
         if b >= 0:
             if self._joinable is not None and b == w.standing and self._joinable[b]:
                 # the same bid again, which the rules let a seat join: the first to bid it

@@ -34,7 +34,7 @@ Sets = tuple[tuple[int, Fn], ...]
 
 def _seat_update(n: int, seat: int, op: str) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
     """A function (masks, bits) -> masks with ``bits`` set (op ``|``) or flipped (op ``^``)
-    at ``seat``."""
+    at ``seat``; or (counts, k) -> counts with ``k`` added at ``seat`` (op ``+``)."""
     items = ", ".join(f"m[{k}] {op} bit" if k == seat else f"m[{k}]" for k in range(n))
     ns: dict[str, Any] = {}
     exec(f"def without(m, bit):\n    return ({items},)\n", ns)  # noqa: S102  # generated from the number of seats
@@ -145,10 +145,12 @@ class CompiledRules:
         self._strength = self._fn(E.entry, D.strength(g), "strength")
         self._best = E.entry.compile_best(g, self.tables, D.strength(g), "best_position")
         # scoring: a sheet with several lines has one function per line, the score their sum
-        self._score = self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT)), "score")
-        self._points = self._fn(E.points, D.points_won(g, Ref(Ctx.SEAT)), "points")
+        # (their expressions repeat whole parts: computed once)
+        self._score = self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT)), "score", shared=True)
+        self._points = self._fn(E.points, D.points_won(g, Ref(Ctx.SEAT)), "points", shared=True)
         self.lines = D.score_lines(g)
-        self._line_scores = (tuple(self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT), line), "line")
+        self._line_scores = (tuple(self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT), line), "line",
+                                            shared=True)
                                    for line in self.lines) if len(self.lines) > 1 else ())
         self._items: tuple[tuple[Rule, Fn], ...] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
@@ -159,9 +161,14 @@ class CompiledRules:
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
         self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
+        # leader -> the seats of a trick in order of play (nobody sitting out)
+        self._plain_seats = tuple(tuple((lead + k) % self.n for k in range(self.n))
+                                  for lead in range(self.n))
         self._without = tuple(_seat_update(self.n, seat, "^") for seat in range(self.n))
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
+        self._plus = tuple(_seat_update(self.n, seat, "+") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._dealt_ok: set[int] = set()  # dealers whose deal schedule gives hands that pass
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._seats_among: dict[tuple[int, int], tuple[int, ...]] = {}
         self._prebuild_actions()
@@ -242,7 +249,7 @@ class CompiledRules:
         self._lays = tuple(Lay(c) for c in deck)
         known: dict[int, tuple[Action, int, Fn, Any]] = {}
         bit = 0
-        on_play = self._do_plain_play if self._plain_play else self._do_play  # type: ignore[attr-defined]
+        on_play = self._plain_play_handler() if self._plain_play else self._do_play  # type: ignore[attr-defined]
         for (i, code), p in self._plays.items():
             known[id(p)] = (p, 1 << bit, on_play, (i, code))
             bit += 1
@@ -289,8 +296,6 @@ class CompiledRules:
             self._plays_of = plain_decoder(plain, suits)
         self._decoders: dict[Any, Callable[[int, Any], tuple[tuple[Play, ...], int]]] = {}
         self._plain_cards = tuple(plain)
-        self._plain_seats = tuple(tuple((lead + k) % self.n for k in range(self.n))
-                                  for lead in range(self.n))
         self._new_decoder = lambda: keyed_decoder(self._card_plays_for, deck_size, suits)  # type: ignore[attr-defined]
         # the state legal_actions was asked about last, its legal actions and their bits: a
         # bot lists the legal actions, then applies one of them to the same state
@@ -307,9 +312,9 @@ class CompiledRules:
             return suit_code(v)  # type: ignore[arg-type]
         return int(v) if not isinstance(v, bool) else v  # type: ignore[call-overload]
 
-    def _fn(self, env: Env, expr: Any, name: str) -> Fn:
+    def _fn(self, env: Env, expr: Any, name: str, shared: bool = False) -> Fn:
         """``expr`` compiled in ``env``: a function of the environment's inputs and extras."""
-        return env.compile(self.game, self.tables, expr, name)
+        return env.compile(self.game, self.tables, expr, name, shared)
 
     def _reader(self, env: Env, names: Any, name: str) -> Fn:
         """A function of ``env``'s inputs returning the values of ``names`` (a cache key)."""

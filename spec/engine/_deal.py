@@ -1,8 +1,10 @@
 """Dealing: the pack for a seed, the packets and stages, hands checked, and redeals."""
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Sequence
+from hashlib import sha512
 from typing import Any
 
 from spec.cards import CardSet
@@ -37,7 +39,25 @@ def _same_as_shuffle() -> bool:
     return True
 
 
+def _seeded_from_text(text: str) -> random.Random:
+    """``random.Random(text)``, seeded as it seeds from a string (the text and its SHA-512
+    as one integer), without the generic ``seed`` method's checks of the argument."""
+    data = text.encode()
+    rng = _new_random(random.Random)
+    _seed_random(rng, int.from_bytes(data + sha512(data).digest(), "big"))
+    rng.gauss_next = None
+    return rng
+
+
+def _same_seeding() -> bool:
+    """Whether :func:`_seeded_from_text` seeds as this Python's ``random.Random`` does."""
+    return all(_seeded_from_text(f"seed:{k}").getrandbits(64) == random.Random(f"seed:{k}").getrandbits(64)
+               for k in range(8))
+
+
 _FAST_SHUFFLE = _same_as_shuffle()
+_new_random, _seed_random = random.Random.__new__, _random.Random.seed
+_seeded = _seeded_from_text if _same_seeding() else random.Random
 
 
 class Dealing(CompiledRules):
@@ -45,7 +65,7 @@ class Dealing(CompiledRules):
 
     def deal_order(self, seed: int, redeals: int = 0) -> list[int]:
         """The shuffled pack (card numbers, top first) for a seed and a redeal count."""
-        rng = random.Random(f"{self.game.key}:{seed}:{redeals}")
+        rng = _seeded(f"{self.game.key}:{seed}:{redeals}")
         if _FAST_SHUFFLE:
             return _shuffled(len(self.game.deck), rng)
         order = list(range(len(self.game.deck)))
@@ -61,7 +81,8 @@ class Dealing(CompiledRules):
         if len(schedule[0]) != len(order):  # a pack of the wrong size: the long way, refused
             return self.start(self.hands_from_order(order, dealer), dealer=dealer, seed=seed,
                               redeals=redeals, thrown_in=thrown_in, pack=order)
-        self._check_order(order)
+        if pack is not None:  # a shuffle of our own is a permutation of the pack
+            self._check_order(order)
         seats, first = schedule
         # one slot more than seats: seat -1, the talon, lands in it
         hands, late = [0] * (self.n + 1), [0] * (self.n + 1)
@@ -72,7 +93,10 @@ class Dealing(CompiledRules):
                 late[seat] |= 1 << card
         dealt = tuple(hands[:-1])
         late.pop()
-        self.check_hands(dealt)
+        # whether the hands of a permutation of the pack pass depends on the schedule only
+        if dealer not in self._dealt_ok:
+            self.check_hands(dealt)
+            self._dealt_ok.add(dealer)
         at = self._turn_up_at
         return self._started(dealt, tuple(late), dealer, seed, redeals, thrown_in,
                              -1 if at is None else order[at])

@@ -40,6 +40,7 @@ from spec.dsl._nodes import (
     WonTrick,
 )
 from spec.dsl._pycompile import EnvKey, GameTables, PyCompiler
+from spec.engine._shared import shared_parts
 
 if TYPE_CHECKING:
     from spec.dsl._build import Game
@@ -105,8 +106,10 @@ class Env:
     def compiler_env(self) -> dict[EnvKey, str]:
         return {e.key: (e.name or e.source) for e in self.entries if e.key is not None}
 
-    def compile(self, game: Game, tables: GameTables, expr: Any, name: str) -> Callable[..., Any]:
-        """``expr`` as a function of this environment's parameters.
+    def compile(self, game: Game, tables: GameTables, expr: Any, name: str,
+                shared: bool = False) -> Callable[..., Any]:
+        """``expr`` as a function of this environment's parameters; with ``shared``, the
+        subexpressions it repeats computed once (see :mod:`spec.engine._shared`).
 
         The function carries its ``source``, its ``params`` and ``reads``: the variables
         its body reads (not the inputs they are read from), the only values that can
@@ -114,8 +117,14 @@ class Env:
         """
         body = PyCompiler(game, tables, self.compiler_env()).visit(expr)
         direct = _names_in(body) & set(self.vars)
-        lines = [f"def {name}({', '.join(self.params)}):", *self._prologue(direct),
-                 f"    return {body}"]
+        lines = [f"def {name}({', '.join(self.params)}):", *self._prologue(direct)]
+        parts = shared_parts(body) if shared else None
+        if parts is not None:
+            lines += ["    try:", *(f"        {line}" for line in parts[0]),
+                      "    except Exception:  # a part the rule reads only where it is defined",
+                      f"        return {body}", f"    return {parts[1]}"]
+        else:
+            lines.append(f"    return {body}")
         fn = _exec(game, tables, lines, name)
         fn.params = self.params
         fn.reads = frozenset(direct)

@@ -165,26 +165,54 @@ class Tricks(CompiledRules):
             return
         self._trick_done(w, trick, w.log + ((seat, play),))
 
-    def _do_plain_play(self, w: Any, play: Play, card: tuple[int, int]) -> None:
-        """``_do_play`` in a game whose play is plain: no card face down or from aside, no
-        seat sitting out, nothing to judge at the end of a trick but its winner."""
-        i, code = card
-        seat = w.turn
-        hands = w.hands
-        if not hands[seat] >> i & 1 or w.out >= 0:  # a position set up by hand
-            self._do_play(w, play, card)
-            return
-        w.hands = self._without[seat](hands, 1 << i)
-        trick = w.trick
-        if trick:
-            trick += ((i, code),)
-            if len(trick) == self.n:
-                self._trick_done(w, trick, w.log + ((seat, play),))
-                return
-        else:
-            w.led_suit = self._entry_suit(i, code, 0, NO_SUIT, w.trump, w.trick_number, w.contract)
-            trick = ((i, code),)
-        w.trick, w.turn, w.log = trick, self._next_seat[seat], w.log + ((seat, play),)
+    def _plain_play_handler(self) -> Any:
+        """``_do_play`` for a game whose play is plain (no card face down or from aside, no
+        seat sitting out, nothing to judge at the end of a trick but its winner), as one
+        function with the trick's length written out: ``(w, play, (card, named suit))``."""
+        n = self.n
+        pairs = ", ".join(f"(c{k}, d{k})" for k in range(n))
+        cards = "".join(f"c{k}, " for k in range(n))
+        named = "".join(f"d{k}, " for k in range(n))
+        mask = " | ".join(f"1 << c{k}" for k in range(n))
+        lines = [
+            "def plain_play(w, play, card):",
+            "    seat = w.turn",
+            "    hands = w.hands",
+            "    i = card[0]",
+            "    if not hands[seat] >> i & 1 or w.out >= 0:  # a position set up by hand",
+            "        return do_play(w, play, card)",
+            "    w.hands = without[seat](hands, 1 << i)",
+            "    trick = w.trick",
+            "    if not trick:",
+            ("        w.led_suit = entry_suit(i, card[1], 0, NO_SUIT, w.trump, w.trick_number,"
+             " w.contract)"),
+            "        w.trick, w.turn, w.log = (card,), next_seat[seat], w.log + ((seat, play),)",
+            "        return",
+            "    trick += (card,)",
+            f"    if len(trick) < {n}:",
+            "        w.trick, w.turn, w.log = trick, next_seat[seat], w.log + ((seat, play),)",
+            "        return",
+            f"    {pairs} = trick",
+            "    number, leader = w.trick_number, w.leader",
+            "    seats = plain_seats[leader]",
+            "    winner = seats[best(trick, w.led_suit, w.trump, number, w.contract)]",
+            "    add = with_bits[winner]",
+            (f"    w.tricks += (trick_record(number, leader, ({cards}), ({named}), winner, seats,"
+             " w.faces, False, -1),)"),
+            f"    w.won, w.taken = add(w.won, 1 << number), add(w.taken, {mask})",
+            "    w.trick, w.faces, w.led_suit, w.trick_number = (), (), NO_SUIT, number + 1",
+            "    w.leader, w.turn, w.log = winner, winner, w.log + ((seat, play),)",
+            "    if not (any(w.hands) or any(w.aside)):",
+            "        w.scores, w.lines = final_scores(w)",
+            "        w.phase = OVER",
+        ]
+        ns = {"do_play": self._do_play, "without": self._without, "NO_SUIT": NO_SUIT,
+              "entry_suit": self._entry_suit, "next_seat": self._next_seat,
+              "plain_seats": self._plain_seats, "best": self._best,
+              "with_bits": self._with_bits, "trick_record": trick_record,
+              "final_scores": self._final_scores, "OVER": Phase.OVER}
+        exec(compile("\n".join(lines) + "\n", f"<{self.game.key}:plain_play>", "exec"), ns)  # noqa: S102  # generated from the number of seats
+        return ns["plain_play"]
 
     def _trick_done(self, w: Any, trick: tuple[tuple[int, int], ...], log: tuple[Any, ...]) -> None:
         """The trick is complete: the strongest card wins (the first of equals, which the

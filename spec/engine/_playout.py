@@ -38,8 +38,20 @@ class Playout(CompiledRules):
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
         plain = self._plain_play
-        while w.phase is not Phase.OVER:
-            if w.phase is Phase.PLAY:
+        # without announcements or a partner calling, the legal actions are the calls
+        calls = self._legal_calls if self._quick_calls else None  # type: ignore[attr-defined]
+        over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
+        while True:
+            phase = w.phase
+            if phase is auction and calls is not None:
+                acts = calls(w)[0] or actions(w)[0]
+                action = acts[int(draw() * len(acts))]
+                k = known[id(action)]
+                k[2](w, action, k[3])
+                continue
+            if phase is over:
+                break
+            if phase is play:
                 if plain and w.out < 0 and not any(w.aside):
                     self._plain_playout(w, draw)
                     break
