@@ -626,6 +626,10 @@ class Game:
                 raise self._fail(f"the deal has {len(layout)} cards before the first auction: "
                                  f"there is no position {p} (from 1 at the top, or -1 for the "
                                  "last)", rule)
+            if self.constructs(K.SetAside):
+                raise self._fail("a card turned up with cards laid aside is not supported yet: "
+                                 "the verifier assumes the turn-up stays in its holder's hand",
+                                 rule)
             if layout[p - 1 if p > 0 else p] < 0:
                 raise self._fail(f"the card at position {p} goes to the talon, not to a seat: "
                                  "a card turned up belongs to a hand", rule)
@@ -640,7 +644,8 @@ class Game:
                                  "and by TrumpIs: one rule decides trumps", rule)
             for node in (*walk(body.when), *walk(body.suit)):
                 if ((isinstance(node, Ref) and node.ctx not in allowed)
-                        or isinstance(node, (Tracked, DealtHand, Taken, Var))):
+                        or isinstance(node, (Tracked, DealtHand, Taken, Var, IsDeclarer,
+                                             Idle, Dropped))):
                     raise self._fail(f"trumps are fixed when the auction ends: TrumpIs reads "
                                      f"only the contract, declarer, dealer and turn-up, not "
                                      f"{node!r}", rule)
@@ -661,8 +666,31 @@ class Game:
             raise self._fail(f"a seat sitting out of the play (SitsOut) cannot be combined with "
                              f"{type(other.body).__name__} ({other.id}): state who is out of "
                              "the play one way", sits[0][0])
+        for rule, body in idle:
+            assert isinstance(body, K.IdleSeat)
+            if body.seat.type is not T.SEAT:
+                raise self._fail(f"IdleSeat needs a seat, got a {body.seat.type.value} "
+                                 f"({body.seat!r})", rule)
+            if self.constructs(K.TurnUp):
+                raise self._fail("a card turned up with a seat idle for the deal is not "
+                                 "supported yet: the verifier places the turn-up without "
+                                 "passing over the idle seat", rule)
+        joins = self.constructs(K.SameBidJoins) + self.constructs(K.PartnerHolds)
         for rule, body in drop:
             assert isinstance(body, K.DropOut)
+            if joins:
+                raise self._fail(f"defenders who drop out with declarers or partners formed in "
+                                 f"the deal ({joins[0][0].id}) is not supported yet: a seat on "
+                                 "the declarer's side would be asked to drop out", rule)
+            # the choice is made once, before the first lead: its rules read only what is
+            # known then
+            for node in (*walk(body.when), *walk(body.first)):
+                if (isinstance(node, (Tracked, Taken, Var, Dropped, IsDeclarer))
+                        or (isinstance(node, Ref) and node.ctx is Ctx.TRICK_NUMBER)):
+                    raise self._fail(f"defenders choose once, before the first lead: the rule "
+                                     f"cannot read {node!r} (it may read the dealer, the "
+                                     "contract, the declarer, the trump and the hands as "
+                                     "dealt)", rule)
             sides = self.constructs(K.SidesByContract)
             if not sides or not sides[0][1].declarer_alone:  # type: ignore[attr-defined]
                 raise self._fail("defenders drop out only where the declarer plays alone "
@@ -931,6 +959,11 @@ class Game:
                     if got.type is not want:
                         raise self._fail(f"{name}= must be a {want.value}, got a "
                                          f"{got.type.value} ({got!r})", rule)
+                if kind is K.PartnerHolds and (self.program.talon_cards
+                                               or self.constructs(K.IdleSeat)):
+                    raise self._fail("a partner found by the cards with a talon or an idle "
+                                     "seat is not supported yet: the card may be held by no "
+                                     "seat", rule)
                 if kind is K.PartnerHolds:
                     # the partner is fixed as the auction ends, from what is known then
                     for node in (*walk(body.when), *walk(body.cards)):  # type: ignore[attr-defined]

@@ -308,7 +308,7 @@ class Lowering(ConstructVisitor[None]):
         turn_up = None
         if self.turn_up is not None:
             # the first stage's layout, counted as DealProgram.layout counts it
-            size = sum(packets[0]) * len(self.seats.names) + (
+            size = sum(packets[0]) * (len(self.seats.names) - (self.idle is not None)) + (
                 self.talon[0] if self.talon[1] == 1 else 0)
             p = self.turn_up.position
             turn_up = p - 1 if p > 0 else size + p
