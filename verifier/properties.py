@@ -272,10 +272,12 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         has = enc.bool(True)
     calls, passes, stage_bid = enc.int(0), enc.int(0), enc.bool(False)
     seat_calls = [enc.int(0)] * n
+    passed = [enc.bool(False)] * n
     first_env = {Ctx.DEALER: dealer, Ctx.STAGE: enc.int(stage), Ctx.HAS_STANDING: has,
                  Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
                  Ctx.PASSES_IN_ROW: passes, Ctx.BID_THIS_STAGE: stage_bid,
-                 Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0), **tracked}
+                 Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0),
+                 Ctx.SEAT_PASSED: enc.bool(False), **tracked}
     seat = Z3Compiler(enc, first_env).visit(turns.first)
     idle = E.idle_seat(enc, dealer)  # the seat idle for the deal makes no call
     if g.constructs(K.IdleSeat):
@@ -295,6 +297,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
             Ctx.PASSES_IN_ROW: passes, Ctx.CALL_IS_BID: is_bid, Ctx.CALL_BID: b,
             Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
+            Ctx.SEAT_PASSED: enc.select(seat, passed),
             Ctx.PROXY: proxy, **tracked,
         }
         legal = _call_legal_term(enc, env)
@@ -322,10 +325,12 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                else enc.int(0))
             for s in range(n)]
         mine_after = enc.select(seat, new_seat_calls)
+        new_passed = [z3.Or(passed[s], z3.And(seat == s, z3.Not(is_bid))) for s in range(n)]
         after = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: new_has,
             Ctx.STANDING: new_standing, Ctx.HIGH_BIDDER: new_high, Ctx.CALLS_MADE: new_calls,
             Ctx.PASSES_IN_ROW: new_passes, Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine_after,
+            Ctx.SEAT_PASSED: enc.select(seat, new_passed),
             Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy, **tracked,
         }
         ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
@@ -334,7 +339,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                      "had": has, "over_before": over, "ends": ends, "has_after": new_has,
                      "high_after": new_high, "seat": seat, "proxy": proxy, "after": after})
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes
-        stage_bid, seat_calls = new_stage_bid, new_seat_calls
+        stage_bid, seat_calls, passed = new_stage_bid, new_seat_calls, new_passed
         over = z3.Or(over, ends)
         seat = (seat + 1) % n
         if g.constructs(K.IdleSeat):
@@ -492,9 +497,19 @@ def _raises_everywhere(game: Game, solving: Solving, stage: int, joins: bool = F
     beats = enc.bid_key(env[Ctx.CALL_BID]) > enc.bid_key(env[Ctx.STANDING])
     if joins:
         beats = z3.Or(beats, sit.compile(D.call_joins(game)))
+    if joins and game.constructs(K.HoldBid):
+        beats = z3.Or(beats, _holds(enc, env))
     raises = z3.Implies(z3.And(sit.compile(D.call_legal(game)), env[Ctx.CALL_IS_BID],
                                env[Ctx.HAS_STANDING]), beats)
     return _prove(solving, sit.facts, raises) is None
+
+
+def _holds(enc: Encoding, env: dict[Any, Any]) -> Any:
+    """The call of ``env`` repeats the standing bid where a ``HoldBid`` rule lets the seat
+    hold it (a hold: the same bid, taken over)."""
+    rules = enc.game.constructs(K.HoldBid)
+    when = z3.Or(*[Z3Compiler(enc, env).visit(b.when) for _r, b in rules])  # type: ignore[attr-defined]
+    return z3.And(env[Ctx.CALL_BID] == env[Ctx.STANDING], when)
 
 
 def _bid_over_a_bid(game: Game, solving: Solving) -> bool:
@@ -515,7 +530,7 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
     if not _bid_over_a_bid(game, solving):
         return (Verdict.VACUOUS, "it holds only because no legal bid is ever made over "
                 "another bid", None)
-    joins = game.program.several_declarers
+    joins = game.program.several_declarers or bool(game.constructs(K.HoldBid))
     if all(_raises_everywhere(game, solving, k, joins) for k in range(1, game.stages + 1)):
         return Verdict.HOLDS, "for every call at any moment of every auction", None
     # otherwise check the calls of real auctions, unrolled from the start
@@ -526,7 +541,9 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
             claim = z3.Implies(z3.And(r["is_bid"], r["had"]),
-                               z3.Or(enc.bid_key(r["bid"]) > r["before_key"], r["joins"]))
+                               z3.Or(enc.bid_key(r["bid"]) > r["before_key"], r["joins"],
+                                     _holds(enc, r["env"]) if game.constructs(K.HoldBid)
+                                     else enc.bool(False)))
             model = _prove(solving, facts + prefix, claim)
             if model is not None:
                 calls = _decode_calls(model, rows, t + 1)
@@ -717,8 +734,7 @@ GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]
      "bids are equal (the build refuses a ladder with equal bids; this proves the Z3 "
      "encoding of the order agrees).", _bid_order_total, (K.Ladder, K.BidOrder)),
     ("auction.standing_bid_increases", "Every legal bid beats the standing bid, so the "
-     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall,
-                                                K.SameBidJoins)),
+     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall, K.SameBidJoins, K.HoldBid)),
     ("auction.ends", "Every auction ends, with one declarer (the highest bidder) or a redeal.",
      _auction_ends, (K.AuctionTurns, K.HighestBidderDeclares, K.RedealIfNoBid, K.SameBidJoins)),
     ("auction.legal_call_exists", "A seat to call in an auction not yet over always has a "

@@ -103,6 +103,7 @@ class Unrolling(ConstructVisitor[str]):
     visit_SidesByContract = visit_DealPackets = visit_Talon = visit_TakeTalon = _fact
     visit_AuctionTurns = visit_ProxyCall = visit_Ladder = visit_BidOrder = _fact
     visit_CallRule = visit_HighestBidderDeclares = visit_TrickPlay = visit_PlayRule = _fact
+    visit_HoldBid = _fact
     visit_PlayableAside = visit_FaceDown = visit_SitsOut = visit_Track = _fact
     visit_Decide = visit_AlwaysPlayable = visit_NameSuit = visit_DeclarationRule = _fact
     visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = visit_TrickValue = _fact
@@ -517,6 +518,7 @@ class _Unrolled:
                 env = {**after, Ctx.SEAT: (rows[-1]["seat"] + 1) % n, Ctx.PROXY: enc.bool(False)}
                 env[Ctx.HAND] = enc.select(env[Ctx.SEAT], [c & ~a for c, a in zip(stage_cards[k - 1], aside)])
                 env[Ctx.SEAT_CALLS] = enc.int(0)
+                env[Ctx.SEAT_PASSED] = enc.bool(False)
                 lays = Z3Compiler(enc, env).visit(body.when)
                 card = enc.cards_var(f"lay_{k}")
                 if body.count != 1:

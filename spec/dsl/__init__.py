@@ -8,7 +8,7 @@ are data and refuse to act as Python booleans.
 Context values (what a rule can read) depend on where it is judged:
 
 * a **call** in the auction: ``seat``, ``dealer``, ``hand``, ``call``, ``standing``,
-  ``calls_made``, ``passes_in_row``;
+  ``calls_made``, ``passes_in_row``, ``seat_calls``, ``seat_passed``;
 * a **card about to be played**: ``seat``, ``hand``, ``card``, ``is_leading``,
   ``led_suit``, ``trump``, ``trick_number``, ``declared_suit``, ``contract``, ``declarer``;
 * a **card played to a trick**: ``card``, ``card_suit``, ``led_suit``, ``trump``, ...;
@@ -76,6 +76,7 @@ from spec.dsl._constructs import (
     AllOut,
     SameBidJoins,
     PartnerHolds,
+    HoldBid,
     VoidWhen,
     AuctionTurns,
     CardPoints,
@@ -128,6 +129,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Dropped,
+    Invited,
     Idle,
     PartnerOf,
     Taken,
@@ -181,6 +183,7 @@ trick_winner = Ref(Ctx.TRICK_WINNER)
 points = Ref(Ctx.POINTS)
 stage = Ref(Ctx.STAGE)
 seat_calls = Ref(Ctx.SEAT_CALLS)
+seat_passed = Ref(Ctx.SEAT_PASSED)
 bid_this_stage = Ref(Ctx.BID_THIS_STAGE)
 by_proxy = Ref(Ctx.PROXY)
 auction_over = Ref(Ctx.AUCTION_OVER)
@@ -401,6 +404,12 @@ def dropped(s: object) -> Expr:
     return Dropped(lift(s, T.SEAT))
 
 
+def invited(s: object) -> Expr:
+    """The seat is the guest: a defender who dropped out and was invited back into the
+    play by the one who stayed (a ``DropOut`` rule with an ``invite`` choice)."""
+    return Invited(lift(s, T.SEAT))
+
+
 def taken(s: object) -> Expr:
     """The cards in the tricks a seat won."""
     return Taken(lift(s, T.SEAT))
@@ -509,8 +518,8 @@ __all__ = [
     "leader_of", "winner_of",
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
-    "stage", "seat_calls", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
+    "stage", "seat_calls", "seat_passed", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
-    "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "SameBidJoins", "PartnerHolds",
+    "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",
 ]

@@ -22,6 +22,7 @@ from spec.dsl._nodes import (
     Expr,
     DealtHand,
     Dropped,
+    Invited,
     Idle,
     Ref,
     ScoreOf,
@@ -65,6 +66,7 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     Receives: (Scope.DEAL,),
     Idle: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     Dropped: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
+    Invited: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     IsDeclarer: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     EachDeclarer: (Scope.OUTCOME,),
 }
@@ -229,7 +231,7 @@ _SINGLETONS = (
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
                  K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut, K.Talon, K.TakeTalon,
-                 K.IdleSeat, K.DropOut, K.SameBidJoins, K.PartnerHolds,
+                 K.IdleSeat, K.DropOut, K.SameBidJoins, K.PartnerHolds, K.HoldBid,
                  K.GameTarget, K.TurnUp,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
@@ -642,13 +644,18 @@ class Game:
             if any(b.names_trump for _r, b in self.constructs(K.SetAside)):  # type: ignore[attr-defined]
                 raise self._fail("trumps are named by a card laid aside (SetAside names_trump) "
                                  "and by TrumpIs: one rule decides trumps", rule)
+            # a value a seat's choice sets (Decide) is read again once it is made
+            chosen = {name for _r, b in self.constructs(K.Decide)
+                      for o in b.options for name, _v in o.sets}  # type: ignore[attr-defined]
             for node in (*walk(body.when), *walk(body.suit)):
+                if isinstance(node, Tracked) and node.name in chosen:
+                    continue
                 if ((isinstance(node, Ref) and node.ctx not in allowed)
                         or isinstance(node, (Tracked, DealtHand, Taken, Var, IsDeclarer,
-                                             Idle, Dropped))):
+                                             Idle, Dropped, Invited))):
                     raise self._fail(f"trumps are fixed when the auction ends: TrumpIs reads "
-                                     f"only the contract, declarer, dealer and turn-up, not "
-                                     f"{node!r}", rule)
+                                     f"only the contract, declarer, dealer, turn-up and values "
+                                     f"a seat's choice sets (Decide), not {node!r}", rule)
         for rule, body in self.constructs(K.LayOpen):
             assert isinstance(body, K.LayOpen)
             if body.seat.type is not T.SEAT or body.when.type is not T.BOOL:
@@ -685,7 +692,7 @@ class Game:
             # the choice is made once, before the first lead: its rules read only what is
             # known then
             for node in (*walk(body.when), *walk(body.first)):
-                if (isinstance(node, (Tracked, Taken, Var, Dropped, IsDeclarer))
+                if (isinstance(node, (Tracked, Taken, Var, Dropped, Invited, IsDeclarer))
                         or (isinstance(node, Ref) and node.ctx is Ctx.TRICK_NUMBER)):
                     raise self._fail(f"defenders choose once, before the first lead: the rule "
                                      f"cannot read {node!r} (it may read the dealer, the "
@@ -696,10 +703,13 @@ class Game:
                 raise self._fail("defenders drop out only where the declarer plays alone "
                                  "against the others (SidesByContract(declarer_alone=True))",
                                  rule)
-            names = (body.stay, body.leave)
-            if not all(re.match(r"^[a-z][a-z0-9_]*$", x) for x in names) or body.stay == body.leave:
-                raise self._fail(f"a defender's two choices need two distinct lower-case names, "
+            names = (body.stay, body.leave) + ((body.invite, body.alone) if body.invite else ())
+            if not all(re.match(r"^[a-z][a-z0-9_]*$", x) for x in names) or len(set(names)) < len(names):
+                raise self._fail(f"a defender's choices need distinct lower-case names, "
                                  f"got {names}", rule)
+            if body.invite and self.program.dealt_seats - 1 != 2:
+                raise self._fail("a defender invites the other back only with two defenders "
+                                 f"(this game has {self.program.dealt_seats - 1})", rule)
             clash = [x for x in names for _r, b in self.constructs(K.Announce)
                      if b.name == x]  # type: ignore[attr-defined]
             if clash:

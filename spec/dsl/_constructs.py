@@ -236,6 +236,17 @@ class SameBidJoins(Construct):
 
 
 @_c
+class HoldBid(Construct):
+    """A seat may *hold* the standing bid: repeat it unchanged and take it over, becoming
+    its highest bidder, when ``when`` holds (scope: CALL; a seat senior to the bid's
+    holder, say).  The call rules say when a repeat is legal; this rule says which repeats
+    are holds, and the verifier proves that the call rules allow no other (a hold never
+    raises the bid)."""
+
+    when: Expr
+
+
+@_c
 class PartnerHolds(Construct):
     """When ``when`` holds as the auction ends (scope: STATUS), the declarer's partner is
     the seat dealt the highest card of ``cards`` (scope: STATUS; highest by the rank order,
@@ -331,18 +342,26 @@ class AllOut(enum.Enum):
 
 @_c
 class DropOut(Construct):
-    """After the contract is settled (after any exchange, before any ``Decide`` choice),
-    when ``when`` holds (scope: STATUS), each defender in turn, from ``first`` (scope:
-    STATUS; the first defender from that seat on) in the direction of play, chooses to
-    ``stay`` in the play or to ``leave`` it.  A defender who leaves lays his hand down
-    face down and takes no part in the play: tricks have a card fewer for each.
-    ``all_out`` says what happens when every defender would leave."""
+    """After the contract is settled (after any exchange; before or after a ``Decide``
+    choice, in the order the rules state them), when ``when`` holds (scope: STATUS), each
+    defender in turn, from ``first`` (scope: STATUS; the first defender from that seat on)
+    in the direction of play, chooses to ``stay`` in the play or to ``leave`` it.  A
+    defender who leaves lays his hand down face down and takes no part in the play: tricks
+    have a card fewer for each.  ``all_out`` says what happens when every defender would
+    leave.
+
+    With ``invite`` (the name of the choice), when exactly one defender stayed and one
+    left, the one who stayed (the *host*) then chooses to ``invite`` the other back into
+    the play, as his *guest* (``invited(seat)``), or to play ``alone``; the guest may not
+    refuse.  Only with two defenders."""
 
     first: Expr
     when: Expr
     all_out: AllOut
     stay: str = "play"
     leave: str = "pass"
+    invite: str = ""
+    alone: str = "alone"
 
 
 @_c
@@ -404,7 +423,8 @@ class Option(Construct):
 @_c
 class Decide(Construct):
     """After the auction and before the first lead, ``by`` (scope: STATUS) chooses one of
-    ``options``."""
+    ``options``.  A ``TrumpIs`` rule that reads tracked values is read again after the
+    choice: trumps named by the declarer, say."""
 
     by: Expr
     options: tuple[Option, ...]
@@ -605,7 +625,7 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
     Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
     TurnUp, TrumpIs, LayOpen, IdleSeat, DropOut,
-    SameBidJoins, PartnerHolds,
+    SameBidJoins, PartnerHolds, HoldBid,
 )
 
 # Which scope each expression-valued field of a construct is written in.
@@ -639,6 +659,7 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (DropOut, "when"): Scope.STATUS,
     (SameBidJoins, "bids"): Scope.BID,
     (PartnerHolds, "when"): Scope.STATUS,
+    (HoldBid, "when"): Scope.CALL,
     (PartnerHolds, "cards"): Scope.STATUS,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,

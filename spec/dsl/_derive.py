@@ -627,6 +627,11 @@ class Firing(ConstructVisitor[Fired]):
                             Compare(Op.NE, Const(k, T.SEAT), Ref(Ctx.DECLARER))))
             for k in range(self.game.players)))
 
+    def visit_HoldBid(self, b: K.HoldBid) -> Fired:
+        return Scope.CALL, BoolOp(Op.AND, (Ref(Ctx.CALL_IS_BID), Ref(Ctx.HAS_STANDING),
+                                           Compare(Op.EQ, Ref(Ctx.CALL_BID), Ref(Ctx.STANDING)),
+                                           b.when))
+
     def visit_PartnerHolds(self, b: K.PartnerHolds) -> Fired:
         return Scope.OUTCOME, BoolOp(Op.AND, (b.when, Compare(Op.NE, Ref(Ctx.DECLARER_PARTNER),
                                                              Ref(Ctx.DECLARER))))

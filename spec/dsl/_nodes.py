@@ -113,6 +113,7 @@ class Ctx(enum.Enum):
     PASSES_IN_ROW = (T.INT, {_S.CALL}, "consecutive passes just made")
     STAGE = (T.INT, {_S.CALL}, "the auction's stage, from 1 (games that deal and bid twice)")
     SEAT_CALLS = (T.INT, {_S.CALL}, "the calls the acting seat has made in this stage")
+    SEAT_PASSED = (T.BOOL, {_S.CALL}, "the acting seat has passed in this stage of the auction")
     BID_THIS_STAGE = (T.BOOL, {_S.CALL}, "some bid has been made in this stage of the auction")
     PROXY = (T.BOOL, {_S.CALL}, "the call is made by the partner, in the acting seat's place")
     AUCTION_OVER = (T.BOOL, {_S.CALL},
@@ -970,6 +971,17 @@ class Dropped(Expr):
 
 
 @_node
+class Invited(Expr):
+    """A seat is the guest: a defender who dropped out and was invited back into the play
+    by the one who stayed (a ``DropOut`` rule with an ``invite`` choice)."""
+
+    seat: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
 class EachDeclarer(Expr):
     """The sum of ``amount`` over the deal's declarers, with ``declarer`` read as each of
     them in turn (and ``declarer_partner`` as his partner: a seat that joined the bid has
@@ -991,7 +1003,7 @@ NODE_CLASSES: tuple[type[Expr], ...] = (
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
-    Idle, Dropped,
+    Idle, Dropped, Invited,
     IsDeclarer, EachDeclarer,
 )
 
@@ -1000,7 +1012,7 @@ Node = Union[
     IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
-    Idle, Dropped,
+    Idle, Dropped, Invited,
     IsDeclarer, EachDeclarer,
 ]
 

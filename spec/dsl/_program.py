@@ -292,15 +292,19 @@ class Lowering(ConstructVisitor[None]):
             rid, take = self.take_talon
             phases.append(Phase(PhaseKind.EXCHANGE, Actor.DECLARER, "discard a card", rid,
                                 when=take.when, rules=(rid,)))
+        # the defenders' choice and a seat's choice come in the order the rules state them
+        later: list[tuple[int, Phase]] = []
+        order = [r.id for r in self.game.rules]
         if self.drop_out is not None:
             rid, drop = self.drop_out
-            phases.append(Phase(PhaseKind.DROP_OUT, Actor.EACH_DEFENDER,
-                                f"{drop.stay} or {drop.leave}", rid, first=drop.first,
-                                when=drop.when, rules=(rid,)))
+            later.append((order.index(rid), Phase(
+                PhaseKind.DROP_OUT, Actor.EACH_DEFENDER, f"{drop.stay} or {drop.leave}", rid,
+                first=drop.first, when=drop.when, rules=(rid,))))
         if self.decide is not None:
             rid, decide = self.decide
-            phases.append(Phase(PhaseKind.DECIDE, Actor.NAMED, "choose", rid, by=decide.by,
-                                rules=(rid,)))
+            later.append((order.index(rid), Phase(PhaseKind.DECIDE, Actor.NAMED, "choose", rid,
+                                                  by=decide.by, rules=(rid,))))
+        phases += [p for _i, p in sorted(later, key=lambda t: t[0])]
         play_rule, play = self.trick_play
         phases.append(Phase(PhaseKind.PLAY, Actor.TRICK_LEADER, "play a card", play_rule,
                             first=play.first_lead, rules=tuple(self.parts.get(PLAY, ()))))
@@ -431,6 +435,10 @@ class Lowering(ConstructVisitor[None]):
 
     def visit_SameBidJoins(self, b: K.SameBidJoins) -> None:
         self._file(DECLARER)
+
+    def visit_HoldBid(self, b: K.HoldBid) -> None:
+        assert self.rule is not None
+        self.auction_rules.append(self.rule.id)
 
     def visit_PartnerHolds(self, b: K.PartnerHolds) -> None:
         assert self.rule is not None

@@ -31,6 +31,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Dropped,
+    Invited,
     Expr,
     Idle,
     IfThenElse,
@@ -243,6 +244,11 @@ class PyCompiler(D.ByDerivation, RuleVisitor[str]):
         if Dropped not in self.env:
             raise UnsupportedNodeError(node, "engine", "who dropped out is not known here")
         return self.env[Dropped].format(seat=self.visit(node.seat))
+
+    def visit_Invited(self, node: Invited) -> str:
+        if Invited not in self.env:
+            raise UnsupportedNodeError(node, "engine", "the guest is not known here")
+        return self.env[Invited].format(seat=self.visit(node.seat))
 
     def visit_IsDeclarer(self, node: IsDeclarer) -> str:
         if IsDeclarer not in self.env:

@@ -13,7 +13,7 @@ from spec.dsl._build import suit_code
 from spec.dsl._constructs import AllOut
 from spec.dsl._nodes import Scope
 from spec.dsl._program import PhaseKind
-from spec.engine._compiled import _CACHE_SIZE, CompiledRules
+from spec.engine._compiled import _CACHE_SIZE, ALONE, INVITE, CompiledRules
 from spec.engine._state import (
     PASS,
     Action,
@@ -122,6 +122,7 @@ class Auction(CompiledRules):
                 w.joined = 0
         else:
             w.passes_in_row += 1
+            w.passed |= 1 << seat
         w.stage_calls += 1
         w.log = w.log + ((namer, call),)
         # the auction-over rule reads the state after the call, the turn not yet passed on
@@ -161,6 +162,9 @@ class Auction(CompiledRules):
     def _drop_out_options(self, s: Any) -> tuple[Declare, ...]:
         assert self._drop_out is not None
         _rule, body, _first, _when, stay, leave = self._drop_out
+        if s.host >= 0:  # the defender who stayed: to invite the other back, or not
+            assert self._invite is not None
+            return self._invite
         order = self.defenders(s)
         if (body.all_out is AllOut.LAST_MUST_PLAY and s.turn == order[-1]
                 and all(s.dropped >> k & 1 for k in order[:-1])):
@@ -174,6 +178,13 @@ class Auction(CompiledRules):
         rule, body, *_r = self._drop_out
         name = self.table.name(s.turn)
         options = self._drop_out_options(s)
+        if s.host >= 0:
+            assert self._invite is not None
+            if not isinstance(action, Declare) or action.name not in (body.invite, body.alone):
+                raise self._refuse(rule, f"{name} must choose: {body.invite} the other "  # type: ignore[attr-defined]
+                                   f"defender back into the play, or {body.alone}, not {action}",
+                                   action)
+            return INVITE if action.name == body.invite else ALONE
         if not isinstance(action, Declare) or action.name not in (body.stay, body.leave):
             raise self._refuse(rule, f"{name} must choose: "  # type: ignore[attr-defined]
                                f"{' or '.join(d.name for d in options)}, not {action}", action)
@@ -182,11 +193,22 @@ class Auction(CompiledRules):
                                "has dropped out", action)
         return action.name == body.stay
 
-    def _do_drop_out(self, w: Any, decl: Declare, stays: bool) -> None:
+    def _do_drop_out(self, w: Any, decl: Declare, stays: Any) -> None:
         assert self._drop_out is not None
         rule, body = self._drop_out[0], self._drop_out[1]
         seat = w.turn
         w.log = w.log + ((seat, decl),)
+        if stays is INVITE or stays is ALONE:  # the host has chosen
+            fired(w, rule)
+            w.host = -1
+            if stays is INVITE:  # the guest takes his hand up again and plays
+                guest = next(k for k in self.defenders(w) if w.dropped >> k & 1)
+                cards = w.folded & w.dealt[guest]
+                w.guest, w.folded = guest, w.folded & ~cards
+                w.dropped, w.absent = w.dropped & ~(1 << guest), w.absent & ~(1 << guest)
+                w.hands = self._with_bits[guest](w.hands, cards)
+            self._drop_out_over(w)
+            return
         if not stays:  # his hand is laid down face down and takes no part
             fired(w, rule)
             w.dropped, w.absent = w.dropped | 1 << seat, w.absent | 1 << seat
@@ -205,6 +227,13 @@ class Auction(CompiledRules):
             w.trick_number, w.phase = tricks + 1, Phase.OVER
             w.scores, w.lines = self._final_scores(w)  # type: ignore[attr-defined]
             return
+        if self._invite is not None and sum(1 for k in order if w.dropped >> k & 1) == 1:
+            # one stayed and one left: the one who stayed may invite the other back
+            w.host = w.turn = next(k for k in order if not w.dropped >> k & 1)
+            return
+        self._drop_out_over(w)
+
+    def _drop_out_over(self, w: Any) -> None:
         w.leader = self.present_after(w.leader, w.absent)
         self._advance(w, PhaseKind.DROP_OUT)  # type: ignore[attr-defined]
 
@@ -245,6 +274,8 @@ class Auction(CompiledRules):
         for d, _when, sets in self._decide[2]:
             if d.name == decl.name:
                 self._set_tracked(w, sets)
+                if self._trump_is is not None:  # trumps named by the choice, say
+                    w.trump = self._trump_is(w)
                 fired(w, self._decide[0])
                 w.log = w.log + ((w.turn, decl),)
                 self._advance(w, PhaseKind.DECIDE)  # type: ignore[attr-defined]

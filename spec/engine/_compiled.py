@@ -41,6 +41,9 @@ def _seat_update(n: int, seat: int, op: str) -> Callable[[tuple[int, ...], int],
     return ns["without"]  # type: ignore[no-any-return]
 
 
+# the host's two choices, as the handler of the defenders' choices receives them
+INVITE, ALONE = object(), object()
+
 class CompiledRules:
     """A game's rules compiled to Python functions, once per game: the part of the
     engine every phase reads.  Each function takes its scope's inputs (mostly the state)
@@ -217,6 +220,10 @@ class CompiledRules:
             self._drop_out = (rule, body, self._fn(E.status, body.first, "first_defender"),
                               self._fn(E.status, body.when, "drop_out"), Declare(body.stay),
                               Declare(body.leave))
+        # the host's choice, to invite the defender who left back or to play alone
+        self._invite: tuple[Declare, Declare] | None = (
+            (Declare(drop[0][1].invite), Declare(drop[0][1].alone))  # type: ignore[attr-defined]
+            if drop and drop[0][1].invite else None)  # type: ignore[attr-defined]
         self._voids = tuple((self._fn(E.status, b.when, "void"), b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))
         # hands laid open: (rule, after which trick, on what condition, whose)
@@ -272,7 +279,11 @@ class CompiledRules:
             known[id(d)] = (d, 1 << bit, self._do_declare, None)  # type: ignore[attr-defined]
             bit += 1
         if self._drop_out is not None:  # a defender stays in the play (True) or leaves it
-            for d, stays in ((self._drop_out[4], True), (self._drop_out[5], False)):
+            choices: list[tuple[Declare, Any]] = [(self._drop_out[4], True),
+                                                  (self._drop_out[5], False)]
+            if self._invite is not None:  # the host invites (a seat) or plays alone (None)
+                choices += [(self._invite[0], INVITE), (self._invite[1], ALONE)]
+            for d, stays in choices:
                 known[id(d)] = (d, 1 << bit, self._do_drop_out, stays)  # type: ignore[attr-defined]
                 bit += 1
         self._known = known

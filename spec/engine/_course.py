@@ -115,6 +115,7 @@ class Course(CompiledRules):
             pending_l[seat] &= ~now
         w.stage, w.hands, w.pending = stage, tuple(hands_l), tuple(pending_l)
         w.stage_calls, w.passes_in_row, w.seat_calls, w.stage_bid = 0, 0, (0,) * self.n, False
+        w.passed = 0
         w.turn = self._auction_first[stage - 1](w)
         if w.turn == w.idle:
             w.turn = (w.turn + 1) % self.n

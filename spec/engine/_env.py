@@ -32,6 +32,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Dropped,
+    Invited,
     Idle,
     IsDeclarer,
     Receives,
@@ -182,10 +183,12 @@ def _dealt(of: str) -> list[Entry]:
 
 
 def _seat_sets(of: str) -> list[Entry]:
-    """The seats out of the play: the one idle for the deal, and those that dropped out."""
+    """The seats out of the play: the one idle for the deal, those that dropped out, and
+    the guest invited back."""
     return [_var(None, "idle", f"{of}.idle"), Entry(Idle, "(({seat}) == idle)"),
             _var(None, "dropped", f"{of}.dropped"),
-            Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)")]
+            Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)"),
+            _var(None, "guest", f"{of}.guest"), Entry(Invited, "(({seat}) == guest)")]
 
 
 def _sides(of: str) -> list[Entry]:
@@ -221,6 +224,7 @@ class ScopeEnvs:
             _var(Ctx.PASSES_IN_ROW, "passes_in_row", "s.passes_in_row"),
             _var(Ctx.STAGE, "stage", "s.stage"),
             _var(Ctx.SEAT_CALLS, "seat_calls", "s.seat_calls[seat]"),
+            _var(Ctx.SEAT_PASSED, "seat_passed", "bool(s.passed >> seat & 1)"),
             _var(Ctx.BID_THIS_STAGE, "bid_this_stage", "s.stage_bid"),
             _var(Ctx.PROXY, "proxy", "s.proxy >= 0"), _var(Ctx.TURN_UP, "turn_up", "s.turn_up"),
             *tv])

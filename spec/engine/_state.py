@@ -140,6 +140,7 @@ class State:
     stage: int = 1
     stage_calls: int = 0
     seat_calls: tuple[int, ...] = ()
+    passed: int = 0  # the seats that have passed in this stage (a bit per seat)
     stage_bid: bool = False
     proxy: int = -1  # the seat whose partner is calling in its place
     pending: tuple[int, ...] = ()  # cards dealt in later stages, per seat
@@ -172,6 +173,10 @@ class State:
     joined: int = 0
     declarers: int = 0
     partner: int = -1
+    # a defender who stayed may invite one who dropped out back into the play: the seat
+    # deciding whether to (the host, while he decides) and the guest
+    host: int = -1
+    guest: int = -1
 
     @property
     def game(self) -> Game:

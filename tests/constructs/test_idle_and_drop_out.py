@@ -216,7 +216,7 @@ def test_dropping_out_needs_a_lone_declarer_and_two_choices() -> None:
     same = _replaced("defence.play_or_pass", DropOut(
         first=seat_after(declarer), when=const(True), all_out=AllOut.DECLARER_TAKES_ALL,
         stay="pass", leave="pass"))
-    with pytest.raises(SpecDefinitionError, match="defence.play_or_pass.*two distinct"):
+    with pytest.raises(SpecDefinitionError, match="defence.play_or_pass.*choices need distinct"):
         GAME.with_rules(same)
     sits = [*RULES, Rule(id="play.sits_out", text="Sits out.", source=RULES[1].source,
                          body=SitsOut(when=const(True), seat=seat_after(declarer)))]

@@ -200,6 +200,7 @@ def _agree(game: Game, seed: int) -> None:
                    Ctx.HIGH_BIDDER: enc.int(s.high_bidder), Ctx.CALLS_MADE: enc.int(s.stage_calls),
                    Ctx.PASSES_IN_ROW: enc.int(s.passes_in_row), Ctx.CALL_IS_BID: enc.bool(True),
                    Ctx.STAGE: enc.int(s.stage), Ctx.SEAT_CALLS: enc.int(s.seat_calls[acting]),
+                   Ctx.SEAT_PASSED: enc.bool(bool(s.passed >> acting & 1)),
                    Ctx.BID_THIS_STAGE: enc.bool(s.stage_bid), Ctx.PROXY: enc.bool(s.proxy >= 0),
                    Ctx.CALL_BID: bid, **_tracked(enc, s)}
             call_legal = Z3Compiler(enc, env).visit(D.call_legal(game))

@@ -32,6 +32,7 @@ from spec.dsl._nodes import (
     Compare,
     DealtHand,
     Dropped,
+    Invited,
     Idle,
     PartnerOf,
     Taken,
@@ -336,6 +337,12 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         fn = self.env.get(Dropped)
         if fn is None:
             raise UnsupportedNodeError(node, "z3", "who dropped out is not known here")
+        return fn(self.visit(node.seat))
+
+    def visit_Invited(self, node: Invited) -> Any:
+        fn = self.env.get(Invited)
+        if fn is None:
+            raise UnsupportedNodeError(node, "z3", "the guest is not known here")
         return fn(self.visit(node.seat))
 
     def visit_IsDeclarer(self, node: IsDeclarer) -> Any:

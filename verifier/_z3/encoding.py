@@ -116,8 +116,9 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     seat_calls = enc.int_var(f"{tag}_seat_calls")
     stage_bid = enc.bool_var(f"{tag}_stage_bid")
     proxy = enc.bool_var(f"{tag}_proxy")
+    passed = enc.bool_var(f"{tag}_seat_passed")
     sit.facts += [stage >= 1, stage <= enc.game.stages, seat_calls >= 0, seat_calls <= calls,
-                  z3.Implies(stage_bid, has)]
+                  z3.Implies(stage_bid, has), z3.Implies(passed, seat_calls >= 1)]
     if not enc.game.constructs(K.ProxyCall):
         sit.facts.append(z3.Not(proxy))
     is_bid = enc.bool_var(f"{tag}_is_bid")
@@ -125,13 +126,14 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     sit.facts.append(z3.If(is_bid, enc.bid_in_ladder(the_bid), the_bid == -1))
     sit.env.update({Ctx.CALL_IS_BID: is_bid, Ctx.CALL_BID: the_bid})
     sit.values.update({f"{tag}_stage": stage, f"{tag}_seat_calls": seat_calls,
+                       f"{tag}_seat_passed": passed,
                        f"{tag}_is_bid": is_bid, f"{tag}_bid": the_bid})
     sit.env.update({
         Ctx.SEAT: _seat_var(sit, f"{tag}_seat"), Ctx.DEALER: _seat_var(sit, f"{tag}_dealer"),
         Ctx.HAND: enc.cards_var(f"{tag}_hand"), Ctx.HAS_STANDING: has, Ctx.STANDING: standing,
         Ctx.HIGH_BIDDER: _seat_var(sit, f"{tag}_high"), Ctx.CALLS_MADE: calls,
         Ctx.PASSES_IN_ROW: passes, Ctx.STAGE: stage, Ctx.SEAT_CALLS: seat_calls,
-        Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
+        Ctx.SEAT_PASSED: passed, Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
     })
     up = turn_up_var(sit, f"{tag}_")
     if up is not None:  # the turn-up is in its holder's hand, and so in no other

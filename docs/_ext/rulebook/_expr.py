@@ -35,6 +35,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Dropped,
+    Invited,
     Idle,
     EachDeclarer,
     IsDeclarer,
@@ -278,6 +279,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_Dropped(self, node: Dropped) -> str:
         return _call("dropped", (self.visit(node.seat),))
+
+    def visit_Invited(self, node: Invited) -> str:
+        return _call("invited", (self.visit(node.seat),))
 
     def visit_IsDeclarer(self, node: IsDeclarer) -> str:
         return _call("declares", (self.visit(node.seat),))
