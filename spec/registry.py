@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from spec.dsl._build import Game
 from spec.errors import NotationError
-from spec.games import crescendo, three_oh_four, vint
+from spec.games import crescendo, preference, three_oh_four, vint
 
 __all__ = ["GAMES", "find_game"]
 
-GAMES: dict[str, Game] = {g.key: g for g in (crescendo.GAME, three_oh_four.GAME, vint.GAME)}
+GAMES: dict[str, Game] = {g.key: g for g in (crescendo.GAME, three_oh_four.GAME, vint.GAME,
+                                              preference.GAME)}
 
 
 def find_game(name: str) -> Game:

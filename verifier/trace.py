@@ -16,6 +16,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Dropped,
+    Invited,
     Expr,
     Idle,
     IsDeclarer,
@@ -96,6 +97,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     out = v.get("out", -1)
     idle = v.get("idle", -1)
     dropped = sum(1 << s for s in range(n) if v.get(f"dropped_{s}"))
+    guest = next((s for s in range(n) if v.get(f"invited_{s}")), -1)
     if "seat_0" in v:  # the seats in the play, then those out of it
         seats = [v[f"seat_{j}"] for j in range(n)]
         size = v["trick_size"]
@@ -144,7 +146,8 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
                               trick_number=k, dealer=v["dealer"], trick=trick, trump=trump,
                               aside=aside, tracked=tracked, out=out, dealt=dealt,
                               turn_up=_turn_up(v), idle=idle,
-                              dropped=dropped, partner=partner, declarers=declarers)
+                              dropped=dropped, partner=partner, declarers=declarers,
+                              guest=guest)
     data: dict[str, Any] = {
         "contract": str(game.ladder[contract]), "declarer": t.name(v["declarer"]),
         "leader": t.name(leader), "trick_number": k,
@@ -161,6 +164,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         Ctx.TRICK_NUMBER: k, Ctx.TRUMP: trump, Ctx.LEADER: leader,
         DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])", Ctx.TURN_UP: _turn_up(v),
         Idle: f"(({{seat}}) == {idle})", Dropped: f"(({dropped} >> ({{seat}})) & 1 == 1)",
+        Invited: f"(({{seat}}) == {guest})",
         **_sides_env(partner, declarers),
     }
     env.update(_tracked_env(game, tracked))
@@ -211,11 +215,13 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     trump = v.get("trump", eng._trump_of[v["contract"]])
     idle = v.get("idle", -1)
     dropped = sum(1 << s for s in range(game.players) if v.get(f"dropped_{s}"))
+    guest = next((s for s in range(game.players) if v.get(f"invited_{s}")), -1)
     partner, declarers = _sides(game, v)
     scores = eng.score_outcome(contract=v["contract"], declarer=v["declarer"], winners=winners,
                                dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
                                dealt=dealt, turn_up=_turn_up(v), idle=idle,
-                               dropped=dropped, partner=partner, declarers=declarers)
+                               dropped=dropped, partner=partner, declarers=declarers,
+                              guest=guest)
     points = eng.points_outcome(winners, taken, v["contract"])
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
@@ -250,6 +256,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         Taken: "(" + repr(tuple(taken)) + "[{seat}])", DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
         Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1, Ctx.TURN_UP: _turn_up(v),
         Idle: f"(({{seat}}) == {idle})", Dropped: f"(({dropped} >> ({{seat}})) & 1 == 1)",
+        Invited: f"(({{seat}}) == {guest})",
         **_sides_env(partner, declarers),
     }
     env.update(_tracked_env(game, tracked))

@@ -52,12 +52,14 @@ class Probes(CompiledRules):
                       aside: Sequence[int] | None = None, tracked: dict[str, Any] | None = None,
                       out: int = -1, dealt: Sequence[int] | None = None,
                       turn_up: int = -1, idle: int = -1, dropped: int = 0,
-                      partner: int | None = None, declarers: Sequence[int] | None = None) -> State:
+                      partner: int | None = None, declarers: Sequence[int] | None = None,
+                      guest: int = -1) -> State:
         """A state in the middle of the play, for replaying positions found by the verifier.
 
         ``hands`` are the cards still held (the cards of ``trick`` excluded); ``turn_up``
         the card dealt face up, in a game that deals one; ``idle`` is the seat idle for the
-        deal and ``dropped`` the seats (a bit each) that dropped out.
+        deal, ``dropped`` the seats (a bit each) that dropped out and ``guest`` the defender
+        invited back into the play.
         """
         dealer = self.n - 1 if dealer is None else dealer
         state = State(
@@ -69,7 +71,7 @@ class Probes(CompiledRules):
             seat_calls=(0,) * self.n, aside=tuple(aside) if aside is not None else (0,) * self.n,
             tracked=self.tracked_values(tracked), out=out, taken=(0,) * self.n,
             pending=(0,) * self.n, turn_up=turn_up, idle=idle, dropped=dropped,
-            absent=dropped | (1 << idle if idle >= 0 else 0),
+            absent=dropped | (1 << idle if idle >= 0 else 0), guest=guest,
         )
         state = replace(state, **dict(zip(("partner", "declarers"),
                                           _sides(declarer, partner, declarers))))

@@ -16,7 +16,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import (
-    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, Dropped, Idle, IsDeclarer, PointsWon, Receives, Ref, T, Taken,
+    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer, PointsWon, Receives, Ref, T, Taken,
     TricksWon, Var, WonTrick,
 )
 from verifier._z3.compile import Encoding, Z3Compiler
@@ -209,6 +209,8 @@ def trump_term(sit: Situation, contract: Any) -> Any:
     if enc.game.constructs(K.TrumpIs):
         env = {k: sit.env[k] for k in (Ctx.DECLARER, Ctx.DEALER, Ctx.TURN_UP) if k in sit.env}
         env[Ctx.CONTRACT] = contract
+        # a value a seat's choice sets (trumps the declarer names, say)
+        env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
         t = Z3Compiler(enc, env).visit(D.trump(enc.game))
         sit.values["trump"] = t
         return t
@@ -248,7 +250,7 @@ def sides(sit: Situation, contract: Any, declarer: Any) -> None:
 def status_env(sit: Situation) -> dict[Any, Any]:
     """The STATUS scope's values, from a situation that has them."""
     keys = (Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.TRICK_NUMBER, DealtHand,
-            Ctx.TURN_UP, Idle, Dropped, Ctx.DECLARER_PARTNER, IsDeclarer)
+            Ctx.TURN_UP, Idle, Dropped, Invited, Ctx.DECLARER_PARTNER, IsDeclarer)
     env = {k: sit.env[k] for k in keys if k in sit.env}
     env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
     return env
@@ -329,6 +331,17 @@ def seats_in_play(sit: Situation) -> SeatsInPlay:
     sit.values["trick_size"] = size
     sit.env[Idle] = lambda seat: seat == idle
     sit.env[Dropped] = lambda seat: enc.select(seat, dropped)
+    # the guest: a defender invited back by the one who stayed, so both defenders play
+    invited: list[Any] = [enc.bool(False)] * n
+    if drop and drop[0][1].invite:  # type: ignore[attr-defined]
+        invited = [enc.bool_var(f"invited_{s}") for s in range(n)]
+        for s in range(n):
+            sit.values[f"invited_{s}"] = invited[s]
+            sit.facts.append(z3.Implies(invited[s], z3.And(declarer != s, idle != s,
+                                                            z3.Not(dropped[s]),
+                                                            size == g.program.dealt_seats)))
+        sit.facts.append(z3.Sum([z3.If(v, enc.int(1), enc.int(0)) for v in invited]) <= 1)
+    sit.env[Invited] = lambda seat: enc.select(seat, invited)
     return SeatsInPlay(idle, dropped, absent, size, size == 1)
 
 
@@ -400,8 +413,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     sit.values["trick_number"] = k
     sit.env.update({Ctx.DECLARER: declarer, Ctx.DEALER: dealer})
     up = turn_up_var(sit)
+    tracked_vars(sit, "s")  # before trumps, which a seat's choice may name
     trump = trump_term(sit, contract)
-    tracked_vars(sit, "s")
     hands = [enc.cards_var(f"hand_{j}") for j in range(n)]
     asides = [enc.cards_var(f"aside_{j}") for j in range(n)]
     dealt = [enc.cards_var(f"dealt_{j}") for j in range(n)]
@@ -429,7 +442,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     sits = g.constructs(K.SitsOut)
     out: Any = enc.int(-1)
     if in_play is not None:  # the seats in the play, then those out of it
-        base.update({Idle: sit.env[Idle], Dropped: sit.env[Dropped]})
+        base.update({Idle: sit.env[Idle], Dropped: sit.env[Dropped], Invited: sit.env[Invited]})
         sit.facts.append(z3.Not(enc.select(leader, in_play.absent)))
         seats.extend(positions(enc, leader, in_play))
         for j in range(n):
@@ -573,8 +586,8 @@ def outcome_situation(enc: Encoding) -> Situation:
     dealer = _seat_var(sit, "dealer")
     sit.env.update({Ctx.DECLARER: declarer, Ctx.DEALER: dealer})
     up = turn_up_var(sit)
+    tracked_vars(sit, "o")  # before trumps, which a seat's choice may name
     trump = trump_term(sit, contract)
-    tracked_vars(sit, "o")
     # who took each card (-1: nobody, the hand of a seat sitting out); as integers the
     # sets are disjoint by construction, which keeps card-point sums linear for Z3
     # each card lies in one trick, and goes to the trick's winner (-1: in no trick)

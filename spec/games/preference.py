@@ -1,0 +1,500 @@
+"""Austrian Préférence, the Viennese three-handed game of the Rams family, played for a pot.
+
+Players: 3 active (a fourth may join: he deals and sits the deal out), each for himself.
+Deck: 32 cards, A K Q J 10 9 8 7; no card points.  The deal is 3 each, 2 face down to the
+table (the talon), 4 each and 3 each.  The auction names a contract only, which restricts
+the declarer's choice of trumps: One (any suit), Two (not spades), Three (diamonds or
+hearts), Four (hearts), then Game in a suit (no talon) and Hearts.  The declarer of One to
+Four takes the talon and discards two cards; he names trumps; each defender then plays or
+passes, and one who plays alone may invite the other as his guest.  The declarer must win
+6 of the 10 tricks; payments go to and from the pot.
+
+Sources:
+  [seed] the Japanese summary ``002_a19d92de03ebcb1b.txt``, which follows pagat's page
+  [PG]   https://pagat.com/preference/austpref.html ("Preference (Austrian rules)")
+  [DX]   https://www.denexa.com/blog/tag/preference/
+  [WP]   https://en.wikipedia.org/wiki/Préférence
+  [DEWP] https://de.wikipedia.org/wiki/Pr%C3%A9f%C3%A9rence
+  [KS]   http://www.kartenspiele-regeln.de/preference.html
+  [LM]   the Russian translation of [PG], https://litmir.club/br/?b=315358&p=184
+  [CH]   the same translation's Variations, https://hello.chitka.online/b/-282/p/301
+
+How the rules are written (each a choice the digest leaves open, or a way of saying it):
+  * the contracts are the levels of one ladder: One to Four, then Game in each suit but
+    hearts (the suit named with the bid, ranked by the seed's suit numbers, so that of
+    several Game bidders the highest suit wins and among equal suits the most senior,
+    who bid first), then Hearts;
+  * a pass is final: a seat that has passed may only pass when its turn comes round
+    again, and the auction is over after two passes in a row following a bid;
+  * the declarer names trumps as a choice after the exchange (in Game and Hearts the
+    only suit he may name is the contract's);
+  * the first bid of the auction must be One unless it is Game or Hearts, which the seed
+    allows at a player's first turn "irrespective of the step rule".
+
+Variants (see ``VARIANTS``): ``four_players`` (the dealer sits out), ``pagat_suit_order``
+(spades rank above clubs), ``old_scoring`` (the unlimited pot).  The ace and no-ace
+bonuses and the extra contracts Five to Seven were lost from the sources (digest G13,
+G14): the bonuses are an open parameter (``ace_bonuses``, off), the extra contracts an
+open question on the sources page.
+"""
+from __future__ import annotations
+
+from spec.cards import PIQUET_32, Rank, Suit
+from spec.dsl import (
+    AllOut,
+    AuctionTurns,
+    BidOrder,
+    CallRule,
+    Claim,
+    DealerRotation,
+    DealPackets,
+    Decide,
+    DeckIs,
+    Direction,
+    DropOut,
+    Expr,
+    Game,
+    HighestBidderDeclares,
+    HoldBid,
+    IdleSeat,
+    Ladder,
+    Option,
+    PlayDirection,
+    PlayRule,
+    RankOrder,
+    RedealIfNoBid,
+    Rule,
+    Scope,
+    ScoreRule,
+    Seats,
+    SidesByContract,
+    T,
+    TakeTalon,
+    Talon,
+    Track,
+    TrickPlay,
+    TrickValue,
+    TrumpIs,
+    Variant,
+    all_of,
+    any_of,
+    assumption,
+    bid,
+    call,
+    calls_made,
+    cards,
+    cards_of,
+    const,
+    contract,
+    dealer,
+    dealt_hand,
+    declarer,
+    dropped,
+    hand,
+    idle,
+    if_then_else,
+    implies,
+    invited,
+    is_leading,
+    led_suit,
+    no_suit,
+    passes_in_row,
+    ranks,
+    score_of,
+    seat,
+    seat_after,
+    seat_calls,
+    seat_passed,
+    seed,
+    source,
+    standing,
+    tracked,
+    tricks_won,
+    trump,
+)
+from spec.dsl.blocks import follow_suit, led_suit_wins, trumps_win
+
+TRICKS = 10
+ACTIVE = 3  # the seats that play a deal, with three players or with four
+TO_MAKE = 6  # the declarer's tricks
+DEFENDER_MINIMUM = 2  # a defender's own tricks
+TEAM_MINIMUM = 4  # host's and guest's tricks together
+
+# -- the contracts ------------------------------------------------------------------------
+# One ladder of levels: One to Four, Game in three suits (ranked by the suit numbers, so
+# that the highest suit wins among several Game bids), Hearts.
+ONE, FOUR, HEARTS = 1, 4, 8
+LEVEL = contract.level
+IS_NUMBERED = LEVEL <= FOUR
+# seed: hearts 4, diamonds 3, clubs 2, spades 1; pagat: spades 2, clubs 1
+SEED_NUMBERS = {Suit.HEARTS: 4, Suit.DIAMONDS: 3, Suit.CLUBS: 2, Suit.SPADES: 1}
+PAGAT_NUMBERS = {Suit.HEARTS: 4, Suit.DIAMONDS: 3, Suit.SPADES: 2, Suit.CLUBS: 1}
+NAMED = "trumps_named"  # the suit the declarer names after the exchange
+
+
+def game_level(suit: Suit, numbers: dict[Suit, int]) -> int:
+    """The level of Game in ``suit`` (Hearts for hearts): above Four, by suit number."""
+    return HEARTS if suit is Suit.HEARTS else FOUR + numbers[suit]
+
+
+def ladder_names(numbers: dict[Suit, int]) -> tuple[tuple[int, str], ...]:
+    games = tuple((game_level(s, numbers), f"Game{s.letter}")
+                  for s in (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS))
+    return ((1, "One"), (2, "Two"), (3, "Three"), (4, "Four"), *sorted(games), (8, "Hearts"))
+
+
+def seniority(s: Expr) -> Expr:
+    """How senior a seat is: forehand (the dealer's left) 0, then 1, then 2; with four
+    players the dealer, who sits out, comes last."""
+    return if_then_else(s == seat_after(dealer, 1), 0,
+                        if_then_else(s == seat_after(dealer, 2), 1,
+                                     if_then_else(s == seat_after(dealer, 3), 2, 3)))
+
+
+def allowed(suit: Suit, numbers: dict[Suit, int]) -> Expr:
+    """The contract allows ``suit`` as trumps: a numbered contract up to the suit's
+    number, or Game (Hearts) in that suit."""
+    return (IS_NUMBERED & (LEVEL <= numbers[suit])) | (LEVEL == game_level(suit, numbers))
+
+
+# -- who is what in the play, for the payoff --------------------------------------------
+def has_guest(n: int) -> Expr:
+    return any_of(*(invited(k) for k in range(n)))
+
+
+def guest_tricks(n: int) -> Expr:
+    total: Expr = const(0)
+    for k in range(n):
+        total = total + if_then_else(invited(k), tricks_won(k), 0)
+    return total
+
+
+DEFENDS = (seat != declarer) & ~idle(seat) & ~dropped(seat) & ~invited(seat)
+DECLARER_TRICKS = tricks_won(declarer)
+
+
+def _seat_rules(n: int) -> dict[str, Rule]:
+    """The rules that name every seat, for three players or four."""
+    names = ("Anna", "Berta", "Carl", "Dora")[:n]
+    return {
+        "seats": Rule(
+            id="setup.seats", text=("Three players, each for himself." if n == 3 else
+                                    "Four players, each for himself; three play each deal."),
+            source=seed("PRF-SETUP-1"), body=Seats(names)),
+        "sits_out": Rule(
+            id="setup.dealer_sits_out",
+            text=("With three players every seat is dealt in." if n == 3 else
+                  "With four players the dealer deals and sits the deal out."),
+            source=seed("PRF-SETUP-1"),
+            body=(Claim(Scope.OUTCOME, all_of(*(~idle(k) for k in range(n)))) if n == 3
+                  else IdleSeat(seat=dealer))),
+        "host": Rule(
+            id="pay.host", text="The host pays 10 chips into the pot if he and his guest took "
+            "fewer than 4 tricks together; the guest never pays.", source=seed("PRF-PAY-5"),
+            body=ScoreRule(when=DEFENDS & has_guest(n)
+                           & (tricks_won(seat) + guest_tricks(n) < TEAM_MINIMUM),
+                           amount=const(-10))),
+        "own_account": Rule(
+            id="pay.defender", text="A defender who played on his own account (neither host "
+            "nor guest) and took fewer than 2 tricks pays 10 chips into the pot.",
+            source=seed("PRF-PAY-4", also=("PRF-DEF-2",)),
+            body=ScoreRule(when=DEFENDS & ~has_guest(n) & (tricks_won(seat) < DEFENDER_MINIMUM),
+                           amount=const(-10))),
+        "trick_chips": Rule(
+            id="pay.trick_chips", text="From those 10 chips the declarer pays each defender who "
+            "played 1 chip for each trick he took, the guest's to the host, and keeps the rest.",
+            source=seed("PRF-PAY-2"),
+            body=ScoreRule(when=DEFENDS,
+                           amount=tricks_won(seat) + if_then_else(has_guest(n), guest_tricks(n), 0))),
+        "guest": Rule(
+            id="pay.guest_never_pays", text="The guest never pays and receives nothing: his "
+            "tricks are paid to the host.", source=seed("PRF-PAY-5"),
+            body=Claim(Scope.OUTCOME, all_of(*(implies(invited(k), score_of(k) == 0)
+                                               for k in range(n))))),
+        "passer": Rule(
+            id="pay.passer", text="A player who passed and was not invited neither receives "
+            "trick chips nor pays penalties.", source=seed("PRF-PAY-6", also=("PRF-DEF-4",)),
+            body=Claim(Scope.OUTCOME, all_of(*(implies(dropped(k), score_of(k) == 0)
+                                               for k in range(n))))),
+        "ten_tricks": Rule(
+            id="play.ten_tricks", text="All 10 tricks are played, with two cards each when one "
+            "defender plays; when both pass the declarer is credited with all 10.",
+            source=seed("PRF-PLAY-6", also=("PRF-DEF-5",)),
+            body=Claim(Scope.OUTCOME, sum((tricks_won(k) for k in range(1, n)), tricks_won(0))
+                       == TRICKS)),
+    }
+
+
+SEATS3, SEATS4 = _seat_rules(3), _seat_rules(4)
+
+
+def _trump_rules(numbers: dict[Suit, int]) -> dict[str, Rule]:
+    """The rules that read the suit numbers: the ladder's names and the trumps allowed."""
+    return {
+        "ladder": Rule(
+            id="auction.contracts", text="The contracts, lowest first: One, Two, Three, Four, "
+            "Game (in a suit named with the bid, not hearts; by suit number) and Hearts.  "
+            "Each means the declarer alone undertakes to win 6 of the 10 tricks.",
+            source=seed("PRF-AUC-1"),
+            body=Ladder(levels=tuple(range(1, 9)), strains=(None,), names=ladder_names(numbers))),
+        "name_trumps": Rule(
+            id="exchange.name_trumps", text="The declarer then names trumps from the suits his "
+            "contract allows: One any suit, Two those numbered 2 or more, Three those numbered "
+            "3 or more, Four hearts; in Game and Hearts the contract's suit.",
+            source=seed("PRF-EXCH-3", also=("PRF-DECK-3",)),
+            body=Decide(by=declarer, options=tuple(
+                Option(s.name.lower(), when=allowed(s, numbers), sets=((NAMED, const(s)),))
+                for s in (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)))),
+    }
+
+
+SEED_TRUMPS, PAGAT_TRUMPS = _trump_rules(SEED_NUMBERS), _trump_rules(PAGAT_NUMBERS)
+
+# -- players, seats, direction ----------------------------------------------------------
+SIDES = Rule(
+    id="setup.declarer_alone", text="No fixed partnerships: the declarer plays alone against "
+    "the others.", source=seed("PRF-AUC-1"), body=SidesByContract(declarer_alone=True))
+CLOCKWISE = Rule(
+    id="setup.clockwise", text="Dealing, bidding and play go clockwise.",
+    source=source("PRF-SETUP-2", "[seed] + [WP]"), body=PlayDirection(Direction.CLOCKWISE))
+SENIORITY = Rule(
+    id="setup.seniority", text="Forehand, the player to the dealer's left, is the most senior; "
+    "seniority goes on clockwise.", source=seed("PRF-SETUP-3"),
+    body=Claim(Scope.OUTCOME, (seniority(seat_after(dealer, 1)) == 0)
+               & (seniority(seat_after(dealer, 2)) == 1)))
+NEXT_DEALER = Rule(
+    id="deal.next_dealer", text="The first dealer is chosen at random; the deal passes to the "
+    "left after every deal, also after all have passed.",
+    source=assumption("PRF-SETUP-4", "the seed says only 'the next dealer' (G16)"),
+    body=DealerRotation(1))
+
+# -- the deck -----------------------------------------------------------------------------
+PACK = Rule(
+    id="deck.cards", text="A pack of 32 cards, A K Q J 10 9 8 7 in each suit (French or German "
+    "suits).", source=seed("PRF-DECK-1"), body=DeckIs(PIQUET_32))
+RANKS = Rule(
+    id="deck.rank_order", text="In each suit ace, king, queen, jack, ten, nine, eight, seven; "
+    "no card counts points.", source=seed("PRF-DECK-2"), body=RankOrder(ranks("A K Q J 10 9 8 7")))
+TRICK_VALUE = Rule(
+    id="deck.trick_value", text="Only tricks count, one each.", source=seed("PRF-DECK-2"),
+    body=TrickValue(const(1)))
+
+# -- the deal -----------------------------------------------------------------------------
+PACKETS = Rule(
+    id="deal.packets", text="Clockwise from forehand: 3 cards each, then 4 each, then 3 each: "
+    "10 to each player.", source=source("PRF-DEAL-1", "[seed] + [WP], [KS]"),
+    body=DealPackets((3, 4, 3), first=seat_after(dealer)))
+TALON = Rule(
+    id="deal.talon", text="After the first round 2 cards go face down to the table: the talon.",
+    source=source("PRF-DEAL-1", "[seed] + [KS]"), body=Talon(2, after_round=1))
+
+# -- the auction --------------------------------------------------------------------------
+BID = call.bid.level
+STANDING = standing.bid.level
+SENIOR_TO_HOLDER = seniority(seat) < seniority(standing.bidder)
+BID_ORDER = Rule(
+    id="auction.bid_order", text="Each contract beats those before it on the ladder.",
+    source=seed("PRF-AUC-1"), body=BidOrder(key=bid.level))
+TURNS = Rule(
+    id="auction.turns", text="Forehand calls first, then each player in turn, clockwise, for as "
+    "many rounds as it takes.  A Hearts bid ends the auction; otherwise it ends when all but "
+    "one have passed (two passes in a row after a bid), or when all three pass without a bid.",
+    source=seed("PRF-AUC-2", also=("PRF-AUC-7", "PRF-AUC-10")),
+    body=AuctionTurns(first=seat_after(dealer),
+                      ends_when=(standing.exists & ((passes_in_row == ACTIVE - 1)
+                                                    | (STANDING == HEARTS)))
+                      | (~standing.exists & (calls_made == ACTIVE))))
+PASS_FINAL = Rule(
+    id="auction.pass_final", text="A pass is final: a player who has passed may only pass "
+    "when his turn comes round again.", source=seed("PRF-AUC-2"),
+    body=CallRule(applies=seat_passed, requires=~call.is_bid))
+OPEN_ONE = Rule(
+    id="auction.open_one", text="The first numbered bid of the auction must be One.",
+    source=seed("PRF-AUC-3", "Game and Hearts, open at a first turn whatever the step rule "
+                "says, may open the auction (G6)"),
+    body=CallRule(applies=call.is_bid & ~standing.exists, requires=(BID == ONE) | (BID > FOUR)))
+ONE_STEP = Rule(
+    id="auction.one_step", text="Every later numbered bid is exactly one step above the "
+    "current contract (One, Two, Three, Four), unless it holds it.", source=seed("PRF-AUC-4"),
+    body=CallRule(applies=call.is_bid & standing.exists & (BID <= FOUR),
+                  requires=(BID == STANDING + 1) | (BID == STANDING)))
+HOLD_SENIOR = Rule(
+    id="auction.hold_by_senior", text="Only a player senior to the holder of the current "
+    "numbered contract may repeat it, holding it.",
+    source=source("PRF-AUC-5", "[seed] + [WP] (G5)"),
+    body=CallRule(applies=call.is_bid & standing.exists & (BID == STANDING),
+                  requires=(BID <= FOUR) & SENIOR_TO_HOLDER))
+HOLD = Rule(
+    id="auction.hold", text="A player who holds takes the contract over unchanged; the "
+    "displaced junior must then go one step up or pass.",
+    source=source("PRF-AUC-5", "[seed] + [WP]"), body=HoldBid(when=SENIOR_TO_HOLDER))
+FIRST_TURN = Rule(
+    id="auction.game_first_turn", text="Game or Hearts may be bid only at a player's first "
+    "turn, whatever the step rule says; a pass there uses the chance up.",
+    source=seed("PRF-AUC-6", "a pass at the first turn uses the chance up (G7)"),
+    body=CallRule(applies=call.is_bid & (BID > FOUR), requires=seat_calls == 0))
+AFTER_GAME = Rule(
+    id="auction.after_game", text="After a Game bid only a player who has not yet had a turn "
+    "may bid (Game or Hearts); everybody else is out.", source=seed("PRF-AUC-8"),
+    body=CallRule(applies=standing.exists & (STANDING > FOUR) & (seat_calls > 0),
+                  requires=~call.is_bid))
+GAME_SUITS = Rule(
+    id="auction.several_games", text="Of several Game bids the one in the higher-numbered suit "
+    "wins, and of equal suits the most senior's: a later Game bid must name a higher suit.",
+    source=seed("PRF-AUC-9", "naming with the bid, in the order of the first turns, which is "
+                "seniority order ([assumption], G9)"),
+    body=CallRule(applies=call.is_bid & standing.exists & (STANDING > FOUR), requires=BID > STANDING))
+DECLARER = Rule(
+    id="auction.declarer", text="When all but one have passed, that player declares the "
+    "current contract (a Hearts bidder at once).", source=seed("PRF-AUC-10"),
+    body=HighestBidderDeclares())
+ALL_PASS = Rule(
+    id="auction.all_pass", text="If all pass without a bid, the next dealer deals afresh.",
+    source=seed("PRF-AUC-10"), body=RedealIfNoBid(1))
+
+# -- the exchange and trumps --------------------------------------------------------------
+EXCHANGE = Rule(
+    id="exchange.talon", text="In One to Four the declarer takes the two talon cards and "
+    "discards two cards face down; nobody else sees either.  In Game and Hearts the talon "
+    "stays face down and unused.",
+    source=source("PRF-EXCH-1", "[seed] + [LM]; the talon in Game and Hearts: PRF-EXCH-2, "
+                  "[assumption] (G10)"),
+    body=TakeTalon(when=IS_NUMBERED, discards=2))
+TRUMPS_NAMED = Rule(
+    id="exchange.trumps_named", text="The suit the declarer names (none before he names it).",
+    source=seed("PRF-EXCH-3"), body=Track(NAMED, T.SUIT, None))
+TRUMPS = Rule(
+    id="exchange.trumps", text="The suit the declarer names is trumps.", source=seed("PRF-EXCH-3"),
+    body=TrumpIs(when=const(True), suit=tracked(NAMED, T.SUIT)))
+# -- the defenders' decisions ------------------------------------------------------------
+DEFENCE = Rule(
+    id="defence.play_or_pass", text="Starting left of the declarer, each other player says "
+    "play or pass.  If exactly one plays he may invite the other, who must then play: the "
+    "host and his guest.  A player who passes lays his hand aside face down; if both pass "
+    "there is no play and the declarer is credited with all 10 tricks.",
+    source=source("PRF-DEF-1", "[seed] + [LM]",
+                  also=("PRF-DEF-3", "PRF-DEF-4", "PRF-DEF-5")),
+    body=DropOut(first=seat_after(declarer), when=const(True),
+                 all_out=AllOut.DECLARER_TAKES_ALL, stay="play", leave="pass",
+                 invite="invite", alone="alone"))
+
+# -- the play -----------------------------------------------------------------------------
+FIRST_LEAD = Rule(
+    id="play.first_lead", text="The declarer leads to the first trick; the winner of each "
+    "trick leads to the next; the players taking part play clockwise.", source=seed("PRF-PLAY-1"),
+    body=TrickPlay(first_lead=declarer))
+FOLLOW = Rule(
+    id="play.follow_suit", text="Follow suit if you can.", source=seed("PRF-PLAY-2"),
+    body=follow_suit())
+HOLDS_LED = hand.holds_any(cards_of(led_suit))
+HOLDS_TRUMP = (trump != no_suit) & hand.holds_any(cards_of(trump))
+TRUMP_IF_VOID = Rule(
+    id="play.trump_if_void", text="If you cannot follow suit, play a trump if you can; "
+    "otherwise any card.", source=seed("PRF-PLAY-2"),
+    body=PlayRule(applies=~is_leading & ~HOLDS_LED & HOLDS_TRUMP, permits=cards_of(trump)))
+TRUMPS_WIN = Rule(
+    id="play.trumps_win", text="The highest trump wins the trick.", source=seed("PRF-PLAY-5"),
+    body=trumps_win())
+LED_WINS = Rule(
+    id="play.led_suit_wins", text="Without a trump the highest card of the led suit wins.",
+    source=seed("PRF-PLAY-5"), body=led_suit_wins())
+
+# -- the payoff ---------------------------------------------------------------------------
+FROM_THE_POT = Rule(
+    id="pay.from_the_pot", text="Whatever the result, the declarer takes 10 chips from the pot.",
+    source=seed("PRF-PAY-1"), body=ScoreRule(when=seat == declarer, amount=const(10)))
+PAYS_TRICKS = Rule(
+    id="pay.declarer_pays_tricks", text="The declarer pays the defenders 1 chip for each trick "
+    "they took (10 less his own tricks).", source=seed("PRF-PAY-2"),
+    body=ScoreRule(when=seat == declarer, amount=DECLARER_TRICKS - TRICKS))
+DECLARER_FAILS = Rule(
+    id="pay.declarer_fails", text="A declarer who takes fewer than 6 tricks pays 20 chips into "
+    "the pot.", source=seed("PRF-PAY-3"),
+    body=ScoreRule(when=(seat == declarer) & (DECLARER_TRICKS < TO_MAKE), amount=const(-20)))
+
+# -- bonuses (open) -----------------------------------------------------------------------
+# The amounts of the ace and no-ace bonuses were lost from the sources (digest G13): these
+# two numbers are the parameters a user fills in before playing the ``ace_bonuses``
+# variant; the values here are placeholders, not rules.
+ACE_BONUS = 1  # chips from each other active player, per ace held as dealt
+NO_ACE_BONUS = 1  # chips from each other active player, to a player dealt no ace
+ACES = cards(*(c for c in PIQUET_32 if c.rank is Rank.ACE))
+
+
+def _aces(k: Expr | int) -> Expr:
+    return (dealt_hand(k) & ACES).count
+
+
+def _bonus(n: int) -> Expr:
+    """The bonuses, as transfers between the seats dealt in: each pays every other the
+    bonus per ace that one holds, and the bonus for holding none."""
+    aces_total: Expr = const(0)
+    none_total: Expr = const(0)
+    for k in range(n):
+        aces_total = aces_total + if_then_else(idle(k), 0, _aces(k))
+        none_total = none_total + if_then_else(~idle(k) & (_aces(k) == 0), 1, 0)
+    return (ACE_BONUS * (ACTIVE * _aces(seat) - aces_total)
+            + NO_ACE_BONUS * (ACTIVE * if_then_else(_aces(seat) == 0, 1, 0) - none_total))
+
+
+BONUSES_OFF = Rule(
+    id="bonus.off", text="There is an ace bonus and a no-ace bonus, paid and received also by "
+    "players who passed, never by a dealer sitting out; their amounts are not known, so by "
+    "default no bonus is paid, and no player gains more than the 10 chips the declarer takes "
+    "from the pot (the ace_bonuses variant pays them).",
+    source=assumption("PRF-BON-3", "the amounts were lost from the sources (G13)",
+                      also=("PRF-BON-1", "PRF-BON-2")),
+    body=Claim(Scope.OUTCOME, score_of(seat) <= TRICKS))
+
+VARIANTS = (
+    Variant(
+        id="four_players",
+        text="Four play: the dealer deals to the other three and sits the deal out.",
+        replaces=tuple((SEATS3[k], SEATS4[k]) for k in SEATS3),
+        source=seed("PRF-SETUP-1", "the sitting-out dealer antes too ([assumption], G4)"),
+    ),
+    Variant(
+        id="pagat_suit_order",
+        text="Pagat's current suit numbers: hearts 4, diamonds 3, spades 2, clubs 1.",
+        replaces=tuple((SEED_TRUMPS[k], PAGAT_TRUMPS[k]) for k in SEED_TRUMPS),
+        source=source("PRF-VAR-3", "[PG], [WP], [DEWP] (G2)"),
+    ),
+    Variant(
+        id="ace_bonuses",
+        text=f"The ace and no-ace bonuses, with amounts the user fills in (ACE_BONUS = "
+        f"{ACE_BONUS}, NO_ACE_BONUS = {NO_ACE_BONUS} in spec/games/preference.py are "
+        "placeholders): each player dealt in receives from each other the bonus per ace he "
+        "was dealt, and the no-ace bonus if he was dealt none.  Players who passed pay and "
+        "receive them too; the dealer sitting out does not.",
+        replaces=((BONUSES_OFF, Rule(
+            id="bonus.aces", text="Ace and no-ace bonuses between the players dealt in.",
+            source=assumption("PRF-BON-1", "amounts unknown (G13); a transfer between active "
+                              "players only, so chips stay conserved (PRF-BON-3)",
+                              also=("PRF-BON-2", "PRF-BON-3")),
+            body=ScoreRule(when=~idle(seat), amount=_bonus(3)))),
+                  (SEATS3["passer"], None)),
+        source=assumption("PRF-BON-1", "amounts unknown (G13)"),
+    ),
+)
+
+GAME = Game(
+    name="Austrian Préférence",
+    key="preference",
+    ref_prefix="PRF",
+    aliases=("preferance", "austrian_preference", "préférence"),
+    doc=__doc__ or "",
+    rules=(
+        SEATS3["seats"], SIDES, CLOCKWISE, SEATS3["sits_out"], SENIORITY, NEXT_DEALER,
+        PACK, RANKS, TRICK_VALUE,
+        PACKETS, TALON,
+        SEED_TRUMPS["ladder"], BID_ORDER, TURNS, PASS_FINAL, OPEN_ONE, ONE_STEP, HOLD_SENIOR,
+        HOLD, FIRST_TURN, AFTER_GAME, GAME_SUITS, DECLARER, ALL_PASS,
+        EXCHANGE, TRUMPS_NAMED, SEED_TRUMPS["name_trumps"], TRUMPS,
+        DEFENCE,
+        FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, TRUMPS_WIN, LED_WINS, SEATS3["ten_tricks"],
+        FROM_THE_POT, PAYS_TRICKS, DECLARER_FAILS, SEATS3["trick_chips"],
+        SEATS3["own_account"], SEATS3["host"], SEATS3["guest"], SEATS3["passer"],
+        BONUSES_OFF,
+    ),
+    variants=VARIANTS,
+)
