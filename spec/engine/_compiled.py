@@ -234,6 +234,12 @@ class CompiledRules:
         self.announcement_names = tuple(b.name for _r, b in g.constructs(K.Announce)) + (
             ("partner",) if proxy else ()) + (
             tuple(d.name for d, _w, _s in self._decide[2]) if self._decide else ())
+        # the announcements a seat may make in the auction and in the play, by name: where
+        # a name means an announcement, and where the same word is a call or a choice
+        self.announcements_in = {
+            Phase.AUCTION: {b.name for _r, b in g.constructs(K.Announce)
+                            if b.scope is Scope.CALL} | ({"partner"} if proxy else set()),  # type: ignore[attr-defined]
+            Phase.PLAY: {b.name for _r, b in g.constructs(K.Announce) if b.scope is Scope.PLAY}}  # type: ignore[attr-defined]
         self._declares = {d.name: d for lst in self._announce.values() for _r, _b, d, *_ in lst}
         for d, _w, _s in (self._decide[2] if self._decide else ()):
             self._declares[d.name] = d

@@ -234,9 +234,9 @@ def parse_action(state: State, text: str) -> Action:
     """
     game = state.game
     t = text.strip()
-    if state.phase is Phase.DROP_OUT:  # a defender's choice: to play, or to drop out
+    if state.phase in (Phase.DROP_OUT, Phase.DECIDE):  # a choice: a name
         return Declare(t.lower())
-    if t.lower() in state.engine.announcement_names:
+    if t.lower() in state.engine.announcements_in.get(state.phase, ()):
         return Declare(t.lower())
     if state.phase is Phase.SET_ASIDE:
         return Lay(game.deck.parse_card(t))

@@ -79,6 +79,7 @@ from spec.dsl import (
     all_of,
     any_of,
     assumption,
+    awarded,
     bid,
     call,
     calls_made,
@@ -206,16 +207,6 @@ def _seat_rules(n: int) -> dict[str, Rule]:
             source=seed("PRF-PAY-2"),
             body=ScoreRule(when=DEFENDS,
                            amount=tricks_won(seat) + if_then_else(has_guest(n), guest_tricks(n), 0))),
-        "guest": Rule(
-            id="pay.guest_never_pays", text="The guest never pays and receives nothing: his "
-            "tricks are paid to the host.", source=seed("PRF-PAY-5"),
-            body=Claim(Scope.OUTCOME, all_of(*(implies(invited(k), score_of(k) == 0)
-                                               for k in range(n))))),
-        "passer": Rule(
-            id="pay.passer", text="A player who passed and was not invited neither receives "
-            "trick chips nor pays penalties.", source=seed("PRF-PAY-6", also=("PRF-DEF-4",)),
-            body=Claim(Scope.OUTCOME, all_of(*(implies(dropped(k), score_of(k) == 0)
-                                               for k in range(n))))),
         "ten_tricks": Rule(
             id="play.ten_tricks", text="All 10 tricks are played, with two cards each when one "
             "defender plays; when both pass the declarer is credited with all 10.",
@@ -400,6 +391,16 @@ LED_WINS = Rule(
     source=seed("PRF-PLAY-5"), body=led_suit_wins())
 
 # -- the payoff ---------------------------------------------------------------------------
+PAYOFF = ("pay.from_the_pot", "pay.declarer_pays_tricks", "pay.declarer_fails", "pay.trick_chips",
+          "pay.defender", "pay.host")
+GUEST = Rule(
+    id="pay.guest_never_pays", text="The guest never pays and receives nothing: his tricks are "
+    "paid to the host.", source=seed("PRF-PAY-5"),
+    body=Claim(Scope.OUTCOME, implies(invited(seat), awarded(*PAYOFF) == 0)))
+PASSER = Rule(
+    id="pay.passer", text="A player who passed and was not invited neither receives trick chips "
+    "nor pays penalties.", source=seed("PRF-PAY-6", also=("PRF-DEF-4",)),
+    body=Claim(Scope.OUTCOME, implies(dropped(seat), awarded(*PAYOFF) == 0)))
 FROM_THE_POT = Rule(
     id="pay.from_the_pot", text="Whatever the result, the declarer takes 10 chips from the pot.",
     source=seed("PRF-PAY-1"), body=ScoreRule(when=seat == declarer, amount=const(10)))
@@ -471,8 +472,7 @@ VARIANTS = (
             source=assumption("PRF-BON-1", "amounts unknown (G13); a transfer between active "
                               "players only, so chips stay conserved (PRF-BON-3)",
                               also=("PRF-BON-2", "PRF-BON-3")),
-            body=ScoreRule(when=~idle(seat), amount=_bonus(3)))),
-                  (SEATS3["passer"], None)),
+            body=ScoreRule(when=~idle(seat), amount=_bonus(3)))),),
         source=assumption("PRF-BON-1", "amounts unknown (G13)"),
     ),
 )
@@ -493,7 +493,7 @@ GAME = Game(
         DEFENCE,
         FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, TRUMPS_WIN, LED_WINS, SEATS3["ten_tricks"],
         FROM_THE_POT, PAYS_TRICKS, DECLARER_FAILS, SEATS3["trick_chips"],
-        SEATS3["own_account"], SEATS3["host"], SEATS3["guest"], SEATS3["passer"],
+        SEATS3["own_account"], SEATS3["host"], GUEST, PASSER,
         BONUSES_OFF,
     ),
     variants=VARIANTS,

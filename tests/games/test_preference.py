@@ -1,0 +1,190 @@
+"""Austrian Préférence: the digest's worked examples, the auction, the exchange and the
+defenders' choice, the payoff from the pot."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spec.engine import (
+    PASS,
+    Call,
+    Declare,
+    Discard,
+    Phase,
+    apply,
+    engine_for,
+    legal_actions,
+    new_deal,
+    play_deal,
+)
+from spec.errors import IllegalActionError
+from spec.games.preference import GAME
+from spec.records import replay, to_record
+
+ENGINE = engine_for(GAME)
+D, E, W = 0, 1, 2  # the declarer and the defenders on his left and right, in the examples
+
+
+def call(text: str) -> Call:
+    return PASS if text == "pass" else Call(GAME.parse_bid(text))
+
+
+def after(*calls: str, dealer: int = 2, seed: int = 1):  # type: ignore[no-untyped-def]
+    """A deal of ``seed`` (forehand seat 0 with the default dealer) after ``calls``."""
+    s = new_deal(GAME, seed=seed, dealer=dealer)
+    for c in calls:
+        s = apply(s, call(c))
+    return s
+
+
+def bids(s) -> set[str]:  # type: ignore[no-untyped-def]
+    return {str(a) for a in legal_actions(s)}
+
+
+# -- the worked examples of the digest (section 3): chips for D, E, W; the pot gets the rest --
+@pytest.mark.parametrize(("winners", "dropped", "guest", "chips"), [
+    ([D] * 10, 1 << E | 1 << W, -1, (10, 0, 0)),            # both defenders pass
+    ([D] * 7 + [E] * 2 + [W], 0, -1, (7, 2, -9)),           # W fails
+    ([D] * 5 + [E] * 3 + [W] * 2, 0, -1, (-15, 3, 2)),      # D fails
+    ([D] * 6 + [E] * 3 + [W], 0, W, (6, 4, 0)),             # E host, W guest, 4 together
+    ([D] * 7 + [E] * 2 + [W], 0, W, (7, -7, 0)),            # host and guest 3 < 4
+    ([D] * 8 + [E] * 2, 1 << W, -1, (8, 2, 0)),             # E plays alone
+    ([E] * 10, 0, -1, (-20, 10, -10)),                      # no trick for D, none for W
+])
+def test_worked_payoffs(winners: list[int], dropped: int, guest: int,
+                        chips: tuple[int, int, int]) -> None:
+    got = ENGINE.score_outcome(contract=0, declarer=D, winners=winners, dealer=W,
+                               dropped=dropped, guest=guest)
+    assert got == chips
+    pot = -sum(got)
+    assert pot % 10 == 0 and pot >= -10  # the pot pays at most its 10 chips
+
+
+# -- the auction -----------------------------------------------------------------------------
+def test_the_first_bid_is_one_or_a_first_turn_game() -> None:
+    assert bids(after()) == {"pass", "One", "GameS", "GameC", "GameD", "Hearts"}
+
+
+def test_one_step_up_or_a_hold_by_a_senior() -> None:
+    s = after("One")  # forehand bid One; the middle hand (junior) may only go one step up
+    assert bids(s) == {"pass", "Two", "GameS", "GameC", "GameD", "Hearts"}
+    s = apply(s, call("Two"))
+    s = apply(s, call("pass"))  # the rear hand passes
+    assert bids(s) == {"pass", "Two", "Three"}  # forehand, senior, may hold Two
+    s = apply(s, call("Two"))
+    assert s.high_bidder == 0 and str(GAME.ladder[s.standing]) == "Two"
+    assert bids(s) == {"pass", "Three"}  # the displaced junior must go up or pass
+    with pytest.raises(IllegalActionError, match="auction.hold_by_senior"):
+        apply(s, call("Two"))
+
+
+def test_a_pass_is_final_and_two_passes_end_it() -> None:
+    s = after("One", "pass", "Two")
+    assert s.turn == 0 and bids(s) == {"pass", "Two", "Three"}
+    s = apply(s, call("pass"))
+    assert bids(s) == {"pass"}  # the middle hand passed before
+    before = s
+    with pytest.raises(IllegalActionError, match="auction.pass_final"):
+        apply(s, call("Three"))
+    assert before.log == s.log and before.turn == s.turn  # a refused call changes nothing
+    s = apply(s, call("pass"))
+    assert s.phase is Phase.EXCHANGE and s.declarer == 2
+
+
+def test_game_only_at_the_first_turn_and_then_the_others_are_out() -> None:
+    s = after("One", "pass", "GameC")
+    assert bids(s) == {"pass"}  # forehand has had his turn: he is out
+    s = after("One", "GameS")
+    assert bids(s) == {"pass", "GameC", "GameD", "Hearts"}  # a first turn: a higher Game
+    s = after("One", "GameD", "pass", "pass")
+    assert s.declarer == 1 and s.phase is Phase.DECIDE  # no exchange in Game
+
+
+def test_hearts_ends_the_auction() -> None:
+    s = after("Hearts")
+    assert s.declarer == 0 and s.phase is Phase.DECIDE
+    assert {str(a) for a in legal_actions(s)} == {"hearts"}
+
+
+def test_all_pass_redeals_by_the_next_dealer() -> None:
+    s = after("pass", "pass", "pass")
+    assert s.thrown_in and s.dealer == 0 and s.phase is Phase.AUCTION
+
+
+# -- the exchange, trumps and the defenders ---------------------------------------------------
+def _to_defence(contract: str = "One", trumps: str = "spades"):  # type: ignore[no-untyped-def]
+    s = after(contract, "pass", "pass")
+    if s.phase is Phase.EXCHANGE:
+        assert s.hands[0].bit_count() == 12  # the talon taken up
+        for _ in range(2):
+            s = apply(s, legal_actions(s)[0])
+        assert s.hands[0].bit_count() == 10 and s.discards.bit_count() == 2
+    s = apply(s, Declare(trumps))
+    return s
+
+
+def test_trumps_the_contract_allows() -> None:
+    s = after("One", "Two", "pass", "pass")  # Two: not spades
+    for _ in range(2):
+        s = apply(s, legal_actions(s)[0])
+    assert {str(a) for a in legal_actions(s)} == {"clubs", "diamonds", "hearts"}
+    with pytest.raises(IllegalActionError, match="exchange.name_trumps"):
+        apply(s, Declare("spades"))
+
+
+def test_both_defenders_pass() -> None:
+    s = _to_defence()
+    assert s.phase is Phase.DROP_OUT and s.turn == 1  # left of the declarer first
+    s = apply(apply(s, Declare("pass")), Declare("pass"))
+    assert s.phase is Phase.OVER and s.scores == (10, 0, 0)
+
+
+def test_the_host_invites_his_guest() -> None:
+    s = _to_defence()
+    s = apply(apply(s, Declare("play")), Declare("pass"))
+    assert s.turn == 1 and {str(a) for a in legal_actions(s)} == {"invite", "alone"}
+    with pytest.raises(IllegalActionError, match="defence.play_or_pass"):
+        apply(s, Declare("play"))
+    s = apply(s, Declare("invite"))
+    assert s.guest == 2 and not s.dropped and s.hands[2].bit_count() == 10
+    assert s.phase is Phase.PLAY and s.turn == 0
+    end = play_deal(GAME, seed=1, dealer=2)  # a whole deal still ends
+    assert end.phase is Phase.OVER
+
+
+def test_alone_makes_two_card_tricks() -> None:
+    s = _to_defence()
+    s = apply(apply(s, Declare("play")), Declare("pass"))
+    s = apply(s, Declare("alone"))
+    rng = random.Random(0)
+    while s.phase is not Phase.OVER:
+        acts = legal_actions(s)
+        s = apply(s, acts[int(rng.random() * len(acts))])
+    assert all(len(t.cards) == 2 for t in s.tricks) and len(s.tricks) == 10
+    assert s.scores[2] == 0
+
+
+# -- whole deals --------------------------------------------------------------------------------
+def test_many_deals_play_and_replay() -> None:
+    for seed in range(300):
+        s = play_deal(GAME, seed=seed)
+        assert s.phase is Phase.OVER
+        report = replay(to_record(s), GAME)
+        assert report.ok, report.message
+        pot = -sum(s.scores)
+        assert pot % 10 == 0 and pot >= -10
+
+
+@pytest.mark.slow
+def test_ten_thousand_deals() -> None:
+    for seed in range(10_000):
+        assert play_deal(GAME, seed=seed).phase is Phase.OVER
+
+
+def test_four_players_the_dealer_sits_out() -> None:
+    four = GAME.with_variants("four_players")
+    for seed in range(100):
+        s = play_deal(four, seed=seed)
+        assert s.dealt[s.dealer] == 0 and s.dealer not in {seat for seat, _a in s.log}
+        assert s.scores[s.dealer] == 0
