@@ -449,6 +449,21 @@ BONUSES_OFF = Rule(
 
 VARIANTS = (
     Variant(
+        id="extra_contracts",
+        text="Extra contracts numbered Five, Six and Seven (perhaps more) above Four, paid "
+        "between the players and not from the pot: defenders may not drop out, the talon is "
+        "exchanged, no bonuses are paid; after the exchange the declarer of One to Seven may "
+        "name a higher number; Game versions without the exchange score double and beat suit "
+        "Games.",
+        replaces=(),
+        source=seed("PRF-VAR-2", "the list of contracts and their scores was lost from every "
+                    "stored source (G14); the seed's 'One to Seven may change to a larger "
+                    "number' suggests a contract above Seven"),
+        not_decidable="the contracts' names, trick targets and scores are not known: the "
+        "sources that listed them were lost (digest G14), so there is nothing to play or "
+        "prove until they are found",
+    ),
+    Variant(
         id="four_players",
         text="Four play: the dealer deals to the other three and sits the deal out.",
         replaces=tuple((SEATS3[k], SEATS4[k]) for k in SEATS3),
