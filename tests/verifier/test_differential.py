@@ -201,6 +201,7 @@ def _agree(game: Game, seed: int) -> None:
                    Ctx.PASSES_IN_ROW: enc.int(s.passes_in_row), Ctx.CALL_IS_BID: enc.bool(True),
                    Ctx.STAGE: enc.int(s.stage), Ctx.SEAT_CALLS: enc.int(s.seat_calls[acting]),
                    Ctx.BID_THIS_STAGE: enc.bool(s.stage_bid), Ctx.PROXY: enc.bool(s.proxy >= 0),
+                   Ctx.STANDING_ACCEPTED: enc.bool(s.accepter >= 0),
                    Ctx.CALL_BID: bid, **_tracked(enc, s)}
             call_legal = Z3Compiler(enc, env).visit(D.call_legal(game))
             for i in rng.sample(range(len(game.ladder)), min(12, len(game.ladder))):
