@@ -126,7 +126,7 @@ def _contract(state: State) -> dict[str, Any]:
                            "declarer": t.name(state.declarer)}
     if game.program.several_declarers:
         out["declarers"] = [t.name(s) for s in state.declaring_seats]
-    if game.program.partner is not None:
+    if game.program.partner is not None or game.program.partner_by_call:
         out["partner"] = None if state.partner == state.declarer else t.name(state.partner)
     return out
 

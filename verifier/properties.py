@@ -260,6 +260,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
     for name, track in g.tracked.items():
         v = enc.bool_var(f"{prefix}tv_{name}") if track.type is T.BOOL else enc.int_var(f"{prefix}tv_{name}")
         tracked[("tracked", name)] = v
+    # the seat that accepted the standing bid (-1: none), which carries over between stages
+    accepter: Any = enc.int(-1)
     if stage == 1:
         standing, has, high = enc.int(-1), enc.bool(False), enc.int(-1)
     else:
@@ -270,6 +272,10 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         facts += earlier.facts + [enc.bid_in_ladder(standing), high >= 0, high < n,
                                   earlier.compile(D.call_legal(g))]
         has = enc.bool(True)
+        if g.program.partner_by_call:
+            accepter = enc.int_var(f"{prefix}accepter_0")
+            facts.append(z3.Or(accepter == -1, z3.And(accepter >= 0, accepter < n,
+                                                      accepter != high)))
     calls, passes, stage_bid = enc.int(0), enc.int(0), enc.bool(False)
     seat_calls = [enc.int(0)] * n
     passed = [enc.bool(False)] * n
@@ -277,7 +283,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                  Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
                  Ctx.PASSES_IN_ROW: passes, Ctx.BID_THIS_STAGE: stage_bid,
                  Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0),
-                 Ctx.SEAT_PASSED: enc.bool(False), **tracked}
+                 Ctx.SEAT_PASSED: enc.bool(False), Ctx.STANDING_ACCEPTED: accepter >= 0,
+                 **tracked}
     seat = Z3Compiler(enc, first_env).visit(turns.first)
     idle = E.idle_seat(enc, dealer)  # the seat idle for the deal makes no call
     if g.constructs(K.IdleSeat):
@@ -298,7 +305,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.PASSES_IN_ROW: passes, Ctx.CALL_IS_BID: is_bid, Ctx.CALL_BID: b,
             Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
             Ctx.SEAT_PASSED: enc.select(seat, passed),
-            Ctx.PROXY: proxy, **tracked,
+            Ctx.PROXY: proxy, Ctx.STANDING_ACCEPTED: accepter >= 0, **tracked,
         }
         legal = _call_legal_term(enc, env)
         if proxy_rules:
@@ -310,11 +317,16 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         before_key = z3.If(has, enc.bid_key(standing), enc.int(-(10 ** 9)))
         new_standing = z3.If(is_bid, b, standing)
         new_has = z3.Or(has, is_bid)
-        # a bid named by the partner is the seat's own; one that joins the standing bid
-        # leaves its first bidder the highest
+        # a bid named by the partner is the seat's own; one that joins or accepts the
+        # standing bid leaves its first bidder the highest
         joins = (Z3Compiler(enc, env).visit(D.call_joins(g)) if g.program.several_declarers
                  else enc.bool(False))
-        new_high = z3.If(z3.And(is_bid, z3.Not(joins)), seat, high)
+        accepts = (Z3Compiler(enc, env).visit(D.call_accepts(g)) if g.program.partner_by_call
+                   else enc.bool(False))
+        new_high = z3.If(z3.And(is_bid, z3.Not(joins), z3.Not(accepts)), seat, high)
+        # a new highest bid takes the standing bid, and its acceptance, from the pair
+        new_accepter = z3.If(accepts, seat,
+                             z3.If(z3.And(is_bid, z3.Not(joins)), enc.int(-1), accepter))
         new_calls = calls + 1
         new_passes = z3.If(is_bid, enc.int(0), passes + 1)
         new_stage_bid = z3.Or(stage_bid, is_bid)
@@ -331,14 +343,17 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.STANDING: new_standing, Ctx.HIGH_BIDDER: new_high, Ctx.CALLS_MADE: new_calls,
             Ctx.PASSES_IN_ROW: new_passes, Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine_after,
             Ctx.SEAT_PASSED: enc.select(seat, new_passed),
-            Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy, **tracked,
+            Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy,
+            Ctx.STANDING_ACCEPTED: new_accepter >= 0, **tracked,
         }
         ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
         rows.append({"env": env, "legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,
-                     "joins": joins,
+                     "joins": joins, "accepts": accepts, "accepter": accepter,
+                     "accepter_after": new_accepter,
                      "had": has, "over_before": over, "ends": ends, "has_after": new_has,
                      "high_after": new_high, "seat": seat, "proxy": proxy, "after": after})
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes
+        accepter = new_accepter
         stage_bid, seat_calls, passed = new_stage_bid, new_seat_calls, new_passed
         over = z3.Or(over, ends)
         seat = (seat + 1) % n
@@ -490,13 +505,13 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
 
 def _raises_everywhere(game: Game, solving: Solving, stage: int, joins: bool = False) -> bool:
     """Every legal bid beats the standing bid at any moment of the stage (single calls);
-    with ``joins``, or repeats it where the rules let other seats join it."""
+    with ``joins``, or repeats it where the rules let other seats join or accept it."""
     enc = Encoding(game, solving.ctx)
     sit = _stage_situation(enc, stage)
     env = sit.env
     beats = enc.bid_key(env[Ctx.CALL_BID]) > enc.bid_key(env[Ctx.STANDING])
     if joins:
-        beats = z3.Or(beats, sit.compile(D.call_joins(game)))
+        beats = z3.Or(beats, sit.compile(D.call_joins(game)), sit.compile(D.call_accepts(game)))
     if joins and game.constructs(K.HoldBid):
         beats = z3.Or(beats, _holds(enc, env))
     raises = z3.Implies(z3.And(sit.compile(D.call_legal(game)), env[Ctx.CALL_IS_BID],
@@ -530,7 +545,8 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
     if not _bid_over_a_bid(game, solving):
         return (Verdict.VACUOUS, "it holds only because no legal bid is ever made over "
                 "another bid", None)
-    joins = game.program.several_declarers or bool(game.constructs(K.HoldBid))
+    joins = (game.program.several_declarers or game.program.partner_by_call
+             or bool(game.constructs(K.HoldBid)))
     if all(_raises_everywhere(game, solving, k, joins) for k in range(1, game.stages + 1)):
         return Verdict.HOLDS, "for every call at any moment of every auction", None
     # otherwise check the calls of real auctions, unrolled from the start
@@ -542,6 +558,7 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
             claim = z3.Implies(z3.And(r["is_bid"], r["had"]),
                                z3.Or(enc.bid_key(r["bid"]) > r["before_key"], r["joins"],
+                                     r["accepts"],
                                      _holds(enc, r["env"]) if game.constructs(K.HoldBid)
                                      else enc.bool(False)))
             model = _prove(solving, facts + prefix, claim)
@@ -551,6 +568,39 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
                                           f"call {t + 1} does not beat the standing bid",
                                           stage=stage, start=_start(model, stage))
                 return Verdict.VIOLATED, "a legal bid that does not raise the standing bid", pt
+    stages = f" of each of the {game.stages} auction stages" if game.stages > 1 else " of every auction"
+    return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
+
+
+def _one_accepter(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    """A call that accepts the standing bid finds it unaccepted and is not its bidder's,
+    and while the pair holds the standing bid the accepter is another seat than its bidder:
+    checked on the calls of real auctions, unrolled from the start."""
+    steps = min(opts.bound, max(game.players * 2, 8))
+    whole = True
+    for stage in range(1, game.stages + 1):
+        enc = Encoding(game, solving.ctx)
+        facts, rows, dealer = _auction_steps(enc, steps, stage)
+        for t, r in enumerate(rows):
+            prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
+            claim = z3.And(
+                z3.Implies(r["accepts"], z3.And(r["accepter"] == -1,
+                                                r["seat"] != r["env"][Ctx.HIGH_BIDDER])),
+                z3.Implies(r["accepter_after"] >= 0, r["accepter_after"] != r["high_after"]))
+            model = _prove(solving, facts + prefix, claim)
+            if model is not None:
+                calls = _decode_calls(model, rows, t + 1)
+                pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
+                                          f"call {t + 1} accepts a bid twice or its own",
+                                          stage=stage, start=_start(model, stage))
+                return Verdict.VIOLATED, "a bid accepted twice, or by its own bidder", pt
+        # whether some auction is still going after the calls unrolled
+        going = _prove(solving, facts + [r["legal"] for r in rows],
+                       z3.Or(*[r["ends"] for r in rows]))
+        whole = whole and going is None
+    if whole:
+        return (Verdict.HOLDS, f"for every call of every auction (each is over within "
+                f"{steps} calls)", None)
     stages = f" of each of the {game.stages} auction stages" if game.stages > 1 else " of every auction"
     return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
 
@@ -734,7 +784,8 @@ GENERIC: tuple[tuple[str, str, Callable[..., Any], tuple[type[K.Construct], ...]
      "bids are equal (the build refuses a ladder with equal bids; this proves the Z3 "
      "encoding of the order agrees).", _bid_order_total, (K.Ladder, K.BidOrder)),
     ("auction.standing_bid_increases", "Every legal bid beats the standing bid, so the "
-     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall, K.SameBidJoins, K.HoldBid)),
+     "standing bid only goes up.", _standing_increases, (K.BidOrder, K.CallRule, K.ProxyCall,
+                                                K.SameBidJoins, K.PartnerAccepts, K.HoldBid)),
     ("auction.ends", "Every auction ends, with one declarer (the highest bidder) or a redeal.",
      _auction_ends, (K.AuctionTurns, K.HighestBidderDeclares, K.RedealIfNoBid, K.SameBidJoins)),
     ("auction.legal_call_exists", "A seat to call in an auction not yet over always has a "
@@ -987,6 +1038,10 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
 def _generic_text(game: Game, pid: str, text: str) -> str:
     """A generic property as it reads for ``game``: where several seats may declare one
     bid, a bid may repeat the standing bid, and the auction ends with its declarers."""
+    if (game.program.partner_by_call and not game.program.several_declarers
+            and pid == "auction.standing_bid_increases"):
+        return ("Every legal bid beats the standing bid or accepts it (repeats a bid the "
+                "rules let one other seat accept), so the standing bid never goes down.")
     if game.program.several_declarers:
         if pid == "auction.standing_bid_increases":
             return ("Every legal bid beats the standing bid or joins it (repeats a bid the "
@@ -1009,6 +1064,11 @@ def checks_for(game: Game) -> list[Check]:
     out = [Check(pid, _generic_text(game, pid, text), "generic", fn,
                  covers=tuple(r.id for r, _b in game.rules_with(*kinds)))
            for pid, text, fn, kinds in GENERIC]
+    accepts = game.constructs(K.PartnerAccepts)
+    if accepts:
+        out.append(Check("auction.one_accepter", "A bid is accepted at most once, never by "
+                         "its own bidder: the partner a call forms is one other seat.", "generic",
+                         _one_accepter, covers=tuple(r.id for r, _b in accepts)))
     for rule, _b in game.constructs(K.GameTarget):
         out.append(Check("game.one_winner", "Every game has exactly one winner: the side whose "
                          "trick first reaches the target.", "generic", _game_one_winner,

@@ -146,6 +146,9 @@ class Unrolling(ConstructVisitor[str]):
     def visit_PartnerHolds(self, b: K.PartnerHolds) -> str:
         raise UnsupportedNodeError(b, "the scenario unroller", "a partner found by the cards")
 
+    def visit_PartnerAccepts(self, b: K.PartnerAccepts) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "a partner formed by a call")
+
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return "never: a scenario is a deal played out, voided by no rule on the way"
 

@@ -77,6 +77,7 @@ from spec.dsl._constructs import (
     SameBidJoins,
     PartnerHolds,
     HoldBid,
+    PartnerAccepts,
     VoidWhen,
     AuctionTurns,
     CardPoints,
@@ -229,6 +230,13 @@ class _Call:
         other seats join."""
         return Ref(Ctx.CALL_JOINS)
 
+    @property
+    def accepts(self) -> Expr:
+        """The call repeats the standing bid, one the game's ``PartnerAccepts`` rule lets
+        another seat accept, by a seat other than its bidder, while nobody has accepted it:
+        the seat becomes the bidder's partner."""
+        return Ref(Ctx.CALL_ACCEPTS)
+
 
 class _Standing:
     """The highest bid so far in the auction."""
@@ -244,6 +252,11 @@ class _Standing:
     @property
     def bidder(self) -> Expr:
         return Ref(Ctx.HIGH_BIDDER)
+
+    @property
+    def accepted(self) -> Expr:
+        """Another seat has accepted the standing bid (``PartnerAccepts``)."""
+        return Ref(Ctx.STANDING_ACCEPTED)
 
 
 class _BidDefinition:
@@ -522,4 +535,5 @@ __all__ = [
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
     "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",
+    "PartnerAccepts",
 ]

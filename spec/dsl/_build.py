@@ -231,7 +231,7 @@ _SINGLETONS = (
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
                  K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut, K.Talon, K.TakeTalon,
-                 K.IdleSeat, K.DropOut, K.SameBidJoins, K.PartnerHolds, K.HoldBid,
+                 K.IdleSeat, K.DropOut, K.SameBidJoins, K.PartnerHolds, K.HoldBid, K.PartnerAccepts,
                  K.GameTarget, K.TurnUp,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
@@ -430,17 +430,26 @@ class Game:
                      Ctx.STRAIN_RANK: self.strain_rank[self.ladder[-1].strain]})
         return tuple(int(evaluate(self, body.key, env)) for env in envs)  # type: ignore[call-overload]
 
+    def _bids_where(self, kind: type[K.Construct]) -> tuple[bool, ...]:
+        """For every bid on the ladder, whether the ``bids=`` of the ``kind`` rule holds."""
+        found = self.constructs(kind)
+        if not found:
+            return (False,) * len(self.ladder)
+        bids: Expr = found[0][1].bids  # type: ignore[attr-defined]
+        return tuple(bool(evaluate(self, bids, {Ctx.LEVEL: b.level,
+                                                Ctx.STRAIN_RANK: self.strain_rank[b.strain]}))
+                     for b in self.ladder)
+
     @cached_property
     def joinable_bids(self) -> tuple[bool, ...]:
         """For every bid on the ladder, whether other seats may join it (``SameBidJoins``)."""
-        found = self.constructs(K.SameBidJoins)
-        if not found:
-            return (False,) * len(self.ladder)
-        body = found[0][1]
-        assert isinstance(body, K.SameBidJoins)
-        return tuple(bool(evaluate(self, body.bids, {Ctx.LEVEL: b.level,
-                                                     Ctx.STRAIN_RANK: self.strain_rank[b.strain]}))
-                     for b in self.ladder)
+        return self._bids_where(K.SameBidJoins)
+
+    @cached_property
+    def acceptable_bids(self) -> tuple[bool, ...]:
+        """For every bid on the ladder, whether another seat may accept it and become its
+        bidder's partner (``PartnerAccepts``)."""
+        return self._bids_where(K.PartnerAccepts)
 
     @property
     def bid_keys(self) -> tuple[int, ...]:
@@ -682,7 +691,8 @@ class Game:
                 raise self._fail("a card turned up with a seat idle for the deal is not "
                                  "supported yet: the verifier places the turn-up without "
                                  "passing over the idle seat", rule)
-        joins = self.constructs(K.SameBidJoins) + self.constructs(K.PartnerHolds)
+        joins = (self.constructs(K.SameBidJoins) + self.constructs(K.PartnerHolds)
+                 + self.constructs(K.PartnerAccepts))
         for rule, body in drop:
             assert isinstance(body, K.DropOut)
             if joins:
@@ -956,11 +966,14 @@ class Game:
         assert isinstance(seats, K.Seats)
         fixed = bool(seats.partnerships) or not self.constructs(K.SidesByContract)
         wants = {K.SameBidJoins: (("bids", T.BOOL),),
-                 K.PartnerHolds: (("when", T.BOOL), ("cards", T.CARDS))}
+                 K.PartnerHolds: (("when", T.BOOL), ("cards", T.CARDS)),
+                 K.PartnerAccepts: (("bids", T.BOOL),)}
+        whats = {K.SameBidJoins: "several declarers",
+                 K.PartnerHolds: "a partner found by the cards",
+                 K.PartnerAccepts: "a partner formed by a call"}
         for kind, fields in wants.items():
             for rule, body in self.constructs(kind):
-                what = ("several declarers" if kind is K.SameBidJoins
-                        else "a partner found by the cards")
+                what = whats[kind]
                 if fixed:
                     raise self._fail(f"{what} needs sides that the contract decides "
                                      "(SidesByContract, and no fixed partnerships)", rule)
@@ -988,6 +1001,21 @@ class Game:
                 if kind is K.SameBidJoins and not any(self.joinable_bids):
                     raise self._fail("no bid of the ladder can be joined (bids= holds for none)",
                                      rule)
+                if kind is K.PartnerAccepts:
+                    alone = self.constructs(K.SidesByContract)[0][1]
+                    if alone.declarer_alone:  # type: ignore[attr-defined]
+                        raise self._fail(f"{what} needs a declarer who may have a partner "
+                                         "(SidesByContract(declarer_alone=False))", rule)
+                    if not any(self.acceptable_bids):
+                        raise self._fail("no bid of the ladder can be accepted (bids= holds "
+                                         "for none)", rule)
+                    both = [self.ladder[k].symbol for k, (j, a) in enumerate(
+                        zip(self.joinable_bids, self.acceptable_bids)) if j and a]
+                    if both:
+                        joins = self.constructs(K.SameBidJoins)[0][0]
+                        raise self._fail(f"a bid is either joined by several declarers "
+                                         f"({joins.id}) or accepted by one partner, not both: "
+                                         f"{', '.join(both)}", rule)
 
     def _check_variants_and_properties(self, rules: dict[str, Rule]) -> None:
         ids = set(rules)

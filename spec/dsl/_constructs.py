@@ -258,6 +258,20 @@ class PartnerHolds(Construct):
 
 
 @_c
+class PartnerAccepts(Construct):
+    """A bid for which ``bids`` holds (scope: BID) may be accepted: while it stands and
+    nobody has accepted it, another seat may make the same bid (when the call rules allow
+    it: ``call.accepts``), and becomes the partner of the seat that bid it.  It is accepted
+    at most once, never by its own bidder; the first to bid it stays the highest bidder.
+    A higher bid takes the standing bid from the pair, and with it the acceptance.  When
+    the auction ends with it accepted, the accepter is the declarer's partner (before any
+    ``PartnerHolds`` rule); when it ends with it unaccepted, its bidder declares it alone,
+    and the score rules say what that is worth (``declarer_partner == declarer``)."""
+
+    bids: Expr
+
+
+@_c
 class RedealIfNoBid(Construct):
     """When the auction ends with no bid, the cards are redealt, by a dealer ``steps`` on."""
 
@@ -625,7 +639,7 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
     Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
     TurnUp, TrumpIs, LayOpen, IdleSeat, DropOut,
-    SameBidJoins, PartnerHolds, HoldBid,
+    SameBidJoins, PartnerHolds, HoldBid, PartnerAccepts,
 )
 
 # Which scope each expression-valued field of a construct is written in.
@@ -661,6 +675,7 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (PartnerHolds, "when"): Scope.STATUS,
     (HoldBid, "when"): Scope.CALL,
     (PartnerHolds, "cards"): Scope.STATUS,
+    (PartnerAccepts, "bids"): Scope.BID,
     (CallRule, "applies"): Scope.CALL,
     (CallRule, "requires"): Scope.CALL,
     (TrickPlay, "first_lead"): Scope.PLAY,

@@ -131,19 +131,40 @@ def declarer_partner(game: Game) -> Expr:
     return out
 
 
+def one_of_bids(game: Game, bid: Expr, which: tuple[bool, ...]) -> Expr:
+    """``bid`` is one of the ladder's bids for which ``which`` is true (any scope)."""
+    chosen = [k for k, ok in enumerate(which) if ok]
+    if not chosen:
+        return Const(False, T.BOOL)
+    # bids are told apart by their keys in the bid order (the build checks they differ)
+    key = BidAttr(BidField.KEY, bid)
+    one_of = tuple(Compare(Op.EQ, key, Const(game.bid_keys[k], T.INT)) for k in chosen)
+    return one_of[0] if len(one_of) == 1 else BoolOp(Op.OR, one_of)
+
+
+def _repeats_standing(game: Game, which: tuple[bool, ...]) -> list[Expr]:
+    """The call is a bid, the same as the standing bid, and one of ``which`` (scope: CALL)."""
+    bid = Ref(Ctx.CALL_BID)
+    return [Ref(Ctx.CALL_IS_BID), Ref(Ctx.HAS_STANDING), Compare(Op.EQ, bid, Ref(Ctx.STANDING)),
+            one_of_bids(game, bid, which)]
+
+
 def call_joins(game: Game) -> Expr:
     """The call repeats the standing bid, and the ``SameBidJoins`` rule lets that bid be
     joined (scope: CALL)."""
-    joinable = [k for k, ok in enumerate(game.joinable_bids) if ok]
-    if not joinable:
+    if not any(game.joinable_bids):
         return Const(False, T.BOOL)
-    # bids are told apart by their keys in the bid order (the build checks they differ)
-    key = BidAttr(BidField.KEY, Ref(Ctx.CALL_BID))
-    one_of = tuple(Compare(Op.EQ, key, Const(game.bid_keys[k], T.INT)) for k in joinable)
-    bid = Ref(Ctx.CALL_BID)
-    return BoolOp(Op.AND, (Ref(Ctx.CALL_IS_BID), Ref(Ctx.HAS_STANDING),
-                           Compare(Op.EQ, bid, Ref(Ctx.STANDING)),
-                           one_of[0] if len(one_of) == 1 else BoolOp(Op.OR, one_of)))
+    return BoolOp(Op.AND, tuple(_repeats_standing(game, game.joinable_bids)))
+
+
+def call_accepts(game: Game) -> Expr:
+    """The call repeats the standing bid, the ``PartnerAccepts`` rule lets that bid be
+    accepted, nobody has accepted it yet, and the seat is not its bidder (scope: CALL)."""
+    if not any(game.acceptable_bids):
+        return Const(False, T.BOOL)
+    return BoolOp(Op.AND, (*_repeats_standing(game, game.acceptable_bids),
+                           Not(Ref(Ctx.STANDING_ACCEPTED)),
+                           Compare(Op.NE, Ref(Ctx.SEAT), Ref(Ctx.HIGH_BIDDER))))
 
 
 def legal_cards(game: Game) -> Expr:
@@ -534,7 +555,7 @@ __all__ = [
     "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value",
     "points_won", "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal",
     "auction_over", "NO_SUIT", "face_down", "each_declarer", "holder_of_highest",
-    "declarer_partner", "call_joins",
+    "declarer_partner", "call_joins", "call_accepts", "one_of_bids",
     "required_announcement", "fires", "Firing", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]
 
@@ -635,6 +656,12 @@ class Firing(ConstructVisitor[Fired]):
     def visit_PartnerHolds(self, b: K.PartnerHolds) -> Fired:
         return Scope.OUTCOME, BoolOp(Op.AND, (b.when, Compare(Op.NE, Ref(Ctx.DECLARER_PARTNER),
                                                              Ref(Ctx.DECLARER))))
+
+    def visit_PartnerAccepts(self, b: K.PartnerAccepts) -> Fired:
+        # a deal whose contract another seat accepted
+        return Scope.OUTCOME, BoolOp(Op.AND, (
+            one_of_bids(self.game, Ref(Ctx.CONTRACT), self.game.acceptable_bids),
+            Compare(Op.NE, Ref(Ctx.DECLARER_PARTNER), Ref(Ctx.DECLARER))))
 
     # -- at work in some deals, in ways a fixture does not yet single out ---------------
     def _unmodelled(self, b: K.Construct) -> Fired:

@@ -124,6 +124,11 @@ class Ctx(enum.Enum):
     MAY_ASK_PARTNER = (T.BOOL, {_S.CALL}, "the acting seat may ask its partner to call for it")
     CALL_JOINS = (T.BOOL, {_S.CALL}, ("the call repeats the standing bid, one the rules let "
                                       "other seats join (SameBidJoins)"))
+    STANDING_ACCEPTED = (T.BOOL, {_S.CALL}, ("another seat has accepted the standing bid, "
+                                             "and is its bidder's partner (PartnerAccepts)"))
+    CALL_ACCEPTS = (T.BOOL, {_S.CALL}, ("the call repeats the standing bid, one the rules let "
+                                        "another seat accept, and nobody has yet "
+                                        "(PartnerAccepts)"))
 
     CONTRACT = (
         T.BID,

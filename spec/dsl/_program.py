@@ -164,11 +164,19 @@ class DealProgram:
     # the declarer's partner as the auction ends (scope STATUS), when rules form one
     partner: Expr | None = None
     partner_rules: tuple[str, ...] = ()  # the rules that form it
+    # the bids (by number) another seat may accept in the auction, becoming the partner of
+    # the seat that bid it (the declarer, if it stands)
+    acceptable: tuple[int, ...] = ()
 
     @property
     def several_declarers(self) -> bool:
         """Whether a deal can have several declarers, each settled on his own."""
         return bool(self.joinable)
+
+    @property
+    def partner_by_call(self) -> bool:
+        """Whether a call in the auction can make a seat the declarer's partner."""
+        return bool(self.acceptable)
 
     @property
     def players(self) -> int:
@@ -329,6 +337,7 @@ class Lowering(ConstructVisitor[None]):
             joinable=tuple(k for k, ok in enumerate(self.game.joinable_bids) if ok),
             partner=D.declarer_partner(self.game) if self.partner_rules else None,
             partner_rules=tuple(self.partner_rules),
+            acceptable=tuple(k for k, ok in enumerate(self.game.acceptable_bids) if ok),
         )
 
     # -- equipment -----------------------------------------------------------------------
@@ -443,6 +452,10 @@ class Lowering(ConstructVisitor[None]):
     def visit_PartnerHolds(self, b: K.PartnerHolds) -> None:
         assert self.rule is not None
         self.partner_rules.append(self.rule.id)
+        self._file(DECLARER)
+
+    def visit_PartnerAccepts(self, b: K.PartnerAccepts) -> None:
+        # read in the auction (who may accept), settled with the declarer (the partner)
         self._file(DECLARER)
 
     def visit_SetAside(self, b: K.SetAside) -> None:

@@ -356,6 +356,8 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.may_ask_partner(game)
     if node.ctx is Ctx.CALL_JOINS:
         return D.call_joins(game)
+    if node.ctx is Ctx.CALL_ACCEPTS:
+        return D.call_accepts(game)
     return None
 
 

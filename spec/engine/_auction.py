@@ -117,9 +117,16 @@ class Auction(CompiledRules):
                 # stays the highest bidder, and this seat will declare with him
                 w.joined |= 1 << seat
                 w.passes_in_row, w.stage_bid = 0, True
+            elif (self._acceptable is not None and b == w.standing and self._acceptable[b]
+                  and w.accepter < 0 and seat != w.high_bidder):
+                # the same bid again, which the rules let one other seat accept: its bidder
+                # stays the highest bidder, and this seat becomes his partner
+                w.accepter = seat
+                w.passes_in_row, w.stage_bid = 0, True
             else:
+                # a new highest bid: the seats that joined or accepted the last lose it
                 w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
-                w.joined = 0
+                w.joined, w.accepter = 0, -1
         else:
             w.passes_in_row += 1
             w.passed |= 1 << seat

@@ -91,6 +91,7 @@ class CompiledRules:
         # sides formed during the deal: the bids several seats may declare, and the
         # declarer's partner as the auction ends
         self._joinable = g.joinable_bids if g.program.several_declarers else None
+        self._acceptable = g.acceptable_bids if g.program.partner_by_call else None
         self._partner = (self._fn(E.status, g.program.partner, "partner")
                          if g.program.partner is not None else None)
         self._calls = tuple(Call(b) for b in g.ladder)

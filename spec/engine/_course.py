@@ -93,7 +93,10 @@ class Course(CompiledRules):
         elif not self.trump_from_aside:
             w.trump = self._trump_of[w.contract]
         w.declarers = 1 << w.declarer | w.joined
-        w.partner = w.declarer if self._partner is None else self._partner(w)
+        if w.accepter >= 0:  # the seat that accepted the contract in the auction
+            w.partner = w.accepter
+        else:
+            w.partner = w.declarer if self._partner is None else self._partner(w)
         out = -1
         if self._sits_out is not None and self._sits_out[0](w):
             out = self._sits_out[1](w)

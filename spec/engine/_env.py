@@ -220,6 +220,7 @@ class ScopeEnvs:
             _var(Ctx.HAS_STANDING, "has_standing", "s.standing >= 0"),
             _var(Ctx.STANDING, "standing", "s.standing"),
             _var(Ctx.HIGH_BIDDER, "high_bidder", "s.high_bidder"),
+            _var(Ctx.STANDING_ACCEPTED, "standing_accepted", "s.accepter >= 0"),
             _var(Ctx.CALLS_MADE, "calls_made", "s.stage_calls"),
             _var(Ctx.PASSES_IN_ROW, "passes_in_row", "s.passes_in_row"),
             _var(Ctx.STAGE, "stage", "s.stage"),

@@ -49,7 +49,7 @@ class EngineReading(ConstructVisitor[str]):
         return AUCTION
 
     visit_AuctionTurns = visit_ProxyCall = visit_CallRule = visit_SameBidJoins = _auction
-    visit_HoldBid = _auction
+    visit_HoldBid = visit_PartnerAccepts = _auction
 
     def visit_Announce(self, b: K.Announce) -> str:
         return AUCTION if b.scope.name == "CALL" else PLAY

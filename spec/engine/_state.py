@@ -168,9 +168,11 @@ class State:
     folded: int = 0
     absent: int = 0
     # sides formed during the deal: the seats that joined the standing bid in the auction
-    # (SameBidJoins), and, once it is over, the declarers (a bitmask of seats) and the
-    # declarer's partner (the declarer himself when he plays alone)
+    # (SameBidJoins) and the seat that accepted it (PartnerAccepts; -1: none), and, once it
+    # is over, the declarers (a bitmask of seats) and the declarer's partner (the declarer
+    # himself when he plays alone)
     joined: int = 0
+    accepter: int = -1
     declarers: int = 0
     partner: int = -1
     # a defender who stayed may invite one who dropped out back into the play: the seat

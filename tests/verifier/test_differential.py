@@ -202,6 +202,7 @@ def _agree(game: Game, seed: int) -> None:
                    Ctx.STAGE: enc.int(s.stage), Ctx.SEAT_CALLS: enc.int(s.seat_calls[acting]),
                    Ctx.SEAT_PASSED: enc.bool(bool(s.passed >> acting & 1)),
                    Ctx.BID_THIS_STAGE: enc.bool(s.stage_bid), Ctx.PROXY: enc.bool(s.proxy >= 0),
+                   Ctx.STANDING_ACCEPTED: enc.bool(s.accepter >= 0),
                    Ctx.CALL_BID: bid, **_tracked(enc, s)}
             call_legal = Z3Compiler(enc, env).visit(D.call_legal(game))
             for i in rng.sample(range(len(game.ladder)), min(12, len(game.ladder))):

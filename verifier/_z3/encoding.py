@@ -117,8 +117,12 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     stage_bid = enc.bool_var(f"{tag}_stage_bid")
     proxy = enc.bool_var(f"{tag}_proxy")
     passed = enc.bool_var(f"{tag}_seat_passed")
+    accepted = enc.bool_var(f"{tag}_accepted")  # only a standing bid is accepted
     sit.facts += [stage >= 1, stage <= enc.game.stages, seat_calls >= 0, seat_calls <= calls,
-                  z3.Implies(stage_bid, has), z3.Implies(passed, seat_calls >= 1)]
+                  z3.Implies(stage_bid, has), z3.Implies(passed, seat_calls >= 1),
+                  z3.Implies(accepted, has)]
+    if not enc.game.program.partner_by_call:
+        sit.facts.append(z3.Not(accepted))
     if not enc.game.constructs(K.ProxyCall):
         sit.facts.append(z3.Not(proxy))
     is_bid = enc.bool_var(f"{tag}_is_bid")
@@ -134,6 +138,7 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
         Ctx.HIGH_BIDDER: _seat_var(sit, f"{tag}_high"), Ctx.CALLS_MADE: calls,
         Ctx.PASSES_IN_ROW: passes, Ctx.STAGE: stage, Ctx.SEAT_CALLS: seat_calls,
         Ctx.SEAT_PASSED: passed, Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
+        Ctx.STANDING_ACCEPTED: accepted,
     })
     up = turn_up_var(sit, f"{tag}_")
     if up is not None:  # the turn-up is in its holder's hand, and so in no other
@@ -227,9 +232,11 @@ def trump_term(sit: Situation, contract: Any) -> Any:
 
 def sides(sit: Situation, contract: Any, declarer: Any) -> None:
     """Who declares and who partners the declarer, as the auction left them: the declarer
-    and, when the contract is one that others may join, any other seats; the partner named
-    by the program (the declarer himself without a rule that forms a partnership).  The
-    situation must already have the values the partner's rule reads."""
+    and, when the contract is one that others may join, any other seats; the partner: when
+    the contract is one another seat may accept, perhaps any seat but the declarer (and
+    the seat idle for the deal, which makes no call), else the seat the program names (the
+    declarer himself without a rule that forms a partnership).  The situation must already
+    have the values the partner's rule reads."""
     enc = sit.enc
     g = enc.game
     declares = [enc.bool_var(f"declares_{k}") for k in range(g.players)]
@@ -241,8 +248,17 @@ def sides(sit: Situation, contract: Any, declarer: Any) -> None:
         sit.values[f"declares_{k}"] = declares[k]
     partner = _seat_var(sit, "partner")
     rule = g.program.partner
-    sit.facts.append(partner == (declarer if rule is None
-                                 else Z3Compiler(enc, status_env(sit)).visit(rule)))
+    named = declarer if rule is None else Z3Compiler(enc, status_env(sit)).visit(rule)
+    if g.program.partner_by_call:
+        accepted = enc.bool_var("accepted")
+        accepter = _seat_var(sit, "accepter")
+        can_accept = z3.Or(*[contract == k for k in g.program.acceptable])
+        idle = idle_seat(enc, sit.env[Ctx.DEALER])
+        sit.facts.append(z3.Implies(accepted, z3.And(can_accept, accepter != declarer,
+                                                     accepter != idle)))
+        sit.values["accepted"] = accepted
+        named = z3.If(accepted, accepter, named)
+    sit.facts.append(partner == named)
     sit.env[Ctx.DECLARER_PARTNER] = partner
     sit.env[IsDeclarer] = lambda seat: enc.select(seat, declares)
 

@@ -39,7 +39,7 @@ class Z3Reading(ConstructVisitor[str]):
         return CALL
 
     visit_Ladder = visit_BidOrder = visit_CallRule = visit_ProxyCall = _call
-    visit_SetAside = visit_SameBidJoins = visit_HoldBid = _call
+    visit_SetAside = visit_SameBidJoins = visit_HoldBid = visit_PartnerAccepts = _call
 
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return ("no situation: a deal voided is dealt again, and the properties of a deal "

@@ -214,6 +214,13 @@ def _format_overview(page: _Page) -> Iterator[str]:
     if program.partner is not None:
         facts.append(("Partner", ("the declarer's partner is the seat dealt a card the rules "
                                   "name"), " ".join(program.partner_rules)))
+    if program.partner_by_call:
+        acceptable = ", ".join(game.ladder[k].symbol for k in program.acceptable)
+        facts.append(("Partner", (f"another seat may accept a standing {acceptable} by "
+                                  "bidding it again, once, and becomes the bidder's partner; "
+                                  "a higher bid takes it from the pair; unaccepted, its "
+                                  "bidder plays it alone"),
+                      game.constructs(K.PartnerAccepts)[0][0].id))
     facts.append(("Direction", f"{t.direction.value}", game.constructs(K.PlayDirection)[0][0].id))
     facts.append(("Deck", _deck_text(game), game.constructs(K.DeckIs)[0][0].id))
     if program.pack is not PackBetweenDeals.FRESH_SHUFFLE:
