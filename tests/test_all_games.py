@@ -143,9 +143,11 @@ _WALKS: dict[tuple[int, int], list[State]] = {}
 
 
 def _check_cards_in_place(game: Game, s: State, seed: int) -> None:
-    """The hands, the cards still to be dealt, the cards aside, the trick on the table and
-    the tricks played share out the pack: no card lost, none in two places."""
-    places = [*s.hands, *s.pending, *s.aside, sum(1 << c for c, _n in s.trick),
+    """The hands, the cards still to be dealt, the cards aside, the talon, the discards,
+    the hands laid down, the trick on the table and the tricks played share out the pack:
+    no card lost, none in two places."""
+    places = [*s.hands, *s.pending, *s.aside, s.talon, s.discards, s.folded,
+              sum(1 << c for c, _n in s.trick),
               *(sum(1 << c for c in r.cards) for r in s.tricks)]
     seen = 0
     for mask in places:
@@ -193,7 +195,7 @@ def _walk(game: Game, seed: int) -> list[State]:
 
 def _check_deal(game: Game, seed: int) -> None:
     s = new_deal(game, seed=seed)
-    places = [*s.hands, *s.pending, *s.aside]
+    places = [*s.hands, *s.pending, *s.aside, s.talon]
     seen = 0
     for mask in places:
         assert not mask & seen, f"{_at(game, seed)}: {_cards(game, mask & seen)} dealt twice"
@@ -245,11 +247,16 @@ def _check_conservation(game: Game, seed: int) -> None:
         taken |= s.taken[seat]
         won |= s.won[seat]
     assert taken == played, f"{at}: the cards taken are not the cards of the tricks"
-    assert won == sum(1 << r.number for r in s.tricks), f"{at}: tricks won {s.won} for {len(s.tricks)} tricks"
+    if not s.tricks and s.dropped:  # nobody defended: the declarer is credited every trick
+        assert s.won[s.declarer] == (1 << (game.tricks + 1)) - 2 and won == s.won[s.declarer], (
+            f"{at}: with every defender out, tricks won {s.won}")
+    else:
+        assert won == sum(1 << r.number for r in s.tricks), f"{at}: tricks won {s.won} for {len(s.tricks)} tricks"
     # the points in tricks: however the tricks fell, the seats share what one seat taking
     # them all would have
     points = [eng.points(s, seat) for seat in range(n)]
-    whole = eng.points_outcome([0] * len(s.tricks), [taken] + [0] * (n - 1), s.contract)[0]
+    credited = game.tricks if not s.tricks and s.dropped else len(s.tricks)
+    whole = eng.points_outcome([0] * credited, [taken] + [0] * (n - 1), s.contract)[0]
     assert sum(points) == whole, f"{at}: points {points} add up to {sum(points)}, not {whole}"
     if s.void:
         return

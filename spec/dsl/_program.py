@@ -445,9 +445,7 @@ class Lowering(ConstructVisitor[None]):
     def visit_SameBidJoins(self, b: K.SameBidJoins) -> None:
         self._file(DECLARER)
 
-    def visit_HoldBid(self, b: K.HoldBid) -> None:
-        assert self.rule is not None
-        self.auction_rules.append(self.rule.id)
+    visit_HoldBid = _auction
 
     def visit_PartnerHolds(self, b: K.PartnerHolds) -> None:
         assert self.rule is not None

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game, suit_code
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Ref, Taken, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer, Ref, Taken, WonTrick
 from spec.engine import (
     Action,
     Call,
@@ -169,7 +169,11 @@ def _score_alike(game: Game, data: st.DataObject) -> None:
            Ctx.DEALER: enc.int(n - 1), Ctx.SEAT: seat,
            Ctx.TRUMP: enc.int(eng._trump_of[contract]),
            WonTrick: lambda who, k: who == winners[k.as_long() - 1],
-           Taken: _table(enc, (0,) * n), DealtHand: _table(enc, dealt), **_tracked(enc, start)}
+           Taken: _table(enc, (0,) * n), DealtHand: _table(enc, dealt), **_tracked(enc, start),
+           # every seat in the play, the declarer alone (as score_outcome's defaults)
+           Idle: lambda who: who == -1, Dropped: lambda who: enc.bool(False),
+           Invited: lambda who: enc.bool(False), IsDeclarer: lambda who: who == declarer,
+           Ctx.DECLARER_PARTNER: enc.int(declarer)}
     total = Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT)))
     by_line = {line: Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT), line))
                for line in D.score_lines(game)}
@@ -237,13 +241,20 @@ def _agree(game: Game, seed: int) -> None:
                 env[(Ctx.PLAYED_DECLARED, j)] = enc.int(rec.named[j] if c is not None else 4)
             w = _z3_value(Z3Compiler(enc, env).visit(winner_expr))
             assert rec.seats[w] == rec.winner
-    winners = {rec.number: rec.winner for rec in s.tricks}
     seat = z3.Int("seat", enc.ctx)
     env = {Ctx.CONTRACT: enc.int(s.contract), Ctx.DECLARER: enc.int(s.declarer),
            Ctx.DEALER: enc.int(s.dealer), Ctx.SEAT: seat, Ctx.TRUMP: enc.int(s.trump),
-           WonTrick: lambda who, k: enc.bool(False) if k.as_long() not in winners
-           else (who == winners[k.as_long()]),
-           Taken: _table(enc, s.taken), DealtHand: _table(enc, s.dealt), **_tracked(enc, s)}
+           # the tricks each seat won (the declarer credited with all when nobody defends)
+           WonTrick: lambda who, k: z3.Or(enc.bool(False), *[z3.And(who == x, enc.bool(bool(s.won[x] >> k.as_long() & 1)))
+                                            for x in range(game.players)]),
+           Taken: _table(enc, s.taken), DealtHand: _table(enc, s.dealt), **_tracked(enc, s),
+           # who is out of the play, the guest, the declarers and the partner
+           Idle: lambda who: who == s.idle,
+           Dropped: lambda who: z3.Or(enc.bool(False), *[who == x for x in range(game.players) if s.dropped >> x & 1]),
+           Invited: lambda who: who == s.guest,
+           IsDeclarer: lambda who: z3.Or(enc.bool(False), *[who == x for x in range(game.players)
+                                           if s.declarers >> x & 1]),
+           Ctx.DECLARER_PARTNER: enc.int(s.partner)}
     score = Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT)))
     lines = [Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT), line))
              for line in (D.score_lines(game) if s.lines else ())]
