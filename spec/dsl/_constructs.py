@@ -239,9 +239,8 @@ class SameBidJoins(Construct):
 class HoldBid(Construct):
     """A seat may *hold* the standing bid: repeat it unchanged and take it over, becoming
     its highest bidder, when ``when`` holds (scope: CALL; a seat senior to the bid's
-    holder, say).  The call rules say when a repeat is legal; this rule says which repeats
-    are holds, and the verifier proves that the call rules allow no other (a hold never
-    raises the bid)."""
+    holder, say), and only then; the other call rules apply to it as to any bid.  A hold
+    never raises the bid."""
 
     when: Expr
 

@@ -50,7 +50,7 @@ from spec.dsl._nodes import (
 )
 
 if TYPE_CHECKING:
-    from spec.dsl._build import Game
+    from spec.dsl._build import Game, Rule
 
 
 def _true() -> Expr:
@@ -376,13 +376,24 @@ def score(game: Game, seat: Expr, line: str | None = None) -> Expr:
     return Let(Ctx.SEAT, seat, total)
 
 
+def call_rules(game: Game) -> list[tuple[Rule, Expr, Expr]]:
+    """Every rule of the calls as (rule, applies, requires) (scope: CALL): the call rules,
+    and each hold rule, which makes a repeat of the standing bid legal only when it holds."""
+    out: list[tuple[Rule, Expr, Expr]] = []
+    for rule, body in game.constructs(K.CallRule):
+        assert isinstance(body, K.CallRule)
+        out.append((rule, body.applies, body.requires))
+    for rule, body in game.constructs(K.HoldBid):
+        assert isinstance(body, K.HoldBid)
+        repeat = BoolOp(Op.AND, (Ref(Ctx.CALL_IS_BID), Ref(Ctx.HAS_STANDING),
+                                 Compare(Op.EQ, Ref(Ctx.CALL_BID), Ref(Ctx.STANDING))))
+        out.append((rule, repeat, body.when))
+    return out
+
+
 def call_legal(game: Game) -> Expr:
     """A call obeys every call rule (scope: CALL)."""
-    terms: list[Expr] = []
-    for _r, body in game.constructs(K.CallRule):
-        assert isinstance(body, K.CallRule)
-        terms.append(BoolOp(Op.OR, (Not(body.applies), body.requires)))
-    return _all(terms)
+    return _all([BoolOp(Op.OR, (Not(applies), requires)) for _r, applies, requires in call_rules(game)])
 
 
 def may_announce(game: Game, name: str) -> Expr:

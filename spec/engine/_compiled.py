@@ -74,10 +74,9 @@ class CompiledRules:
                       for t in self._turns]
         # call rules: one function for legality and one per rule for the refusal message
         self._call_rules: list[tuple[Rule, Fn, Fn]] = []
-        for rule, body in g.constructs(K.CallRule):
-            assert isinstance(body, K.CallRule)
-            self._call_rules.append((rule, self._fn(E.call_made, body.applies, "applies"),
-                                     self._fn(E.call_made, body.requires, "requires")))
+        for rule, applies, requires in D.call_rules(g):
+            self._call_rules.append((rule, self._fn(E.call_made, applies, "applies"),
+                                     self._fn(E.call_made, requires, "requires")))
         self._call_ok = self._fn(E.call_made, D.call_legal(g), "call_ok")
         # the legal calls follow from the values the legality function reads
         self._calls_key = self._reader(E.call, self._call_ok.reads, "calls_key")

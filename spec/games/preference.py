@@ -97,6 +97,7 @@ from spec.dsl import (
     implies,
     invited,
     is_leading,
+    legal_call,
     led_suit,
     no_suit,
     passes_in_row,
@@ -309,16 +310,12 @@ ONE_STEP = Rule(
     "current contract (One, Two, Three, Four), unless it holds it.", source=seed("PRF-AUC-4"),
     body=CallRule(applies=call.is_bid & standing.exists & (BID <= FOUR),
                   requires=(BID == STANDING + 1) | (BID == STANDING)))
-HOLD_SENIOR = Rule(
-    id="auction.hold_by_senior", text="Only a player senior to the holder of the current "
-    "numbered contract may repeat it, holding it.",
-    source=source("PRF-AUC-5", "[seed] + [WP] (G5)"),
-    body=CallRule(applies=call.is_bid & standing.exists & (BID == STANDING),
-                  requires=(BID <= FOUR) & SENIOR_TO_HOLDER))
 HOLD = Rule(
-    id="auction.hold", text="A player who holds takes the contract over unchanged; the "
-    "displaced junior must then go one step up or pass.",
-    source=source("PRF-AUC-5", "[seed] + [WP]"), body=HoldBid(when=SENIOR_TO_HOLDER))
+    id="auction.hold", text="A player senior to the holder of the current numbered contract "
+    "may instead hold it: repeat it and take it over; the displaced junior must then go one "
+    "step up or pass.  A junior can never hold a senior's bid.",
+    source=source("PRF-AUC-5", "[seed] + [WP] (G5)"),
+    body=HoldBid(when=(BID <= FOUR) & SENIOR_TO_HOLDER))
 FIRST_TURN = Rule(
     id="auction.game_first_turn", text="Game or Hearts may be bid only at a player's first "
     "turn, whatever the step rule says; a pass there uses the chance up.",
@@ -326,9 +323,10 @@ FIRST_TURN = Rule(
     body=CallRule(applies=call.is_bid & (BID > FOUR), requires=seat_calls == 0))
 AFTER_GAME = Rule(
     id="auction.after_game", text="After a Game bid only a player who has not yet had a turn "
-    "may bid (Game or Hearts); everybody else is out.", source=seed("PRF-AUC-8"),
-    body=CallRule(applies=standing.exists & (STANDING > FOUR) & (seat_calls > 0),
-                  requires=~call.is_bid))
+    "may bid (Game or Hearts); everybody else is out (the first-turn rule and the step rule "
+    "together say so).", source=seed("PRF-AUC-8"),
+    body=Claim(Scope.CALL, implies(standing.exists & (STANDING > FOUR) & (seat_calls > 0)
+                                   & call.is_bid, ~legal_call)))
 GAME_SUITS = Rule(
     id="auction.several_games", text="Of several Game bids the one in the higher-numbered suit "
     "wins, and of equal suits the most senior's: a later Game bid must name a higher suit.",
@@ -502,8 +500,8 @@ GAME = Game(
         SEATS3["seats"], SIDES, CLOCKWISE, SEATS3["sits_out"], SENIORITY, NEXT_DEALER,
         PACK, RANKS, TRICK_VALUE,
         PACKETS, TALON,
-        SEED_TRUMPS["ladder"], BID_ORDER, TURNS, PASS_FINAL, OPEN_ONE, ONE_STEP, HOLD_SENIOR,
-        HOLD, FIRST_TURN, AFTER_GAME, GAME_SUITS, DECLARER, ALL_PASS,
+        SEED_TRUMPS["ladder"], BID_ORDER, TURNS, PASS_FINAL, OPEN_ONE, ONE_STEP, HOLD,
+        FIRST_TURN, AFTER_GAME, GAME_SUITS, DECLARER, ALL_PASS,
         EXCHANGE, TRUMPS_NAMED, SEED_TRUMPS["name_trumps"], TRUMPS,
         DEFENCE,
         FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, TRUMPS_WIN, LED_WINS, SEATS3["ten_tricks"],
