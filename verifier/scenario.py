@@ -63,7 +63,7 @@ from spec.engine import (
 )
 from spec.errors import IllegalActionError, NotationError
 from verifier._z3.compile import Z3Compiler
-from verifier._z3.encoding import tracked_initial
+from verifier._z3.encoding import reads_beating, tracked_initial
 from verifier._z3.solver import Solving
 from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError, SolverUnknownError
@@ -178,6 +178,8 @@ def unsupported(game: Game) -> str:
                 if p.kind not in _UNROLLED and p.opened_by not in refused]
     if game.program.talon_cards and game.constructs(K.SetAside):
         missing.append("a talon and cards laid aside")
+    if reads_beating(game):
+        missing.append("play rules that read the cards that would win the trick (beating)")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(dict.fromkeys(missing)) + ")")

@@ -195,6 +195,8 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
             Ctx.POSITION: played, Ctx.LED_SUIT: state.led_suit if played else NO_SUIT,
             Ctx.CARD: v[f"card_{played}"].bit_length() - 1, Ctx.DECLARED: v[f"named_{played}"],
             Ctx.ASIDE: v[f"aside_{played}"],
+            Ctx.BEATING: eng.beating(state.trick, v[f"hand_{played}"], state.led_suit,
+                                     state.trump, state.trick_number, state.contract),
         })
     env.update(free)
     if _claim_holds(game, holds, env):

@@ -10,7 +10,8 @@ Context values (what a rule can read) depend on where it is judged:
 * a **call** in the auction: ``seat``, ``dealer``, ``hand``, ``call``, ``standing``,
   ``calls_made``, ``passes_in_row``, ``seat_calls``, ``seat_passed``;
 * a **card about to be played**: ``seat``, ``hand``, ``card``, ``is_leading``,
-  ``led_suit``, ``trump``, ``trick_number``, ``declared_suit``, ``contract``, ``declarer``;
+  ``led_suit``, ``trump``, ``trick_number``, ``declared_suit``, ``contract``, ``declarer``,
+  ``beating`` (the cards that would win the trick so far);
 * a **card played to a trick**: ``card``, ``card_suit``, ``led_suit``, ``trump``, ...;
 * a **complete trick**: ``played_card(i)``, ``played_suit(i)``, ``trick_winner``;
 * the **end of the play**: ``seat``, ``declarer``, ``contract``, ``points_won(seat)``,
@@ -130,6 +131,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Dropped,
+    Lowest,
     Invited,
     Idle,
     PartnerOf,
@@ -208,6 +210,7 @@ may_ask_partner = Ref(Ctx.MAY_ASK_PARTNER)
 aside = Ref(Ctx.ASIDE)
 leader = Ref(Ctx.LEADER)
 trick_size = Ref(Ctx.TRICK_SIZE)
+beating = Ref(Ctx.BEATING)
 legal_cards = LegalCards()
 legal_call = LegalCall()
 no_suit = Const(None, T.SUIT)
@@ -274,6 +277,12 @@ class _BidDefinition:
 call = _Call()
 standing = _Standing()
 bid = _BidDefinition()
+
+
+def lowest(cards: object) -> Expr:
+    """For each suit, the lowest-ranked card of ``cards`` in that suit: with cards of one
+    suit, its lowest card."""
+    return Lowest(lift(cards, T.CARDS))
 
 
 def cards_of(suit: object) -> Expr:
@@ -527,7 +536,7 @@ __all__ = [
     "seat", "dealer", "hand", "card", "card_suit", "declared_suit", "is_leading", "led_suit",
     "trump", "trick_number", "position", "contract", "declarer", "calls_made",
     "passes_in_row", "trick_winner", "points", "legal_cards", "no_suit", "call", "standing", "bid",
-    "cards_of", "cards", "if_then_else", "all_of", "any_of", "implies", "seat_after",
+    "cards_of", "cards", "lowest", "beating", "if_then_else", "all_of", "any_of", "implies", "seat_after",
     "leader_of", "winner_of",
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",

@@ -158,6 +158,8 @@ class Ctx(enum.Enum):
     )
     CARD_SUIT = (T.SUIT, {_S.ENTRY}, "the suit the played card counts as")
     LEADER = (T.SEAT, {_S.PLAY, _S.TRICK}, "the seat that led the trick")
+    BEATING = (T.CARDS, {_S.PLAY}, ("the cards of the acting seat's hand that would win the "
+                                    "trick so far, were they played now (none when leading)"))
 
     PLAYED_CARD = (T.CARD, {_S.TRICK}, "the card at a position of the trick")
     PLAYED_SUIT = (T.SUIT, {_S.TRICK}, "the suit the card at a position counts as")
@@ -628,6 +630,20 @@ class CardTable:
 
 
 @_node
+class Lowest(Expr):
+    """For each suit, the lowest-ranked card of a set in that suit (by the rank order)."""
+
+    cards: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.cards.type is not T.CARDS:
+            raise _type_error(f"lowest() needs cards, got a {self.cards.type.value}", self.src_loc)
+
+    type = T.CARDS
+
+
+@_node
 class CardValue(Expr):
     table: CardTable
     card: Expr
@@ -1005,7 +1021,7 @@ class EachDeclarer(Expr):
 
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
-    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
+    IsEmpty, Count, SuitOf, CardsOfSuit, Lowest, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped, Invited,
@@ -1014,7 +1030,7 @@ NODE_CLASSES: tuple[type[Expr], ...] = (
 
 Node = Union[
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
-    IsEmpty, Count, SuitOf, CardsOfSuit, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
+    IsEmpty, Count, SuitOf, CardsOfSuit, Lowest, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped, Invited,

@@ -22,6 +22,7 @@ from spec.dsl._nodes import (
     BoolOp,
     CallerOf,
     CardsOfSuit,
+    Lowest,
     CardTable,
     CardValue,
     Compare,
@@ -76,6 +77,17 @@ _PY_OP = {
 }
 
 
+def _lowest_of(cards: int, below: tuple[int, ...]) -> int:
+    """The cards of ``cards`` with no card of the set ranked below them in their suit."""
+    out, rest = 0, cards
+    while rest:
+        low = rest & -rest
+        if not cards & below[low.bit_length() - 1]:
+            out |= low
+        rest ^= low
+    return out
+
+
 class GameTables:
     """The per-game lookup tables the generated code reads (one namespace per game)."""
 
@@ -96,6 +108,11 @@ class GameTables:
             + (game.strain_rank[game.ladder[-1].strain],),
             "_BKEY": game.bid_key_table if "bid_key_table" in game.__dict__ else None,
             "_sumv": _sum_values,
+            "_lowest": _lowest_of,
+            # per card, the cards of its suit ranked below it
+            "_BELOW": tuple(sum(1 << j for j, d in enumerate(deck)
+                                if d.suit == c.suit and game.rank_table.value(d)
+                                < game.rank_table.value(c)) for c in deck),
             "_PARTNER": tuple(game.table.partner(s) if game.table.partnerships else s
                               for s in range(game.players)),
         }
@@ -204,6 +221,9 @@ class PyCompiler(D.ByDerivation, RuleVisitor[str]):
 
     def visit_CardsOfSuit(self, node: CardsOfSuit) -> str:
         return f"_SUITMASK[{self.visit(node.suit)}]"
+
+    def visit_Lowest(self, node: Lowest) -> str:
+        return f"_lowest({self.visit(node.cards)}, _BELOW)"
 
     def visit_CardValue(self, node: CardValue) -> str:
         return f"{self.tables.table(node.table)}[{self.visit(node.card)}]"

@@ -239,18 +239,21 @@ class ScopeEnvs:
                 _var(Ctx.ASIDE, "aside", "s.aside[seat]"), _var(Ctx.LEADER, "leader", "s.leader"),
                 _var(Ctx.TURN_UP, "turn_up", "s.turn_up"), *tv, *_dealt("s"),
                 *_seat_sets("s"), *_sides("s")]
+        # the cards that would win the trick so far (read last: it reads the others)
+        beating = _var(Ctx.BEATING, "beating",
+                       "s.engine.beating(s.trick, hand, led_suit, trump, trick_number, contract)")
         self.play = Env(("s",), [
             _var(Ctx.SEAT, "seat", "s.turn"), _var(Ctx.HAND, "hand", "s.hands[seat]"),
             _var(Ctx.IS_LEADING, "is_leading", "not s.trick"),
             _var(Ctx.LED_SUIT, "led_suit", f"(s.led_suit if s.trick else {NO_SUIT})"),
-            _var(Ctx.POSITION, "position", "len(s.trick)"), *rest])
+            _var(Ctx.POSITION, "position", "len(s.trick)"), *rest, beating])
         # the same, for the fast play, which keeps the seat to play, its hand, the trick's
         # length and its led suit in local variables (the rest it keeps up to date in ``s``)
         self.play_fast = Env(("s", "seat", "hand", "position", "led"), [
             _var(Ctx.SEAT, "seat"), _var(Ctx.HAND, "hand"),
             _var(Ctx.IS_LEADING, "is_leading", "position == 0"),
             _var(Ctx.LED_SUIT, "led_suit", f"(led if position else {NO_SUIT})"),
-            _var(Ctx.POSITION, "position"), *rest])
+            _var(Ctx.POSITION, "position"), *rest, beating])
         self.play_card = self.play.plus(_var(Ctx.CARD, "card"), _var(Ctx.DECLARED, "declared"))
         # a card played to a trick, from plain values (the fast play keeps no state per card)
         self.entry = Env(("card", "declared", "position", "led_suit", "trump", "trick_number",

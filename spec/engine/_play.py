@@ -33,6 +33,22 @@ class Tricks(CompiledRules):
             self._seats_among[key] = seats
         return seats
 
+    def beating(self, trick: Any, hand: int, led: int, trump: int, number: int,
+                contract: int) -> int:
+        """The cards of ``hand`` that would win the trick so far (``trick``: (card, named
+        suit) at each position), were they played now without naming a suit; none when
+        leading.  A card as strong as the best so far does not win: the first of equals
+        does."""
+        if not trick:
+            return 0
+        out, rest, at, best = 0, hand, len(trick), self._best
+        while rest:
+            low = rest & -rest
+            if best((*trick, (low.bit_length() - 1, NO_SUIT)), led, trump, number, contract) == at:
+                out |= low
+            rest ^= low
+        return out
+
     def legal_mask(self, s: State) -> int:
         """The cards the seat to play may play, as a mask."""
         return self._legal(s)  # type: ignore[no-any-return]

@@ -80,6 +80,7 @@ from spec.dsl import (
     any_of,
     assumption,
     awarded,
+    beating,
     bid,
     call,
     calls_made,
@@ -97,6 +98,9 @@ from spec.dsl import (
     implies,
     invited,
     is_leading,
+    leader,
+    lowest,
+    position,
     legal_call,
     led_suit,
     no_suit,
@@ -381,6 +385,20 @@ TRUMP_IF_VOID = Rule(
     id="play.trump_if_void", text="If you cannot follow suit, play a trump if you can; "
     "otherwise any card.", source=seed("PRF-PLAY-2"),
     body=PlayRule(applies=~is_leading & ~HOLDS_LED & HOLDS_TRUMP, permits=cards_of(trump)))
+# the cards PRF-PLAY-2 allows: of the led suit, else trumps, else any
+ALLOWED = if_then_else(HOLDS_LED, hand & cards_of(led_suit),
+                       if_then_else(HOLDS_TRUMP, hand & cards_of(trump), hand))
+WINNING = ALLOWED & beating
+MUST_BEAT = Rule(
+    id="play.must_beat", text="If a card you may play beats the best card so far in the "
+    "trick, you must play such a card (even over your co-defender).", source=seed("PRF-PLAY-3", "no exception for a co-defender's card (G12)"),
+    body=PlayRule(applies=~is_leading & ~WINNING.is_empty, permits=beating))
+LOWEST_WINNER = Rule(
+    id="play.lowest_winner", text="When the declarer has led, the next player, if two or more "
+    "of the cards he may play beat the lead, must play the lowest of them.",
+    source=seed("PRF-PLAY-4"),
+    body=PlayRule(applies=(position == 1) & (leader == declarer) & (WINNING.count >= 2),
+                  permits=lowest(WINNING)))
 TRUMPS_WIN = Rule(
     id="play.trumps_win", text="The highest trump wins the trick.", source=seed("PRF-PLAY-5"),
     body=trumps_win())
@@ -504,7 +522,7 @@ GAME = Game(
         FIRST_TURN, AFTER_GAME, GAME_SUITS, DECLARER, ALL_PASS,
         EXCHANGE, TRUMPS_NAMED, SEED_TRUMPS["name_trumps"], TRUMPS,
         DEFENCE,
-        FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, TRUMPS_WIN, LED_WINS, SEATS3["ten_tricks"],
+        FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, MUST_BEAT, LOWEST_WINNER, TRUMPS_WIN, LED_WINS, SEATS3["ten_tricks"],
         FROM_THE_POT, PAYS_TRICKS, DECLARER_FAILS, SEATS3["trick_chips"],
         SEATS3["own_account"], SEATS3["host"], GUEST, PASSER,
         BONUSES_OFF,

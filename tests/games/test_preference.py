@@ -6,8 +6,12 @@ import random
 
 import pytest
 
+from spec.cards import CardSet, Suit
+from spec.dsl import NO_SUIT
+from spec.dsl._build import suit_code
 from spec.engine import (
     PASS,
+    Play,
     Call,
     Declare,
     Discard,
@@ -19,7 +23,7 @@ from spec.engine import (
     play_deal,
 )
 from spec.errors import IllegalActionError
-from spec.games.preference import GAME
+from spec.games.preference import GAME, NAMED
 from spec.records import replay, to_record
 
 ENGINE = engine_for(GAME)
@@ -188,3 +192,48 @@ def test_four_players_the_dealer_sits_out() -> None:
         s = play_deal(four, seed=seed)
         assert s.dealt[s.dealer] == 0 and s.dealer not in {seat for seat, _a in s.log}
         assert s.scores[s.dealer] == 0
+
+
+# -- the play: follow, trump, beat, and the lowest winner after the declarer's lead ------------
+def _position(trick: str, hands: dict[int, str], turn_after: int = 0):  # type: ignore[no-untyped-def]
+    """Seat 0 declares One in hearts and led ``trick`` (cards in order of play)."""
+    deck = GAME.deck
+    played = [deck.index(deck.parse_card(t)) for t in trick.split()]
+    masks = [CardSet.parse(hands.get(s, ""), deck).mask for s in range(3)]
+    return ENGINE.play_position(hands=masks, contract=0, declarer=0, leader=0, trick_number=1,
+                                dealer=2, trick=[(c, NO_SUIT) for c in played],
+                                trump=suit_code(Suit.HEARTS), tracked={NAMED: Suit.HEARTS})
+
+
+def _legal(s) -> set[str]:  # type: ignore[no-untyped-def]
+    return {str(a) for a in legal_actions(s)}
+
+
+def test_the_lowest_winning_card_after_the_declarers_lead() -> None:
+    # the digest's example: the declarer leads the 9 of spades
+    s = _position("9S", {0: "7C", 1: "AS JS 8S", 2: "KS 7S"})
+    assert _legal(s) == {"JS"}
+    with pytest.raises(IllegalActionError, match="play.lowest_winner"):
+        apply(s, Play(GAME.deck.parse_card("AS")))
+    s = apply(s, Play(GAME.deck.parse_card("JS")))
+    assert _legal(s) == {"KS"}  # the third must beat the jack
+
+
+def test_must_beat_with_a_trump_when_void() -> None:
+    s = _position("9S", {0: "7C", 1: "7H QH 8D", 2: "KS 7S"})
+    assert _legal(s) == {"7H"}  # after the declarer's lead: the lowest winning trump
+    s = _position("9S 10S", {0: "7C", 1: "7C", 2: "7H QH 8D"})
+    assert _legal(s) == {"7H", "QH"}  # the third may beat with either trump
+    s = _position("9S JS", {0: "7C", 1: "AS", 2: "10S 8S 7D"})  # the co-defender's jack
+    assert _legal(s) == {"10S", "8S"}  # the ten cannot beat the jack: any spade
+
+
+def test_every_position_has_a_legal_card() -> None:
+    # proved by 'trickspec check' (play.legal_card_exists); here on random deals
+    for seed in range(50):
+        s = new_deal(GAME, seed=seed)
+        rng = random.Random(seed)
+        while s.phase is not Phase.OVER:
+            acts = legal_actions(s)
+            assert acts
+            s = apply(s, acts[int(rng.random() * len(acts))])

@@ -134,6 +134,8 @@ def _play_env(enc: Encoding, s: State) -> dict[Any, Any]:
         Ctx.POSITION: enc.int(pos), Ctx.CONTRACT: enc.int(s.contract), Ctx.DECLARER: enc.int(s.declarer),
         Ctx.ASIDE: enc.bv(s.aside[s.turn]), Ctx.LEADER: enc.int(s.leader),
         DealtHand: _table(enc, s.dealt), **_tracked(enc, s),
+        Ctx.BEATING: enc.bv(s.engine.beating(s.trick, s.hands[s.turn], s.led_suit, s.trump,
+                                              s.trick_number, s.contract)),
     }
 
 

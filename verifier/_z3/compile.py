@@ -28,6 +28,7 @@ from spec.dsl._nodes import (
     BidField,
     BoolOp,
     CardsOfSuit,
+    Lowest,
     CardValue,
     Compare,
     DealtHand,
@@ -274,6 +275,17 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         out = self.enc.bv(0)
         for code in range(len(SUITS) - 1, -1, -1):
             out = z3.If(s == code, self.enc.bv(self.enc.suit_masks[code]), out)
+        return out
+
+    def visit_Lowest(self, node: Lowest) -> Any:
+        s = self.visit(node.cards)
+        deck, ranks, enc = self.game.deck, self.game.rank_table, self.enc
+        out = enc.bv(0)
+        for i, c in enumerate(deck):
+            below = sum(1 << j for j, d in enumerate(deck)
+                        if d.suit == c.suit and ranks.value(d) < ranks.value(c))
+            keep = z3.And(z3.Extract(i, i, s) == 1, s & enc.bv(below) == 0)
+            out = out | z3.If(keep, enc.bv(1 << i), enc.bv(0))
         return out
 
     def visit_CardValue(self, node: CardValue) -> Any:

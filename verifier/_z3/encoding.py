@@ -16,6 +16,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import (
+    walk,
     NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer, PointsWon, Receives, Ref, T, Taken,
     TricksWon, Var, WonTrick,
 )
@@ -402,6 +403,36 @@ def short_trick_size(sit: Situation) -> Any:
     return size
 
 
+def reads_beating(game: Any) -> bool:
+    """Whether the game's rules read the cards that would win the trick so far."""
+    return any(isinstance(node, Ref) and node.ctx is Ctx.BEATING
+               for _r, b in game.rules_with(K.PlayRule) for f in ("applies", "permits")
+               for node in walk(getattr(b, f)))
+
+
+def beating_term(enc: Encoding, base: dict[Any, Any], hand: Any, cards: list[Any],
+                 named: list[Any]) -> Any:
+    """The cards of ``hand`` that would win a trick whose first cards are ``cards`` (with
+    their named suits), played next without naming a suit: stronger than each of them by
+    the trick's order, the lead's suit deciding (none when leading)."""
+    g = enc.game
+    j = len(cards)
+    if j == 0:
+        return enc.bv(0)
+    env = dict(base)
+    for i in range(j):
+        env[(Ctx.PLAYED_CARD, i)] = cards[i]
+        env[(Ctx.PLAYED_DECLARED, i)] = named[i]
+    before = [Z3Compiler(enc, env).visit(D.strength_at(g, i)) for i in range(j)]
+    out = enc.bv(0)
+    for c in range(len(g.deck)):
+        here = {**env, (Ctx.PLAYED_CARD, j): enc.bv(1 << c), (Ctx.PLAYED_DECLARED, j): enc.int(NO_SUIT)}
+        st = Z3Compiler(enc, here).visit(D.strength_at(g, j))
+        wins = z3.And(z3.Extract(c, c, hand) == 1, *[st > b for b in before])
+        out = out | z3.If(wins, enc.bv(1 << c), enc.bv(0))
+    return out
+
+
 def trick_situation(enc: Encoding, played: int) -> Situation:
     """A trick with ``played`` cards on the table and the hands of all seats.
 
@@ -545,6 +576,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     # the cards already played were legal when they were played
     led: Any = enc.int(NO_SUIT)
     faces: list[Any] = []
+    beats = reads_beating(g)
     for j in range(played + (1 if played < n else 0)):
         env = dict(base)
         env.update({
@@ -552,6 +584,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
             Ctx.IS_LEADING: enc.bool(j == 0), Ctx.POSITION: enc.int(j), Ctx.LED_SUIT: led,
             Ctx.CARD: cards[j], Ctx.DECLARED: named[j],
         })
+        if beats:  # the cards that would win the trick so far
+            env[Ctx.BEATING] = beating_term(enc, base, before_hand[j], cards[:j], named[:j])
         c = Z3Compiler(enc, env)
         needs = c.visit(D.needs_declaration(g))
         choices = D.declaration_choices(g)

@@ -35,6 +35,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Dropped,
+    Lowest,
     Invited,
     Idle,
     EachDeclarer,
@@ -250,6 +251,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_CardsOfSuit(self, node: CardsOfSuit) -> str:
         return _call("cards_of", (self.visit(node.suit),))
+
+    def visit_Lowest(self, node: Lowest) -> str:
+        return _call("lowest", (self.visit(node.cards),))
 
     def visit_CardValue(self, node: CardValue) -> str:
         return f"{_table(node.table)}[{self.visit(node.card)}]"
