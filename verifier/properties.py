@@ -30,7 +30,24 @@ from spec.constraints import history_test
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game
-from spec.dsl._nodes import Ctx, Expr, PartnerOf, PointsWon, Ref, Scope, Strength, T, TricksWon, Var, WonTrick
+from spec.dsl._nodes import (
+    Arith,
+    Compare,
+    Const,
+    Ctx,
+    Expr,
+    Op,
+    PartnerOf,
+    PointsWon,
+    Ref,
+    Scope,
+    ScoreOf,
+    Strength,
+    T,
+    TricksWon,
+    Var,
+    WonTrick,
+)
 from spec.engine import engine_for
 from spec.records import to_record
 from verifier import trace
@@ -1052,6 +1069,15 @@ def _generic_text(game: Game, pid: str, text: str) -> str:
     return text
 
 
+def _pot_after(game: Game) -> Any:
+    """The chips in the pot after the deal's payoff (scope: OUTCOME): what it held, less
+    what the players won together."""
+    left: Any = Ref(Ctx.POT)
+    for k in range(game.players):
+        left = Arith(Op.SUB, left, ScoreOf(Const(k, T.SEAT)))
+    return left
+
+
 def checks_for(game: Game) -> list[Check]:
     """Every property of a game: the generic ones, its rules' claims, its own properties.
 
@@ -1069,6 +1095,22 @@ def checks_for(game: Game) -> list[Check]:
         out.append(Check("auction.one_accepter", "A bid is accepted at most once, never by "
                          "its own bidder: the partner a call forms is one other seat.", "generic",
                          _one_accepter, covers=tuple(r.id for r, _b in accepts)))
+    for rule, body in game.constructs(K.Pot):
+        assert isinstance(body, K.Pot)
+        left = _pot_after(game)
+        unit = body.granularity
+        covers = (rule.id, *(r.id for r, _b in game.rules_with(K.ScoreRule)))
+        out.append(Check("pot.covers_the_deal", "A deal never takes more chips from the pot "
+                         "than it holds: whatever the players win together, the pot can pay.",
+                         "generic", _dsl_decider(Scope.OUTCOME, Compare(Op.GE, left, Const(0, T.INT)),
+                                                 (), False), covers=covers))
+        out.append(Check("pot.whole_units", f"The pot changes only by whole multiples of {unit} "
+                         f"chips, so, filled by antes that add up to a multiple of {unit}, it "
+                         f"never holds 1 to {unit - 1} chips.", "generic",
+                         _dsl_decider(Scope.OUTCOME, Compare(
+                             Op.EQ, Arith(Op.MUL, Arith(Op.DIV, left, Const(unit, T.INT)),
+                                          Const(unit, T.INT)), left), (), False),
+                         covers=covers))
     for rule, _b in game.constructs(K.GameTarget):
         out.append(Check("game.one_winner", "Every game has exactly one winner: the side whose "
                          "trick first reaches the target.", "generic", _game_one_winner,

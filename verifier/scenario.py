@@ -152,6 +152,9 @@ class Unrolling(ConstructVisitor[str]):
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return "never: a scenario is a deal played out, voided by no rule on the way"
 
+    def visit_Pot(self, b: K.Pot) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller", "a pot carried from deal to deal")
+
     def visit_RedealIfNoBid(self, b: K.RedealIfNoBid) -> str:
         return "never: a scenario's auction ends with a contract"
 

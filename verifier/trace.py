@@ -223,7 +223,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
                                dealer=v["dealer"], taken=taken, tracked=tracked, trump=trump,
                                dealt=dealt, turn_up=_turn_up(v), idle=idle,
                                dropped=dropped, partner=partner, declarers=declarers,
-                              guest=guest)
+                               guest=guest, pot=v.get("pot"))
     points = eng.points_outcome(winners, taken, v["contract"])
     if list(scores) != z3_scores:
         raise ReplayMismatchError(f"Z3 scores {z3_scores}, the engine {list(scores)}")
@@ -258,7 +258,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         Taken: "(" + repr(tuple(taken)) + "[{seat}])", DealtHand: "(" + repr(tuple(dealt)) + "[{seat}])",
         Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: game.tricks + 1, Ctx.TURN_UP: _turn_up(v),
         Idle: f"(({{seat}}) == {idle})", Dropped: f"(({dropped} >> ({{seat}})) & 1 == 1)",
-        Invited: f"(({{seat}}) == {guest})",
+        Invited: f"(({{seat}}) == {guest})", Ctx.POT: v.get("pot", eng.full_pot),
         **_sides_env(partner, declarers),
     }
     env.update(_tracked_env(game, tracked))

@@ -79,6 +79,7 @@ from spec.dsl._constructs import (
     PartnerHolds,
     HoldBid,
     PartnerAccepts,
+    Pot,
     VoidWhen,
     AuctionTurns,
     CardPoints,
@@ -211,6 +212,7 @@ aside = Ref(Ctx.ASIDE)
 leader = Ref(Ctx.LEADER)
 trick_size = Ref(Ctx.TRICK_SIZE)
 beating = Ref(Ctx.BEATING)
+pot = Ref(Ctx.POT)
 legal_cards = LegalCards()
 legal_call = LegalCall()
 no_suit = Const(None, T.SUIT)
@@ -544,5 +546,5 @@ __all__ = [
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
     "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",
-    "PartnerAccepts",
+    "PartnerAccepts", "Pot", "pot",
 ]

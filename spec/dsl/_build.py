@@ -231,7 +231,7 @@ _SINGLETONS = (
 # stated at most once
 _AT_MOST_ONCE = (K.TrickValue, K.CardPoints, K.ProxyCall, K.PlayableAside, K.FaceDown,
                  K.SitsOut, K.MatchTarget, K.RedealIfNoBid, K.Decide, K.Shuffle, K.GatherAndCut, K.Talon, K.TakeTalon,
-                 K.IdleSeat, K.DropOut, K.SameBidJoins, K.PartnerHolds, K.HoldBid, K.PartnerAccepts,
+                 K.IdleSeat, K.DropOut, K.SameBidJoins, K.PartnerHolds, K.HoldBid, K.PartnerAccepts, K.Pot,
                  K.GameTarget, K.TurnUp,
                  K.AfterGame, K.GameBonus, K.Rubber, K.RubberSettlement)
 
@@ -531,11 +531,23 @@ class Game:
             raise self._fail("no rule says what tricks are worth (TrickValue or CardPoints)")
         self._check_stages()
         self._check_sheet()
+        self._check_pot()
         self._check_equipment()
         self._check_scopes()
         self._check_ladder()
         self._check_sides()
         self._check_variants_and_properties(seen)
+
+    def _check_pot(self) -> None:
+        for rule, body in self.constructs(K.Pot):
+            assert isinstance(body, K.Pot)
+            if not (isinstance(body.ante, int) and isinstance(body.granularity, int)
+                    and body.ante > 0 and body.granularity > 0):
+                raise self._fail(f"a pot needs a positive whole ante and granularity, got "
+                                 f"{body.ante!r} and {body.granularity!r}", rule)
+            if body.ante * self.players % body.granularity:
+                raise self._fail(f"the antes ({self.players} x {body.ante}) must fill the pot with "
+                                 f"a multiple of {body.granularity} chips", rule)
 
     def _check_equipment(self) -> None:
         (seats_rule, seats), = self.constructs(K.Seats)
@@ -884,6 +896,9 @@ class Game:
                         and not self.constructs(K.TurnUp)):
                     raise self._fail("turn_up is the card dealt face up, but no rule deals one "
                                      "(TurnUp)", rule_id=rule_id, loc=loc)
+                if isinstance(node, Ref) and node.ctx is Ctx.POT and not self.constructs(K.Pot):
+                    raise self._fail("pot is the chips in the pot, but no rule keeps one (Pot)",
+                                     rule_id=rule_id, loc=loc)
                 if isinstance(node, Ref) and scope not in node.ctx.scopes:
                     raise self._fail(
                         f"{node.ctx.name.lower()} ({node.ctx.description}) is not known when "

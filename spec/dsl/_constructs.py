@@ -591,6 +591,20 @@ class RubberSettlement(Construct):
 
 
 @_c
+class Pot(Construct):
+    """A pot of chips carried from deal to deal.  Before the first deal, and whenever a
+    deal leaves it empty, every player puts ``ante`` chips in.  A deal's scores are the
+    chips each player wins or loses: what the players win together the pot pays, what
+    they lose goes into it.  The rules read the chips in the pot as the deal is settled
+    as ``pot`` (scope: OUTCOME).  The verifier proves that a deal never takes more than
+    the pot holds and moves it only by whole multiples of ``granularity`` chips, so that
+    it never holds fewer than ``granularity`` chips unless it is empty."""
+
+    ante: int
+    granularity: int = 10
+
+
+@_c
 class MatchOf(Construct):
     """A match is a series of deals; the highest total score wins."""
 
@@ -638,7 +652,7 @@ CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (
     WinningTier, RecordTricks, ScoreRule, TrickScores, GameTarget, AfterGame, GameBonus,
     Rubber, RubberSettlement, MatchOf, MatchTarget, MatchLength, Claim,
     TurnUp, TrumpIs, LayOpen, IdleSeat, DropOut,
-    SameBidJoins, PartnerHolds, HoldBid, PartnerAccepts,
+    SameBidJoins, PartnerHolds, HoldBid, PartnerAccepts, Pot,
 )
 
 # Which scope each expression-valued field of a construct is written in.

@@ -704,4 +704,4 @@ class Firing(ConstructVisitor[Fired]):
     visit_GatherAndCut = visit_Talon = visit_TurnUp = visit_IdleSeat = _every_deal
     visit_RecordTricks = visit_TrickScores = visit_GameTarget = visit_AfterGame = _every_deal
     visit_GameBonus = visit_Rubber = visit_RubberSettlement = visit_MatchOf = _every_deal
-    visit_MatchTarget = visit_MatchLength = _every_deal
+    visit_MatchTarget = visit_MatchLength = visit_Pot = _every_deal

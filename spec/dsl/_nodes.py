@@ -175,6 +175,7 @@ class Ctx(enum.Enum):
     TURN_UP = (T.CARD, {_S.CALL, _S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
                "the card dealt face up, the turn-up (a game with a TurnUp rule)")
     POINTS = (T.INT, {_S.OUTCOME}, "the points the seat being scored took in tricks")
+    POT = (T.INT, {_S.OUTCOME}, "the chips in the pot as the deal is settled (a game with a Pot)")
 
     DEALS_PLAYED = (T.INT, {_S.MATCH}, "the deals played in the match, this one included")
     LEAD_TOTAL = (T.INT, {_S.MATCH}, "the highest total of a side after this deal")
@@ -218,6 +219,7 @@ class Op(enum.Enum):
     ADD = "+"
     SUB = "-"
     MUL = "*"
+    DIV = "//"  # floor division by a positive constant
     UNION = "|"
     INTER = "&"
     DIFF = "-"
@@ -310,6 +312,10 @@ class Expr:
 
     def __rmul__(self, other: object) -> Expr:
         return Arith(Op.MUL, lift(other, T.INT), self, src_loc=caller_loc())
+
+    def __floordiv__(self, other: object) -> Expr:
+        """Floor division by a positive whole constant (so that every back end agrees)."""
+        return Arith(Op.DIV, self, lift(other, T.INT), src_loc=caller_loc())
 
     def __neg__(self) -> Expr:
         return Arith(Op.SUB, Const(0, T.INT, src_loc=caller_loc()), self, src_loc=caller_loc())
@@ -522,6 +528,8 @@ class Arith(Expr):
             if a.type is not T.INT:
                 raise _type_error(f"'{self.op.value}' needs numbers, got a {a.type.value}",
                                   self.src_loc)
+        if self.op is Op.DIV and not (isinstance(self.rhs, Const) and self.rhs.value > 0):
+            raise _type_error("// divides by a positive whole constant only", self.src_loc)
 
     type = T.INT
 

@@ -507,6 +507,7 @@ class Lowering(ConstructVisitor[None]):
 
     visit_GameTarget = visit_AfterGame = visit_GameBonus = _session
     visit_Rubber = visit_RubberSettlement = visit_MatchOf = visit_MatchTarget = _session
+    visit_Pot = _session
     visit_MatchLength = _session
 
     def visit_Claim(self, b: K.Claim) -> None:

@@ -73,7 +73,7 @@ if TYPE_CHECKING:
 EnvKey = Ctx | tuple[Ctx, int] | tuple[str, str] | Var | type
 _PY_OP = {
     Op.EQ: "==", Op.NE: "!=", Op.LT: "<", Op.LE: "<=", Op.GT: ">", Op.GE: ">=",
-    Op.ADD: "+", Op.SUB: "-", Op.MUL: "*", Op.UNION: "|", Op.INTER: "&",
+    Op.ADD: "+", Op.SUB: "-", Op.MUL: "*", Op.DIV: "//", Op.UNION: "|", Op.INTER: "&",
 }
 
 

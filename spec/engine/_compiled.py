@@ -175,12 +175,16 @@ class CompiledRules:
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._seats_among: dict[tuple[int, int], tuple[int, ...]] = {}
         self._prebuild_actions()
+        # a pot carried from deal to deal: what the players' antes put in
+        pots = g.constructs(K.Pot)
+        self.pot_rule = pots[0][1] if pots else None
+        self.full_pot = self.pot_rule.ante * self.n if self.pot_rule is not None else 0  # type: ignore[attr-defined]
         # every field of a new deal but the deal itself, for start() to fill in
         self._before_deal = State(engine=self, phase=Phase.AUCTION, dealer=0, seed=0, redeals=0,  # type: ignore[arg-type]
                                   dealt=(), hands=(), turn=0, won=(0,) * self.n,
                                   seat_calls=(0,) * self.n, aside=(0,) * self.n,
                                   tracked=self._tracked_initial, taken=(0,) * self.n,
-                                  pending=(0,) * self.n)
+                                  pending=(0,) * self.n, pot=self.full_pot)
 
     def _compile_announcements(self) -> None:
         g, E = self.game, self.envs

@@ -320,14 +320,32 @@ class Dealing(CompiledRules):
             raise NotationError(f"cards {CardSet(self.game.deck, full & ~seen)} are not dealt",
                                 value=hands)
 
+    def checked_pot(self, pot: int) -> int:
+        """``pot`` as the chips a deal may start with: a positive multiple of the pot's
+        granularity.
+
+        Raises:
+            NotationError: the game keeps no pot, or no deal can start with ``pot``.
+        """
+        body = self.pot_rule
+        if body is None:
+            raise NotationError(f"{self.game.name} keeps no pot", value=pot)
+        if isinstance(pot, bool) or not isinstance(pot, int) or pot < body.granularity \
+                or pot % body.granularity:
+            raise NotationError(f"a pot of {pot!r} chips: {self.game.name}'s pot holds a positive "
+                                f"multiple of {body.granularity}", value=pot)
+        return pot
+
     def _redeal(self, w: Any, steps: int, reason: str) -> None:
         """The deal of the working state ``w`` is thrown in: ``w`` becomes the next one."""
         dealer = (w.dealer + steps) % self.n
         redeals = w.redeals + 1
         order = (self.cut(self.gathered(w), w.seed, redeals) if self.carries_pack
                  else self.deal_order(w.seed, redeals))
+        pot = w.pot  # a deal thrown in pays nothing: the pot stays as it was
         copy_into(w, self.deal(w.seed, dealer, order, redeals, w.thrown_in + (
             ThrownIn(w.dealt, w.log, reason, w.dealer, w.fired),)))
+        w.pot = pot
 
     def tracked_values(self, values: dict[str, Any] | None) -> tuple[Any, ...]:
         """The tracked values of a new deal, with some set by name."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from spec.cards import Card, CardSet, Suit
@@ -185,11 +186,20 @@ def engine_for(game: Game) -> Engine:
 
 def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
              hands: Sequence[CardSet | int] | None = None,
-             pack: Sequence[int] | None = None, turn_up: Card | None = None) -> State:
+             pack: Sequence[int] | None = None, turn_up: Card | None = None,
+             pot: int | None = None) -> State:
     """A fresh deal: dealt from ``pack`` (card numbers, top first: the pack a deal left,
     see ``Engine.next_pack``), shuffled from ``seed``, or from the given hands (with the
-    card dealt face up, ``turn_up``, in a game that deals one)."""
+    card dealt face up, ``turn_up``, in a game that deals one); in a game with a pot,
+    ``pot`` chips in it (by default the players' antes).
+
+    Raises:
+        NotationError: a pot in a game without one, or one the rules never leave.
+    """
     eng = engine_for(game)
+    if pot is not None:
+        return replace(new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack,
+                                turn_up=turn_up), pot=eng.checked_pot(pot))
     dealer = game.players - 1 if dealer is None else dealer
     if hands is not None:
         masks = tuple(h.mask if isinstance(h, CardSet) else int(h) for h in hands)

@@ -289,7 +289,7 @@ class ScopeEnvs:
             _var(Ctx.CONTRACT, "contract", "o.contract"), _var(Ctx.DEALER, "dealer", "o.dealer"),
             _var(Ctx.TRUMP, "trump", "o.trump"), _var(Ctx.TURN_UP, "turn_up", "o.turn_up"),
             *_tracked(tracked, "o"), *_dealt("o"),
-            *_tricks("o"), *_seat_sets("o"), *_sides("o")])
+            *_tricks("o"), *_seat_sets("o"), *_sides("o"), _var(Ctx.POT, "pot", "o.pot")])
         self.points = Env(("seat", "o"), [_var(Ctx.SEAT, "seat"),
                                           _var(Ctx.CONTRACT, "contract", "o.contract"),
                                           *_tricks("o")])

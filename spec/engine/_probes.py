@@ -34,6 +34,7 @@ class Outcome:
     partner: int = -1
     declarers: int = 0
     guest: int = -1
+    pot: int = 0
 
 
 def _sides(declarer: int, partner: int | None, declarers: Sequence[int] | None) -> tuple[int, int]:
@@ -210,7 +211,7 @@ class Probes(CompiledRules):
                       dealt: Sequence[int] | None = None, line: str | None = None,
                       turn_up: int = -1, idle: int = -1, dropped: int = 0,
                       partner: int | None = None, declarers: Sequence[int] | None = None,
-                      guest: int = -1) -> tuple[int, ...]:
+                      guest: int = -1, pot: int | None = None) -> tuple[int, ...]:
         """The scores for a contract and the winner of each trick, in order: in all, or on
         one ``line`` of the score sheet."""
         won = [0] * self.n
@@ -221,7 +222,8 @@ class Probes(CompiledRules):
         trump = self._trump_of[contract] if trump is None else trump
         o = Outcome(declarer, contract, dealer, trump, tv, tuple(dealt or (0,) * self.n),
                     tuple(won), tuple(taken or (0,) * self.n), turn_up, idle, dropped,
-                    *_sides(declarer, partner, declarers), guest)
+                    *_sides(declarer, partner, declarers), guest,
+                    self.full_pot if pot is None else pot)
         scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
         if line is None:
             return scores

@@ -75,6 +75,7 @@ class EngineReading(ConstructVisitor[str]):
 
     visit_DealerRotation = visit_GameTarget = visit_AfterGame = visit_GameBonus = _session
     visit_Rubber = visit_RubberSettlement = visit_MatchOf = visit_MatchTarget = _session
+    visit_Pot = _session
     visit_MatchLength = _session
 
     def visit_Claim(self, b: K.Claim) -> str:

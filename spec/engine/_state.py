@@ -179,6 +179,8 @@ class State:
     # deciding whether to (the host, while he decides) and the guest
     host: int = -1
     guest: int = -1
+    # the chips in the pot as the deal began (a game with a Pot; 0 otherwise)
+    pot: int = 0
 
     @property
     def game(self) -> Game:

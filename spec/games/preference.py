@@ -58,9 +58,11 @@ from spec.dsl import (
     HoldBid,
     IdleSeat,
     Ladder,
+    MatchOf,
     Option,
     PlayDirection,
     PlayRule,
+    Pot,
     RankOrder,
     RedealIfNoBid,
     Rule,
@@ -105,6 +107,7 @@ from spec.dsl import (
     led_suit,
     no_suit,
     passes_in_row,
+    pot,
     ranks,
     score_of,
     seat,
@@ -406,6 +409,24 @@ LED_WINS = Rule(
     id="play.led_suit_wins", text="Without a trump the highest card of the led suit wins.",
     source=seed("PRF-PLAY-5"), body=led_suit_wins())
 
+# -- the pot ------------------------------------------------------------------------------
+ANTE = 10
+POT = Rule(
+    id="pot.ante", text=f"Before the first deal every player puts {ANTE} chips into the pot, so "
+    "that it holds a multiple of 10; whenever a deal leaves it empty they fill it again the "
+    "same way.  The payoff of each deal is paid from and into it.",
+    source=source("PRF-POT-1", "[seed]; the pot a multiple of 10: [DX] (G3); the dealer "
+                  "sitting out antes too ([assumption], G4); the ante of 10 each is ours, the "
+                  "seed says only that the pot holds at least 10",
+                  also=("PRF-POT-2", "PRF-POT-3")),
+    body=Pot(ante=ANTE, granularity=10))
+SESSION = Rule(
+    id="game.session", text="Deals go on as long as the players like, the pot filled again "
+    "whenever it is empty; at the end each player's result is his net chips won.",
+    source=assumption("PRF-GAME-1", "[CH]'s Styrian pot: stop when the pot empties and the "
+                      "players do not refill it (G17)"),
+    body=MatchOf())
+
 # -- the payoff ---------------------------------------------------------------------------
 PAYOFF = ("pay.from_the_pot", "pay.declarer_pays_tricks", "pay.declarer_fails", "pay.trick_chips",
           "pay.defender", "pay.host")
@@ -457,13 +478,57 @@ def _bonus(n: int) -> Expr:
 BONUSES_OFF = Rule(
     id="bonus.off", text="There is an ace bonus and a no-ace bonus, paid and received also by "
     "players who passed, never by a dealer sitting out; their amounts are not known, so by "
-    "default no bonus is paid, and no player gains more than the 10 chips the declarer takes "
-    "from the pot (the ace_bonuses variant pays them).",
+    "default no bonus is paid, and no player gains more in a deal than the pot holds (the "
+    "ace_bonuses variant pays them).",
     source=assumption("PRF-BON-3", "the amounts were lost from the sources (G13)",
                       also=("PRF-BON-1", "PRF-BON-2")),
-    body=Claim(Scope.OUTCOME, score_of(seat) <= TRICKS))
+    body=Claim(Scope.OUTCOME, score_of(seat) <= pot))
+
+# old (unlimited-pot) scoring: the declarer takes the whole pot P and pays P / 10 a trick
+UNIT = pot // 10
+
+
+def _old_scoring(n: int) -> tuple[tuple[Rule, Rule], ...]:
+    seats = SEATS3 if n == 3 else SEATS4
+    old = "PRF-VAR-1"
+    return (
+        (FROM_THE_POT, Rule(id=FROM_THE_POT.id, text="The declarer takes the whole pot.",
+                            source=seed(old), body=ScoreRule(when=seat == declarer, amount=pot))),
+        (PAYS_TRICKS, Rule(id=PAYS_TRICKS.id, text="He pays each defender who played a tenth of "
+                           "the pot for each trick he took.", source=seed(old),
+                           body=ScoreRule(when=seat == declarer,
+                                          amount=(DECLARER_TRICKS - TRICKS) * UNIT))),
+        (DECLARER_FAILS, Rule(id=DECLARER_FAILS.id, text="A declarer who takes fewer than 6 "
+                              "tricks pays twice the pot (as it was before the payoff) into it.",
+                              source=seed(old), body=ScoreRule(
+                                  when=(seat == declarer) & (DECLARER_TRICKS < TO_MAKE),
+                                  amount=-2 * pot))),
+        (seats["trick_chips"], Rule(
+            id="pay.trick_chips", text="Each defender who played receives a tenth of the pot "
+            "for each trick he took, the guest's going to the host.", source=seed(old),
+            body=ScoreRule(when=DEFENDS, amount=(tricks_won(seat) + guest_tricks(n)) * UNIT))),
+        (seats["own_account"], Rule(
+            id="pay.defender", text="A defender on his own account with fewer than 2 tricks "
+            "pays the pot into it.", source=seed(old),
+            body=ScoreRule(when=DEFENDS & ~has_guest(n) & (tricks_won(seat) < DEFENDER_MINIMUM),
+                           amount=-pot))),
+        (seats["host"], Rule(
+            id="pay.host", text="A host whose team took fewer than 4 tricks pays the pot into "
+            "it.", source=seed(old),
+            body=ScoreRule(when=DEFENDS & has_guest(n)
+                           & (tricks_won(seat) + guest_tricks(n) < TEAM_MINIMUM), amount=-pot))),
+    )
+
 
 VARIANTS = (
+    Variant(
+        id="old_scoring",
+        text="Old scoring, with an unlimited pot: the declarer takes the whole pot and pays a "
+        "tenth of it per trick to the defenders who played; a failing declarer pays twice the "
+        "pot into it, a failing defender the pot.",
+        replaces=_old_scoring(3),
+        source=seed("PRF-VAR-1", "the pot a multiple of 10 so that a tenth is whole (G15)"),
+    ),
     Variant(
         id="extra_contracts",
         text="Extra contracts numbered Five, Six and Seven (perhaps more) above Four, paid "
@@ -525,7 +590,7 @@ GAME = Game(
         FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, MUST_BEAT, LOWEST_WINNER, TRUMPS_WIN, LED_WINS, SEATS3["ten_tricks"],
         FROM_THE_POT, PAYS_TRICKS, DECLARER_FAILS, SEATS3["trick_chips"],
         SEATS3["own_account"], SEATS3["host"], GUEST, PASSER,
-        BONUSES_OFF,
+        BONUSES_OFF, POT, SESSION,
     ),
     variants=VARIANTS,
 )

@@ -241,7 +241,9 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
 
     def visit_Arith(self, node: Arith) -> Any:
         a, b = self.visit(node.lhs), self.visit(node.rhs)
-        return {Op.ADD: lambda: a + b, Op.SUB: lambda: a - b, Op.MUL: lambda: a * b}[node.op]()
+        # a // b: b is a positive constant, where Z3's integer division is floor division
+        return {Op.ADD: lambda: a + b, Op.SUB: lambda: a - b, Op.MUL: lambda: a * b,
+                Op.DIV: lambda: a / b}[node.op]()
 
     def visit_IfThenElse(self, node: IfThenElse) -> Any:
         return z3.If(self.visit(node.cond), self.visit(node.then), self.visit(node.orelse))

@@ -689,6 +689,12 @@ def outcome_situation(enc: Encoding) -> Situation:
         DealtHand: pick(dealt), Ctx.TRICK_NUMBER: enc.int(g.tricks + 1),
     })
     sides(sit, contract, declarer)
+    for _r, body in g.constructs(K.Pot):  # any pot a deal can start with
+        pot = enc.int_var("pot")
+        unit = body.granularity  # type: ignore[attr-defined]
+        sit.facts += [pot >= unit, pot % unit == 0]
+        sit.env[Ctx.POT] = pot
+        sit.values["pot"] = pot
     # each seat's tricks and trick points as named terms, with the facts that every trick
     # goes to one seat, so they add up to the number of tricks and to the tricks' values
     count = [enc.int_var(f"tricks_{s}") for s in range(n)]

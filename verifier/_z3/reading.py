@@ -80,6 +80,10 @@ class Z3Reading(ConstructVisitor[str]):
     def visit_DealerRotation(self, b: K.DealerRotation) -> str:
         return "no situation: the situations hold for every dealer"
     visit_Rubber = visit_RubberSettlement = visit_MatchOf = visit_MatchTarget = _match
+
+    def visit_Pot(self, b: K.Pot) -> str:
+        return ("the deal's outcome, with any pot a multiple of the granularity, at least "
+                "one unit: the pot properties")
     visit_MatchLength = _match
 
     def visit_Claim(self, b: K.Claim) -> str:

@@ -165,7 +165,7 @@ def _paren(text: str) -> str:
     return text if _atomic(text) else f"({text})"
 
 
-_ARITH_PRECEDENCE = {Op.ADD: 1, Op.SUB: 1, Op.MUL: 2}
+_ARITH_PRECEDENCE = {Op.ADD: 1, Op.SUB: 1, Op.MUL: 2, Op.DIV: 2}
 
 
 class ExprRenderer(RuleVisitor[str]):
