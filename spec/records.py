@@ -8,7 +8,7 @@ engine and reports the first step where the record and the rules disagree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from spec.cards import CardSet
@@ -23,6 +23,7 @@ from spec.engine import (
     Lay,
     Phase,
     Play,
+    PotSession,
     State,
     TrickRecord,
     engine_for,
@@ -110,6 +111,8 @@ def to_record(state: State) -> dict[str, Any]:
         out["talon"] = str(CardSet(game.deck, state.dealt_talon))
     if state.turn_up >= 0:
         out["turn_up"] = str(game.deck[state.turn_up])
+    if eng.pot_rule is not None:
+        out["pot"] = state.pot
     if game.constructs(K.LayOpen):
         out["laid_open"] = [{"seat": t.name(s), "after_trick": k} for s, k in state.laid_open]
     if state.lines:  # a score sheet with several lines: each seat's score on each
@@ -339,6 +342,9 @@ def replay(data: Any, game: Game | None = None) -> ReplayReport:
                 up = game.deck.index(game.deck.parse_card(data["turn_up"]))
             try:
                 state = eng.start(hands, dealer=dealer, seed=seed, turn_up=up)
+                if "pot" in data:  # the pot the deal began with
+                    _need(data, "pot", int, "a number of chips", "the record")
+                    state = replace(state, pot=eng.checked_pot(data["pot"]))
             except NotationError as e:
                 return ReplayReport(False, f"deal 1: {e}", None)
         elif state.dealt != hands:
@@ -418,3 +424,74 @@ def _compare_trick(game: Game, rec: TrickRecord, tricks: Any, step: int) -> str 
         return (f"step {step}: trick {rec.number}: the record gives it to {shown(got.get('winner'))}, "
                 f"the rules give it to {want['winner']}")
     return None
+
+
+def session_json(pots: PotSession) -> dict[str, Any]:
+    """The record of a session for a pot: each deal's record (with the pot it began with),
+    and after each deal every player's chips, the pot and whether it was filled again."""
+    game = pots.deals[0].game
+    t = game.table
+    return {"format": FORMAT, "game": game.key, "variants": list(game.active_variants),
+            "ante": pots.ante, "deals": [to_record(d) for d in pots.deals],
+            "chips": [{t.name(s): x for s, x in enumerate(c)} for c in pots.chips],
+            "pots": list(pots.pots), "refilled": list(pots.refilled)}
+
+
+def replay_session(data: Any) -> ReplayReport:
+    """Re-run a session for a pot: every deal replays, begins with the pot the one before
+    left (filled again by every player's ante when it was empty), and the players' chips
+    and the pot after each deal are what its scores make them.
+
+    Raises:
+        RecordError: the record is malformed.
+        NotationError: the game or a variant is unknown.
+    """
+    if not isinstance(data, dict):
+        raise RecordError(f"a session record is a JSON object, got {json_kind(data)}")
+    for key, kind, what in (("game", str, "a game key"), ("ante", int, "a number of chips"),
+                            ("deals", list, "a list of deal records"),
+                            ("chips", list, "a list of chips per player"),
+                            ("pots", list, "a list of pots"), ("refilled", list, "a list of flags")):
+        _need(data, key, kind, what, "the session record")
+    deals, chips_after, pots, refilled = data["deals"], data["chips"], data["pots"], data["refilled"]
+    if not deals or not len(deals) == len(chips_after) == len(pots) == len(refilled):
+        return ReplayReport(False, "the session record needs one entry of chips, pot and refill "
+                            "for each of its deals")
+    game = find_game(data["game"])
+    if data.get("variants"):
+        game = game.with_variants(*data["variants"])
+    eng = engine_for(game)
+    body = eng.pot_rule
+    if body is None:
+        raise NotationError(f"{game.name} keeps no pot", value=data["game"])
+    if data["ante"] != body.ante:  # type: ignore[attr-defined]
+        return ReplayReport(False, f"the record antes {data['ante']}, the rules "
+                            f"{body.ante}")  # type: ignore[attr-defined]
+    t = game.table
+    chips = [-body.ante] * game.players  # type: ignore[attr-defined]
+    pot = eng.full_pot
+    for k, deal in enumerate(deals, start=1):
+        if not isinstance(deal, dict) or deal.get("pot") != pot:
+            return ReplayReport(False, f"deal {k} begins with a pot of "
+                                f"{deal.get('pot') if isinstance(deal, dict) else None}, but the "
+                                f"deals before leave {pot}")
+        report = replay(deal, game if not data.get("variants") else None)
+        if not report.ok:
+            return ReplayReport(False, f"deal {k}: {report.message}", report.state)
+        assert report.state is not None
+        scores = report.state.scores or (0,) * game.players
+        chips = [c + x for c, x in zip(chips, scores)]
+        pot -= sum(scores)
+        refill = pot == 0
+        if refill:  # every player antes again
+            chips = [c - body.ante for c in chips]  # type: ignore[attr-defined]
+            pot = eng.full_pot
+        said, expect = chips_after[k - 1], {t.name(s): x for s, x in enumerate(chips)}
+        if said != expect:
+            return ReplayReport(False, f"after deal {k} the record gives chips {said}, the rules "
+                                f"{expect}", report.state)
+        if pots[k - 1] != pot or refilled[k - 1] is not refill:
+            return ReplayReport(False, f"after deal {k} the record has a pot of {pots[k - 1]} "
+                                f"(refilled: {refilled[k - 1]}), the rules {pot} (refilled: "
+                                f"{refill})", report.state)
+    return ReplayReport(True, f"{len(deals)} deals replayed: chips and pot agree with the rules")

@@ -25,12 +25,33 @@ from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._visitor import UnsupportedNodeError
-from spec.engine import Call, Declare, Discard, Lay, Phase, Play, State, new_deal, play_deal, play_match
+from spec.engine import (
+    Call,
+    Declare,
+    Discard,
+    Lay,
+    Phase,
+    Play,
+    State,
+    new_deal,
+    play_deal,
+    play_match,
+    play_pot_session,
+)
 from spec.errors import NotationError, SpecError, shown
 from spec.constraints import about_play, parse_where
 from spec.pbn import PbnDeal, check_pbn_game, iter_pbn, read_pbn, write_pbn
 from spec.sheet import play_rubber, render_sheet, rubber_json
-from spec.records import RecordError, hands_from_text, hands_text, json_kind, replay, to_record
+from spec.records import (
+    RecordError,
+    hands_from_text,
+    hands_text,
+    json_kind,
+    replay,
+    replay_session,
+    session_json,
+    to_record,
+)
 from spec.registry import GAMES, find_game
 from verifier.errors import InputError, SolverUnknownError
 from verifier.files import open_out, read_json, read_text, shown_path
@@ -233,6 +254,35 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
+def render_pot_session(game: Game, pots: Any) -> str:
+    """The running sheet of a session for a pot: per deal the contract, each player's
+    chips won or lost, each player's total and the pot."""
+    t = game.table
+    names = [t.name(s) for s in t.seats]
+    first = pots.deals[0]
+    lines = [f"{game.name}: {len(pots.deals)} deals for a pot from seed {first.seed}, "
+             f"{pots.ante} chips each into it (pot {pots.ante * game.players})",
+             f"  {'deal':>4}  {'dealer':8}{'contract':24}"
+             + "".join(f"{n:>8}" for n in names) + "   | " + "".join(f"{n:>8}" for n in names)
+             + f"{'pot':>7}"]
+    for k, (state, chips, pot, refill) in enumerate(
+            zip(pots.deals, pots.chips, pots.pots, pots.refilled), start=1):
+        if state.contract >= 0:
+            trumps = suit_from_code(state.trump)
+            contract = (f"{game.ladder[state.contract].symbol} "
+                        f"{trumps.symbol if trumps else ''} by {t.name(state.declarer)}")
+        else:
+            contract = "no contract"
+        scores = state.scores or (0,) * game.players
+        lines.append(f"  {k:4}  {t.name(state.dealer):8}{contract:24}"
+                     + "".join(f"{x:+8}" for x in scores) + "   | "
+                     + "".join(f"{x:8}" for x in chips) + f"{pot:7}"
+                     + ("  refilled" if refill else ""))
+    lines.append("Net chips: " + ", ".join(f"{n} {x:+}" for n, x in zip(names, pots.chips[-1]))
+                 + f"; the pot holds {pots.pots[-1]}")
+    return "\n".join(lines)
+
+
 def render_match(game: Game, match: Any) -> str:
     lines = [f"{game.name}: a whole game from seed {match.deals[0].seed}"]
     for k, (state, totals) in enumerate(zip(match.deals, match.totals), start=1):
@@ -277,6 +327,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise InputError("give one file to play: --pbn FILE or --deal FILE")
     if args.deal and (args.rubber or args.match):
         raise InputError("--deal plays one deal from the file; leave out --rubber and --match")
+    if args.session:
+        if args.match or args.rubber or args.pbn or args.deal or args.format == "pbn":
+            raise InputError("--session plays deals for a pot; leave out --match, --rubber, "
+                             "--pbn, --deal and --format pbn")
+        try:
+            pots = play_pot_session(game, deals=args.deals, seed=args.seed, dealer=dealer)
+        except SpecError as e:
+            raise InputError(str(e)) from None
+        text = (json.dumps(session_json(pots), indent=2, ensure_ascii=False) if args.json
+                else render_pot_session(game, pots))
+        return _emit(args, text)
     if args.rubber or (args.match and rubber):
         record = play_rubber(game, seed=args.seed, dealer=dealer)
         text = (json.dumps(rubber_json(record), indent=2, ensure_ascii=False) if args.json
@@ -634,7 +695,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     data = read_json(args.file, what="a record from 'trickspec play GAME --json'")
-    report = replay(data)
+    report = replay_session(data) if isinstance(data, dict) and "pots" in data else replay(data)
     if args.json:
         print(json.dumps({"ok": report.ok, "message": report.message}))
     else:
@@ -729,6 +790,9 @@ _deals_arg = _arg(lambda t: whole_number(t, what="the count of distinct deals", 
                                          most=MAX_DEALS), "count")
 _pbn_count_arg = _arg(lambda t: whole_number(t, what="the count of deals", least=1,
                                              most=MAX_PBN_DEALS), "count")
+MAX_SESSION = 100_000  # deals of one session, kept together
+_session_arg = _arg(lambda t: whole_number(t, what="the count of deals", least=1,
+                                           most=MAX_SESSION), "count")
 _search_arg = _arg(lambda t: whole_number(t, what="the count of random deals", least=1,
                                           most=MAX_SEARCH), "count")
 
@@ -795,6 +859,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--rubber", action="store_true",
                     help="play a whole rubber and print the score sheet (WE / THEY, above and "
                     "below the line)")
+    pl.add_argument("--session", action="store_true",
+                    help="play deals for a pot (a game with one, e.g. preference): every player "
+                    "antes, the pot is filled again whenever a deal empties it, and a running "
+                    "sheet shows each player's chips and the pot")
+    pl.add_argument("--deals", type=_session_arg, default=10, metavar="N",
+                    help="with --session: the number of deals (default 10)")
     pl.add_argument("--pbn", metavar="FILE",
                     help="play the deal of a PBN file ('-' reads standard input) instead of "
                     "dealing from the seed (52-card four-hand games)")

@@ -38,7 +38,7 @@ from spec.engine._engine import (
     parse_action,
 )
 from spec.engine._playout import Bot, modest_bot, pick, play_on, random_bot
-from spec.engine._session import Match, play_deal, play_match, session
+from spec.engine._session import Match, PotSession, play_deal, play_match, play_pot_session, session
 from spec.engine._state import (
     PASS,
     Action,
@@ -64,6 +64,7 @@ __all__ = [
     "Engine",
     "Lay",
     "Match",
+    "PotSession",
     "Phase",
     "Play",
     "State",
@@ -79,6 +80,7 @@ __all__ = [
     "pick",
     "play_deal",
     "play_match",
+    "play_pot_session",
     "play_on",
     "random_bot",
     "session",

@@ -17,10 +17,11 @@ from spec.errors import NotationError
 
 def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
               dealer: int | None = None, hands: Sequence[CardSet | int] | None = None,
-              pack: Sequence[int] | None = None) -> State:
+              pack: Sequence[int] | None = None, pot: int | None = None) -> State:
     """Play a whole deal with bots (random ones by default), reproducibly from ``seed``;
-    the hands are dealt from the seed unless given (or dealt from ``pack``)."""
-    state = new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack)
+    the hands are dealt from the seed unless given (or dealt from ``pack``); in a game with
+    a pot, ``pot`` chips in it (by default the players' antes)."""
+    state = new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack, pot=pot)
     rng = random.Random(seed)
     bots = bots or [random_bot] * game.players
     eng = state.engine
@@ -98,3 +99,62 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     best = max(totals)
     return Match(tuple(deals), tuple(sides), tuple(history),
                  tuple(i for i, x in enumerate(totals) if x == best))
+
+
+@dataclass(frozen=True, slots=True)
+class PotSession:
+    """Deals played for a pot: each deal, and after it every player's chips (won less
+    paid in, antes included) and the pot, refilled when the deal left it empty."""
+
+    deals: tuple[State, ...]
+    chips: tuple[tuple[int, ...], ...]  # after each deal, one total per player
+    pots: tuple[int, ...]  # the pot after each deal, refilled if it was left empty
+    refilled: tuple[bool, ...]  # whether the players filled the pot again after the deal
+    ante: int
+
+    @property
+    def conserved(self) -> bool:
+        """Whether the players' chips and the pot always add up to nothing new: what the
+        players hold plus the pot is zero after every deal (the antes came from them)."""
+        return all(sum(c) + p == 0 for c, p in zip(self.chips, self.pots))
+
+
+def play_pot_session(game: Game, *, deals: int, seed: int = 0,
+                     bots: Sequence[Bot] | None = None, dealer: int | None = None) -> PotSession:
+    """Play ``deals`` deals of a game with a pot, as :func:`session` passes the deal on:
+    every player antes before the first deal and again whenever a deal leaves the pot
+    empty; each deal is paid from and into the pot as it stands.
+
+    Raises:
+        NotationError: the game keeps no pot.
+    """
+    eng = engine_for(game)
+    body = eng.pot_rule
+    if body is None:
+        raise NotationError(f"{game.name} keeps no pot: play it with --match", value=game.key)
+    n, steps = game.players, game.program.dealer_steps
+    dealer = n - 1 if dealer is None else dealer
+    chips = [-body.ante] * n  # type: ignore[attr-defined]
+    pot = eng.full_pot
+    played: list[State] = []
+    history: list[tuple[int, ...]] = []
+    pots: list[int] = []
+    refilled: list[bool] = []
+    pack: list[int] | None = None
+    for k in range(deals):
+        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer, pack=pack, pot=pot)
+        scores = state.scores or (0,) * n
+        chips = [c + x for c, x in zip(chips, scores)]
+        pot -= sum(scores)
+        refill = pot == 0
+        if refill:  # the pot is empty: every player antes again
+            chips = [c - body.ante for c in chips]  # type: ignore[attr-defined]
+            pot = eng.full_pot
+        played.append(state)
+        history.append(tuple(chips))
+        pots.append(pot)
+        refilled.append(refill)
+        dealer = (state.dealer + steps) % n
+        pack = eng.next_pack(state, seed + k + 1)
+    return PotSession(tuple(played), tuple(history), tuple(pots), tuple(refilled),
+                      body.ante)  # type: ignore[attr-defined]

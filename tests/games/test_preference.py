@@ -2,6 +2,7 @@
 defenders' choice, the payoff from the pot."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -21,10 +22,15 @@ from spec.engine import (
     legal_actions,
     new_deal,
     play_deal,
+    play_pot_session,
+    random_bot,
 )
-from spec.errors import IllegalActionError
+from spec.dsl import Rule, ScoreRule, const
+from spec.errors import IllegalActionError, NotationError
+from verifier.properties import Verdict, checks_for, run_check
 from spec.games.preference import GAME, NAMED
-from spec.records import replay, to_record
+from spec.records import replay, replay_session, session_json, to_record
+from verifier.cli import main
 
 ENGINE = engine_for(GAME)
 D, E, W = 0, 1, 2  # the declarer and the defenders on his left and right, in the examples
@@ -237,3 +243,63 @@ def test_every_position_has_a_legal_card() -> None:
             acts = legal_actions(s)
             assert acts
             s = apply(s, acts[int(rng.random() * len(acts))])
+
+
+# -- the pot: proved whole, and a penalty transcribed wrongly is caught ------------------------
+def test_the_pot_is_proved_to_move_by_whole_tens() -> None:
+    for pid in ("pot.covers_the_deal", "pot.whole_units"):
+        check = next(c for c in checks_for(GAME) if c.id == pid)
+        assert run_check(GAME, check).verdict is Verdict.HOLDS
+
+
+def test_a_penalty_of_15_breaks_the_pot() -> None:
+    from spec.games import preference as P
+
+    wrong = Rule(id=P.DECLARER_FAILS.id, text=P.DECLARER_FAILS.text, source=P.DECLARER_FAILS.source,
+                 body=ScoreRule(when=P.DECLARER_FAILS.body.when, amount=const(-15)))  # type: ignore[attr-defined]
+    game = GAME.with_rules([wrong if r.id == wrong.id else r for r in GAME.rules])
+    check = next(c for c in checks_for(game) if c.id == "pot.whole_units")
+    result = run_check(game, check)
+    assert result.verdict is Verdict.VIOLATED
+    assert result.playthrough is not None and result.playthrough.replayed
+
+
+def test_a_pot_that_no_deal_can_start_with_is_refused() -> None:
+    with pytest.raises(NotationError, match="multiple of 10"):
+        new_deal(GAME, seed=1, pot=15)
+    assert new_deal(GAME, seed=1, pot=70).pot == 70
+
+
+# -- sessions for the pot -------------------------------------------------------------------------
+@pytest.mark.parametrize("variants", [(), ("four_players",), ("old_scoring",)])
+def test_sessions_keep_every_chip_and_a_whole_pot(variants: tuple[str, ...]) -> None:
+    game = GAME.with_variants(*variants) if variants else GAME
+    pots = play_pot_session(game, deals=200, seed=7)
+    assert pots.conserved  # the players' chips and the pot add up to nothing new
+    assert all(p >= 10 and p % 10 == 0 for p in pots.pots)  # never 1 to 9 chips
+    data = session_json(pots)
+    assert replay_session(json.loads(json.dumps(data))).ok
+    data["chips"][5] = {k: v + 1 for k, v in data["chips"][5].items()}
+    assert not replay_session(data).ok
+
+
+def test_an_emptied_pot_is_filled_again() -> None:
+    def passing(view, rng):  # type: ignore[no-untyped-def]  # a defender who always passes
+        return Declare("pass") if view.phase is Phase.DROP_OUT else random_bot(view, rng)
+
+    pots = play_pot_session(GAME, deals=6, seed=1, bots=[passing] * 3)
+    # the declarer takes 10 each deal: 30, 20, 10, then empty and filled again
+    assert pots.pots == (20, 10, 30, 20, 10, 30) and pots.refilled == (False, False, True) * 2
+    assert pots.conserved and replay_session(session_json(pots)).ok
+
+
+def test_the_session_command(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "preference", "--session", "--deals", "5", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "5 deals for a pot" in out and "Net chips" in out
+    path = tmp_path / "session.json"
+    assert main(["play", "preference", "--session", "--deals", "12", "--json",
+                 "--out", str(path)]) == 0
+    assert main(["replay", str(path)]) == 0
+    assert main(["play", "vint", "--session"]) == 2
+    assert "keeps no pot" in capsys.readouterr().err
