@@ -90,6 +90,15 @@ def test_the_deal_program_files_every_rule_once(key: str) -> None:
     assert sorted(filed) == sorted(r.id for r in game.rules)
 
 
+# games whose deals the scenario unroller cannot unroll yet, and the reason it gives: a
+# strict expectation, so that the test fails as soon as the reason changes or goes away
+NOT_UNROLLED = {
+    "preference": ("Z3 does not unroll the play of Austrian Préférence yet (it has trumps "
+                   "stated by TrumpIs, defenders who drop out, a pot carried from deal to deal, "
+                   "play rules that read the cards that would win the trick (beating))"),
+}
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_back_end_says_how_it_reads_each_rule(key: str) -> None:
     # the engine refuses, when it is built, a rule it does not run; the verifier likewise
@@ -102,7 +111,7 @@ def test_every_back_end_says_how_it_reads_each_rule(key: str) -> None:
     assert sorted(reading) == sorted(r.id for r in game.rules) and all(reading.values())
     assert checks_for(game)
     assert all(Z3Reading().visit(r.body) for r in game.rules)
-    assert unsupported(game) == ""
+    assert unsupported(game) == NOT_UNROLLED.get(key, "")
 
 
 def test_what_the_scenarios_do_not_unroll_is_said() -> None:
