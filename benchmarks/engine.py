@@ -60,7 +60,7 @@ from spec.registry import GAMES, find_game
 WARM_UP_DEALS = 200
 CHECK_COMMAND = (sys.executable, "-m", "verifier", "check")
 # complete deals per second through the per-action API, by game key
-PER_ACTION_TARGET = {"vint": 5_000, "304": 3_000, "crescendo": 10_000}
+PER_ACTION_TARGET = {"vint": 5_000, "304": 3_000, "crescendo": 10_000, "preference": 5_000}
 FAST_PATH_TARGET = 2.0  # the fast path's speed-up over the per-action API, at least
 OPENSPIEL_GAME = "bridge(use_double_dummy_result=false)"
 OPENSPIEL_DEFAULT_DEALS = 5

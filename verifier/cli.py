@@ -16,12 +16,13 @@ import re
 import sys
 import time
 import traceback
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
-from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from spec.cards import CardSet
+from spec.constraints import about_play, parse_where
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._visitor import UnsupportedNodeError
@@ -39,9 +40,7 @@ from spec.engine import (
     play_pot_session,
 )
 from spec.errors import NotationError, SpecError, shown
-from spec.constraints import about_play, parse_where
 from spec.pbn import PbnDeal, check_pbn_game, iter_pbn, read_pbn, write_pbn
-from spec.sheet import play_rubber, render_sheet, rubber_json
 from spec.records import (
     RecordError,
     hands_from_text,
@@ -53,15 +52,22 @@ from spec.records import (
     to_record,
 )
 from spec.registry import GAMES, find_game
+from spec.sheet import play_rubber, render_sheet, rubber_json
+from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
 from verifier.files import open_out, read_json, read_text, shown_path
-from verifier.deals import deals_where
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, mutants, mutate
-from verifier.scenario import scenarios_where
 from verifier.properties import (
-    DEFAULT_RLIMIT, Options, Result, Verdict, check_game, checks_for, run_check,
+    DEFAULT_RLIMIT,
+    Options,
+    Result,
+    Verdict,
+    check_game,
+    checks_for,
+    run_check,
 )
+from verifier.scenario import scenarios_where
 
 EXIT_OK, EXIT_VIOLATED, EXIT_ERROR, EXIT_IMPOSSIBLE, EXIT_BUG = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130
@@ -860,7 +866,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play a whole rubber and print the score sheet (WE / THEY, above and "
                     "below the line)")
     pl.add_argument("--session", action="store_true",
-                    help="play deals for a pot (a game with one, e.g. preference): every player "
+                    help="play deals for a pot (in a game that keeps one): every player "
                     "antes, the pot is filled again whenever a deal empties it, and a running "
                     "sheet shows each player's chips and the pot")
     pl.add_argument("--deals", type=_session_arg, default=10, metavar="N",

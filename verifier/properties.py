@@ -670,7 +670,10 @@ def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ig
                     "ever has a card", None)
         if model is not None:
             v = sit.decode(model)
-            from spec.dsl import aside as aside_ref, hand as hand_ref, implies as implies_, legal_cards
+            from spec.dsl import aside as aside_ref
+            from spec.dsl import hand as hand_ref
+            from spec.dsl import implies as implies_
+            from spec.dsl import legal_cards
 
             holds = implies_(~(hand_ref | aside_ref).is_empty, ~legal_cards.is_empty)
             pt = trace.replay_trick(game, v, p, holds, {})
@@ -717,7 +720,9 @@ def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no
             return (Verdict.VACUOUS, f"it holds only because no seat at position {p + 1} "
                     "ever has a legal card", None)
         if model is not None:
-            from spec.dsl import aside as aside_ref, hand as hand_ref, legal_cards
+            from spec.dsl import aside as aside_ref
+            from spec.dsl import hand as hand_ref
+            from spec.dsl import legal_cards
 
             holds = (legal_cards - (hand_ref | aside_ref)).is_empty
             pt = trace.replay_trick(game, sit.decode(model), p, holds, {})
@@ -950,7 +955,9 @@ def _history_decider(holds: Expr):  # type: ignore[no-untyped-def]
     """A property of whole deals played out (scope HISTORY): decided by unrolling every deal,
     auction and play (see :func:`verifier.scenario.decide_history`)."""
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-        from verifier.scenario import decide_history  # the unroller builds on this module
+        from verifier.scenario import (
+            decide_history,  # the unroller builds on this module
+        )
 
         bounds = []
         for stage in range(1, game.stages + 1):

@@ -38,7 +38,14 @@ from spec.engine._engine import (
     parse_action,
 )
 from spec.engine._playout import Bot, modest_bot, pick, play_on, random_bot
-from spec.engine._session import Match, PotSession, play_deal, play_match, play_pot_session, session
+from spec.engine._session import (
+    Match,
+    PotSession,
+    play_deal,
+    play_match,
+    play_pot_session,
+    session,
+)
 from spec.engine._state import (
     PASS,
     Action,

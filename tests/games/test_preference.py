@@ -8,15 +8,14 @@ import random
 import pytest
 
 from spec.cards import CardSet, Suit
-from spec.dsl import NO_SUIT
+from spec.dsl import NO_SUIT, Rule, ScoreRule, const
 from spec.dsl._build import suit_code
 from spec.engine import (
     PASS,
-    Play,
     Call,
     Declare,
-    Discard,
     Phase,
+    Play,
     apply,
     engine_for,
     legal_actions,
@@ -25,12 +24,11 @@ from spec.engine import (
     play_pot_session,
     random_bot,
 )
-from spec.dsl import Rule, ScoreRule, const
 from spec.errors import IllegalActionError, NotationError
-from verifier.properties import Verdict, checks_for, run_check
 from spec.games.preference import GAME, NAMED
 from spec.records import replay, replay_session, session_json, to_record
 from verifier.cli import main
+from verifier.properties import Verdict, checks_for, run_check
 
 ENGINE = engine_for(GAME)
 D, E, W = 0, 1, 2  # the declarer and the defenders on his left and right, in the examples

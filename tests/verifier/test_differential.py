@@ -21,7 +21,18 @@ from hypothesis import strategies as st
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game, suit_code
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer, Ref, Taken, WonTrick
+from spec.dsl._nodes import (
+    NO_SUIT,
+    Ctx,
+    DealtHand,
+    Dropped,
+    Idle,
+    Invited,
+    IsDeclarer,
+    Ref,
+    Taken,
+    WonTrick,
+)
 from spec.engine import (
     Action,
     Call,
@@ -175,7 +186,7 @@ def _score_alike(game: Game, data: st.DataObject) -> None:
            # every seat in the play, the declarer alone (as score_outcome's defaults)
            Idle: lambda who: who == -1, Dropped: lambda who: enc.bool(False),
            Invited: lambda who: enc.bool(False), IsDeclarer: lambda who: who == declarer,
-           Ctx.DECLARER_PARTNER: enc.int(declarer)}
+           Ctx.DECLARER_PARTNER: enc.int(declarer), Ctx.POT: enc.int(eng.full_pot)}
     total = Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT)))
     by_line = {line: Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT), line))
                for line in D.score_lines(game)}
@@ -256,7 +267,7 @@ def _agree(game: Game, seed: int) -> None:
            Invited: lambda who: who == s.guest,
            IsDeclarer: lambda who: z3.Or(enc.bool(False), *[who == x for x in range(game.players)
                                            if s.declarers >> x & 1]),
-           Ctx.DECLARER_PARTNER: enc.int(s.partner)}
+           Ctx.DECLARER_PARTNER: enc.int(s.partner), Ctx.POT: enc.int(s.pot)}
     score = Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT)))
     lines = [Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT), line))
              for line in (D.score_lines(game) if s.lines else ())]

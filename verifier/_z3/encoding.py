@@ -16,9 +16,24 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import (
+    NO_SUIT,
+    CardsOfSuit,
+    Const,
+    Ctx,
+    DealtHand,
+    Dropped,
+    Idle,
+    Invited,
+    IsDeclarer,
+    PointsWon,
+    Receives,
+    Ref,
+    T,
+    Taken,
+    TricksWon,
+    Var,
+    WonTrick,
     walk,
-    NO_SUIT, CardsOfSuit, Const, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer, PointsWon, Receives, Ref, T, Taken,
-    TricksWon, Var, WonTrick,
 )
 from verifier._z3.compile import Encoding, Z3Compiler
 

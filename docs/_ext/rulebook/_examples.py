@@ -78,6 +78,8 @@ def _call(game: Game, action: dict[str, str]) -> str:
         return f"{seat} {'passes' if text == 'pass' else 'bids ' + game.parse_bid(text).symbol}"
     if "lay" in action:
         return f"{seat} lays {Card.parse(action['lay']).symbol} face down"
+    if "discard" in action:
+        return f"{seat} discards {Card.parse(action['discard']).symbol} face down"
     return f"{seat} announces {action['announce']}"
 
 
