@@ -147,6 +147,8 @@ class CompiledRules:
         self._entry_suit = self._fn(E.entry, D.entry_suit(g), "entry_suit")
         self._strength = self._fn(E.entry, D.strength(g), "strength")
         self._best = E.entry.compile_best(g, self.tables, D.strength(g), "best_position")
+        # one card's strength, as the best position judges each card
+        self._strength = self._fn(E.entry, D.strength(g), "strength")
         # scoring: a sheet with several lines has one function per line, the score their sum
         # (their expressions repeat whole parts: computed once)
         self._score = self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT)), "score", shared=True)

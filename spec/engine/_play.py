@@ -41,10 +41,13 @@ class Tricks(CompiledRules):
         does."""
         if not trick:
             return 0
-        out, rest, at, best = 0, hand, len(trick), self._best
+        strength = self._strength
+        best = max(strength(c, d, k, led, trump, number, contract)
+                   for k, (c, d) in enumerate(trick))
+        out, rest, at = 0, hand, len(trick)
         while rest:
             low = rest & -rest
-            if best((*trick, (low.bit_length() - 1, NO_SUIT)), led, trump, number, contract) == at:
+            if strength(low.bit_length() - 1, NO_SUIT, at, led, trump, number, contract) > best:
                 out |= low
             rest ^= low
         return out
