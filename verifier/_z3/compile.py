@@ -74,6 +74,7 @@ from spec.dsl._nodes import (
     WinnerOf,
     WithDealt,
     WonTrick,
+    walk,
 )
 from spec.dsl._pycompile import derived_ref
 from spec.dsl._visitor import RuleVisitor
@@ -166,6 +167,50 @@ class Encoding:
         return Z3Compiler(self, env).visit(self.key_expr)  # type: ignore[return-value]
 
 
+_MOST_CASES = 64  # the most values of a factor written out case by case
+
+
+def _value_range(game: Game, e: Expr) -> tuple[int, int] | None:
+    """The least and greatest value of a whole-number expression built from numbers and
+    counts of tricks (by ``+``, ``-``, ``*`` and a choice between two), when there are at
+    most :data:`_MOST_CASES` of them; None for any other expression."""
+    span: tuple[int, int] | None = None
+    if isinstance(e, Const) and e.type is T.INT:
+        span = (int(e.value), int(e.value))  # type: ignore[call-overload]
+    elif isinstance(e, TricksWon):
+        span = (0, game.tricks)
+    elif isinstance(e, IfThenElse) and e.type is T.INT:
+        a, b = _value_range(game, e.then), _value_range(game, e.orelse)
+        span = None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+    elif isinstance(e, Arith) and e.op in (Op.ADD, Op.SUB, Op.MUL):
+        a, b = _value_range(game, e.lhs), _value_range(game, e.rhs)
+        if a is not None and b is not None:
+            if e.op is Op.ADD:
+                span = (a[0] + b[0], a[1] + b[1])
+            elif e.op is Op.SUB:
+                span = (a[0] - b[1], a[1] - b[0])
+            else:
+                ends = [x * y for x in a for y in b]
+                span = (min(ends), max(ends))
+    return span if span is not None and span[1] - span[0] < _MOST_CASES else None
+
+
+def _reads_pot(e: Expr) -> bool:
+    return any(isinstance(n, Ref) and n.ctx is Ctx.POT for n in walk(e))
+
+
+def _by_values(x: Any, y: Any, span: tuple[int, int]) -> Any:
+    """``x * y`` written as a choice among the values ``x`` may take, each a number times
+    ``y``.  The pot is the one number a rule reads that has no bound, and a product of it
+    with a count of tricks (a tenth of the pot a trick) is beyond Z3's linear arithmetic;
+    case by case, each product is linear.  The last case is the product itself, so the
+    term is ``x * y`` whatever ``x`` is."""
+    out = x * y
+    for k in range(span[1], span[0] - 1, -1):
+        out = z3.If(x == k, k * y, out)
+    return out
+
+
 class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
     """Compile an expression to a Z3 term in an environment of context values."""
 
@@ -241,6 +286,11 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
 
     def visit_Arith(self, node: Arith) -> Any:
         a, b = self.visit(node.lhs), self.visit(node.rhs)
+        if node.op is Op.MUL:
+            for small, big, x, y in ((node.lhs, node.rhs, a, b), (node.rhs, node.lhs, b, a)):
+                span = _value_range(self.game, small)
+                if span is not None and _reads_pot(big):
+                    return _by_values(x, y, span)
         # a // b: b is a positive constant, where Z3's integer division is floor division
         return {Op.ADD: lambda: a + b, Op.SUB: lambda: a - b, Op.MUL: lambda: a * b,
                 Op.DIV: lambda: a / b}[node.op]()

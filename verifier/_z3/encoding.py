@@ -705,9 +705,12 @@ def outcome_situation(enc: Encoding) -> Situation:
     })
     sides(sit, contract, declarer)
     for _r, body in g.constructs(K.Pot):  # any pot a deal can start with
-        pot = enc.int_var("pot")
-        unit = body.granularity  # type: ignore[attr-defined]
-        sit.facts += [pot >= unit, pot % unit == 0]
+        # a whole number of units of the granularity, at least one: written as a product,
+        # so that a rule's fraction of the pot (pot // 10) simplifies to a number of units
+        # and the arithmetic stays linear
+        units = enc.int_var("pot_units")
+        pot = body.granularity * units  # type: ignore[attr-defined]
+        sit.facts.append(units >= 1)
         sit.env[Ctx.POT] = pot
         sit.values["pot"] = pot
     # each seat's tricks and trick points as named terms, with the facts that every trick
