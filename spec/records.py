@@ -437,10 +437,11 @@ def session_json(pots: PotSession) -> dict[str, Any]:
             "pots": list(pots.pots), "refilled": list(pots.refilled)}
 
 
-def replay_session(data: Any) -> ReplayReport:
-    """Re-run a session for a pot: every deal replays, begins with the pot the one before
-    left (filled again by every player's ante when it was empty), and the players' chips
-    and the pot after each deal are what its scores make them.
+def replay_session(data: Any, game: Game | None = None) -> ReplayReport:
+    """Re-run a session for a pot, of a registered game or of ``game`` (whose key the
+    record must carry): every deal replays, begins with the pot the one before left
+    (filled again by every player's ante when it was empty), and the players' chips and
+    the pot after each deal are what its scores make them.
 
     Raises:
         RecordError: the record is malformed.
@@ -457,7 +458,12 @@ def replay_session(data: Any) -> ReplayReport:
     if not deals or not len(deals) == len(chips_after) == len(pots) == len(refilled):
         return ReplayReport(False, "the session record needs one entry of chips, pot and refill "
                             "for each of its deals")
-    game = find_game(data["game"])
+    if game is None:
+        game = find_game(data["game"])
+    elif data["game"] != game.key:
+        raise NotationError(f"the record is of the game {data['game']!r}, not {game.key!r}",
+                            value=data["game"])
+    base = game
     if data.get("variants"):
         game = game.with_variants(*data["variants"])
     eng = engine_for(game)
@@ -475,7 +481,7 @@ def replay_session(data: Any) -> ReplayReport:
             return ReplayReport(False, f"deal {k} begins with a pot of "
                                 f"{deal.get('pot') if isinstance(deal, dict) else None}, but the "
                                 f"deals before leave {pot}")
-        report = replay(deal, game if not data.get("variants") else None)
+        report = replay(deal, base)
         if not report.ok:
             return ReplayReport(False, f"deal {k}: {report.message}", report.state)
         assert report.state is not None

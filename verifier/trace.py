@@ -252,6 +252,8 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
                                                      for s, m in enumerate(taken)))
     if tracked:
         lines.insert(1, "  " + ", ".join(f"{name} = {val}" for name, val in tracked.items()))
+    if "pot" in v:  # the pot the deal began with, and what the payoff leaves in it
+        lines.insert(1, f"  the pot: {v['pot']} chips, {v['pot'] - sum(scores)} after the payoff")
     env: dict[Any, object] = {
         Ctx.CONTRACT: v["contract"], Ctx.DECLARER: v["declarer"], Ctx.DEALER: v["dealer"],
         Ctx.SEAT: v["seat"], WonTrick: "((" + repr(tuple(won)) + "[{seat}] >> ({number})) & 1 == 1)",
@@ -269,6 +271,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     return Playthrough(lines, {
         "contract": str(game.ladder[v["contract"]]), "declarer": t.name(v["declarer"]),
         "trick_winners": [t.name(w) for w in winners], "scores": {t.name(s): x for s, x in enumerate(scores)},
+        **({"pot": v["pot"]} if "pot" in v else {}),
     }, replayed=True)
 
 
