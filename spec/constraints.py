@@ -504,7 +504,8 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
               Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
               ("param", "won"): "won", ("param", "taken"): "taken",
               ("param", "played"): "played", ("param", "leaders"): "leaders",
-              ("param", "winners"): "winners", ("param", "callers"): "callers"}
+              ("param", "winners"): "winners", ("param", "callers"): "callers",
+              Ctx.POT: "pot"}  # the pot the deal began with (a game with a Pot)
     from spec.engine import Call, engine_for
 
     eng = engine_for(game)
@@ -529,6 +530,7 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
             leaders[rec.number], winners[rec.number] = rec.leader, rec.winner
         callers = [-1] + [seat for seat, action in state.log if isinstance(action, Call)]
         return bool(fn(state.dealer, state.contract, state.declarer, state.trump, state.tracked,
-                       state.dealt, state.won, state.taken, played, leaders, winners, callers))
+                       state.dealt, state.won, state.taken, played, leaders, winners, callers,
+                       state.pot))
 
     return test

@@ -94,7 +94,7 @@ def test_the_deal_program_files_every_rule_once(key: str) -> None:
 # strict expectation, so that the test fails as soon as the reason changes or goes away
 NOT_UNROLLED = {
     "preference": ("Z3 does not unroll the play of Austrian Préférence yet (it has trumps "
-                   "stated by TrumpIs, defenders who drop out, a pot carried from deal to deal, "
+                   "stated by TrumpIs, defenders who drop out, "
                    "play rules that read the cards that would win the trick (beating))"),
 }
 

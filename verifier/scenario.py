@@ -14,7 +14,7 @@ The rest of what a deal can hold is unrolled too: an auction in stages, dealt in
 given whole), calls made by a partner, a card laid aside that names trumps, a talon taken by the declarer
 who discards, a decision
 before the first lead, announcements during the play, cards face down, tracked values
-changed at the end of a trick, a seat sitting out.  A scenario is a deal played out: no
+changed at the end of a trick, a seat sitting out, the pot a deal begins with.  A scenario is a deal played out: no
 deal voided on the way, and no announcement in the auction.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ import itertools
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import z3
@@ -153,7 +153,8 @@ class Unrolling(ConstructVisitor[str]):
         return "never: a scenario is a deal played out, voided by no rule on the way"
 
     def visit_Pot(self, b: K.Pot) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "a pot carried from deal to deal")
+        return ("any pot the deal may begin with: a whole number of units, at least one, "
+                "which the engine's replay begins with")
 
     def visit_RedealIfNoBid(self, b: K.RedealIfNoBid) -> str:
         return "never: a scenario's auction ends with a contract"
@@ -223,6 +224,13 @@ class _Unrolled:
         base = {Ctx.DEALER: enc.int(dealer), Ctx.CONTRACT: self.contract,
                 Ctx.DECLARER: self.declarer, Ctx.TRUMP: trump,
                 DealtHand: lambda seat: enc.select(seat, dealt)}
+        # a pot carried from deal to deal: any pot a deal may begin with, a whole number
+        # of units of its granularity (as the outcome situation has it)
+        self.pot: Any = None
+        for _r, pot_rule in game.constructs(K.Pot):
+            units = enc.int_var("pot_units")
+            self.facts.append(units >= 1)
+            self.pot = base[Ctx.POT] = pot_rule.granularity * units  # type: ignore[attr-defined]
         self.base = base
         tv = dict(self.tracked0)
 
@@ -742,7 +750,7 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
                             time.perf_counter() - start)
         model, rows = found
         hands, actions = _decode(u, model, rows)
-        state = eng.start(hands, dealer=dealer, seed=seed)
+        state = _start(u, model, hands, dealer, seed)
         for a in actions:
             try:
                 state = eng.apply(state, a)
@@ -759,6 +767,15 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
     return Scenario("found", states, "", time.perf_counter() - start)
 
 
+
+
+def _start(u: _Unrolled, model: z3.ModelRef, hands: Any, dealer: int, seed: int) -> State:
+    """The engine's deal of the hands Z3 found, with the pot Z3 found (a game with a pot)."""
+    state = u.eng.start(hands, dealer=dealer, seed=seed)
+    if u.pot is not None:
+        state = replace(state, pot=u.eng.checked_pot(
+            model.eval(u.pot, model_completion=True).as_long()))
+    return state
 
 
 def decide_history(game: Game, holds: Expr, solving: Solving, most: int
@@ -794,7 +811,7 @@ def decide_history(game: Game, holds: Expr, solving: Solving, most: int
             if not solving.sat(s):
                 continue
             hands, actions = _decode(u, s.model(), rows)
-            state = eng.start(hands, dealer=dealer, seed=0)
+            state = _start(u, s.model(), hands, dealer, 0)
             for a in actions:
                 try:
                     state = eng.apply(state, a)

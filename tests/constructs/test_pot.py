@@ -222,3 +222,18 @@ def test_a_declarer_who_takes_more_than_the_pot_holds_is_caught() -> None:
     assert result.verdict is Verdict.VIOLATED
     assert result.playthrough is not None and result.playthrough.replayed
     assert result.playthrough.data["pot"] < 40
+
+
+# -- scenarios: a deal played out, with any pot it may begin with --------------------------------
+def test_a_scenario_unrolls_a_deal_paid_from_the_pot() -> None:
+    from spec.constraints import parse_where
+    from verifier.scenario import scenarios_where, unsupported
+
+    assert unsupported(OLD) == ""
+    # the old scoring's declarer who takes every trick wins the pot less nothing: a pot of 40
+    result = scenarios_where(OLD, parse_where(OLD, "tricks(declarer) == 10 and score(declarer) "
+                                                   "== 40"), seed=1)
+    assert result.status == "found", result.reason
+    state = result.states[0]
+    assert state.pot == 40 and state.is_over and state.scores[state.declarer] == 40
+    assert replay(to_record(state), OLD).ok
