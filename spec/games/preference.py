@@ -109,6 +109,7 @@ from spec.dsl import (
     position,
     pot,
     ranks,
+    receives,
     score_of,
     seat,
     seat_after,
@@ -195,7 +196,9 @@ def _seat_rules(n: int) -> dict[str, Rule]:
             text=("With three players every seat is dealt in." if n == 3 else
                   "With four players the dealer deals and sits the deal out."),
             source=seed("PRF-SETUP-1"),
-            body=(Claim(Scope.OUTCOME, all_of(*(~idle(k) for k in range(n)))) if n == 3
+            # with three, each seat, the dealer included, gets a card of the first round
+            body=(Claim(Scope.DEAL, all_of(*(any_of(*(receives(k) == s for k in range(1, 3 * n + 1)))
+                                             for s in range(n)))) if n == 3
                   else IdleSeat(seat=dealer))),
         "host": Rule(
             id="pay.host", text="The host pays 10 chips into the pot if he and his guest took "
@@ -256,11 +259,6 @@ SIDES = Rule(
 CLOCKWISE = Rule(
     id="setup.clockwise", text="Dealing, bidding and play go clockwise.",
     source=source("PRF-SETUP-2", "[seed] + [WP]"), body=PlayDirection(Direction.CLOCKWISE))
-SENIORITY = Rule(
-    id="setup.seniority", text="Forehand, the player to the dealer's left, is the most senior; "
-    "seniority goes on clockwise.", source=seed("PRF-SETUP-3"),
-    body=Claim(Scope.OUTCOME, (seniority(seat_after(dealer, 1)) == 0)
-               & (seniority(seat_after(dealer, 2)) == 1)))
 NEXT_DEALER = Rule(
     id="deal.next_dealer", text="The first dealer is chosen at random; the deal passes to the "
     "left after every deal, also after all have passed.",
@@ -321,7 +319,7 @@ HOLD = Rule(
     id="auction.hold", text="A player senior to the holder of the current numbered contract "
     "may instead hold it: repeat it and take it over; the displaced junior must then go one "
     "step up or pass.  A junior can never hold a senior's bid.",
-    source=source("PRF-AUC-5", "[seed] + [WP] (G5)"),
+    source=source("PRF-AUC-5", "[seed] + [WP] (G5)", also=("PRF-SETUP-3",)),
     body=HoldBid(when=(BID <= FOUR) & SENIOR_TO_HOLDER))
 FIRST_TURN = Rule(
     id="auction.game_first_turn", text="Game or Hearts may be bid only at a player's first "
@@ -580,7 +578,7 @@ GAME = Game(
     aliases=("preferance", "austrian_preference", "préférence"),
     doc=__doc__ or "",
     rules=(
-        SEATS3["seats"], SIDES, CLOCKWISE, SEATS3["sits_out"], SENIORITY, NEXT_DEALER,
+        SEATS3["seats"], SIDES, CLOCKWISE, SEATS3["sits_out"], NEXT_DEALER,
         PACK, RANKS, TRICK_VALUE,
         PACKETS, TALON,
         SEED_TRUMPS["ladder"], BID_ORDER, TURNS, PASS_FINAL, OPEN_ONE, ONE_STEP, HOLD,
