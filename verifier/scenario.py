@@ -14,7 +14,9 @@ The rest of what a deal can hold is unrolled too: an auction in stages, dealt in
 given whole), calls made by a partner, a card laid aside that names trumps, a talon taken by the declarer
 who discards, a decision
 before the first lead, announcements during the play, cards face down, tracked values
-changed at the end of a trick, a seat sitting out, the pot a deal begins with.  A scenario is a deal played out: no
+changed at the end of a trick, a seat sitting out or idle for the deal, defenders who drop
+out (a deal without play when all do), trumps named by a choice, play rules that read the
+cards that would win the trick, the pot a deal begins with.  A scenario is a deal played out: no
 deal voided on the way, and no announcement in the auction.
 """
 from __future__ import annotations
@@ -37,7 +39,10 @@ from spec.dsl._nodes import (
     CallerOf,
     Ctx,
     DealtHand,
+    Dropped,
     Expr,
+    Idle,
+    Invited,
     LeaderOf,
     LedTo,
     PlayedTo,
@@ -63,7 +68,13 @@ from spec.engine import (
 )
 from spec.errors import IllegalActionError, NotationError
 from verifier._z3.compile import Z3Compiler
-from verifier._z3.encoding import reads_beating, tracked_initial
+from verifier._z3.encoding import (
+    beating_of,
+    not_beaten_by,
+    reads_beating,
+    strength_table,
+    tracked_initial,
+)
 from verifier._z3.solver import Solving
 from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError, SolverUnknownError
@@ -86,7 +97,7 @@ class Scenario:
 
 # the kinds of phase a scenario unrolls, each in the program's order
 _UNROLLED = (PhaseKind.AUCTION, PhaseKind.SET_ASIDE, PhaseKind.EXCHANGE, PhaseKind.DECIDE,
-             PhaseKind.PLAY)
+             PhaseKind.DROP_OUT, PhaseKind.PLAY)
 
 _SITUATION = "stated as facts of the unrolled deal"
 _NOT_PLAYED = "not part of one deal played out"
@@ -103,7 +114,7 @@ class Unrolling(ConstructVisitor[str]):
     visit_SidesByContract = visit_DealPackets = visit_Talon = visit_TakeTalon = _fact
     visit_AuctionTurns = visit_ProxyCall = visit_Ladder = visit_BidOrder = _fact
     visit_CallRule = visit_HighestBidderDeclares = visit_TrickPlay = visit_PlayRule = _fact
-    visit_HoldBid = _fact
+    visit_HoldBid = visit_TrumpIs = visit_IdleSeat = visit_DropOut = _fact
     visit_PlayableAside = visit_FaceDown = visit_SitsOut = visit_Track = _fact
     visit_Decide = visit_AlwaysPlayable = visit_NameSuit = visit_DeclarationRule = _fact
     visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = visit_TrickValue = _fact
@@ -127,18 +138,9 @@ class Unrolling(ConstructVisitor[str]):
     def visit_TurnUp(self, b: K.TurnUp) -> str:
         raise UnsupportedNodeError(b, "the scenario unroller", "a card dealt face up")
 
-    def visit_TrumpIs(self, b: K.TrumpIs) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "trumps stated by TrumpIs")
-
     def visit_LayOpen(self, b: K.LayOpen) -> str:
         return ("the same deal: a hand laid open changes what the seats see, not what is "
                 "legal, won or scored")
-
-    def visit_IdleSeat(self, b: K.IdleSeat) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "a seat idle for the deal")
-
-    def visit_DropOut(self, b: K.DropOut) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "defenders who drop out")
 
     def visit_SameBidJoins(self, b: K.SameBidJoins) -> str:
         raise UnsupportedNodeError(b, "the scenario unroller", "several declarers at once")
@@ -182,8 +184,6 @@ def unsupported(game: Game) -> str:
                 if p.kind not in _UNROLLED and p.opened_by not in refused]
     if game.program.talon_cards and game.constructs(K.SetAside):
         missing.append("a talon and cards laid aside")
-    if reads_beating(game):
-        missing.append("play rules that read the cards that would win the trick (beating)")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(dict.fromkeys(missing)) + ")")
@@ -203,7 +203,7 @@ class _Unrolled:
 
     def __init__(self, game: Game, solving: Solving, dealer: int) -> None:
         self.game, self.solving, self.dealer = game, solving, dealer
-        self.owners = _Owners(game, solving)
+        self.owners = _Owners(game, solving, dealer)
         self.enc = enc = self.owners.enc
         self.eng = eng = engine_for(game)
         n = self.n = game.players
@@ -215,15 +215,29 @@ class _Unrolled:
             self.trump: Any = enc.int_var("trump")
         else:
             self.trump = enc.bid_strain(self.contract)
-        trump = self.trump
         dealt = self.owners.hands
         self.set_aside = {b.stage: (r, b) for r, b in game.constructs(K.SetAside)}  # type: ignore[attr-defined]
         self.aside0 = ([enc.cards_var(f"aside_{s}") for s in range(n)] if self.set_aside
                        else [enc.bv(0)] * n)
         self.tracked0 = {("tracked", name): self._initial(t) for name, t in game.tracked.items()}
+        # who is out of the play: the seat idle for the deal (the engine's), the defenders
+        # who drop out and the guest invited back (the drop-out phase sets them)
+        self.idle = eng.idle_seat(dealer)
+        self.dropped: list[Any] = [enc.bool(False)] * n
+        self.invited: list[Any] = [enc.bool(False)] * n
+        self.all_out: Any = enc.bool(False)
+        self.drop_out: tuple[Any, Any, list[Any], Any] | None = None
+        # play rules that read the cards that would win the trick make the search hard:
+        # each card's legality is a fact guarded by its own literal, assumed when needed,
+        # and ``relaxed`` (assumed only while searching) stands in for those not yet
+        self.exact: list[tuple[Any, Any]] = []
+        self.relaxed = enc.bool_var("relaxed")
         base = {Ctx.DEALER: enc.int(dealer), Ctx.CONTRACT: self.contract,
-                Ctx.DECLARER: self.declarer, Ctx.TRUMP: trump,
-                DealtHand: lambda seat: enc.select(seat, dealt)}
+                Ctx.DECLARER: self.declarer, Ctx.TRUMP: self.trump,
+                DealtHand: lambda seat: enc.select(seat, dealt),
+                Idle: lambda seat: seat == self.idle,
+                Dropped: lambda seat: enc.select(seat, self.dropped),
+                Invited: lambda seat: enc.select(seat, self.invited)}
         # a pot carried from deal to deal: any pot a deal may begin with, a whole number
         # of units of its granularity (as the outcome situation has it)
         self.pot: Any = None
@@ -237,6 +251,9 @@ class _Unrolled:
         def status(number: int, values: dict[Any, Any]) -> dict[Any, Any]:
             return {**base, Ctx.TRICK_NUMBER: enc.int(number), **values}
 
+        if game.constructs(K.TrumpIs):  # trumps as the rules state them, from the start
+            self._trumps(status(1, tv))
+
         # who sits out, who leads, and the decision before the first lead
         sits = game.constructs(K.SitsOut)
         out: Any = enc.int(-1)
@@ -244,7 +261,6 @@ class _Unrolled:
             body = sits[0][1]
             comp = Z3Compiler(enc, status(1, tv))
             out = z3.If(comp.visit(body.when), comp.visit(body.seat), enc.int(-1))  # type: ignore[attr-defined]
-        self.out = out
         play = game.one(K.TrickPlay)
         leader = Z3Compiler(enc, {**base, **tv}).visit(play.first_lead)  # type: ignore[attr-defined]
         self.facts += [leader >= 0, leader < n]
@@ -261,16 +277,29 @@ class _Unrolled:
                 held = self._exchange(held, status(1, tv), phase.when)
             elif phase.kind is PhaseKind.DECIDE:
                 tv = self._decide(tv, status)
+                if game.constructs(K.TrumpIs):  # trumps the choice names
+                    self._trumps(status(1, tv))
                 held, laid = self._after_status(1, tv, held, laid, status)
-        # the positions of a trick: tables over the leader (and the seat sitting out)
-        outs = [-1, *range(n)] if sits else [-1]
+            elif phase.kind is PhaseKind.DROP_OUT:
+                self._drop_out(status(1, tv), phase.when)
+        trump = self.trump
+        # the seats out of the play, as a bit per seat; the positions of a trick are
+        # tables over the leader and the seats out
+        absent = [z3.Or(out == s, self.dropped[s], enc.bool(self.idle == s)) for s in range(n)]
+        varies = bool(sits) or self.idle >= 0 or self.drop_out is not None
+        masks = [m for m in range(2 ** n - 1)] if varies else [0]
+        mask = z3.Sum([z3.If(a, enc.int(1 << s), enc.int(0)) for s, a in enumerate(absent)])
+        if self.drop_out is not None:  # the first leader, if out, passes the lead on
+            leader = self._present_after(leader, absent)
 
         def by_leader(table: Any) -> Any:
-            """A value chosen by this trick's leader and the seat out: table(leader, out)."""
-            per_out = [enc.select(leader, [table(x, o) for x in range(n)]) for o in outs]
-            return enc.select(out, per_out, keys=outs) if sits else per_out[0]
+            """A value chosen by this trick's leader and the seats out: table(leader, out)."""
+            per_out = [enc.select(leader, [table(x, m) for x in range(n)]) for m in masks]
+            return enc.select(mask, per_out, keys=masks) if varies else per_out[0]
 
-        size = z3.If(out >= 0, enc.int(n - 1), enc.int(n)) if sits else enc.int(n)
+        size = enc.int(n) - z3.Sum([z3.If(a, enc.int(1), enc.int(0)) for a in absent]) \
+            if varies else enc.int(n)
+        beats = reads_beating(game)
         announces = [(r, b) for r, b in game.constructs(K.Announce) if b.scope is Scope.PLAY]  # type: ignore[attr-defined]
         updates = [b for _r, b in game.constructs(K.Update)]
         face_down = D.face_down(game) if game.constructs(K.FaceDown) else None
@@ -305,7 +334,7 @@ class _Unrolled:
                 for t, (_r, body) in enumerate(announces):
                     flag = enc.bool_var(f"announce_{k}_{j}_{t}")
                     comp = Z3Compiler(enc, {**env_j, **before})
-                    active = enc.bool(True) if j < n - 1 or not sits else j < size
+                    active = j < size if varies else enc.bool(True)
                     self.facts.append(z3.Implies(flag, z3.And(active, comp.visit(body.when))))  # type: ignore[attr-defined]
                     if body.required is not None:  # type: ignore[attr-defined]
                         self.facts.append(z3.Implies(z3.And(active, comp.visit(body.required)),  # type: ignore[attr-defined]
@@ -326,6 +355,14 @@ class _Unrolled:
                           Ctx.TRICK_NUMBER: enc.int(k), Ctx.CONTRACT: self.contract}
                          for s in range(n)]
             led = enc.select(leader, [Z3Compiler(enc, e).visit(D.entry_suit(game)) for e in lead_envs])
+            # the card at each position: a table over who led, not arithmetic modulo n
+            at_cards = [by_leader(lambda x, o, j=j, c=cards: self._at(x, o, j, c, enc.bv(0)))
+                        for j in range(n)]
+            at_named = [by_leader(lambda x, o, j=j, d=named: self._at(x, o, j, d, enc.int(NO_SUIT)))
+                        for j in range(n)]
+            if beats:
+                beating = self._beating(k, leader, pos_of, cards, named, hands, tv_trick, led,
+                                        by_leader, trump)
             faces = []
             for s in range(n):
                 leading = leader == s
@@ -335,9 +372,23 @@ class _Unrolled:
                        Ctx.IS_LEADING: leading, Ctx.LED_SUIT: z3.If(leading, enc.int(NO_SUIT), led),
                        Ctx.TRICK_NUMBER: enc.int(k), Ctx.POSITION: pos_of[s],
                        Ctx.ASIDE: aside[s], Ctx.LEADER: leader}
-                legal = Z3Compiler(enc, env).visit(D.legal_cards(game))
-                plays = [enc.one_hot(cards[s]), cards[s] & ~legal == 0]
-                self.facts += [z3.If(out == s, cards[s] == 0, z3.And(plays))] if sits else plays
+                if beats:
+                    env[Ctx.BEATING] = beating[s]
+
+                def plays(legal_env: dict[Any, Any], card: Any = cards[s], s: int = s) -> Any:
+                    legal = Z3Compiler(enc, legal_env).visit(D.legal_cards(game))
+                    each = z3.And(enc.one_hot(card), card & ~legal == 0)
+                    return (z3.If(z3.Or(absent[s], self.all_out), card == 0, each)
+                            if varies else each)
+                if beats:
+                    # the card is legal, a fact assumed once the search needs it; until
+                    # then legal as if no card could beat the trick (see _check)
+                    fact = plays(env)
+                    self.exact.append((enc.bool_var(f"legal_{k}_{s}"), fact))
+                    self.facts += [z3.Implies(self.exact[-1][0], fact), z3.Implies(
+                        self.relaxed, plays({**env, Ctx.BEATING: enc.bv(0)}))]
+                else:
+                    self.facts.append(plays(env))
                 with_card = {**env, Ctx.CARD: cards[s], Ctx.DECLARED: named[s]}
                 self.play_envs.append((k, s, with_card))
                 needs = Z3Compiler(enc, with_card).visit(D.needs_declaration(game))
@@ -350,16 +401,16 @@ class _Unrolled:
             trick = {**base, **tv_trick, Ctx.TRICK_NUMBER: enc.int(k), Ctx.LEADER: leader,
                      Ctx.TRICK_SIZE: size}
             for j in range(n):
-                # the card at position j: a table over who led, not arithmetic modulo n
-                for key, per_seat, none in ((Ctx.PLAYED_CARD, cards, enc.bv(0)),
-                                            (Ctx.PLAYED_DECLARED, named, enc.int(NO_SUIT)),
-                                            (Ctx.PLAYED_FACE_DOWN, faces, enc.bool(False))):
-                    trick[(key, j)] = by_leader(
-                        lambda x, o, j=j, per_seat=per_seat, none=none: self._at(x, o, j, per_seat, none))
+                trick[(Ctx.PLAYED_CARD, j)] = at_cards[j]
+                trick[(Ctx.PLAYED_DECLARED, j)] = at_named[j]
+                trick[(Ctx.PLAYED_FACE_DOWN, j)] = by_leader(
+                    lambda x, o, j=j, f=faces: self._at(x, o, j, f, enc.bool(False)))
             self.trick_envs.append((k, trick))
             w = Z3Compiler(enc, trick).visit(D.trick_winner(game))
-            winner = by_leader(lambda x, o: enc.select(
-                w, [enc.int(seat) for seat in self.eng.trick_seats(x, o)]))
+            winner = by_leader(lambda x, o, w=w: enc.select(
+                w, [enc.int(seat) for seat in self.eng.seats_among(x, o)]))
+            # nobody defends: no play, and the declarer is credited with every trick
+            winner = z3.If(self.all_out, self.declarer, winner)
             self.facts += [winner >= 0, winner < n]
             # the updates at the end of the trick all read the values before them
             comp = Z3Compiler(enc, trick)
@@ -421,18 +472,120 @@ class _Unrolled:
         return [z3.If(z3.And(takes, self.declarer == s), (h | talon) & ~discards, h)
                 for s, h in enumerate(held)]
 
+    def _beating(self, k: int, leader: Any, pos_of: list[Any], cards: list[Any],
+                 named: list[Any], hands: list[Any], values: dict[Any, Any], led: Any,
+                 by_leader: Any, trump: Any) -> list[Any]:
+        """The cards of each seat's hand that would win trick ``k`` when its turn comes:
+        stronger than every card before it (each card judged at its own position, against
+        the lead's suit ``led``), none for the leader.  Each seat's hand and cards are read
+        directly, not through the seat at a position: Z3 solves that far faster."""
+        enc, game, n = self.enc, self.game, self.n
+        table = strength_table(enc)
+        if table is not None:  # the lead's suit and trumps decide: card sets, no arithmetic
+            stronger = not_beaten_by(enc, table, led, trump)
+
+            def cards_before(s: int, x: int, m: int) -> Any:
+                seats = self.eng.seats_among(x, m)
+                out: Any = enc.bv(0)
+                for t in seats[:seats.index(s)] if s in seats else ():
+                    out = out | cards[t]
+                return out
+
+            return [beating_of(enc, hands[s], by_leader(lambda x, m, s=s: cards_before(s, x, m)),
+                               stronger) for s in range(n)]
+        judge = {**self.base, **values, Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: enc.int(k),
+                 Ctx.LEADER: leader, Ctx.CONTRACT: self.contract, Ctx.LED_SUIT: led}
+        body = D.strength(game)
+
+        def strength(p: int, card: Any, code: Any) -> Any:
+            env = {**judge, Ctx.CARD: card, Ctx.DECLARED: code, Ctx.IS_LEADING: enc.bool(p == 0),
+                   Ctx.POSITION: enc.int(p)}
+            if p == 0:
+                env[Ctx.LED_SUIT] = enc.int(NO_SUIT)
+            return Z3Compiler(enc, env).visit(body)
+
+        own = [enc.select(pos_of[s], [strength(p, cards[s], named[s]) for p in range(n)])
+               for s in range(n)]
+        # a card's strength at each position after the lead: the same for every seat
+        plain = [[enc.int(-1)] + [z3.simplify(strength(p, enc.bv(1 << c), enc.int(NO_SUIT)))
+                                  for p in range(1, n)] for c in range(len(game.deck))]
+        none = enc.int(-(1 << 20))
+
+        def best_before(s: int, x: int, m: int) -> Any:
+            seats = self.eng.seats_among(x, m)
+            best = none
+            for t in seats[:seats.index(s)] if s in seats else ():
+                best = z3.If(own[t] > best, own[t], best)
+            return best
+
+        out = []
+        for s in range(n):
+            best = by_leader(lambda x, m, s=s: best_before(s, x, m))
+            term = enc.bv(0)
+            for c in range(len(game.deck)):
+                wins = z3.And(z3.Extract(c, c, hands[s]) == 1, enc.select(pos_of[s], plain[c]) > best,
+                              leader != s)
+                term = term | z3.If(wins, enc.bv(1 << c), enc.bv(0))
+            out.append(term)
+        return out
+
+    def legal(self) -> list[Any]:
+        """The literals that make every card played legal by the exact facts."""
+        return [g for g, _f in self.exact]
+
     def _seat_at(self, leader: int, out: int, j: int) -> Any:
-        seats = self.eng.trick_seats(leader, out)
+        seats = self.eng.seats_among(leader, out)
         return self.enc.int(seats[j] if j < len(seats) else -1)
 
     def _at(self, leader: int, out: int, j: int, per_seat: list[Any], none: Any) -> Any:
-        """What the seat at position ``j`` of a trick led by ``leader`` played."""
-        seats = self.eng.trick_seats(leader, out)
+        """What the seat at position ``j`` of a trick led by ``leader`` played (``out``:
+        a bit per seat out of the play)."""
+        seats = self.eng.seats_among(leader, out)
         return per_seat[seats[j]] if j < len(seats) else none
 
     def _position_of(self, leader: int, out: int, seat: int) -> Any:
-        seats = self.eng.trick_seats(leader, out)
+        seats = self.eng.seats_among(leader, out)
         return self.enc.int(seats.index(seat) if seat in seats else 0)
+
+    def _present_after(self, seat: Any, absent: list[Any]) -> Any:
+        """The first seat from ``seat`` on, in the direction of play, in the play."""
+        enc, n = self.enc, self.n
+        out: Any = seat
+        for d in reversed(range(n)):
+            at = (seat + d) % n
+            out = z3.If(z3.Not(enc.select(at, absent)), at, out)
+        return out
+
+    def _trumps(self, status: dict[Any, Any]) -> None:
+        """Trumps as the game's ``TrumpIs`` rules state them in ``status``."""
+        self.trump = self.base[Ctx.TRUMP] = Z3Compiler(self.enc, status).visit(D.trump(self.game))
+
+    def _drop_out(self, status: dict[Any, Any], when: Expr | None) -> None:
+        """The defenders' choices, when the drop-out rule applies: each may leave the
+        play (not every one when the last must play); with exactly one left of two, the one
+        who stayed may invite him back as his guest."""
+        enc, n = self.enc, self.n
+        body = self.game.one(K.DropOut)
+        assert isinstance(body, K.DropOut)
+        comp = Z3Compiler(enc, status)
+        takes = comp.visit(body.when) if when is None else z3.And(comp.visit(body.when),
+                                                                  comp.visit(when))
+        defends = [z3.And(self.declarer != s, enc.bool(self.idle != s)) for s in range(n)]
+        leaves = [enc.bool_var(f"leaves_{s}") for s in range(n)]
+        self.facts += [z3.Implies(leaves[s], z3.And(defends[s], takes)) for s in range(n)]
+        count = z3.Sum([z3.If(d, enc.int(1), enc.int(0)) for d in defends])
+        left = z3.Sum([z3.If(x, enc.int(1), enc.int(0)) for x in leaves])
+        if body.all_out is K.AllOut.LAST_MUST_PLAY:
+            self.facts.append(left < count)
+        else:
+            self.all_out = left == count
+        invites: Any = enc.bool(False)
+        if body.invite:
+            invites = enc.bool_var("invites")
+            self.facts.append(z3.Implies(invites, z3.And(left == 1, count == 2)))
+        self.dropped = [z3.And(x, z3.Not(invites)) for x in leaves]
+        self.invited = [z3.And(x, invites) for x in leaves]
+        self.drop_out = (takes, comp.visit(body.first), leaves, invites)
 
     def _no_void(self, number: int, values: dict[Any, Any], status: Any) -> None:
         """A scenario is a deal played out: no rule voids it on the way."""
@@ -486,8 +639,11 @@ class _Unrolled:
             Taken: taken, PlayedTo: played,
             LedTo: lambda trick: by_trick([enc.select(ld, cards) for ld, cards
                                            in zip(leaders, self.cards)], trick),
-            LeaderOf: lambda trick: by_trick(leaders, trick),
-            WinnerOf: lambda trick: by_trick(winners, trick),
+            # a deal without play (nobody defends) has neither leaders nor winners
+            LeaderOf: lambda trick: by_trick([z3.If(self.all_out, enc.int(-1), x)
+                                              for x in leaders], trick),
+            WinnerOf: lambda trick: by_trick([z3.If(self.all_out, enc.int(-1), x)
+                                              for x in winners], trick),
             Ctx.TRICK_NUMBER: enc.int(self.game.tricks + 1),
             Ctx.SEAT: enc.int(0),
             **({CallerOf: lambda k: enc.select(k, [r["seat"] for r in rows] + [enc.int(-1)],
@@ -631,12 +787,18 @@ def _decode(u: _Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tup
         actions.append(Call(game.ladder[value(r["bid"])]) if value(r["is_bid"]) else PASS)
         if "lay" in r and value(r["lay"][0]):
             actions.append(Lay(game.deck[u.enc.card_index(r["lay"][1], model)]))
-    if u.exchange is not None and value(u.exchange[0]):
-        mask = value(u.exchange[1])
-        actions += [Discard(c) for i, c in enumerate(game.deck) if mask >> i & 1]
-    if u.decision is not None:
-        choice, names = u.decision
-        actions.append(Declare(names[value(choice)]))
+    # the phases between the auction and the play, in the program's order
+    for phase in game.program.phases:
+        if phase.kind is PhaseKind.EXCHANGE and u.exchange is not None and value(u.exchange[0]):
+            mask = value(u.exchange[1])
+            actions += [Discard(c) for i, c in enumerate(game.deck) if mask >> i & 1]
+        elif phase.kind is PhaseKind.DECIDE and u.decision is not None:
+            choice, names = u.decision
+            actions.append(Declare(names[value(choice)]))
+        elif phase.kind is PhaseKind.DROP_OUT and u.drop_out is not None:
+            actions += _drop_out_actions(u, value)
+    if value(u.all_out):  # nobody defends: no play
+        return hands, actions
     n = game.players
     for cards, named, seats, made in zip(u.cards, u.named, u.position_seats, u.announced):
         for j in range(n):
@@ -649,6 +811,25 @@ def _decode(u: _Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tup
             code = value(named[seat])
             actions.append(Play(game.deck[i], suit_from_code(code) if code != NO_SUIT else None))
     return hands, actions
+
+
+def _drop_out_actions(u: _Unrolled, value: Callable[[Any], Any]) -> list[Action]:
+    """The defenders' choices in the engine's order: from the rule's first seat, past the
+    declarer and the idle seat; then the host's, when exactly one left."""
+    assert u.drop_out is not None
+    takes, first, leaves, invites = u.drop_out
+    if not value(takes):
+        return []
+    body = u.game.one(K.DropOut)
+    assert isinstance(body, K.DropOut)
+    n, declarer = u.n, value(u.declarer)
+    order = [k for k in ((value(first) + j) % n for j in range(n))
+             if k != declarer and k != u.idle]
+    left = [k for k in order if value(leaves[k])]
+    out: list[Action] = [Declare(body.leave if k in left else body.stay) for k in order]
+    if body.invite and len(left) == 1 and len(order) == 2:
+        out.append(Declare(body.invite if value(invites) else body.alone))
+    return out
 
 
 def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
@@ -700,6 +881,7 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
     eng = engine_for(game)
     max_calls = max_calls or 4 * game.players + 8
     rng = random.Random(seed)
+    refined: list[Any] = []
     counts = _fewest_calls(u, max_calls)
     quiet = (" without announcements in the auction"
              if any(b.scope is Scope.CALL for _r, b in game.constructs(K.Announce)) else "")  # type: ignore[attr-defined]
@@ -723,17 +905,17 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
                         s.add(z3.Implies(lit, u.owners.owner[i] == seat))
                         keep[str(lit)] = lit
             active = list(keep.values())
-            r = s.check(*active)
+            r = _check(u, s, active, refined)
             rounds = 0
             while r == z3.unsat and active and rounds < 4:
                 core = {str(x) for x in s.unsat_core()}
                 if not core:
                     break
                 active = [x for x in active if str(x) not in core]
-                r = s.check(*active)
+                r = _check(u, s, active, refined)
                 rounds += 1
             if r == z3.unsat and active:
-                r = s.check()
+                r = _check(u, s, [], refined)
             if r == z3.sat:
                 found = (s.model(), rows)
                 s.pop()
@@ -767,6 +949,30 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
     return Scenario("found", states, "", time.perf_counter() - start)
 
 
+
+
+def _check(u: _Unrolled, s: Any, keep: list[Any], refined: list[Any]) -> Any:
+    """Z3's answer with the literals ``keep`` assumed.  When the play's legality is guarded
+    (see ``_Unrolled.exact``), the search assumes the relaxed legality and the exact one
+    of each card found wanting so far (``refined``, kept across calls); a model is taken only
+    when every card it plays is legal by the exact facts, evaluated in the model.  Without
+    ``keep``, an unsat answer of the relaxed search is never taken: the exact question is
+    asked, every card's legality assumed."""
+    if not u.exact:
+        return s.check(*keep)
+    while True:
+        r = s.check(*keep, u.relaxed, *refined)
+        if r == z3.sat:
+            model, done = s.model(), set(map(str, refined))
+            wanting = [g for g, fact in u.exact if str(g) not in done
+                       and not z3.is_true(model.eval(fact, model_completion=True))]
+            if not wanting:
+                return r
+            refined += wanting
+            continue
+        if r == z3.unsat and not keep:
+            return s.check(*u.legal())
+        return r
 
 
 def _start(u: _Unrolled, model: z3.ModelRef, hands: Any, dealer: int, seed: int) -> State:
@@ -807,7 +1013,8 @@ def decide_history(game: Game, holds: Expr, solving: Solving, most: int
         for calls in counts:
             s = solving.solver()
             facts, rows = u.auction(calls)
-            s.add(*u.facts, *facts, z3.Not(Z3Compiler(u.enc, u.history(rows)).visit(holds)))
+            s.add(*u.facts, *u.legal(), *facts,
+                  z3.Not(Z3Compiler(u.enc, u.history(rows)).visit(holds)))
             if not solving.sat(s):
                 continue
             hands, actions = _decode(u, s.model(), rows)

@@ -7,6 +7,7 @@ import random
 import pytest
 from seats_game import GAME, RULES
 
+from spec.constraints import parse_where
 from spec.dsl import (
     AllOut,
     DealPackets,
@@ -36,7 +37,7 @@ from spec.engine import (
 from spec.errors import IllegalActionError, NotationError, SpecDefinitionError
 from spec.records import replay, to_record
 from verifier.properties import Verdict, check_game
-from verifier.scenario import unsupported
+from verifier.scenario import scenarios_where, unsupported
 
 SEEDS = range(120)
 
@@ -232,9 +233,25 @@ def test_the_seats_game_is_proved() -> None:
                for r in results)
 
 
-def test_scenarios_say_they_do_not_unroll_seats_out_of_the_play_yet() -> None:
-    why = unsupported(GAME)
-    assert "a seat idle for the deal" in why and "defenders who drop out" in why
+def test_scenarios_unroll_the_idle_seat_and_a_deal_without_play() -> None:
+    # North declares, the dealer West sits out; both defenders pass: no trick is played
+    # and North is credited with all ten; the engine replays each deal Z3 found
+    assert unsupported(GAME) == ""
+    found = scenarios_where(GAME, parse_where(GAME, "won(North) == 10 and declarer == North"),
+                            n=2, timeout=120)
+    assert found.status == "found" and len(found.states) == 2
+    for state in found.states:
+        assert state.idle == 3 and state.is_over and state.won[0].bit_count() == 10
+    assert any(state.dropped == 0b0110 and not state.tricks for state in found.states)
+
+
+@pytest.mark.slow
+def test_scenarios_unroll_tricks_around_the_seats_out() -> None:
+    # neither North nor South takes a trick: replayed, whoever dropped out
+    found = scenarios_where(GAME, parse_where(
+        GAME, "declarer == North and won(East) >= 1 and won(North) == 0 and won(South) == 0"),
+        n=2, timeout=300)
+    assert found.status == "found" and all(s.is_over for s in found.states)
 
 
 def test_the_rulebook_shows_the_idle_seat_and_the_drop_out() -> None:

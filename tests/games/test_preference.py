@@ -301,3 +301,19 @@ def test_the_session_command(tmp_path, capsys) -> None:  # type: ignore[no-untyp
     assert main(["replay", str(path)]) == 0
     assert main(["play", "vint", "--session"]) == 2
     assert "keeps no pot" in capsys.readouterr().err
+
+
+def test_scenario_search_takes_the_talon_and_names_trumps() -> None:
+    # a numbered contract: the declarer takes the talon and discards two; the engine
+    # replays the calls, the discards, the trumps named and the defenders' choices Z3 found
+    from spec.constraints import parse_where
+    from verifier.scenario import scenarios_where
+
+    found = scenarios_where(GAME, parse_where(GAME, "level <= 4 and won(Anna) >= 1"),
+                            n=1, timeout=300)
+    assert found.status == "found", found.reason
+    (state,) = found.states
+    assert state.is_over and GAME.ladder[state.contract].level <= 4
+    assert state.discards.bit_count() == 2 and state.trump != NO_SUIT
+    assert state.won[0].bit_count() >= 1
+    assert replay(to_record(state), GAME).ok

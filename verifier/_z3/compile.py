@@ -345,6 +345,13 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         # which tests single bits rather than comparing whole card sets
         c = self.visit(node.card)
         deck = self.game.deck
+        if z3.is_bv_value(c):  # a known card (or none): its value, not a sum over the deck
+            bits = c.as_long()
+            if bits == 0:
+                return self.enc.int(0)
+            i = bits.bit_length() - 1
+            if bits == 1 << i:
+                return self.enc.int(node.table.value(deck[i]))
         return z3.Sum([z3.If(z3.Extract(i, i, c) == 1, self.enc.int(node.table.value(deck[i])),
                              self.enc.int(0))
                        for i in range(len(deck)) if node.table.value(deck[i])] or [self.enc.int(0)])

@@ -35,6 +35,7 @@ from spec.dsl._nodes import (
     WonTrick,
     walk,
 )
+from spec.dsl._visitor import UnsupportedNodeError
 from verifier._z3.compile import Encoding, Z3Compiler
 
 
@@ -425,6 +426,81 @@ def reads_beating(game: Any) -> bool:
                for node in walk(getattr(b, f)))
 
 
+# per game: each card's strength for each led suit and trumps (see strength_table)
+_STRENGTHS: dict[int, tuple[Any, dict[tuple[int, int], tuple[int, ...]] | None]] = {}
+
+
+def strength_table(enc: Encoding) -> dict[tuple[int, int], tuple[int, ...]] | None:
+    """Each card's strength in a trick, for each led suit and trump suit (codes, NO_SUIT
+    included), when the game's strength reads nothing else (not the contract, the position,
+    a value tracked, a suit a card is named as); else None.  The values are the game's own
+    strength expression, compiled for each known card and simplified to a number."""
+    g = enc.game
+    hit = _STRENGTHS.get(id(g))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    table = None if D.declaration_choices(g) else _strengths(enc)
+    _STRENGTHS[id(g)] = (g, table)
+    return table
+
+
+def _strengths(enc: Encoding) -> dict[tuple[int, int], tuple[int, ...]] | None:
+    g = enc.game
+    body = D.strength(g)
+    codes = range(NO_SUIT + 1)
+    out: dict[tuple[int, int], tuple[int, ...]] = {}
+    for led in codes:
+        for trump in codes:
+            row = []
+            for c in range(len(g.deck)):
+                seen = set()
+                for p in range(g.players):  # the same at every position, or no table
+                    env = {Ctx.CARD: enc.bv(1 << c), Ctx.DECLARED: enc.int(NO_SUIT),
+                           Ctx.LED_SUIT: enc.int(led), Ctx.TRUMP: enc.int(trump),
+                           Ctx.IS_LEADING: enc.bool(p == 0), Ctx.POSITION: enc.int(p)}
+                    try:
+                        v = z3.simplify(Z3Compiler(enc, env).visit(body))
+                    except UnsupportedNodeError:  # it reads more than the card, lead and trumps
+                        return None
+                    if not z3.is_int_value(v):
+                        return None
+                    seen.add(v.as_long())
+                if len(seen) != 1:
+                    return None
+                row.append(seen.pop())
+            out[(led, trump)] = tuple(row)
+    return out
+
+
+def not_beaten_by(enc: Encoding, table: dict[tuple[int, int], tuple[int, ...]], led: Any,
+                  trump: Any) -> list[Any]:
+    """For each card, the cards at least as strong in a trick of this led suit and trumps
+    (a card played after them does not win): card sets chosen by the two suits."""
+    n = len(enc.game.deck)
+    out = []
+    for c in range(n):
+        by_mask: dict[int, list[Any]] = {}
+        for (lead_code, trump_code), row in table.items():
+            mask = sum(1 << d for d in range(n) if d != c and row[d] >= row[c])
+            by_mask.setdefault(mask, []).append(z3.And(led == lead_code, trump == trump_code))
+        groups = sorted(by_mask.items(), key=lambda kv: -len(kv[1]))
+        term = enc.bv(groups[0][0])  # the most common set: every other case says otherwise
+        for mask, conds in groups[1:]:
+            term = z3.If(z3.Or(*conds), enc.bv(mask), term)
+        out.append(term)
+    return out
+
+
+def beating_of(enc: Encoding, hand: Any, before: Any, stronger: list[Any]) -> Any:
+    """The cards of ``hand`` that beat every card of ``before`` (none when it is empty:
+    leading), ``stronger`` being :func:`not_beaten_by` of the trick."""
+    out = enc.bv(0)
+    for c, mask in enumerate(stronger):
+        wins = z3.And(z3.Extract(c, c, hand) == 1, before != 0, before & mask == 0)
+        out = out | z3.If(wins, enc.bv(1 << c), enc.bv(0))
+    return out
+
+
 def beating_term(enc: Encoding, base: dict[Any, Any], hand: Any, cards: list[Any],
                  named: list[Any]) -> Any:
     """The cards of ``hand`` that would win a trick whose first cards are ``cards`` (with
@@ -434,16 +510,29 @@ def beating_term(enc: Encoding, base: dict[Any, Any], hand: Any, cards: list[Any
     j = len(cards)
     if j == 0:
         return enc.bv(0)
+    table = strength_table(enc)
+    if table is not None:  # the lead's suit and trumps decide: card sets, no arithmetic
+        led = Z3Compiler(enc, {**base, (Ctx.PLAYED_CARD, 0): cards[0],
+                               (Ctx.PLAYED_DECLARED, 0): named[0]}).visit(D.played_suit(g, 0))
+        before = cards[0]
+        for c in cards[1:]:
+            before = before | c
+        return beating_of(enc, hand, before, not_beaten_by(enc, table, led, base[Ctx.TRUMP]))
     env = dict(base)
     for i in range(j):
         env[(Ctx.PLAYED_CARD, i)] = cards[i]
         env[(Ctx.PLAYED_DECLARED, i)] = named[i]
-    before = [Z3Compiler(enc, env).visit(D.strength_at(g, i)) for i in range(j)]
+    # the best strength so far, once; each card's own strength simplified (its suit and
+    # rank are known, so little more than a test of the led suit and trumps is left)
+    best: Any = None
+    for i in range(j):
+        st = Z3Compiler(enc, env).visit(D.strength_at(g, i))
+        best = st if best is None else z3.If(st > best, st, best)
     out = enc.bv(0)
     for c in range(len(g.deck)):
         here = {**env, (Ctx.PLAYED_CARD, j): enc.bv(1 << c), (Ctx.PLAYED_DECLARED, j): enc.int(NO_SUIT)}
-        st = Z3Compiler(enc, here).visit(D.strength_at(g, j))
-        wins = z3.And(z3.Extract(c, c, hand) == 1, *[st > b for b in before])
+        st = z3.simplify(Z3Compiler(enc, here).visit(D.strength_at(g, j)))
+        wins = z3.And(z3.Extract(c, c, hand) == 1, st > best)
         out = out | z3.If(wins, enc.bv(1 << c), enc.bv(0))
     return out
 
