@@ -70,6 +70,7 @@ from spec.errors import IllegalActionError, NotationError
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.encoding import (
     beating_of,
+    beating_term,
     not_beaten_by,
     reads_beating,
     strength_table,
@@ -361,8 +362,8 @@ class _Unrolled:
             at_named = [by_leader(lambda x, o, j=j, d=named: self._at(x, o, j, d, enc.int(NO_SUIT)))
                         for j in range(n)]
             if beats:
-                beating = self._beating(k, leader, pos_of, cards, named, hands, tv_trick, led,
-                                        by_leader, trump)
+                beating = self._beating(k, leader, pos_of, seat_at, cards, at_cards, at_named,
+                                        hands, tv_trick, led, by_leader, trump)
             faces = []
             for s in range(n):
                 leading = leader == s
@@ -472,14 +473,14 @@ class _Unrolled:
         return [z3.If(z3.And(takes, self.declarer == s), (h | talon) & ~discards, h)
                 for s, h in enumerate(held)]
 
-    def _beating(self, k: int, leader: Any, pos_of: list[Any], cards: list[Any],
-                 named: list[Any], hands: list[Any], values: dict[Any, Any], led: Any,
-                 by_leader: Any, trump: Any) -> list[Any]:
-        """The cards of each seat's hand that would win trick ``k`` when its turn comes:
-        stronger than every card before it (each card judged at its own position, against
-        the lead's suit ``led``), none for the leader.  Each seat's hand and cards are read
-        directly, not through the seat at a position: Z3 solves that far faster."""
-        enc, game, n = self.enc, self.game, self.n
+    def _beating(self, k: int, leader: Any, pos_of: list[Any], seat_at: list[Any],
+                 cards: list[Any], at_cards: list[Any], at_named: list[Any], hands: list[Any],
+                 values: dict[Any, Any], led: Any, by_leader: Any, trump: Any) -> list[Any]:
+        """The cards of each seat's hand that would win trick ``k`` when its turn comes
+        (none for the leader).  With a strength table (the led suit ``led`` and trumps
+        decide), each seat's hand and the cards played before it are read directly, not
+        through the seat at a position: Z3 solves that far faster."""
+        enc, n = self.enc, self.n
         table = strength_table(enc)
         if table is not None:  # the lead's suit and trumps decide: card sets, no arithmetic
             stronger = not_beaten_by(enc, table, led, trump)
@@ -493,41 +494,12 @@ class _Unrolled:
 
             return [beating_of(enc, hands[s], by_leader(lambda x, m, s=s: cards_before(s, x, m)),
                                stronger) for s in range(n)]
+        # else the shared encoding, position by position
         judge = {**self.base, **values, Ctx.TRUMP: trump, Ctx.TRICK_NUMBER: enc.int(k),
-                 Ctx.LEADER: leader, Ctx.CONTRACT: self.contract, Ctx.LED_SUIT: led}
-        body = D.strength(game)
-
-        def strength(p: int, card: Any, code: Any) -> Any:
-            env = {**judge, Ctx.CARD: card, Ctx.DECLARED: code, Ctx.IS_LEADING: enc.bool(p == 0),
-                   Ctx.POSITION: enc.int(p)}
-            if p == 0:
-                env[Ctx.LED_SUIT] = enc.int(NO_SUIT)
-            return Z3Compiler(enc, env).visit(body)
-
-        own = [enc.select(pos_of[s], [strength(p, cards[s], named[s]) for p in range(n)])
-               for s in range(n)]
-        # a card's strength at each position after the lead: the same for every seat
-        plain = [[enc.int(-1)] + [z3.simplify(strength(p, enc.bv(1 << c), enc.int(NO_SUIT)))
-                                  for p in range(1, n)] for c in range(len(game.deck))]
-        none = enc.int(-(1 << 20))
-
-        def best_before(s: int, x: int, m: int) -> Any:
-            seats = self.eng.seats_among(x, m)
-            best = none
-            for t in seats[:seats.index(s)] if s in seats else ():
-                best = z3.If(own[t] > best, own[t], best)
-            return best
-
-        out = []
-        for s in range(n):
-            best = by_leader(lambda x, m, s=s: best_before(s, x, m))
-            term = enc.bv(0)
-            for c in range(len(game.deck)):
-                wins = z3.And(z3.Extract(c, c, hands[s]) == 1, enc.select(pos_of[s], plain[c]) > best,
-                              leader != s)
-                term = term | z3.If(wins, enc.bv(1 << c), enc.bv(0))
-            out.append(term)
-        return out
+                 Ctx.LEADER: leader, Ctx.CONTRACT: self.contract}
+        at_position = [beating_term(enc, judge, enc.select(seat_at[j], hands), at_cards[:j],
+                                    at_named[:j]) for j in range(n)]
+        return [enc.select(pos_of[s], at_position) for s in range(n)]
 
     def legal(self) -> list[Any]:
         """The literals that make every card played legal by the exact facts."""
