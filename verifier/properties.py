@@ -26,6 +26,7 @@ from typing import Any
 
 import z3
 
+from spec.cards import CardSet
 from spec.constraints import history_test
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
@@ -214,6 +215,59 @@ def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: igno
     dealer = model.eval(sit.values["dealer"], model_completion=True).as_long()
     pt = trace.replay_deal(game, list(range(size)), dealer, None)
     return Verdict.VIOLATED, "a deal that does not share out the deck", pt
+
+
+def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    enc = Encoding(game, solving.ctx)
+    rule, body = game.constructs(K.TakeTalon)[0]
+    assert isinstance(body, K.TakeTalon)
+    # the exchange can happen: some deal's status lets the declarer take the talon
+    status = E.outcome_situation(enc)
+    when = Z3Compiler(enc, E.status_env(status)).visit(body.when)
+    if not _witnessed(solving, [(status.facts, when)]):
+        return (Verdict.VACUOUS, f"the declarer never takes the talon ({rule.id}'s condition "
+                "never holds)", None)
+    # the hands and the talon a deal makes (the schedule of deal.partitions_deck, the pack
+    # in its own order: a shuffle only renames the cards), then any exchange
+    sit, dest = E.deal_schedule(enc)
+    n, size = game.players, len(game.deck)
+    one, zero = z3.BitVecVal(1, 1, enc.ctx), z3.BitVecVal(0, 1, enc.ctx)
+
+    def cards_to(seat: int) -> Any:
+        bits = [z3.If(dest[i] == seat, one, zero) if i < len(dest) else zero
+                for i in reversed(range(size))]
+        return z3.Concat(*bits) if size > 1 else bits[0]
+
+    hands, talon = [cards_to(s) for s in range(n)], cards_to(-1)
+    idle = sit.values["idle"]
+    declarer = enc.int_var("declarer")
+    sit.facts += [declarer >= 0, declarer < n, declarer != idle]
+    after, discards, facts = E.exchange(enc, hands, talon, declarer, enc.bool(True))
+    union: Any = discards
+    disjoint = []
+    for s, h in enumerate(after):
+        disjoint += [h & discards == 0, *[h & after[t] == 0 for t in range(s)]]
+        union = union | h
+    kept = game.tricks
+    claim = z3.And(*[enc.popcount(h) == z3.If(idle == s, enc.int(0), enc.int(kept))
+                     for s, h in enumerate(after)],
+                   enc.popcount(discards) == game.program.talon_cards, *disjoint,
+                   union == enc.bv(enc.full))
+    model = _prove(solving, sit.facts + facts, claim)
+    if model is None:
+        return (Verdict.HOLDS, f"the declarer takes the {game.program.talon_cards} cards of the "
+                f"talon and discards {body.discards}: {kept} cards in his hand and "
+                f"{game.program.talon_cards} discarded, every card still in one place, for "
+                "every deal and every choice of discards (the build refuses an exchange that "
+                "does not add up; this proves the Z3 encoding of the exchange agrees)", None)
+    deck = game.deck
+    seat = model.eval(declarer, model_completion=True).as_long()
+    cards = [model.eval(h, model_completion=True).as_long() for h in after]
+    gone = model.eval(discards, model_completion=True).as_long()
+    lines = [f"{game.table.name(s)} holds {CardSet(deck, c)}" for s, c in enumerate(cards)]
+    lines.append(f"{game.table.name(seat)} discarded {CardSet(deck, gone)}")
+    return Verdict.VIOLATED, "an exchange that changes the size of a hand", trace.Playthrough(
+        lines, {"declarer": seat, "hands": cards, "discards": gone})
 
 
 def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
@@ -1102,6 +1156,11 @@ def checks_for(game: Game) -> list[Check]:
         out.append(Check("auction.one_accepter", "A bid is accepted at most once, never by "
                          "its own bidder: the partner a call forms is one other seat.", "generic",
                          _one_accepter, covers=tuple(r.id for r, _b in accepts)))
+    if game.constructs(K.TakeTalon):
+        out.append(Check("deal.exchange_keeps_hands", "After the exchange the declarer holds "
+                         "as many cards as before and has discarded as many as he took: every "
+                         "card is still in exactly one place.", "generic", _exchange_keeps_hands,
+                         covers=tuple(r.id for r, _b in game.rules_with(K.Talon, K.TakeTalon))))
     for rule, body in game.constructs(K.Pot):
         assert isinstance(body, K.Pot)
         left = _pot_after(game)

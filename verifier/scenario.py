@@ -71,6 +71,7 @@ from verifier._z3.compile import Z3Compiler
 from verifier._z3.encoding import (
     beating_of,
     beating_term,
+    exchange,
     not_beaten_by,
     reads_beating,
     strength_table,
@@ -454,24 +455,18 @@ class _Unrolled:
         return new
 
     def _exchange(self, held: list[Any], status: dict[Any, Any], when: Expr | None) -> list[Any]:
-        """The hands after the exchange: when the rule has the declarer take the talon, he
-        holds it too, less the cards he discards (a set of the rule's size from his hand
-        and the talon); otherwise no hand changes."""
-        body = self.game.one(K.TakeTalon)
-        assert isinstance(body, K.TakeTalon)
+        """The hands after the exchange (:func:`~verifier._z3.encoding.exchange`), the
+        declarer taking the talon when the rule's condition holds."""
         enc = self.enc
         dealt: Any = enc.bv(0)
         for h in self.owners.hands:
             dealt = dealt | h
         talon = enc.bv((1 << len(self.game.deck)) - 1) & ~dealt
         takes = enc.bool(True) if when is None else Z3Compiler(enc, status).visit(when)
-        discards = enc.cards_var("discards")
-        mine = enc.select(self.declarer, held) | talon
-        self.facts.append(z3.If(takes, z3.And(enc.popcount(discards) == body.discards,
-                                              discards & ~mine == 0), discards == 0))
+        after, discards, facts = exchange(enc, held, talon, self.declarer, takes)
+        self.facts += facts
         self.exchange = (takes, discards)
-        return [z3.If(z3.And(takes, self.declarer == s), (h | talon) & ~discards, h)
-                for s, h in enumerate(held)]
+        return after
 
     def _beating(self, k: int, leader: Any, pos_of: list[Any], seat_at: list[Any],
                  cards: list[Any], at_cards: list[Any], at_named: list[Any], hands: list[Any],

@@ -22,7 +22,7 @@ from spec.engine import (
 )
 from spec.errors import IllegalActionError, SpecDefinitionError
 from spec.records import replay, to_record
-from verifier.properties import Verdict, check_game
+from verifier.properties import Verdict, check_game, checks_for, run_check
 from verifier.scenario import scenarios_where, unsupported
 
 SEEDS = range(150)
@@ -139,6 +139,24 @@ def test_the_talon_game_is_proved() -> None:
     assert {r.id: r.verdict for r in results} == {r.id: Verdict.HOLDS for r in results}, [
         (r.id, r.verdict, r.detail) for r in results if r.verdict is not Verdict.HOLDS]
     assert any(r.id == "deal.partitions_deck" and "2 to the talon" in r.detail for r in results)
+
+
+def test_the_exchange_is_proved_to_keep_the_hands_and_can_fail() -> None:
+    check = next(c for c in checks_for(GAME) if c.id == "deal.exchange_keeps_hands")
+    assert set(check.covers) == {"deal.talon", "exchange.take_talon"}
+    result = run_check(GAME, check)
+    assert result.verdict is Verdict.HOLDS, result.detail
+    assert "10 cards in his hand and 2 discarded" in result.detail
+    # an exchange that discards one card too many, past the build's own check: the proof
+    # reads the rule, so it must find the hand one card short
+    body = next(b for _r, b in GAME.constructs(TakeTalon))
+    object.__setattr__(body, "discards", 3)
+    try:
+        broken = run_check(GAME, check)
+    finally:
+        object.__setattr__(body, "discards", 2)
+    assert broken.verdict is Verdict.VIOLATED, broken.detail
+    assert any("discarded" in line for line in broken.playthrough.lines)
 
 
 def test_a_scenario_unrolls_the_exchange() -> None:

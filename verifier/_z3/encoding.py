@@ -885,6 +885,24 @@ def deal_schedule(enc: Encoding) -> tuple[Situation, list[Any]]:
     return sit, dest
 
 
+def exchange(enc: Encoding, held: list[Any], talon: Any, declarer: Any, takes: Any
+             ) -> tuple[list[Any], Any, list[Any]]:
+    """The hands after the exchange (``TakeTalon``): when ``takes`` holds, the declarer
+    adds the talon to his hand and discards the rule's number of cards from it (the engine
+    takes them one at a time, each a card then in his hand: any set of that size from his
+    hand and the talon); otherwise no hand changes and nothing is discarded.  Returns the
+    hands, the discards and the facts that bind them."""
+    body = enc.game.one(K.TakeTalon)
+    assert isinstance(body, K.TakeTalon)
+    discards = enc.cards_var("discards")
+    mine = enc.select(declarer, held) | talon
+    facts = [z3.If(takes, z3.And(enc.popcount(discards) == body.discards, discards & ~mine == 0),
+                   discards == 0)]
+    after = [z3.If(z3.And(takes, declarer == s), (h | talon) & ~discards, h)
+             for s, h in enumerate(held)]
+    return after, discards, facts
+
+
 def bid_definition(enc: Encoding, tag: str) -> tuple[Situation, Any, Any, Any]:
     """A bid given by its level and strain rank (scope BID), and its key."""
     sit = Situation(enc)
