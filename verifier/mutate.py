@@ -64,7 +64,7 @@ from spec.dsl._nodes import (
     SeatAfter,
     T,
 )
-from spec.engine import play_deal, play_match
+from spec.engine import drop_engine, play_deal, play_match
 from spec.errors import NotationError, SpecDefinitionError, SrcLoc
 from spec.records import to_record
 from spec.sheet import play_rubber, rubber_json
@@ -1014,17 +1014,10 @@ def _judge(mutant_id: str, base: Mapping[str, Baseline]) -> MutantResult:
     else:
         outcome = Outcome.SURVIVED
     unknown = got.unknown + (("(budget spent)",) if got.out_of_budget else ())
-    _forget(built)
+    drop_engine(built)  # a worker judges many mutants
     return result(outcome, killed_by=got.killed_by, difference=seen.difference,
                   engine_error=seen.engine_error, check_errors=got.errors, unknown=unknown,
                   checks=got.ran)
-
-
-def _forget(game: Game) -> None:
-    """Let the engine compiled for a mutant go (a worker judges many mutants)."""
-    from spec import engine
-
-    engine._ENGINES.pop(id(game), None)
 
 
 def _baseline_task(check_id: str) -> tuple[str, Baseline]:

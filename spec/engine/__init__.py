@@ -32,6 +32,7 @@ from __future__ import annotations
 from spec.engine._engine import (
     Engine,
     apply,
+    drop_engine,
     engine_for,
     legal_actions,
     new_deal,
@@ -79,6 +80,7 @@ __all__ = [
     "TrickRecord",
     "View",
     "apply",
+    "drop_engine",
     "engine_for",
     "legal_actions",
     "modest_bot",

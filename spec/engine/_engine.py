@@ -184,6 +184,12 @@ def engine_for(game: Game) -> Engine:
     return eng
 
 
+def drop_engine(game: Game) -> None:
+    """Let the engine compiled for ``game`` go (a tool that builds many variants of a game,
+    one after another, keeps only the one it is using)."""
+    _ENGINES.pop(id(game), None)
+
+
 def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
              hands: Sequence[CardSet | int] | None = None,
              pack: Sequence[int] | None = None, turn_up: Card | None = None,

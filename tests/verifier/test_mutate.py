@@ -56,6 +56,15 @@ def test_a_mutant_the_build_refuses_is_killed_by_the_build() -> None:
     assert report.rate == 1.0
 
 
+def test_a_mutant_judged_to_the_end_in_a_worker_is_killed_and_let_go() -> None:
+    # the path every mutant that plays differently takes: screened, checked, then its
+    # compiled engine dropped so that a worker does not keep one per mutant
+    report = mutate(CRESCENDO, jobs=1, only=["deck.rank_order"], limit=1, seeds=10, matches=0)
+    (r,) = report.results
+    assert not r.findings, r.findings
+    assert r.outcome in (Outcome.KILLED, Outcome.EQUIVALENT, Outcome.SURVIVED), r
+
+
 def test_the_cli_lists_mutants_and_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["mutate", "crescendo", "--list"]) == cli.EXIT_OK
     out = capsys.readouterr().out
