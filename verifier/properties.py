@@ -21,7 +21,7 @@ import enum
 import linecache
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
@@ -49,7 +49,10 @@ from spec.dsl._nodes import (
     Var,
     WonTrick,
 )
-from spec.engine import engine_for
+from spec.dsl._program import PhaseKind
+from spec.dsl._visitor import UnsupportedNodeError
+from spec.engine import Phase, engine_for, legal_actions, new_deal
+from spec.errors import NoLegalActionError
 from spec.records import to_record
 from verifier import trace
 from verifier._z3 import encoding as E
@@ -268,6 +271,47 @@ def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type:
     lines.append(f"{game.table.name(seat)} discarded {CardSet(deck, gone)}")
     return Verdict.VIOLATED, "an exchange that changes the size of a hand", trace.Playthrough(
         lines, {"declarer": seat, "hands": cards, "discards": gone})
+
+
+def _decide_choice_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+    """Whoever must choose after the auction (trumps, say) has a choice the rules allow,
+    for every contract the auction can end with, every declarer and every dealer."""
+    enc = Encoding(game, solving.ctx)
+    rule, body = game.constructs(K.Decide)[0]
+    assert isinstance(body, K.Decide)
+    phase = next(p for p in game.program.phases if p.kind is PhaseKind.DECIDE)
+    n = game.players
+    contract, declarer, dealer = (enc.int_var("contract"), enc.int_var("declarer"),
+                                  enc.int_var("dealer"))
+    facts = [E.biddable(enc, contract, "contract"), dealer >= 0, dealer < n, declarer >= 0,
+             declarer < n, declarer != E.idle_seat(enc, dealer)]
+    comp = Z3Compiler(enc, {Ctx.CONTRACT: contract, Ctx.DECLARER: declarer, Ctx.DEALER: dealer})
+    try:
+        applies = enc.bool(True) if phase.when is None else comp.visit(phase.when)
+        allowed = [comp.visit(o.when) for o in body.options]
+    except UnsupportedNodeError as e:
+        return (Verdict.UNKNOWN, f"{rule.id}'s choices read more than the contract, the "
+                f"declarer and the dealer, which this proof does not model ({e})", None)
+    if not _witnessed(solving, [(facts, applies)]):
+        return Verdict.VACUOUS, f"the choice of {rule.id} is never made", None
+    model = _prove(solving, facts, z3.Implies(applies, z3.Or(*allowed)))
+    names = ", ".join(o.name for o in body.options)
+    if model is None:
+        return (Verdict.HOLDS, f"one of {names} is allowed for every contract, declarer and "
+                "dealer", None)
+    c, d, e = (model.eval(v, model_completion=True).as_long() for v in (contract, declarer, dealer))
+    # the engine at that moment of a deal: it must find no choice either
+    state = replace(new_deal(game, seed=0, dealer=e), phase=Phase.DECIDE, contract=c,
+                    declarer=d, turn=d)
+    try:
+        legal_actions(state)
+        replayed = False
+    except NoLegalActionError:
+        replayed = True
+    bid, seat = game.ladder[c], game.table.name(d)
+    return Verdict.VIOLATED, "a contract that leaves no choice", trace.Playthrough(
+        [f"{seat} declares {bid} (dealer {game.table.name(e)}): none of {names} is allowed"],
+        {"contract": str(bid), "declarer": d, "dealer": e}, replayed=replayed)
 
 
 def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
@@ -1156,6 +1200,10 @@ def checks_for(game: Game) -> list[Check]:
         out.append(Check("auction.one_accepter", "A bid is accepted at most once, never by "
                          "its own bidder: the partner a call forms is one other seat.", "generic",
                          _one_accepter, covers=tuple(r.id for r, _b in accepts)))
+    for rule, _b in game.constructs(K.Decide):
+        out.append(Check("decide.choice_exists", "Whoever must choose after the auction has a "
+                         "choice the rules allow, whatever the contract, the declarer and the "
+                         "dealer.", "generic", _decide_choice_exists, covers=(rule.id,)))
     if game.constructs(K.TakeTalon):
         out.append(Check("deal.exchange_keeps_hands", "After the exchange the declarer holds "
                          "as many cards as before and has discarded as many as he took: every "
