@@ -76,6 +76,7 @@ from verifier._z3.encoding import (
     reads_beating,
     strength_table,
     tracked_initial,
+    turn_up_holder,
 )
 from verifier._z3.solver import Solving
 from verifier.deals import _Owners
@@ -138,7 +139,7 @@ class Unrolling(ConstructVisitor[str]):
                 if b.scope is Scope.CALL else _SITUATION)
 
     def visit_TurnUp(self, b: K.TurnUp) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "a card dealt face up")
+        return "any card of the hand it is dealt to, which the engine's replay deals face up"
 
     def visit_LayOpen(self, b: K.LayOpen) -> str:
         return ("the same deal: a hand laid open changes what the seats see, not what is "
@@ -247,6 +248,13 @@ class _Unrolled:
             units = enc.int_var("pot_units")
             self.facts.append(units >= 1)
             self.pot = base[Ctx.POT] = pot_rule.granularity * units  # type: ignore[attr-defined]
+        # the card dealt face up: any card of the hand it is dealt to (the dealer is known)
+        self.turn_up: Any = None
+        if game.program.turn_up is not None:
+            self.turn_up = base[Ctx.TURN_UP] = enc.cards_var("turn_up")
+            holder = z3.simplify(turn_up_holder(enc, enc.int(dealer)))
+            self.facts += [enc.one_hot(self.turn_up),
+                           self.turn_up & ~enc.select(holder, dealt) == 0]
         self.base = base
         tv = dict(self.tracked0)
 
@@ -944,7 +952,8 @@ def _check(u: _Unrolled, s: Any, keep: list[Any], refined: list[Any]) -> Any:
 
 def _start(u: _Unrolled, model: z3.ModelRef, hands: Any, dealer: int, seed: int) -> State:
     """The engine's deal of the hands Z3 found, with the pot Z3 found (a game with a pot)."""
-    state = u.eng.start(hands, dealer=dealer, seed=seed)
+    up = None if u.turn_up is None else u.enc.card_index(u.turn_up, model)
+    state = u.eng.start(hands, dealer=dealer, seed=seed, turn_up=up)
     if u.pot is not None:
         state = replace(state, pot=u.eng.checked_pot(
             model.eval(u.pot, model_completion=True).as_long()))
