@@ -40,11 +40,12 @@ from spec.dsl import _constructs as K
 from spec.dsl._build import Game
 from spec.dsl._nodes import (
     BoolOp,
+    CallerOf,
     Const,
     Ctx,
     DealtHand,
     Expr,
-    CallerOf,
+    IsDeclarer,
     LeaderOf,
     LedTo,
     Not,
@@ -57,8 +58,8 @@ from spec.dsl._nodes import (
     T,
     TricksWon,
     WinnerOf,
-    lift,
     children,
+    lift,
     walk,
 )
 from spec.errors import NotationError
@@ -354,6 +355,8 @@ class _Parser:
             return lift(word == "true", T.BOOL)
         if word == "declarer":
             return Ref(Ctx.DECLARER)
+        if word == "partner":  # the declarer's partner (the declarer when he plays alone)
+            return Ref(Ctx.DECLARER_PARTNER)
         if word == "level":
             return Ref(Ctx.CONTRACT).level
         if word == "strain":
@@ -365,7 +368,7 @@ class _Parser:
                          "AS)", tok)
 
     _FUNCS = ("holds", "count", "void", "length", "points", "lead", "leader", "winner",
-              "played", "tricks", "won", "score")
+              "played", "tricks", "won", "score", "declares")
     _BY_TRICK = {"lead": LedTo, "leader": LeaderOf, "winner": WinnerOf}
 
     def _trick(self, e: Any, tok: _Tok) -> Expr:
@@ -403,13 +406,14 @@ class _Parser:
             raise self._fail(f"{fn} needs a seat first, e.g. {fn}({self.game.table.names[0]}, ...)",
                              name)
         seat_arg, seat_tok = args[0]
-        if fn in ("tricks", "won", "score"):
+        if fn in ("tricks", "won", "score", "declares"):
             if len(args) != 1:
                 raise self._fail(f"{fn} takes only a seat", name)
             who = self._operand(seat_arg, seat_tok)
             if who.type is not T.SEAT:
                 raise self._fail(f"{fn} takes a seat, e.g. {fn}(declarer)", seat_tok)
-            return {"tricks": TricksWon, "won": PointsWon, "score": ScoreOf}[fn](who)  # type: ignore[no-any-return]
+            return {"tricks": TricksWon, "won": PointsWon, "score": ScoreOf,  # type: ignore[no-any-return]
+                    "declares": IsDeclarer}[fn](who)
         if isinstance(seat_arg, tuple) and seat_arg[0] == "seat":
             seat = seat_arg[1]
         else:
@@ -484,8 +488,8 @@ def deal_test(game: Game, where: Expr) -> Callable[[int, tuple[int, ...]], bool]
                             f"only: {e}") from None
 
 
-_PLAY_NODES = (PlayedTo, LedTo, LeaderOf, WinnerOf, TricksWon, PointsWon, ScoreOf)
-_PLAY_CTX = (Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP)
+_PLAY_NODES = (PlayedTo, LedTo, LeaderOf, WinnerOf, TricksWon, PointsWon, ScoreOf, IsDeclarer)
+_PLAY_CTX = (Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.DECLARER_PARTNER)
 
 
 def about_play(where: Expr) -> bool:
@@ -497,15 +501,16 @@ def about_play(where: Expr) -> bool:
 def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
     """A scenario constraint as a function of a finished engine state, compiled by the
     engine's back end: the check a synthesized deal must pass after its replay."""
-    from spec.dsl._pycompile import GameTables, compile_function
     from spec.dsl._nodes import Taken, WonTrick
+    from spec.dsl._pycompile import GameTables, compile_function
 
     params = {Ctx.DEALER: "dealer", Ctx.CONTRACT: "contract", Ctx.DECLARER: "declarer",
               Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
               ("param", "won"): "won", ("param", "taken"): "taken",
               ("param", "played"): "played", ("param", "leaders"): "leaders",
               ("param", "winners"): "winners", ("param", "callers"): "callers",
-              Ctx.POT: "pot"}  # the pot the deal began with (a game with a Pot)
+              Ctx.POT: "pot",  # the pot the deal began with (a game with a Pot)
+              Ctx.DECLARER_PARTNER: "partner", ("param", "declarers"): "declarers"}
     from spec.engine import Call, engine_for
 
     eng = engine_for(game)
@@ -515,6 +520,7 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
         PlayedTo: "played[{trick}][{seat}]", LedTo: "played[{trick}][leaders[{trick}]]",
         LeaderOf: "leaders[{trick}]", WinnerOf: "winners[{trick}]",
         CallerOf: "(callers[{call}] if 0 < {call} < len(callers) else -1)",
+        IsDeclarer: "((declarers >> ({seat})) & 1 == 1)",
         **{("tracked", name): f"tv[{i}]" for i, name in enumerate(eng.tracked_names)},
     }
     fn = compile_function(game, GameTables(game), where, params, extra_env=extra, name="scenario")
@@ -531,6 +537,6 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
         callers = [-1] + [seat for seat, action in state.log if isinstance(action, Call)]
         return bool(fn(state.dealer, state.contract, state.declarer, state.trump, state.tracked,
                        state.dealt, state.won, state.taken, played, leaders, winners, callers,
-                       state.pot))
+                       state.pot, state.partner, state.declarers))
 
     return test

@@ -43,6 +43,7 @@ from spec.dsl._nodes import (
     Expr,
     Idle,
     Invited,
+    IsDeclarer,
     LeaderOf,
     LedTo,
     PlayedTo,
@@ -118,6 +119,7 @@ class Unrolling(ConstructVisitor[str]):
     visit_AuctionTurns = visit_ProxyCall = visit_Ladder = visit_BidOrder = _fact
     visit_CallRule = visit_HighestBidderDeclares = visit_TrickPlay = visit_PlayRule = _fact
     visit_HoldBid = visit_TrumpIs = visit_IdleSeat = visit_DropOut = _fact
+    visit_SameBidJoins = visit_PartnerHolds = visit_PartnerAccepts = _fact
     visit_PlayableAside = visit_FaceDown = visit_SitsOut = visit_Track = _fact
     visit_Decide = visit_AlwaysPlayable = visit_NameSuit = visit_DeclarationRule = _fact
     visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = visit_TrickValue = _fact
@@ -145,14 +147,8 @@ class Unrolling(ConstructVisitor[str]):
         return ("the same deal: a hand laid open changes what the seats see, not what is "
                 "legal, won or scored")
 
-    def visit_SameBidJoins(self, b: K.SameBidJoins) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "several declarers at once")
 
-    def visit_PartnerHolds(self, b: K.PartnerHolds) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "a partner found by the cards")
 
-    def visit_PartnerAccepts(self, b: K.PartnerAccepts) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller", "a partner formed by a call")
 
     def visit_VoidWhen(self, b: K.VoidWhen) -> str:
         return "never: a scenario is a deal played out, voided by no rule on the way"
@@ -255,11 +251,30 @@ class _Unrolled:
             holder = z3.simplify(turn_up_holder(enc, enc.int(dealer)))
             self.facts += [enc.one_hot(self.turn_up),
                            self.turn_up & ~enc.select(holder, dealt) == 0]
+        # who declares and who partners the declarer, as the engine settles them when the
+        # auction ends: the seats that joined his bid declare with him; the seat that
+        # accepted it is his partner, else the seat the partner rule names (he himself
+        # without one); :meth:`auction` ties the joins and the acceptance to the calls
+        program = game.program
+        self.declares = [enc.bool_var(f"declares_{s}") for s in range(n)]
+        self.facts += [z3.Implies(self.declarer == s, d) for s, d in enumerate(self.declares)]
+        if not program.several_declarers:
+            self.facts += [d == (self.declarer == s) for s, d in enumerate(self.declares)]
+        self.partner = enc.int_var("partner")
+        self.accepter: Any = enc.int(-1)
+        if program.partner_by_call:
+            self.accepter = enc.int_var("accepter")
+        base[IsDeclarer] = lambda seat: enc.select(seat, self.declares)
+        base[Ctx.DECLARER_PARTNER] = self.partner
         self.base = base
         tv = dict(self.tracked0)
 
         def status(number: int, values: dict[Any, Any]) -> dict[Any, Any]:
             return {**base, Ctx.TRICK_NUMBER: enc.int(number), **values}
+
+        named = (self.declarer if program.partner is None
+                 else Z3Compiler(enc, status(1, tv)).visit(program.partner))
+        self.facts.append(self.partner == z3.If(self.accepter >= 0, self.accepter, named))
 
         if game.constructs(K.TrumpIs):  # trumps as the rules state them, from the start
             self._trumps(status(1, tv))
@@ -649,6 +664,9 @@ class _Unrolled:
             if k > 1:
                 facts += [enc.int_var(f"{prefix}standing_0") == standing,
                           enc.int_var(f"{prefix}high_0") == high]
+                if game.program.partner_by_call:  # an acceptance carries over
+                    facts.append(enc.int_var(f"{prefix}accepter_0")
+                                 == rows_all[-1]["accepter_after"])
             facts += [r["legal"] for r in rows]
             facts += [z3.Not(r["ends"]) for r in rows[:-1]] + [rows[-1]["ends"], rows[-1]["has_after"]]
             for r in rows:
@@ -679,6 +697,16 @@ class _Unrolled:
                     trump = z3.If(lays, suit, trump)
                 rows[-1]["lay"] = (lays, card)
         facts += [standing == self.contract, high == self.declarer]
+        if game.program.several_declarers:  # the seats that joined the final bid
+            joined = [enc.bool(False)] * n
+            for r in rows_all:
+                renew = z3.And(r["is_bid"], z3.Not(r["joins"]), z3.Not(r["accepts"]))
+                joined = [z3.Or(z3.And(r["joins"], r["seat"] == s),
+                                z3.And(z3.Not(renew), joined[s])) for s in range(n)]
+            facts += [d == z3.Or(self.declarer == s, joined[s])
+                      for s, d in enumerate(self.declares)]
+        if game.program.partner_by_call:
+            facts.append(self.accepter == rows_all[-1]["accepter_after"])
         facts += [a == b for a, b in zip(aside, self.aside0)] if self.set_aside else []
         if self.eng.trump_from_aside:
             facts.append(trump == self.trump)

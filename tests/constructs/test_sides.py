@@ -10,6 +10,7 @@ import pytest
 from sides_game import ACES, GAME, MISERE, PLAYERS, RULES, SOLO, TROEL
 
 from spec.cards import Suit
+from spec.constraints import parse_where
 from spec.dsl import (
     PartnerHolds,
     Rule,
@@ -33,7 +34,7 @@ from spec.engine import PASS, Call, apply, legal_actions, new_deal, play_deal
 from spec.errors import IllegalActionError, SpecDefinitionError
 from spec.records import replay, to_record
 from verifier.properties import Verdict, check_game
-from verifier.scenario import unsupported
+from verifier.scenario import scenarios_where, unsupported
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "docs" / "_ext"))
 from rulebook._expr import render  # the documentation back end, in docs/_ext
@@ -228,9 +229,20 @@ def test_the_rulebook_renders_the_new_expressions() -> None:
     assert text.startswith("each_declarer(")
 
 
-def test_scenarios_say_they_do_not_unroll_the_sides_yet() -> None:
-    why = unsupported(GAME)
-    assert "several declarers" in why and "a partner found by the cards" in why
+@pytest.mark.slow  # ~30 s each on a quiet box
+@pytest.mark.parametrize("where", ["declarer != partner", "declares(North) and declares(East)"])
+def test_a_scenario_finds_the_sides_and_the_engine_replays_them(where: str) -> None:
+    # a troel partner found by the cards, or a misère joined: Z3 picks the auction and the
+    # play, the engine forms the same sides and settles each declarer the same way
+    assert unsupported(GAME) == ""
+    result = scenarios_where(GAME, parse_where(GAME, where), seed=1, timeout=600)
+    assert result.status == "found", result.reason
+    state = result.states[0]
+    assert state.is_over
+    if "declares" in where:
+        assert state.declarers & 0b11 == 0b11 and GAME.ladder[state.contract].level == MISERE
+    else:
+        assert GAME.ladder[state.contract].level == TROEL and state.partner != state.declarer
 
 
 def test_the_rulebook_overview_names_the_declarers_and_the_partner() -> None:

@@ -7,6 +7,7 @@ import random
 import pytest
 from turnup_game import GAME, MISERE, RULES
 
+from spec.constraints import parse_where
 from spec.dsl import (
     LayOpen,
     Rule,
@@ -20,7 +21,6 @@ from spec.dsl import (
     turn_up,
     turned_suit,
 )
-from spec.constraints import parse_where
 from spec.dsl._nodes import NO_SUIT, suit_code
 from spec.dsl._program import Audience, Seen
 from spec.engine import (

@@ -33,6 +33,8 @@ def _suit_count(game, mask: int, suit: Suit) -> int:  # type: ignore[no-untyped-
     ("frobnicate(North)", "unknown function 'frobnicate'"),
     ("count(North, spades) >= 5; rm", "unexpected ';'"),
     ("", "an empty constraint"),
+    ("declares(North, South)", "declares takes only a seat"),
+    ("declares(3) and level >= 1", "declares takes a seat"),
 ])
 def test_bad_constraints_are_one_line_errors(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message) as info:
@@ -112,3 +114,15 @@ def test_deals_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_pat
     assert main(["deals", "vint", "--where", "count(North, spodes) > 1"]) == 2
     err = capsys.readouterr().err
     assert "unknown name 'spodes'" in err and err.count("\n") == 1
+
+
+def test_the_declarers_and_the_partner_are_words_about_the_play() -> None:
+    from spec.constraints import about_play
+    from spec.dsl._nodes import Const, Ctx, IsDeclarer, Ref, walk
+
+    where = parse_where(VINT, "declares(North) and partner != declarer")
+    assert about_play(where)
+    nodes = list(walk(where))
+    assert any(isinstance(n, IsDeclarer) and isinstance(n.seat, Const) and n.seat.value == 0
+               for n in nodes)
+    assert any(isinstance(n, Ref) and n.ctx is Ctx.DECLARER_PARTNER for n in nodes)
