@@ -221,6 +221,10 @@ def render(state: State) -> str:
     if game.program.talon_cards:
         lines.append(f"  {'talon':{w}}  {_hand_text(game, state.dealt_talon)}")
     lines.append("Auction")
+    # announcements are the rules' Announce names; any other name is a choice the rules
+    # give a seat (trumps named, a defender's play or pass ...)
+    announcing = {b.name for _r, b in game.constructs(K.Announce)}  # type: ignore[attr-defined]
+    discards = sum(1 for _s, a in state.log if isinstance(a, Discard))
     before_play = []
     for s, a in state.log:
         if isinstance(a, Play):
@@ -230,7 +234,14 @@ def render(state: State) -> str:
         elif isinstance(a, Lay):
             before_play.append(f"{t.name(s)} lays a card face down")
         elif isinstance(a, Discard):
-            before_play.append(f"{t.name(s)} takes the talon and discards a card")
+            if discards:  # the cards are unseen: one line for all of them
+                before_play.append(f"{t.name(s)} takes the talon and discards {discards} "
+                                   f"card{'s' if discards > 1 else ''} face down")
+                discards = 0
+        elif isinstance(a, Declare) and a.name == "partner" and game.constructs(K.ProxyCall):
+            before_play.append(f"{t.name(s)} asks his partner to call")
+        elif isinstance(a, Declare) and a.name not in announcing:
+            before_play.append(f"{t.name(s)} chooses {a}")
         else:
             before_play.append(f"{t.name(s)} announces {a}")
     lines.append("  " + ", ".join(before_play))
@@ -247,7 +258,8 @@ def render(state: State) -> str:
                          + (f" (naming {named.symbol})" if named is not None else ""))
         lines.append(f"  {rec.number:2}. " + ", ".join(plays) + f"  -> {t.name(rec.winner)}"
                      + ("  (turned up)" if rec.revealed else ""))
-    announced = [f"{t.name(s)} {a}" for s, a in state.log if isinstance(a, Declare)]
+    announced = [f"{t.name(s)} {a}" for s, a in state.log
+                 if isinstance(a, Declare) and a.name in announcing]
     if announced:
         lines.append("Announcements: " + ", ".join(announced))
     if state.phase is Phase.OVER:

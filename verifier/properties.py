@@ -50,7 +50,6 @@ from spec.dsl._nodes import (
     WonTrick,
 )
 from spec.dsl._program import PhaseKind
-from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import Phase, engine_for, legal_actions, new_deal
 from spec.errors import NoLegalActionError
 from spec.records import to_record
@@ -275,43 +274,48 @@ def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type:
 
 def _decide_choice_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     """Whoever must choose after the auction (trumps, say) has a choice the rules allow,
-    for every contract the auction can end with, every declarer and every dealer."""
+    for every contract the auction can end with, declarer, dealer and hands as dealt."""
     enc = Encoding(game, solving.ctx)
     rule, body = game.constructs(K.Decide)[0]
     assert isinstance(body, K.Decide)
     phase = next(p for p in game.program.phases if p.kind is PhaseKind.DECIDE)
-    n = game.players
-    contract, declarer, dealer = (enc.int_var("contract"), enc.int_var("declarer"),
-                                  enc.int_var("dealer"))
-    facts = [E.biddable(enc, contract, "contract"), dealer >= 0, dealer < n, declarer >= 0,
-             declarer < n, declarer != E.idle_seat(enc, dealer)]
-    comp = Z3Compiler(enc, {Ctx.CONTRACT: contract, Ctx.DECLARER: declarer, Ctx.DEALER: dealer})
-    try:
-        applies = enc.bool(True) if phase.when is None else comp.visit(phase.when)
-        allowed = [comp.visit(o.when) for o in body.options]
-    except UnsupportedNodeError as e:
-        return (Verdict.UNKNOWN, f"{rule.id}'s choices read more than the contract, the "
-                f"declarer and the dealer, which this proof does not model ({e})", None)
-    if not _witnessed(solving, [(facts, applies)]):
+    sit = E.outcome_situation(enc)  # the status the play starts from, and what it reads
+    comp = Z3Compiler(enc, {**E.status_env(sit), Ctx.TRICK_NUMBER: enc.int(1)})
+    applies = enc.bool(True) if phase.when is None else comp.visit(phase.when)
+    allowed = [comp.visit(o.when) for o in body.options]
+    if not _witnessed(solving, [(sit.facts, applies)]):
         return Verdict.VACUOUS, f"the choice of {rule.id} is never made", None
-    model = _prove(solving, facts, z3.Implies(applies, z3.Or(*allowed)))
+    model = _prove(solving, sit.facts, z3.Implies(applies, z3.Or(*allowed)))
     names = ", ".join(o.name for o in body.options)
     if model is None:
-        return (Verdict.HOLDS, f"one of {names} is allowed for every contract, declarer and "
-                "dealer", None)
-    c, d, e = (model.eval(v, model_completion=True).as_long() for v in (contract, declarer, dealer))
-    # the engine at that moment of a deal: it must find no choice either
+        return (Verdict.HOLDS, f"one of {names} is allowed for every contract, declarer, dealer "
+                "and hands as dealt", None)
+    # the engine at that moment of a deal, with the same status: it must find no choice
+    # either (Z3's status leaves values it does not read free, so only a replay confirms)
+    env, eng = sit.env, engine_for(game)
+
+    def value(term: Any) -> int:
+        v = model.eval(term, model_completion=True)
+        return int(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
+
+    c, d, e = (value(env[k]) for k in (Ctx.CONTRACT, Ctx.DECLARER, Ctx.DEALER))
+    dealt = tuple(value(sit.values[f"dealt_{s}"]) for s in range(game.players))
+    tracked = tuple(bool(value(env[("tracked", name)])) if game.tracked[name].type is T.BOOL
+                    else value(env[("tracked", name)]) for name in eng.tracked_names)
     state = replace(new_deal(game, seed=0, dealer=e), phase=Phase.DECIDE, contract=c,
-                    declarer=d, turn=d)
+                    declarer=d, turn=d, trump=value(env[Ctx.TRUMP]), dealt=dealt, hands=dealt,
+                    tracked=tracked)
     try:
         legal_actions(state)
-        replayed = False
     except NoLegalActionError:
-        replayed = True
-    bid, seat = game.ladder[c], game.table.name(d)
-    return Verdict.VIOLATED, "a contract that leaves no choice", trace.Playthrough(
-        [f"{seat} declares {bid} (dealer {game.table.name(e)}): none of {names} is allowed"],
-        {"contract": str(bid), "declarer": d, "dealer": e}, replayed=replayed)
+        bid, seat = game.ladder[c], game.table.name(d)
+        hands = "; ".join(f"{game.table.name(s)} {CardSet(game.deck, h)}" for s, h in enumerate(dealt))
+        return Verdict.VIOLATED, "a contract that leaves no choice", trace.Playthrough(
+            [f"{seat} declares {bid} (dealer {game.table.name(e)}; dealt: {hands}): none of "
+             f"{names} is allowed"], {"contract": str(bid), "declarer": d, "dealer": e,
+                                       "dealt": list(dealt)}, replayed=True)
+    return (Verdict.UNKNOWN, f"Z3 finds a {game.ladder[c]} by {game.table.name(d)} with no "
+            "choice, which the engine, put at that moment, does not confirm", None)
 
 
 def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
@@ -1202,8 +1206,9 @@ def checks_for(game: Game) -> list[Check]:
                          _one_accepter, covers=tuple(r.id for r, _b in accepts)))
     for rule, _b in game.constructs(K.Decide):
         out.append(Check("decide.choice_exists", "Whoever must choose after the auction has a "
-                         "choice the rules allow, whatever the contract, the declarer and the "
-                         "dealer.", "generic", _decide_choice_exists, covers=(rule.id,)))
+                         "choice the rules allow, whatever the contract, the declarer, the "
+                         "dealer and the hands.", "generic", _decide_choice_exists,
+                         covers=(rule.id,)))
     if game.constructs(K.TakeTalon):
         out.append(Check("deal.exchange_keeps_hands", "After the exchange the declarer holds "
                          "as many cards as before and has discarded as many as he took: every "
