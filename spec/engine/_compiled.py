@@ -41,6 +41,15 @@ def _seat_update(n: int, seat: int, op: str) -> Callable[[tuple[int, ...], int],
     return ns["without"]  # type: ignore[no-any-return]
 
 
+def _generated_key(name: str, params: tuple[str, ...], reads: set[str]) -> Callable[..., Any]:
+    """A function of ``params`` returning those of them in ``reads``, as a tuple (a key
+    of the values a rule's result depends on)."""
+    key = "".join(f"{p}, " for p in params if p in reads)
+    ns: dict[str, Any] = {}
+    exec(f"def {name}({', '.join(params)}):\n    return ({key})\n", ns)  # noqa: S102  # generated from parameter names
+    return ns[name]  # type: ignore[no-any-return]
+
+
 # the host's two choices, as the handler of the defenders' choices receives them
 INVITE, ALONE = object(), object()
 
@@ -145,10 +154,18 @@ class CompiledRules:
             self._decl_rules.append((rule, self._fn(E.play_card, body.applies, "applies"),
                                      self._fn(E.play_card, body.requires, "requires")))
         self._entry_suit = self._fn(E.entry, D.entry_suit(g), "entry_suit")
-        self._strength = self._fn(E.entry, D.strength(g), "strength")
         self._best = E.entry.compile_best(g, self.tables, D.strength(g), "best_position")
         # one card's strength, as the best position judges each card
         self._strength = self._fn(E.entry, D.strength(g), "strength")
+        # where a card's strength reads neither its position nor a named suit, the
+        # strengths of the whole deck follow from the led suit, trumps, trick number and
+        # contract it reads: one table for each value of those (see Tricks.beating)
+        reads = set(E.entry._closure(self._strength.reads))
+        self._strength_key: Fn | None = None
+        if not reads & {"position", "declared"}:
+            self._strength_key = _generated_key(
+                "strength_key", ("led_suit", "trump", "trick_number", "contract"), reads)
+        self._strength_tables: dict[Any, tuple[tuple[Any, ...], dict[Any, int]]] = {}
         # scoring: a sheet with several lines has one function per line, the score their sum
         # (their expressions repeat whole parts: computed once)
         self._score = self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT)), "score", shared=True)
@@ -163,6 +180,13 @@ class CompiledRules:
         self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
                                 or self._face_down or self._sits_out or self._voids
                                 or self._lay_open or self._idle_of or self._drop_out)
+        # quick tricks: each card leaves its seat's hand and the trick goes round the seats
+        # in play (the seat sitting out or idle, and those that dropped out, passed over),
+        # with nothing to judge at the end of a trick but its winner (no tracked updates,
+        # deals voided or hands laid open); cards set aside are played from aside, so the
+        # fast play takes this path only once none lie aside
+        self._quick_tricks = not (self._announce[Scope.PLAY] or self._updates or self._face_down
+                                  or self._voids or self._lay_open)
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
         self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))

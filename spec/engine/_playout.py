@@ -31,13 +31,14 @@ class Playout(CompiledRules):
         :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
         played on one working copy of ``s`` (no state per action, and no action checked:
         each is one the engine just listed), and the play of a game whose play is plain
-        (no announcements, cards aside, tracked updates, face-down cards or seats sitting
-        out) keeps its cards in local variables, without a list of actions per card.
+        (no announcements, cards played from aside, face-down cards, or rules to judge at
+        the end of a trick but who wins it) keeps its cards in local variables, without a
+        list of actions per card.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
-        plain = self._plain_play
+        quick = self._quick_tricks
         # without announcements or a partner calling, the legal actions are the calls
         calls = self._legal_calls if self._quick_calls else None  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
@@ -52,8 +53,8 @@ class Playout(CompiledRules):
             if phase is over:
                 break
             if phase is play:
-                if plain and w.out < 0 and not any(w.aside):
-                    self._plain_playout(w, draw)
+                if quick and not any(w.aside):
+                    self._quick_playout(w, draw)
                     break
                 self._play_on(w, draw)
                 continue
@@ -101,21 +102,33 @@ class Playout(CompiledRules):
                     continue
             do_declare(w, avail[r - count])
 
-    def _plain_playout(self, w: Any, draw: Callable[[], float]) -> None:
+    def _quick_playout(self, w: Any, draw: Callable[[], float]) -> None:
         """The play of the cards, from the working copy ``w`` to the end, in a game whose
-        play is plain.  ``w`` keeps the fields the legality rule reads up to date, with
-        its hands and trick in lists while the play lasts."""
+        tricks are quick: each card leaves its seat's hand and the trick goes round the
+        seats in play, nothing judged at the end of a trick but its winner.  ``w`` keeps
+        the fields the legality rule reads up to date, with its hands and trick in lists
+        while the play lasts."""
         n = self.n
         hands, won, taken = list(w.hands), list(w.won), list(w.taken)
         tricks, log, trick = list(w.tricks), list(w.log), list(w.trick)
         w.hands, w.trick = hands, trick
         led, leader, turn, number = w.led_suit, w.leader, w.turn, w.trick_number
-        trump, contract = w.trump, w.contract
+        trump, contract, out, absent = w.trump, w.contract, w.out, w.absent
         legal, decoder, known = self._legal_fast, self._decoder, self._known  # type: ignore[attr-defined]
-        best, entry_suit, plain_seats = self._best, self._entry_suit, self._plain_seats
+        best, entry_suit = self._best, self._entry_suit
+        # leader -> the seats of the trick in order of play, past the seats out of it
+        if absent:
+            order = tuple(self.seats_among(lead, absent) for lead in range(n))  # type: ignore[attr-defined]
+        elif out >= 0:
+            order = tuple(self.trick_seats(lead, out) for lead in range(n))  # type: ignore[attr-defined]
+        else:
+            order = self._plain_seats
+        # the hand of the seat sitting out stays as it is: the play ends without it
+        out_hand = hands[out] if out >= 0 else 0
         # without named suits each legal card is one play
         plain_cards = None if self._decl_choices else self._plain_cards
-        pos = len(trick)
+        seats = order[leader]
+        size, pos = len(seats), len(trick)
         while True:
             mask = legal(w, turn, hands[turn], pos, led)
             if not mask:
@@ -139,20 +152,22 @@ class Playout(CompiledRules):
             if pos == 0:
                 led = entry_suit(i, code, 0, NO_SUIT, trump, number, contract)
             pos += 1
-            if pos < n:
-                turn = (turn + 1) % n
+            if pos < size:
+                turn = seats[pos]
                 continue
-            winner = (leader + best(trick, led, trump, number, contract)) % n
+            winner = seats[best(trick, led, trump, number, contract)]
             won[winner] |= 1 << number
             cards, names = zip(*trick)
             for c in cards:
                 taken[winner] |= 1 << c
-            tricks.append(trick_record(number, leader, cards, names, winner,
-                                       plain_seats[leader], (), False, -1))
+            tricks.append(trick_record(number, leader, cards, names, winner, seats, (), False,
+                                       -1))
             trick.clear()
             led, number, leader, turn, pos = NO_SUIT, number + 1, winner, winner, 0
             w.trick_number, w.leader = number, leader
-            if not any(hands):
+            seats = order[leader]
+            size = len(seats)
+            if not (any(hands) if out < 0 else sum(hands) - out_hand):
                 break
         w.hands, w.won, w.taken, w.tricks, w.log = (tuple(hands), tuple(won), tuple(taken),
                                                     tuple(tricks), tuple(log))
