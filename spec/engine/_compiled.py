@@ -343,6 +343,9 @@ class CompiledRules:
             self._plays_of = plain_decoder(plain, suits)
         self._decoders: dict[Any, Callable[[int, Any], tuple[tuple[Play, ...], int]]] = {}
         self._plain_cards = tuple(plain)
+        # what the declaration rules read (a key of _plays_key_fast) -> the cards known to
+        # be played naming no suit there: for those the fast play needs no decoder
+        self._plain_by_key: dict[Any, int] = {}
         self._new_decoder = lambda: keyed_decoder(self._card_plays_for, deck_size, suits)  # type: ignore[attr-defined]
         # the state legal_actions was asked about last, its legal actions and their bits: a
         # bot lists the legal actions, then applies one of them to the same state
