@@ -50,6 +50,25 @@ def _generated_key(name: str, params: tuple[str, ...], reads: set[str]) -> Calla
     return ns[name]  # type: ignore[no-any-return]
 
 
+def _scores_fn(n: int, score: Fn, lines: tuple[Fn, ...]) -> Callable[[Any], Any]:
+    """``final_scores(o)``: each seat's score, and its score on each line of the sheet
+    (when there are several, the score their sum), for the finished deal ``o`` (a state,
+    or anything with its fields); one function with the seats and lines written out."""
+    if not lines:
+        scores = "".join(f"score({k}, o), " for k in range(n))
+        src = ["def final_scores(o):", f"    return ({scores}), ()"]
+    else:
+        src = ["def final_scores(o):"]
+        for j in range(len(lines)):
+            src.append(f"    L{j} = ({''.join(f'line{j}({k}, o), ' for k in range(n))})")
+        sums = ("0 + " + " + ".join(f"L{j}[{k}]" for j in range(len(lines))) for k in range(n))
+        rows = "".join(f"L{j}, " for j in range(len(lines)))
+        src.append(f"    return ({''.join(f'{total}, ' for total in sums)}), ({rows})")
+    ns: dict[str, Any] = {"score": score, **{f"line{j}": fn for j, fn in enumerate(lines)}}
+    exec("\n".join(src) + "\n", ns)  # noqa: S102  # generated from the number of seats and lines
+    return ns["final_scores"]  # type: ignore[no-any-return]
+
+
 # the host's two choices, as the handler of the defenders' choices receives them
 INVITE, ALONE = object(), object()
 
@@ -174,6 +193,7 @@ class CompiledRules:
         self._line_scores = (tuple(self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT), line), "line",
                                             shared=True)
                                    for line in self.lines) if len(self.lines) > 1 else ())
+        self._final_scores = _scores_fn(self.n, self._score, self._line_scores)
         self._items: tuple[tuple[Rule, Fn], ...] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]

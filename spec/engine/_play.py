@@ -306,12 +306,3 @@ class Tricks(CompiledRules):
             return
         w.scores, w.lines = self._final_scores(w)
         w.phase = Phase.OVER
-
-    def _final_scores(self, o: Any) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-        """Each seat's score, and its score on each line of the sheet (when there are
-        several), for the finished deal ``o`` (a state, or anything with its fields)."""
-        if not self._line_scores:
-            score = self._score
-            return tuple(score(seat, o) for seat in range(self.n)), ()
-        lines = tuple(tuple(fn(seat, o) for seat in range(self.n)) for fn in self._line_scores)
-        return tuple(sum(col) for col in zip(*lines)), lines
