@@ -179,7 +179,7 @@ class CompiledRules:
         # where a card's strength reads neither its position nor a named suit, the
         # strengths of the whole deck follow from the led suit, trumps, trick number and
         # contract it reads: one table for each value of those (see Tricks.beating)
-        reads = set(E.entry._closure(self._strength.reads))
+        reads = set(E.entry._closure(self._strength.reads))  # type: ignore[attr-defined]  # compiled, with its reads
         self._strength_key: Fn | None = None
         if not reads & {"position", "declared"}:
             self._strength_key = _generated_key(

@@ -24,6 +24,10 @@ from spec.engine._state import (
 class Playout(CompiledRules):
     """Random play at speed: a deal played to its end on one working copy of the state."""
 
+    # the game's quick play of the cards (see _quick_playout_fn); None where its tricks
+    # are not quick
+    _quick_play: Callable[[Any, Callable[[], float]], None] | None
+
     def random_playout(self, s: State, rng: random.Random) -> State:
         """The deal played to its end from ``s``, each action uniformly random among the
         legal ones.
@@ -39,7 +43,7 @@ class Playout(CompiledRules):
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
-        quick = self._quick_play is not None
+        quick = self._quick_play
         # without announcements or a partner calling, the legal actions are the calls
         calls = self._legal_calls if self._quick_calls else None  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
@@ -54,8 +58,8 @@ class Playout(CompiledRules):
             if phase is over:
                 break
             if phase is play:
-                if quick and not any(w.aside):
-                    self._quick_play(w, draw)
+                if quick is not None and not any(w.aside):
+                    quick(w, draw)
                     break
                 self._play_on(w, draw)
                 continue
@@ -213,7 +217,7 @@ class Playout(CompiledRules):
                   decoder_=self._decoder, known_=self._known, CACHE_SIZE_=_CACHE_SIZE,  # type: ignore[attr-defined]
                   NO_SUIT_=NO_SUIT, plain_cards_=self._plain_cards,
                   entry_suit_=self._entry_suit, best_=self._best, trick_record_=trick_record,
-                  final_scores_=self._final_scores, OVER_=Phase.OVER)  # type: ignore[attr-defined]
+                  final_scores_=self._final_scores, OVER_=Phase.OVER)
         code = compile("\n".join(src) + "\n", f"<{self.game.key}:quick_playout>", "exec")
         exec(code, ns)  # noqa: S102  # generated from the game's legality rule
         return ns["quick_playout"]  # type: ignore[no-any-return]
