@@ -232,7 +232,7 @@ class Auction(CompiledRules):
             tricks = self.game.tricks
             w.won = self._with_bits[w.declarer](w.won, (1 << (tricks + 1)) - 2)
             w.trick_number, w.phase = tricks + 1, Phase.OVER
-            w.scores, w.lines = self._final_scores(w)  # type: ignore[attr-defined]
+            w.scores, w.lines = self._final_scores(w)
             return
         if self._invite is not None and sum(1 for k in order if w.dropped >> k & 1) == 1:
             # one stayed and one left: the one who stayed may invite the other back

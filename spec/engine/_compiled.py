@@ -41,6 +41,34 @@ def _seat_update(n: int, seat: int, op: str) -> Callable[[tuple[int, ...], int],
     return ns["without"]  # type: ignore[no-any-return]
 
 
+def _generated_key(name: str, params: tuple[str, ...], reads: set[str]) -> Callable[..., Any]:
+    """A function of ``params`` returning those of them in ``reads``, as a tuple (a key
+    of the values a rule's result depends on)."""
+    key = "".join(f"{p}, " for p in params if p in reads)
+    ns: dict[str, Any] = {}
+    exec(f"def {name}({', '.join(params)}):\n    return ({key})\n", ns)  # noqa: S102  # generated from parameter names
+    return ns[name]  # type: ignore[no-any-return]
+
+
+def _scores_fn(n: int, score: Fn, lines: tuple[Fn, ...]) -> Callable[[Any], Any]:
+    """``final_scores(o)``: each seat's score, and its score on each line of the sheet
+    (when there are several, the score their sum), for the finished deal ``o`` (a state,
+    or anything with its fields); one function with the seats and lines written out."""
+    if not lines:
+        scores = "".join(f"score({k}, o), " for k in range(n))
+        src = ["def final_scores(o):", f"    return ({scores}), ()"]
+    else:
+        src = ["def final_scores(o):"]
+        for j in range(len(lines)):
+            src.append(f"    L{j} = ({''.join(f'line{j}({k}, o), ' for k in range(n))})")
+        sums = ("0 + " + " + ".join(f"L{j}[{k}]" for j in range(len(lines))) for k in range(n))
+        rows = "".join(f"L{j}, " for j in range(len(lines)))
+        src.append(f"    return ({''.join(f'{total}, ' for total in sums)}), ({rows})")
+    ns: dict[str, Any] = {"score": score, **{f"line{j}": fn for j, fn in enumerate(lines)}}
+    exec("\n".join(src) + "\n", ns)  # noqa: S102  # generated from the number of seats and lines
+    return ns["final_scores"]  # type: ignore[no-any-return]
+
+
 # the host's two choices, as the handler of the defenders' choices receives them
 INVITE, ALONE = object(), object()
 
@@ -145,10 +173,18 @@ class CompiledRules:
             self._decl_rules.append((rule, self._fn(E.play_card, body.applies, "applies"),
                                      self._fn(E.play_card, body.requires, "requires")))
         self._entry_suit = self._fn(E.entry, D.entry_suit(g), "entry_suit")
-        self._strength = self._fn(E.entry, D.strength(g), "strength")
         self._best = E.entry.compile_best(g, self.tables, D.strength(g), "best_position")
         # one card's strength, as the best position judges each card
         self._strength = self._fn(E.entry, D.strength(g), "strength")
+        # where a card's strength reads neither its position nor a named suit, the
+        # strengths of the whole deck follow from the led suit, trumps, trick number and
+        # contract it reads: one table for each value of those (see Tricks.beating)
+        reads = set(E.entry._closure(self._strength.reads))  # type: ignore[attr-defined]  # compiled, with its reads
+        self._strength_key: Fn | None = None
+        if not reads & {"position", "declared"}:
+            self._strength_key = _generated_key(
+                "strength_key", ("led_suit", "trump", "trick_number", "contract"), reads)
+        self._strength_tables: dict[Any, tuple[tuple[Any, ...], dict[Any, int]]] = {}
         # scoring: a sheet with several lines has one function per line, the score their sum
         # (their expressions repeat whole parts: computed once)
         self._score = self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT)), "score", shared=True)
@@ -157,12 +193,20 @@ class CompiledRules:
         self._line_scores = (tuple(self._fn(E.outcome, D.score(g, Ref(Ctx.SEAT), line), "line",
                                             shared=True)
                                    for line in self.lines) if len(self.lines) > 1 else ())
+        self._final_scores = _scores_fn(self.n, self._score, self._line_scores)
         self._items: tuple[tuple[Rule, Fn], ...] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
         self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
                                 or self._face_down or self._sits_out or self._voids
                                 or self._lay_open or self._idle_of or self._drop_out)
+        # quick tricks: each card leaves its seat's hand and the trick goes round the seats
+        # in play (the seat sitting out or idle, and those that dropped out, passed over),
+        # with nothing to judge at the end of a trick but its winner (no tracked updates,
+        # deals voided or hands laid open); cards set aside are played from aside, so the
+        # fast play takes this path only once none lie aside
+        self._quick_tricks = not (self._announce[Scope.PLAY] or self._updates or self._face_down
+                                  or self._voids or self._lay_open)
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
         self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
@@ -319,6 +363,9 @@ class CompiledRules:
             self._plays_of = plain_decoder(plain, suits)
         self._decoders: dict[Any, Callable[[int, Any], tuple[tuple[Play, ...], int]]] = {}
         self._plain_cards = tuple(plain)
+        # what the declaration rules read (a key of _plays_key_fast) -> the cards known to
+        # be played naming no suit there: for those the fast play needs no decoder
+        self._plain_by_key: dict[Any, int] = {}
         self._new_decoder = lambda: keyed_decoder(self._card_plays_for, deck_size, suits)  # type: ignore[attr-defined]
         # the state legal_actions was asked about last, its legal actions and their bits: a
         # bot lists the legal actions, then applies one of them to the same state

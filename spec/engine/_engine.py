@@ -39,6 +39,7 @@ class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
         super().__init__(game)
         self._quick_plays = not self._play_announce
         self._quick_calls = not self._call_announce and self._proxy_when is None
+        self._quick_play = self._quick_playout_fn() if self._quick_tricks else None
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:
         """The actions the rules allow the seat to act; ``()`` once the deal is over.

@@ -131,6 +131,19 @@ class Env:
         fn.reads = frozenset(direct)
         return fn
 
+    def inline(self, game: Game, tables: GameTables, expr: Any
+               ) -> tuple[list[str], str, list[str]]:
+        """``expr`` as code to write into a function of one's own: the statements that read
+        the values it needs (unindented), the expression over them, and the inputs they
+        read, in order, which that function binds to those names first.  The statements
+        assign only names of this environment's table; the code reads the game's tables
+        (``tables.ns``) as globals."""
+        body = PyCompiler(game, tables, self.compiler_env()).visit(expr)
+        wanted = _names_in(body) & set(self.vars)
+        lines = [line.strip() for line in self._prologue(wanted)]
+        read = wanted.union(*(_names_in(self.vars[n].source) for n in self._closure(wanted)))
+        return lines, body, [n for n in self.inputs if n in read]
+
     def compile_best(self, game: Game, tables: GameTables, expr: Any, name: str) -> Callable[..., Any]:
         """A card's strength ``expr``, in this environment of a card played to a trick, made
         a function of a complete trick ((card, named suit) at each position) and the other

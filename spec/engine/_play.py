@@ -41,6 +41,17 @@ class Tricks(CompiledRules):
         does."""
         if not trick:
             return 0
+        if self._strength_key is not None:  # the deck's strengths here, from a table
+            key = self._strength_key(led, trump, number, contract)
+            table = self._strength_tables.get(key)
+            if table is None:
+                table = self._strength_table(key, led, trump, number, contract)
+            strengths, above = table
+            best = max([strengths[c] for c, _d in trick])
+            mask = above.get(best)
+            if mask is None:
+                mask = above[best] = sum(1 << i for i, st in enumerate(strengths) if st > best)
+            return hand & mask
         strength = self._strength
         best = max(strength(c, d, k, led, trump, number, contract)
                    for k, (c, d) in enumerate(trick))
@@ -51,6 +62,19 @@ class Tricks(CompiledRules):
                 out |= low
             rest ^= low
         return out
+
+    def _strength_table(self, key: Any, led: int, trump: int, number: int,
+                        contract: int) -> tuple[tuple[Any, ...], dict[Any, int]]:
+        """The strength of every card of the deck, named no suit, where a card's strength
+        depends on ``key`` only (not on its position); and an empty cache, by strength, of
+        the cards stronger than that."""
+        if len(self._strength_tables) >= _CACHE_SIZE:
+            self._strength_tables.clear()
+        strength = self._strength
+        table = self._strength_tables[key] = (
+            tuple(strength(i, NO_SUIT, 1, led, trump, number, contract)
+                  for i in range(len(self.game.deck))), {})
+        return table
 
     def legal_mask(self, s: State) -> int:
         """The cards the seat to play may play, as a mask."""
@@ -282,12 +306,3 @@ class Tricks(CompiledRules):
             return
         w.scores, w.lines = self._final_scores(w)
         w.phase = Phase.OVER
-
-    def _final_scores(self, o: Any) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-        """Each seat's score, and its score on each line of the sheet (when there are
-        several), for the finished deal ``o`` (a state, or anything with its fields)."""
-        if not self._line_scores:
-            score = self._score
-            return tuple(score(seat, o) for seat in range(self.n)), ()
-        lines = tuple(tuple(fn(seat, o) for seat in range(self.n)) for fn in self._line_scores)
-        return tuple(sum(col) for col in zip(*lines)), lines

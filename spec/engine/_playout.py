@@ -5,8 +5,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from spec.dsl import _derive as D
 from spec.dsl._nodes import NO_SUIT
-from spec.engine._compiled import CompiledRules
+from spec.engine._compiled import _CACHE_SIZE, CompiledRules
 from spec.engine._state import (
     PASS,
     Action,
@@ -23,6 +24,10 @@ from spec.engine._state import (
 class Playout(CompiledRules):
     """Random play at speed: a deal played to its end on one working copy of the state."""
 
+    # the game's quick play of the cards (see _quick_playout_fn); None where its tricks
+    # are not quick
+    _quick_play: Callable[[Any, Callable[[], float]], None] | None
+
     def random_playout(self, s: State, rng: random.Random) -> State:
         """The deal played to its end from ``s``, each action uniformly random among the
         legal ones.
@@ -31,13 +36,14 @@ class Playout(CompiledRules):
         :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
         played on one working copy of ``s`` (no state per action, and no action checked:
         each is one the engine just listed), and the play of a game whose play is plain
-        (no announcements, cards aside, tracked updates, face-down cards or seats sitting
-        out) keeps its cards in local variables, without a list of actions per card.
+        (no announcements, cards played from aside, face-down cards, or rules to judge at
+        the end of a trick but who wins it) keeps its cards in local variables, without a
+        list of actions per card.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
-        plain = self._plain_play
+        quick = self._quick_play
         # without announcements or a partner calling, the legal actions are the calls
         calls = self._legal_calls if self._quick_calls else None  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
@@ -52,8 +58,8 @@ class Playout(CompiledRules):
             if phase is over:
                 break
             if phase is play:
-                if plain and w.out < 0 and not any(w.aside):
-                    self._plain_playout(w, draw)
+                if quick is not None and not any(w.aside):
+                    quick(w, draw)
                     break
                 self._play_on(w, draw)
                 continue
@@ -101,64 +107,120 @@ class Playout(CompiledRules):
                     continue
             do_declare(w, avail[r - count])
 
-    def _plain_playout(self, w: Any, draw: Callable[[], float]) -> None:
-        """The play of the cards, from the working copy ``w`` to the end, in a game whose
-        play is plain.  ``w`` keeps the fields the legality rule reads up to date, with
-        its hands and trick in lists while the play lasts."""
-        n = self.n
-        hands, won, taken = list(w.hands), list(w.won), list(w.taken)
-        tricks, log, trick = list(w.tricks), list(w.log), list(w.trick)
-        w.hands, w.trick = hands, trick
-        led, leader, turn, number = w.led_suit, w.leader, w.turn, w.trick_number
-        trump, contract = w.trump, w.contract
-        legal, decoder, known = self._legal_fast, self._decoder, self._known  # type: ignore[attr-defined]
-        best, entry_suit, plain_seats = self._best, self._entry_suit, self._plain_seats
-        # without named suits each legal card is one play
-        plain_cards = None if self._decl_choices else self._plain_cards
-        pos = len(trick)
-        while True:
-            mask = legal(w, turn, hands[turn], pos, led)
-            if not mask:
-                raise self._stuck(turn, Phase.PLAY.value, number)  # type: ignore[attr-defined]
-            if plain_cards is not None:
-                # the legal plays are the legal cards in card order: take the r-th one
-                r = int(draw() * mask.bit_count())
-                for _ in range(r):
-                    mask &= mask - 1
-                i = (mask & -mask).bit_length() - 1
-                code = NO_SUIT
-                play = plain_cards[i]
-            else:  # the decoder may ask the declaration rules, which read ``w``
-                w.turn, w.led_suit = turn, led
-                plays = decoder(w)(mask, w)[0]
-                play = plays[int(draw() * len(plays))]
-                i, code = known[id(play)][3]
-            hands[turn] ^= 1 << i
-            log.append((turn, play))
-            trick.append((i, code))
-            if pos == 0:
-                led = entry_suit(i, code, 0, NO_SUIT, trump, number, contract)
-            pos += 1
-            if pos < n:
-                turn = (turn + 1) % n
-                continue
-            winner = (leader + best(trick, led, trump, number, contract)) % n
-            won[winner] |= 1 << number
-            cards, names = zip(*trick)
-            for c in cards:
-                taken[winner] |= 1 << c
-            tricks.append(trick_record(number, leader, cards, names, winner,
-                                       plain_seats[leader], (), False, -1))
-            trick.clear()
-            led, number, leader, turn, pos = NO_SUIT, number + 1, winner, winner, 0
-            w.trick_number, w.leader = number, leader
-            if not any(hands):
-                break
-        w.hands, w.won, w.taken, w.tricks, w.log = (tuple(hands), tuple(won), tuple(taken),
-                                                    tuple(tricks), tuple(log))
-        w.trick, w.faces, w.led_suit, w.turn = (), (), NO_SUIT, winner
-        w.scores, w.lines = self._final_scores(w)  # type: ignore[attr-defined]
-        w.phase = Phase.OVER
+    def trick_order(self, out: int, absent: int) -> tuple[tuple[int, ...], ...]:
+        """Leader -> the seats of a trick in order of play, past the seats out of the play
+        (``absent``, a bit per seat; else the seat sitting out, ``out``), as a card played
+        passes the turn on."""
+        if absent:
+            return tuple(self.seats_among(lead, absent) for lead in range(self.n))  # type: ignore[attr-defined]
+        if out >= 0:
+            return tuple(self.trick_seats(lead, out) for lead in range(self.n))  # type: ignore[attr-defined]
+        return self._plain_seats
+
+    def _quick_playout_fn(self) -> Callable[[Any, Callable[[], float]], None]:
+        """``quick_playout(w, draw)``: the play of the cards, from the working copy ``w``
+        to the end, in a game whose tricks are quick (``_quick_tricks``: each card leaves
+        its seat's hand and the trick goes round the seats in play, nothing judged at the
+        end of a trick but its winner), drawing as :meth:`random_playout` does.
+
+        One function generated for the game, with its legality rule written out in the
+        loop; ``w`` keeps the fields the rules read up to date, with its hands and trick
+        in lists while the play lasts.  Its own names end in ``_``, apart from the
+        inputs of the legality rule (``s``, ``hand``, ...), which it binds card by card
+        (``hand``: the hand of the seat to play).
+        """
+        env = self.envs.play_fast
+        lines, legal, inputs = env.inline(self.game, self.tables, D.legal_cards(self.game))
+        bind = {"s": "w", "seat": "turn_", "position": "pos_", "led": "led_"}
+        # each legal card is one play where no card names a suit; with named suits, where
+        # the cards of the mask are known to name none for what the declaration rules read
+        pick = [
+            "        if mask_:",
+            "            r_ = int(draw() * mask_.bit_count())",
+            "            for _ in range(r_):",
+            "                mask_ &= mask_ - 1",
+            "            bit_ = mask_ & -mask_",
+            "            i_ = bit_.bit_length() - 1",
+            "            code_ = NO_SUIT_",
+            "            play_ = plain_cards_[i_]",
+        ]
+        if self._decl_choices:
+            pick[:0] = [
+                "        key_ = plays_key_(w, turn_, hand, pos_, led_)",
+                "        if mask_ & ~plain_by_key_.get(key_, 0):",
+                "            # the decoder may ask the declaration rules, which read ``w``",
+                "            w.turn, w.led_suit = turn_, led_",
+                "            plays_, union_ = decoder_(w)(mask_, w)",
+                "            if union_ != mask_:  # a card names a suit (a plain play's bit is its card's)",
+                "                play_ = plays_[int(draw() * len(plays_))]",
+                "                i_, code_ = known_[id(play_)][3]",
+                "                bit_ = 1 << i_",
+                "                mask_ = 0",
+                "            elif len(plain_by_key_) < CACHE_SIZE_:",
+                "                plain_by_key_[key_] = plain_by_key_.get(key_, 0) | mask_",
+            ]
+        src = [
+            "def quick_playout(w, draw):",
+            "    hands_, won_, taken_ = list(w.hands), list(w.won), list(w.taken)",
+            "    tricks_, log_, trick_ = list(w.tricks), list(w.log), list(w.trick)",
+            "    w.hands, w.trick = hands_, trick_",
+            "    led_, leader_, turn_, number_ = w.led_suit, w.leader, w.turn, w.trick_number",
+            "    trump_, contract_, out_ = w.trump, w.contract, w.out",
+            "    order_ = trick_order_(out_, w.absent)",
+            "    # the hand of the seat sitting out stays as it is: the play ends without it",
+            "    out_hand_ = hands_[out_] if out_ >= 0 else 0",
+            "    seats_ = order_[leader_]",
+            "    size_, pos_, tmask_ = len(seats_), len(trick_), 0",
+            "    for c_, _d in trick_:",
+            "        tmask_ |= 1 << c_",
+            "    while True:",
+            "        hand = hands_[turn_]",
+            *(f"        {name} = {bind[name]}" for name in inputs if name != "hand"),
+            *(f"        {line}" for line in lines),
+            f"        mask_ = {legal}",
+            "        if not mask_:",
+            "            raise stuck_(turn_, PLAY_, number_)",
+            *pick,
+            "        hands_[turn_] = hand ^ bit_",
+            "        tmask_ |= bit_",
+            "        log_.append((turn_, play_))",
+            "        trick_.append((i_, code_))",
+            "        if pos_ == 0:",
+            "            led_ = entry_suit_(i_, code_, 0, NO_SUIT_, trump_, number_, contract_)",
+            "        pos_ += 1",
+            "        if pos_ < size_:",
+            "            turn_ = seats_[pos_]",
+            "            continue",
+            "        winner_ = seats_[best_(trick_, led_, trump_, number_, contract_)]",
+            "        won_[winner_] |= 1 << number_",
+            "        taken_[winner_] |= tmask_",
+            "        cards_, names_ = zip(*trick_)",
+            "        tricks_.append(trick_record_(number_, leader_, cards_, names_, winner_, seats_,"
+            " (), False, -1))",
+            "        trick_.clear()",
+            "        number_, leader_, turn_, pos_, tmask_ = number_ + 1, winner_, winner_, 0, 0",
+            "        led_ = NO_SUIT_",
+            "        w.trick_number, w.leader = number_, leader_",
+            "        seats_ = order_[leader_]",
+            "        size_ = len(seats_)",
+            "        if not (any(hands_) if out_ < 0 else sum(hands_) - out_hand_):",
+            "            break",
+            "    w.hands, w.won, w.taken = tuple(hands_), tuple(won_), tuple(taken_)",
+            "    w.tricks, w.log = tuple(tricks_), tuple(log_)",
+            "    w.trick, w.faces, w.led_suit, w.turn = (), (), NO_SUIT_, winner_",
+            "    w.scores, w.lines = final_scores_(w)",
+            "    w.phase = OVER_",
+        ]
+        ns = dict(self.tables.ns)
+        ns.update(trick_order_=self.trick_order, stuck_=self._stuck, PLAY_=Phase.PLAY.value,  # type: ignore[attr-defined]
+                  plays_key_=self._plays_key_fast, plain_by_key_=self._plain_by_key,
+                  decoder_=self._decoder, known_=self._known, CACHE_SIZE_=_CACHE_SIZE,  # type: ignore[attr-defined]
+                  NO_SUIT_=NO_SUIT, plain_cards_=self._plain_cards,
+                  entry_suit_=self._entry_suit, best_=self._best, trick_record_=trick_record,
+                  final_scores_=self._final_scores, OVER_=Phase.OVER)
+        code = compile("\n".join(src) + "\n", f"<{self.game.key}:quick_playout>", "exec")
+        exec(code, ns)  # noqa: S102  # generated from the game's legality rule
+        return ns["quick_playout"]  # type: ignore[no-any-return]
 
 
 Bot = Callable[[View, random.Random], Action]

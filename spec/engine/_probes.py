@@ -224,7 +224,7 @@ class Probes(CompiledRules):
                     tuple(won), tuple(taken or (0,) * self.n), turn_up, idle, dropped,
                     *_sides(declarer, partner, declarers), guest,
                     self.full_pot if pot is None else pot)
-        scores, lines = self._final_scores(o)  # type: ignore[attr-defined]
+        scores, lines = self._final_scores(o)
         if line is None:
             return scores
         if line not in self.lines:
