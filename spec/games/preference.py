@@ -39,7 +39,7 @@ open question on the sources page.
 """
 from __future__ import annotations
 
-from spec.cards import PIQUET_32, Rank, Suit
+from spec.cards import PIQUET_32, Card, Rank, Suit
 from spec.dsl import (
     AllOut,
     AuctionTurns,
@@ -63,6 +63,7 @@ from spec.dsl import (
     PlayDirection,
     PlayRule,
     Pot,
+    Property,
     RankOrder,
     RedealIfNoBid,
     Rule,
@@ -81,6 +82,7 @@ from spec.dsl import (
     all_of,
     any_of,
     assumption,
+    auction_over,
     awarded,
     beating,
     bid,
@@ -94,6 +96,8 @@ from spec.dsl import (
     dealt_hand,
     declarer,
     dropped,
+    first_leader,
+    first_to_call,
     hand,
     idle,
     if_then_else,
@@ -103,11 +107,16 @@ from spec.dsl import (
     leader,
     led_suit,
     legal_call,
+    legal_cards,
     lowest,
+    next_dealer,
     no_suit,
     passes_in_row,
+    played_card,
+    points_won,
     position,
     pot,
+    rank_table,
     ranks,
     receives,
     score_of,
@@ -119,6 +128,8 @@ from spec.dsl import (
     source,
     standing,
     tracked,
+    trick_size,
+    trick_winner,
     tricks_won,
     trump,
 )
@@ -571,6 +582,316 @@ VARIANTS = (
     ),
 )
 
+# -- facts: the rulebook's own cards and numbers ------------------------------------------
+# Each fact states what the seed or the digest says in literal cards, contracts, seats and
+# chips, apart from the rules above (none of their constants or expressions is reused), so
+# that a rule transcribed wrongly contradicts one of them.  The ladder's levels, as the
+# contracts are bid: One 1, Two 2, Three 3, Four 4, Game in spades 5, in clubs 6, in
+# diamonds 7 (by the seed's suit numbers: diamonds 3, clubs 2, spades 1), Hearts 8.  In the
+# auction examples the dealer is seat 2, so forehand is seat 0, middlehand 1, rearhand 2.
+#
+# The facts of the play and the payoff list many cases in one property, each written
+# ``_case(situation, then)``, "the situation does not arise or then holds", rather than as
+# an implication: the checker proves that each premise of a property can occur with a
+# query of its own, on a whole trick or deal, which for these two dozen cases would cost
+# more than the rest of the check together.  tests/games/test_preference.py proves that
+# every case (a situation and what holds in it) can occur.
+_ONE, _TWO, _THREE, _FOUR, _GAME_S, _GAME_C, _GAME_D, _HEARTS = range(1, 9)
+# [seed] PRF-DECK-2: in each suit A > K > Q > J > 10 > 9 > 8 > 7
+_SEED_RANK = rank_table("seed_rank", ranks("A K Q J 10 9 8 7"), PIQUET_32)
+
+
+def _case(situation: Expr, then: Expr) -> Expr:
+    """The situation does not arise, or ``then`` holds in it."""
+    return ~situation | then
+
+
+def _cards(text: str) -> Expr:
+    return cards(*(Card.parse(c) for c in text.split()))
+
+
+def _strength(i: int) -> Expr:
+    """How strongly the card at position ``i`` of a complete trick stands in it, by
+    PRF-PLAY-5: a trump above any card of the led suit, which stands above any other card
+    (which cannot win); within a suit by the seed's rank order.  0 when the trick has no
+    card there (one defender plays, PRF-PLAY-6)."""
+    c = played_card(i)
+    return if_then_else(trick_size <= i, 0, if_then_else(
+        c.suit == trump, 20 + _SEED_RANK[c],
+        if_then_else(c.suit == played_card(0).suit, 10 + _SEED_RANK[c], 0)))
+
+
+def _bids(level: int) -> Expr:
+    return call.is_bid & (call.bid.level == level)
+
+
+def _over(standing_level: int, level: int) -> Expr:
+    """A bid of ``level`` by a seat still in the auction, over a standing ``standing_level``
+    that another seat bid."""
+    return (standing.exists & (standing.bid.level == standing_level) & (standing.bidder != seat)
+            & ~seat_passed & ~auction_over & _bids(level))
+
+
+def _opening(level: int) -> Expr:
+    """A bid of ``level`` at the seat's first turn, nobody having bid yet."""
+    return ~standing.exists & (seat_calls == 0) & ~auction_over & _bids(level)
+
+
+def _spades_led(at: int | None = None) -> Expr:
+    """Hearts trumps, a spade led, the seat to play at position ``at`` (any but the lead)."""
+    where = ~is_leading if at is None else (position == at)
+    return where & (trump == Suit.HEARTS) & (led_suit == Suit.SPADES)
+
+
+def _holds_of(suit: Suit, text: str) -> Expr:
+    """The seat's cards of ``suit`` are exactly these."""
+    return (hand & cards_of(suit)) == _cards(text)
+
+
+# the digest's worked examples (section 3), the declarer D, E on his left and W on his
+# right: the tricks of D, E, W; what E and W said ("plays", "passes", "host", "guest"); the
+# chips of D, E, W
+_PAYOFFS = (
+    ((10, 0, 0), ("passes", "passes"), (10, 0, 0)),
+    ((7, 2, 1), ("plays", "plays"), (7, 2, -9)),
+    ((5, 3, 2), ("plays", "plays"), (-15, 3, 2)),
+    ((6, 3, 1), ("host", "guest"), (6, 4, 0)),
+    ((7, 2, 1), ("host", "guest"), (7, -7, 0)),
+    ((8, 2, 0), ("plays", "passes"), (8, 2, 0)),
+    ((0, 5, 5), ("plays", "plays"), (-20, 5, 5)),  # "a declarer who takes 0 tricks nets -20"
+)
+# the host-and-guest examples again with W the host and E his guest
+_GUEST_ON_THE_LEFT = (
+    ((6, 1, 3), ("guest", "host"), (6, 0, 4)),
+    ((7, 1, 2), ("guest", "host"), (7, 0, -7)),
+)
+
+
+def _decision(s: int, said: str) -> Expr:
+    out, guest = dropped(s), invited(s)
+    return {"plays": ~out & ~guest, "host": ~out & ~guest, "passes": out & ~guest,
+            "guest": guest}[said]
+
+
+def _paid(d: int, example: tuple[tuple[int, int, int], tuple[str, str],
+                                  tuple[int, int, int]]) -> tuple[Expr, Expr]:
+    """Seat ``d`` declares, E is the seat after him: the example's chips."""
+    won, said, chips = example
+    e, w = (d + 1) % 3, (d + 2) % 3
+    return (all_of(declarer == d, _decision(e, said[0]), _decision(w, said[1]),
+                   tricks_won(d) == won[0], tricks_won(e) == won[1], tricks_won(w) == won[2]),
+            score_of(seat) == if_then_else(seat == d, chips[0],
+                                           if_then_else(seat == e, chips[1], chips[2])))
+
+
+PLAY_CASES = (
+    # [seed] PRF-PLAY-2: follow suit; void, a trump; void of both, any card
+    (_spades_led() & _holds_of(Suit.SPADES, "7S") & hand.holds(Card.parse("AH")),
+     legal_cards.holds(Card.parse("7S")) & ~legal_cards.holds(Card.parse("AH"))),
+    (_spades_led() & _holds_of(Suit.SPADES, "") & _holds_of(Suit.HEARTS, "7H")
+     & hand.holds(Card.parse("AC")),
+     legal_cards.holds(Card.parse("7H")) & ~legal_cards.holds(Card.parse("AC"))),
+    (_spades_led() & _holds_of(Suit.SPADES, "") & _holds_of(Suit.HEARTS, "")
+     & hand.holds(Card.parse("7C")) & hand.holds(Card.parse("AD")),
+     legal_cards.holds(Card.parse("7C")) & legal_cards.holds(Card.parse("AD"))),
+    # [seed] PRF-PLAY-4, the digest's example: the declarer leads a spade (the ♠9); the
+    # next player holds ♠A ♠J ♠8, of which the ♠A and ♠J beat it: he must play the ♠J
+    (_spades_led(1) & (leader == declarer) & _holds_of(Suit.SPADES, "AS JS 8S")
+     & ((beating & cards_of(Suit.SPADES)) == _cards("AS JS")),
+     legal_cards == _cards("JS")),
+    # ... and the third player, holding ♠K ♠7, the ♠K beating the ♠J, must play the ♠K
+    (_spades_led(2) & _holds_of(Suit.SPADES, "KS 7S") & beating.holds(Card.parse("KS")),
+     legal_cards == _cards("KS")),
+    # [seed] PRF-PLAY-3/4: after a defender's lead the next player may beat with either
+    (_spades_led(1) & (leader != declarer) & _holds_of(Suit.SPADES, "AS JS 8S")
+     & ((beating & cards_of(Suit.SPADES)) == _cards("AS JS")),
+     legal_cards == _cards("AS JS")),
+    # void in spades after the declarer's lead, holding ♥A ♥7 that both beat: the ♥7; the
+    # third player in the same case may trump with either, and must trump
+    (_spades_led(1) & (leader == declarer) & _holds_of(Suit.SPADES, "")
+     & _holds_of(Suit.HEARTS, "AH 7H") & beating.holds(Card.parse("7H")),
+     legal_cards == _cards("7H")),
+    (_spades_led(2) & _holds_of(Suit.SPADES, "") & _holds_of(Suit.HEARTS, "AH 7H")
+     & beating.holds(Card.parse("7H")),
+     legal_cards == _cards("AH 7H")),
+)
+PAYOFF_CASES = (
+    *(_paid(0, example) for example in _PAYOFFS),
+    *(_paid(d, example) for d in (1, 2) for example in _PAYOFFS[3:5] + _GUEST_ON_THE_LEFT),
+)
+
+FACTS = (
+    Property(
+        id="deal.dealing_seen",
+        text="Seat 2 deals: the 1st to 3rd cards of the pack go to seat 0 on his left, the "
+        "4th to 6th to seat 1, the 7th to 9th to himself; the 10th and 11th are the talon; "
+        "then 4 each from the 12th (seat 0) to the 23rd (seat 2), then 3 each, the 32nd and "
+        "last to the dealer; seat 0 deals next.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == 2, all_of(
+            *(receives(k) == 0 for k in (1, 2, 3, 12, 13, 14, 15, 24, 25, 26)),
+            *(receives(k) == 1 for k in (4, 5, 6, 16, 17, 18, 19, 27, 28, 29)),
+            *(receives(k) == 2 for k in (7, 8, 9, 20, 21, 22, 23, 30, 31, 32)),
+            receives(10) == -1, receives(11) == -1, receives(33) == -1, next_dealer == 0)),
+        covers=("deal.packets", "deal.talon", "deal.next_dealer"),
+        unless=("four_players",),
+        source=source("PRF-DEAL-1", "[seed] + [WP], [KS]; the deal passing left is the "
+                      "digest's assumption PRF-SETUP-4", also=("PRF-SETUP-3", "PRF-SETUP-4")),
+    ),
+    Property(
+        id="play.trick_winner_seen",
+        text="Every trick is won by its highest trump, or without a trump by the highest card "
+        "of the suit led, ranking A K Q J 10 9 8 7: the digest's ♠9 led, ♠J and ♠K is won by "
+        "the ♠K; any trump beats the led ace; a card of another suit never wins.",
+        scope=Scope.TRICK,
+        holds=all_of(*(
+            if_then_else(trick_winner == 0, _strength(0),
+                         if_then_else(trick_winner == 1, _strength(1), _strength(2)))
+            >= _strength(i) for i in range(3))),
+        covers=("deck.rank_order", "play.trumps_win", "play.led_suit_wins"),
+        source=seed("PRF-PLAY-5", also=("PRF-DECK-2", "PRF-PLAY-6")),
+    ),
+    Property(
+        id="play.legal_cards_seen",
+        text="The declarer leads to the first trick.  Hearts trumps, spades led: holding the "
+        "♠7 alone and the ♥A, the ♠7 and not the ♥A; void in spades with the ♥7 and the ♣A, "
+        "the ♥7; void in both, the ♣7 or the ♦A.  The declarer leads a spade and the next "
+        "player holds ♠A ♠J ♠8, the ♠A and ♠J beating it: the ♠J; the third player holding "
+        "♠K ♠7, the ♠K beating the trick: the ♠K; after a defender's lead, ♠A or ♠J; void "
+        "in spades with ♥A ♥7 after the declarer's lead, the ♥7, and third, ♥A or ♥7.",
+        scope=Scope.PLAY,
+        # every case has hearts trumps; as a premise of its own, the checker proves that
+        # hearts can be trumps at all
+        holds=all_of(first_leader == declarer,
+                     implies(trump == Suit.HEARTS, all_of(*(_case(*c) for c in PLAY_CASES)))),
+        covers=("play.first_lead", "play.follow_suit", "play.trump_if_void", "play.must_beat",
+                "play.lowest_winner"),
+        source=seed("PRF-PLAY-2", "the digest's play example for PRF-PLAY-4",
+                    also=("PRF-PLAY-1", "PRF-PLAY-3", "PRF-PLAY-4")),
+    ),
+    Property(
+        id="auction.forehand_calls_first",
+        text="Seat 2 deals: seat 0, on his left, calls first; seat 0 deals: seat 1 calls first.",
+        scope=Scope.CALL,
+        holds=implies(dealer == 2, first_to_call == 0) & implies(dealer == 0, first_to_call == 1),
+        covers=("auction.turns",),
+        unless=("four_players",),
+        source=seed("PRF-AUC-2", also=("PRF-SETUP-3",)),
+    ),
+    Property(
+        id="auction.ends_seen",
+        text="After a bid below Hearts two passes in a row end the auction, one does not; a "
+        "Hearts bid ends it at once; three passes with no bid end it, two do not.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies(standing.exists & (standing.bid.level == _TWO) & (passes_in_row == 2),
+                    auction_over),
+            implies(standing.exists & (standing.bid.level == _GAME_C) & (passes_in_row == 2),
+                    auction_over),
+            implies(standing.exists & (standing.bid.level == _TWO) & (passes_in_row == 1),
+                    ~auction_over),
+            implies(standing.exists & (standing.bid.level == _ONE) & (passes_in_row == 0),
+                    ~auction_over),
+            implies(standing.exists & (standing.bid.level == _HEARTS), auction_over),
+            implies(~standing.exists & (calls_made == 3), auction_over),
+            implies(~standing.exists & (calls_made == 2), ~auction_over)),
+        covers=("auction.turns",),
+        source=seed("PRF-AUC-10", also=("PRF-AUC-2", "PRF-AUC-7")),
+    ),
+    Property(
+        id="auction.opening_seen",
+        text="The first bid of the auction may be One, or at a first turn Game in any suit but "
+        "hearts or Hearts, and never Two, Three or Four.",
+        scope=Scope.CALL,
+        holds=all_of(
+            *(implies(_opening(level), legal_call)
+              for level in (_ONE, _GAME_S, _GAME_C, _GAME_D, _HEARTS)),
+            *(implies(~standing.exists & _bids(level), ~legal_call)
+              for level in (_TWO, _THREE, _FOUR))),
+        covers=("auction.contracts", "auction.open_one", "auction.game_first_turn"),
+        source=seed("PRF-AUC-3", also=("PRF-AUC-6",)),
+    ),
+    Property(
+        id="auction.step_seen",
+        text="Over One, Two may be bid and Three not; over Two, Three and not Four or One; "
+        "over Three, Four and not One; over Four not Three; nothing is ever bid above Hearts.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies(_over(_ONE, _TWO), legal_call), implies(_over(_ONE, _THREE), ~legal_call),
+            implies(_over(_TWO, _THREE), legal_call), implies(_over(_TWO, _FOUR), ~legal_call),
+            implies(_over(_TWO, _ONE), ~legal_call), implies(_over(_THREE, _FOUR), legal_call),
+            implies(_over(_THREE, _ONE), ~legal_call), implies(_over(_FOUR, _THREE), ~legal_call),
+            implies(call.is_bid & legal_call,
+                    (call.bid.level >= _ONE) & (call.bid.level <= _HEARTS))),
+        covers=("auction.contracts", "auction.one_step", "auction.bid_order"),
+        source=seed("PRF-AUC-4", also=("PRF-AUC-1",)),
+    ),
+    Property(
+        id="auction.hold_seen",
+        text="Seat 2 deals: over middlehand's Two, forehand may hold Two and rearhand may not; "
+        "over forehand's Two middlehand may not hold it; over rearhand's Three middlehand may "
+        "hold it; forehand may hold middlehand's Four.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies((dealer == 2) & (standing.bidder == 1) & (seat == 0) & _over(_TWO, _TWO),
+                    legal_call),
+            implies((dealer == 2) & (standing.bidder == 1) & (seat == 2) & _over(_TWO, _TWO),
+                    ~legal_call),
+            implies((dealer == 2) & (standing.bidder == 0) & (seat == 1) & _over(_TWO, _TWO),
+                    ~legal_call),
+            implies((dealer == 2) & (standing.bidder == 2) & (seat == 1) & _over(_THREE, _THREE),
+                    legal_call),
+            implies((dealer == 2) & (standing.bidder == 1) & (seat == 0) & _over(_FOUR, _FOUR),
+                    legal_call)),
+        covers=("auction.hold",),
+        unless=("four_players",),
+        source=source("PRF-AUC-5", "[seed] + [WP]", also=("PRF-SETUP-3",)),
+    ),
+    Property(
+        id="auction.games_seen",
+        text="Game (in spades, say) may be bid over One at a first turn but not at a later "
+        "one, nor Hearts; over Game in "
+        "clubs, Game in diamonds or Hearts may be bid at a first turn, but not Game in clubs "
+        "or spades, nor Four; a player who has passed may only pass.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies(_over(_ONE, _GAME_S) & (seat_calls == 0), legal_call),
+            implies(_over(_ONE, _GAME_S) & (seat_calls == 1), ~legal_call),
+            implies(_over(_ONE, _GAME_D) & (seat_calls == 1), ~legal_call),
+            implies(_over(_ONE, _HEARTS) & (seat_calls == 1), ~legal_call),
+            implies(_over(_GAME_C, _GAME_D) & (seat_calls == 0), legal_call),
+            implies(_over(_GAME_C, _HEARTS) & (seat_calls == 0), legal_call),
+            implies(_over(_GAME_C, _GAME_C), ~legal_call),
+            implies(_over(_GAME_C, _GAME_S), ~legal_call),
+            implies(_over(_GAME_C, _FOUR), ~legal_call),
+            implies(seat_passed & call.is_bid, ~legal_call)),
+        covers=("auction.game_first_turn", "auction.several_games", "auction.pass_final"),
+        unless=("pagat_suit_order",),
+        source=seed("PRF-AUC-9", "the suit named with the Game bid, in seniority order, is "
+                    "the digest's assumption (G9): a junior's Game in an equal suit would lose",
+                    also=("PRF-AUC-6", "PRF-AUC-8", "PRF-AUC-2")),
+    ),
+    Property(
+        id="pay.worked_examples",
+        text="The ten tricks of a deal count ten in all, one each (no card counts points).  "
+        "The digest's worked payoffs, D declaring with E on his left and W: both pass, "
+        "D +10; D7 E2 W1 all playing, +7, +2, -9; D5 E3 W2, -15, +3, +2; E host and W guest, "
+        "D6 E3 W1, +6, +4, 0, and D7 E2 W1, +7, -7, 0 (the same with W host and E guest, "
+        "whoever declares); E alone, D8 E2, +8, +2, 0; D taking no trick against E5 W5, -20, "
+        "+5, +5.",
+        scope=Scope.OUTCOME,
+        holds=all_of(points_won(0) + points_won(1) + points_won(2) == 10,
+                     *(_case(*c) for c in PAYOFF_CASES)),
+        covers=("deck.trick_value", "pay.from_the_pot", "pay.declarer_pays_tricks",
+                "pay.declarer_fails", "pay.trick_chips", "pay.defender", "pay.host"),
+        unless=("old_scoring", "four_players", "ace_bonuses"),
+        source=seed("PRF-PAY-1", "the digest's worked examples (section 3)",
+                    also=("PRF-DECK-2", "PRF-PAY-2", "PRF-PAY-3", "PRF-PAY-4", "PRF-PAY-5",
+                          "PRF-PAY-6", "PRF-DEF-5")),
+    ),
+)
+
+
 GAME = Game(
     name="Austrian Préférence",
     key="preference",
@@ -591,4 +912,5 @@ GAME = Game(
         BONUSES_OFF, POT, SESSION,
     ),
     variants=VARIANTS,
+    properties=FACTS,
 )

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from spec.cards import CardSet, Suit
-from spec.dsl import NO_SUIT, Rule, ScoreRule, const
+from spec.dsl import NO_SUIT, Property, Rule, Scope, ScoreRule, all_of, const, implies
 from spec.dsl._build import suit_code
 from spec.engine import (
     PASS,
@@ -25,7 +25,7 @@ from spec.engine import (
     random_bot,
 )
 from spec.errors import IllegalActionError, NotationError
-from spec.games.preference import GAME, NAMED
+from spec.games.preference import GAME, NAMED, PAYOFF_CASES, PLAY_CASES
 from spec.records import replay, replay_session, session_json, to_record
 from verifier.cli import main
 from verifier.properties import Verdict, checks_for, run_check
@@ -317,3 +317,19 @@ def test_scenario_search_takes_the_talon_and_names_trumps() -> None:
     assert state.discards.bit_count() == 2 and state.trump != NO_SUIT
     assert state.won[0].bit_count() >= 1
     assert replay(to_record(state), GAME).ok
+
+
+# -- the facts' cases ----------------------------------------------------------------------------
+@pytest.mark.parametrize(("scope", "cases"), [
+    (Scope.PLAY, PLAY_CASES),
+    (Scope.OUTCOME, PAYOFF_CASES),
+])
+def test_every_case_of_a_fact_can_occur(scope: Scope, cases) -> None:  # type: ignore[no-untyped-def]
+    # the facts list their cases as "does not arise, or holds" to keep the check quick;
+    # written as implications the checker proves each situation can occur (not vacuous)
+    prop = Property(id="facts.cases", text="The cases of a fact, as implications.", scope=scope,
+                    holds=all_of(*(implies(situation, then) for situation, then in cases)))
+    game = GAME.with_rules(GAME.rules, properties=(prop,))
+    (check,) = [c for c in checks_for(game) if c.id == "facts.cases"]
+    result = run_check(game, check)
+    assert result.verdict is Verdict.HOLDS, result.detail
