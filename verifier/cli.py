@@ -950,9 +950,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "scores, and where the rule fires; format docs/fixture.schema.json) to "
                         "DIR/<rule id>.json, and print the coverage: rules with a fixture out "
                         "of all, and why the others have none (also written to "
-                        "DIR/coverage.json).  Deals come from Z3, which unrolls the auction "
-                        "and the play; where it cannot, from random deals judged by the "
-                        "engine.  Exit 0 when every rule that can fire has a fixture, 2 "
+                        "DIR/coverage.json).  Deals come from a first look among a few "
+                        "thousand random deals judged by the engine, then from Z3, which "
+                        "unrolls the auction and the play, and where it cannot, from more "
+                        "random deals.  Exit 0 when every rule that can fire has a fixture, 2 "
                         "otherwise.  With --check DIR, replay a folder written earlier.")
     fx.add_argument("game", metavar="GAME")
     fx.add_argument("--out", metavar="DIR", help="folder for the fixtures")

@@ -410,16 +410,23 @@ def check_folder(game: Game, folder: Path) -> list[str]:
     return problems
 
 
+# the first look among random deals, before Z3 is asked: at most this many deals and seconds
+_QUICK_DEALS = 2_000
+_QUICK_SECONDS = 5.0
+
+
 def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, rlimit: int | None = None,
                  search: int = 20_000, only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None
                  ) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
-    A rule's deal comes from Z3, which unrolls the auction and the play; for a rule that
-    states no condition to solve for (a card laid aside, an announcement, a card face down,
-    a seat sitting out, a tracked value changed, a void deal: the engine notes where each
-    takes effect) or one Z3 times out on (``timeout`` seconds), from deals played by bots
-    and judged by the engine, at most ``search`` of them (and ``timeout`` seconds).
+    A rule's deal comes first from a quick look among deals played by bots and judged by
+    the engine (a few thousand, a few seconds); then from Z3, which unrolls the auction and
+    the play; for a rule that states no condition to solve for (a card laid aside, an
+    announcement, a card face down, a seat sitting out, a tracked value changed, a void
+    deal: the engine notes where each takes effect) or one Z3 times out on (``timeout``
+    seconds), from more such deals, at most ``search`` of them in all (and ``timeout``
+    seconds).
     ``rlimit`` bounds each Z3 query in Z3's resource units as well.
     ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.
@@ -448,21 +455,28 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, rlimit: i
                 why = cannot or ("" if scope != D.UNMODELLED else
                                  f"a {type(rule.body).__name__} rule states no condition to "
                                  "solve for; the engine notes where it takes effect")
-                if not why:
+                # a first look among deals the bots play: most rules show in a few of
+                # them, at thousands of deals a second; Z3 for the rarer ones
+                quick = min(_QUICK_DEALS, search)
+                found, fires, dealt = _search_fixture(game, rule, scope, cond, 1000 * (seed + k),
+                                                      min(timeout, _QUICK_SECONDS), quick)
+                if found is None and not why:
                     try:
                         state, fires = _z3_fixture(game, rule, scope, cond, seed + k,  # type: ignore[arg-type]
                                                    timeout, rlimit)
-                        fixtures.append(_fixture(game, rule, state, fires))
+                        found, dealt = state, 0
                     except _NoZ3Deal as e:
                         why = str(e)
-                if why:
+                if found is None and search > dealt:
                     # the play is random; the rule is judged by the engine on each deal
-                    found, fires, dealt = _search_fixture(game, rule, scope, cond,
-                                                          1000 * (seed + k), timeout, search)
-                    if found is not None:
-                        fixtures.append(_fixture(game, rule, found, fires))
-                    else:
-                        reason = f"no deal found: {why}, and {dealt} random deals do not show it"
+                    found, fires, more = _search_fixture(game, rule, scope, cond,
+                                                         1000 * (seed + k) + dealt, timeout,
+                                                         search - dealt)
+                    dealt += more
+                if found is not None:
+                    fixtures.append(_fixture(game, rule, found, fires))
+                else:
+                    reason = f"no deal found: {why}, and {dealt} random deals do not show it"
         except ReplayMismatchError as e:  # a back-end bug, reported with the rule
             reason = f"the engine does not confirm the deal Z3 found: {e}"
         if reason:
