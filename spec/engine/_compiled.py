@@ -217,6 +217,10 @@ class CompiledRules:
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
         self._plus = tuple(_seat_update(self.n, seat, "+") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        # (kind, stage) of a phase of the deal program -> the steps after it (see Course)
+        self._later: dict[Any, tuple[Any, ...]] = {}
+        # (first defender, declarer, idle seat) -> the defenders in order (see Auction)
+        self._defenders: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._dealt_ok: set[int] = set()  # dealers whose deal schedule gives hands that pass
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._seats_among: dict[tuple[int, int], tuple[int, ...]] = {}

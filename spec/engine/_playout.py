@@ -35,25 +35,31 @@ class Playout(CompiledRules):
         The same draws from ``rng`` as :func:`random_bot` choosing from
         :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
         played on one working copy of ``s`` (no state per action, and no action checked:
-        each is one the engine just listed), and the play of a game whose play is plain
-        (no announcements, cards played from aside, face-down cards, or rules to judge at
-        the end of a trick but who wins it) keeps its cards in local variables, without a
-        list of actions per card.
+        each is one the engine just listed).  The auction of a game whose legal actions
+        there are its calls runs in a loop generated for the game; a card laid aside or
+        discarded is drawn from the bits of the hand, and a decision from its options,
+        without the list of actions; and the play of a game whose tricks are quick (no
+        announcements, face-down cards, or rules to judge at the end of a trick but who
+        wins it) keeps its cards in local variables, without a list of actions per card.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
         quick = self._quick_play
-        # without announcements or a partner calling, the legal actions are the calls
-        calls = self._legal_calls if self._quick_calls else None  # type: ignore[attr-defined]
+        auction_loop = self._quick_auction  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
+        by_bits = {Phase.SET_ASIDE: (self._lays, self._do_lay),  # type: ignore[attr-defined]
+                   Phase.EXCHANGE: (self._discards, self._do_discard)}  # type: ignore[attr-defined]
+        decide = Phase.DECIDE
         while True:
             phase = w.phase
-            if phase is auction and calls is not None:
-                acts = calls(w)[0] or actions(w)[0]
-                action = acts[int(draw() * len(acts))]
-                k = known[id(action)]
-                k[2](w, action, k[3])
+            if phase is auction and auction_loop is not None:
+                auction_loop(w, draw)
+                if w.phase is auction:  # no legal call (or a partner calling): the long way
+                    acts = actions(w)[0]
+                    action = acts[int(draw() * len(acts))]
+                    k = known[id(action)]
+                    k[2](w, action, k[3])
                 continue
             if phase is over:
                 break
@@ -62,6 +68,22 @@ class Playout(CompiledRules):
                     quick(w, draw)
                     break
                 self._play_on(w, draw)
+                continue
+            if phase in by_bits:  # one action per card of the hand, in card order
+                hand = w.hands[w.turn]
+                if not hand:
+                    raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
+                for _ in range(int(draw() * hand.bit_count())):
+                    hand &= hand - 1
+                i = (hand & -hand).bit_length() - 1
+                cards, handler = by_bits[phase]
+                handler(w, cards[i], i)
+                continue
+            if phase is decide:
+                options = self._decide_options(w)  # type: ignore[attr-defined]
+                if not options:
+                    raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
+                self._do_decide(w, options[int(draw() * len(options))])  # type: ignore[attr-defined]
                 continue
             acts = actions(w)[0]
             action = acts[int(draw() * len(acts))]
