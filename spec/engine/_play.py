@@ -42,16 +42,8 @@ class Tricks(CompiledRules):
         if not trick:
             return 0
         if self._strength_key is not None:  # the deck's strengths here, from a table
-            key = self._strength_key(led, trump, number, contract)
-            table = self._strength_tables.get(key)
-            if table is None:
-                table = self._strength_table(key, led, trump, number, contract)
-            strengths, above = table
-            best = max([strengths[c] for c, _d in trick])
-            mask = above.get(best)
-            if mask is None:
-                mask = above[best] = sum(1 << i for i, st in enumerate(strengths) if st > best)
-            return hand & mask
+            table = self.strengths(led, trump, number, contract)
+            return hand & self.stronger(table, max([table[0][c] for c, _d in trick]))
         strength = self._strength
         best = max(strength(c, d, k, led, trump, number, contract)
                    for k, (c, d) in enumerate(trick))
@@ -62,6 +54,27 @@ class Tricks(CompiledRules):
                 out |= low
             rest ^= low
         return out
+
+    def strengths(self, led: int, trump: int, number: int, contract: int
+                  ) -> tuple[tuple[Any, ...], dict[Any, int]]:
+        """Where a card's strength reads neither its position nor a named suit
+        (``_strength_key``): the strength of every card of the deck in a trick of this led
+        suit, trumps, number and contract, and a cache, by strength, of the cards stronger
+        (see :meth:`stronger`)."""
+        key = self._strength_key(led, trump, number, contract)  # type: ignore[misc]
+        table = self._strength_tables.get(key)
+        if table is None:
+            table = self._strength_table(key, led, trump, number, contract)
+        return table
+
+    @staticmethod
+    def stronger(table: tuple[tuple[Any, ...], dict[Any, int]], best: Any) -> int:
+        """The cards of the deck stronger than ``best`` in a table of :meth:`strengths`."""
+        strengths, above = table
+        mask = above.get(best)
+        if mask is None:
+            mask = above[best] = sum(1 << i for i, st in enumerate(strengths) if st > best)
+        return mask
 
     def _strength_table(self, key: Any, led: int, trump: int, number: int,
                         contract: int) -> tuple[tuple[Any, ...], dict[Any, int]]:

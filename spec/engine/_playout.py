@@ -154,6 +154,38 @@ class Playout(CompiledRules):
         env = self.envs.play_fast
         lines, legal, inputs = env.inline(self.game, self.tables, D.legal_cards(self.game))
         bind = {"s": "w", "seat": "turn_", "position": "pos_", "led": "led_"}
+        # the cards that would beat the trick so far: where a card's strength reads
+        # neither its position nor a named suit, the cards stronger than the best so far
+        # (``above_``; the best so far ``top_``), kept up to date card by card from the deck's strengths for the
+        # trick (``table_``), rather than the strengths of the trick's cards asked again
+        # for each card
+        beat = self._strength_key is not None and any(
+            line.startswith("beating = ") for line in lines)
+        if beat:
+            lines = ["beating = hand & above_ if pos_ else 0" if line.startswith("beating = ")
+                     else line for line in lines]
+        stronger = [
+            "            above_ = table_[1].get(top_)",
+            "            if above_ is None:",
+            "                above_ = stronger_(table_, top_)",
+        ]
+        track = [
+            "            if pos_ == 1:",
+            "                table_ = strengths_(led_, trump_, number_, contract_)",
+            "                top_ = table_[0][i_]",
+            *(f"    {line}" for line in stronger),
+            "            else:",
+            "                st_ = table_[0][i_]",
+            "                if st_ > top_:",
+            "                    top_ = st_",
+            *(f"    {line}" for line in stronger),
+        ] if beat else []
+        start = [
+            "    if trick_:",
+            "        table_ = strengths_(led_, trump_, number_, contract_)",
+            "        top_ = max([table_[0][c_] for c_, _d in trick_])",
+            "        above_ = stronger_(table_, top_)",
+        ] if beat else []
         # each legal card is one play where no card names a suit; with named suits, where
         # the cards of the mask are known to name none for what the declaration rules read
         pick = [
@@ -195,6 +227,7 @@ class Playout(CompiledRules):
             "    size_, pos_, tmask_ = len(seats_), len(trick_), 0",
             "    for c_, _d in trick_:",
             "        tmask_ |= 1 << c_",
+            *start,
             "    while True:",
             "        hand = hands_[turn_]",
             *(f"        {name} = {bind[name]}" for name in inputs if name != "hand"),
@@ -211,6 +244,7 @@ class Playout(CompiledRules):
             "            led_ = entry_suit_(i_, code_, 0, NO_SUIT_, trump_, number_, contract_)",
             "        pos_ += 1",
             "        if pos_ < size_:",
+            *track,
             "            turn_ = seats_[pos_]",
             "            continue",
             "        winner_ = seats_[best_(trick_, led_, trump_, number_, contract_)]",
@@ -239,7 +273,8 @@ class Playout(CompiledRules):
                   decoder_=self._decoder, known_=self._known, CACHE_SIZE_=_CACHE_SIZE,  # type: ignore[attr-defined]
                   NO_SUIT_=NO_SUIT, plain_cards_=self._plain_cards,
                   entry_suit_=self._entry_suit, best_=self._best, trick_record_=trick_record,
-                  final_scores_=self._final_scores, OVER_=Phase.OVER)
+                  final_scores_=self._final_scores, OVER_=Phase.OVER,
+                  strengths_=self.strengths, stronger_=self.stronger)  # type: ignore[attr-defined]
         code = compile("\n".join(src) + "\n", f"<{self.game.key}:quick_playout>", "exec")
         exec(code, ns)  # noqa: S102  # generated from the game's legality rule
         return ns["quick_playout"]  # type: ignore[no-any-return]
