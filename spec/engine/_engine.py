@@ -49,6 +49,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, Probes):
                 call, bit, _do, b = self._known[id(c)]
                 self._known[id(c)] = (call, bit, handler, b)
         self._quick_auction = self._quick_auction_fn() if self._quick_calls else None
+        self._plain_legal = self._plain_legal_fn() if self._plays_of is not None else None
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:
         """The actions the rules allow the seat to act; ``()`` once the deal is over.
@@ -61,12 +62,13 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, Probes):
             return last[1]
         phase = s.phase
         if phase is _PLAY and self._quick_plays:  # the legal actions are the plays
-            mask = self._legal(s)
-            if mask:
-                if self._plays_of is not None:
-                    acts = self._plays_of(mask)
+            plain = self._plain_legal
+            if plain is not None:  # each legal card is one play
+                acts, mask = plain(s)
+                if mask:
                     self._last = (s, acts, mask)
                     return acts
+            elif mask := self._legal(s):
                 acts, bits = self._decoder(s)(mask, s)
                 if acts:
                     self._last = (s, acts, bits)
@@ -227,9 +229,6 @@ def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
 
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action the rules allow the seat to act (``state.turn``)."""
-    last = state.engine._last
-    if last[0] is state:
-        return last[1]
     return state.engine.legal_actions(state)
 
 

@@ -1,9 +1,11 @@
 """The play of the cards: legal plays, a card played, a trick won, the deal scored."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from spec.cards import CardSet
+from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
@@ -88,6 +90,17 @@ class Tricks(CompiledRules):
             tuple(strength(i, NO_SUIT, 1, led, trump, number, contract)
                   for i in range(len(self.game.deck))), {})
         return table
+
+    def _plain_legal_fn(self) -> Callable[[Any], tuple[tuple[Play, ...], int]]:
+        """``plain_legal(s)``: the legal plays in ``s`` and their mask, for a game where each
+        legal card is one play (``_plays_of``), with the legality rule written in."""
+        lines, legal, inputs = self.envs.play.inline(self.game, self.tables, D.legal_cards(self.game))
+        src = ["def plain_legal(s):", *(f"    {line}" for line in lines), f"    mask_ = {legal}",
+               "    return (plays_of_(mask_) if mask_ else ()), mask_"]
+        ns = dict(self.tables.ns)
+        ns["plays_of_"] = self._plays_of
+        exec(compile("\n".join(src) + "\n", f"<{self.game.key}:plain_legal>", "exec"), ns)  # noqa: S102  # generated from the game's legality rule
+        return ns["plain_legal"]  # type: ignore[no-any-return]
 
     def legal_mask(self, s: State) -> int:
         """The cards the seat to play may play, as a mask."""
