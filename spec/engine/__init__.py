@@ -9,9 +9,10 @@ Each part has a module of its own: ``_state`` (states, actions, views, and the w
 copies actions are applied to), ``_env`` (what each scope's rules read and how the engine
 reads it from a state: the named environments rules are compiled in), ``_compiled`` (the
 rules compiled to Python), ``_plays`` (masks of legal cards decoded to plays), ``_deal``
-(the pack and the packets), ``_auction`` and ``_play`` (the phases), ``_playout`` (fast
-random play and the bots), ``_probes`` (what the verifier asks outside a running deal),
-``_session`` (many deals in turn) and ``_engine`` (the phases put together).
+(the pack and the packets), ``_auction`` and ``_play`` (the phases), ``_calls`` (calls
+applied by code generated for the game), ``_playout`` (fast random play and the bots),
+``_probes`` (what the verifier asks outside a running deal), ``_session`` (many deals in
+turn) and ``_engine`` (the phases put together).
 
 ``legal_actions`` remembers the state it was asked about last and the actions it gave, and
 ``apply`` applies one of those to that state without checking it again; any other action

@@ -162,9 +162,14 @@ class Auction(CompiledRules):
         """The defenders in the order they choose to play or drop out: from the seat the
         drop-out rule names, in the direction of play, past the declarer and an idle seat."""
         assert self._drop_out is not None
-        first = self._drop_out[2](s) % self.n
-        return tuple(k for k in ((first + j) % self.n for j in range(self.n))
-                     if k != s.declarer and k != s.idle)
+        key = (self._drop_out[2](s) % self.n, s.declarer, s.idle)
+        order = self._defenders.get(key)
+        if order is None:
+            first, declarer, idle = key
+            order = self._defenders[key] = tuple(
+                k for k in ((first + j) % self.n for j in range(self.n))
+                if k != declarer and k != idle)
+        return order
 
     def _drop_out_options(self, s: Any) -> tuple[Declare, ...]:
         assert self._drop_out is not None

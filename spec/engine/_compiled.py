@@ -217,6 +217,10 @@ class CompiledRules:
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
         self._plus = tuple(_seat_update(self.n, seat, "+") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
+        # (kind, stage) of a phase of the deal program -> the steps after it (see Course)
+        self._later: dict[Any, tuple[Any, ...]] = {}
+        # (first defender, declarer, idle seat) -> the defenders in order (see Auction)
+        self._defenders: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._dealt_ok: set[int] = set()  # dealers whose deal schedule gives hands that pass
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._seats_among: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -347,10 +351,9 @@ class CompiledRules:
         self._pass_bit = known[id(PASS)][1]
         # The legal plays follow from the legal mask and the values the declaration rules
         # read, so positions that agree on those share one entry (most hands never name).
-        decl_reads = self._needs_decl.reads.union(
+        self._decl_reads = decl_reads = self._needs_decl.reads.union(
             *(f.reads for _r, app, req in self._decl_rules for f in (app, req)))
         self._plays_key = self._reader(self.envs.play, decl_reads, "plays_key")
-        self._plays_key_fast = self._reader(self.envs.play_fast, decl_reads, "plays_key")
         # Where no declaration rule reads the state and no card names a suit, each legal
         # card is one play, and a mask of legal cards decodes straight to its plays (whose
         # bits are the mask).  Elsewhere there is a decoder for each value of what the
@@ -363,7 +366,7 @@ class CompiledRules:
             self._plays_of = plain_decoder(plain, suits)
         self._decoders: dict[Any, Callable[[int, Any], tuple[tuple[Play, ...], int]]] = {}
         self._plain_cards = tuple(plain)
-        # what the declaration rules read (a key of _plays_key_fast) -> the cards known to
+        # what the declaration rules read (the key of _plays_key, in the fast play) -> the cards known to
         # be played naming no suit there: for those the fast play needs no decoder
         self._plain_by_key: dict[Any, int] = {}
         self._new_decoder = lambda: keyed_decoder(self._card_plays_for, deck_size, suits)  # type: ignore[attr-defined]

@@ -71,10 +71,14 @@ class Course(CompiledRules):
     def _advance(self, w: Any, kind: PhaseKind, stage: int = 1) -> None:
         """The phase ``kind`` (of ``stage``) of ``w`` is over: begin the next that takes
         place, settling the contract on the way out of the auction."""
-        steps = self._course()
-        at = next(i for i, (k, s, _t, _e) in enumerate(steps) if k is kind and s == stage)
+        later = self._later.get((kind, stage))
+        if later is None:  # the steps after each, found once
+            steps = self._course()
+            for i, (k, s, _t, _e) in enumerate(steps):
+                self._later.setdefault((k, s), steps[i + 1:])
+            later = self._later[(kind, stage)]
         settled = kind not in _SETTLED
-        for k, _s, takes_place, enter in steps[at + 1:]:
+        for k, _s, takes_place, enter in later:
             if not settled and k not in _SETTLED:
                 self._settle(w)
                 settled = True

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import _random
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from hashlib import sha512
 from typing import Any
 
@@ -55,9 +55,27 @@ def _same_seeding() -> bool:
                for k in range(8))
 
 
+def seeded_from_int(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an integer seed, seeded as its ``seed`` method seeds
+    from an integer, without the generic method's checks of the argument (the random
+    bots' generator: a deal's draws start here)."""
+    rng = _new_random(random.Random)
+    _seed_random(rng, seed)
+    rng.gauss_next = None
+    return rng
+
+
+def _same_int_seeding() -> bool:
+    """Whether :func:`seeded_from_int` seeds as this Python's ``random.Random`` does."""
+    return all(seeded_from_int(k).random() == random.Random(k).random()
+               for k in (0, 1, 7, 2**40 + 3, -5))
+
+
 _FAST_SHUFFLE = _same_as_shuffle()
 _new_random, _seed_random = random.Random.__new__, _random.Random.seed
 _seeded = _seeded_from_text if _same_seeding() else random.Random
+int_seeded: Callable[[int], random.Random] = (seeded_from_int if _same_int_seeding()
+                                              else random.Random)
 
 
 class Dealing(CompiledRules):

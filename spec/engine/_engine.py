@@ -8,6 +8,7 @@ from typing import Any
 from spec.cards import Card, CardSet, Suit
 from spec.dsl._build import Game, Rule
 from spec.engine._auction import Auction
+from spec.engine._calls import QuickCalls
 from spec.engine._course import Course
 from spec.engine._deal import Dealing
 from spec.engine._play import Tricks
@@ -30,7 +31,7 @@ from spec.engine._state import (
 from spec.errors import IllegalActionError, NoLegalActionError
 
 
-class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
+class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, Probes):
     """The compiled form of one game (with its variants): build once, use for every deal."""
 
     def __init__(self, game: Game) -> None:
@@ -40,6 +41,15 @@ class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
         self._quick_plays = not self._play_announce
         self._quick_calls = not self._call_announce and self._proxy_when is None
         self._quick_play = self._quick_playout_fn() if self._quick_tricks else None
+        # calls: applied by a handler generated for the game where no partner calls
+        self._call_handler = self._do_call
+        if self._proxy_when is None:
+            self._call_handler = handler = self._quick_call_handler()
+            for c in (PASS, *self._calls):
+                call, bit, _do, b = self._known[id(c)]
+                self._known[id(c)] = (call, bit, handler, b)
+        self._quick_auction = self._quick_auction_fn() if self._quick_calls else None
+        self._plain_legal = self._plain_legal_fn() if self._plays_of is not None else None
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:
         """The actions the rules allow the seat to act; ``()`` once the deal is over.
@@ -52,12 +62,13 @@ class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
             return last[1]
         phase = s.phase
         if phase is _PLAY and self._quick_plays:  # the legal actions are the plays
-            mask = self._legal(s)
-            if mask:
-                if self._plays_of is not None:
-                    acts = self._plays_of(mask)
+            plain = self._plain_legal
+            if plain is not None:  # each legal card is one play
+                acts, mask = plain(s)
+                if mask:
                     self._last = (s, acts, mask)
                     return acts
+            elif mask := self._legal(s):
                 acts, bits = self._decoder(s)(mask, s)
                 if acts:
                     self._last = (s, acts, bits)
@@ -157,7 +168,7 @@ class Engine(Dealing, Auction, Course, Tricks, Playout, Probes):
                 raise self._refuse(None, f"it is the auction: {self.table.name(s.turn)} must "
                                    f"call (a bid such as '{self.ladder[0]}' or 'pass'), "
                                    f"not play {action}", action)
-            return self._do_call, self._check_call(s, action)
+            return self._call_handler, self._check_call(s, action)
         if s.phase is Phase.SET_ASIDE:
             if not isinstance(action, Lay):
                 raise self._refuse(None, f"{self.table.name(s.turn)} must lay a card of his "
@@ -218,9 +229,6 @@ def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
 
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action the rules allow the seat to act (``state.turn``)."""
-    last = state.engine._last
-    if last[0] is state:
-        return last[1]
     return state.engine.legal_actions(state)
 
 

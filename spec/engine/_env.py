@@ -164,13 +164,20 @@ class Env:
                name: str = "reader") -> Callable[..., Any]:
         """A function of the inputs returning the values of ``names``: a tuple of them in
         table order, the value itself for one name, ``()`` for none."""
+        prologue, result = self.reader_lines(names)
+        lines = [f"def {name}({', '.join(self.inputs)}):", *(f"    {line}" for line in prologue),
+                 f"    return {result}"]
+        return _exec(game, tables, lines, name)
+
+    def reader_lines(self, names: Iterable[str]) -> tuple[list[str], str]:
+        """What :meth:`reader` computes, as code to write into a function of one's own that
+        binds the inputs: the statements that read the values (unindented, assigning only
+        names of this environment's table) and the expression of the result."""
         extras = set(self.params) - set(self.inputs)
         wanted = [n for n in self.vars if n in set(names) and n not in extras]
         result = ("()" if not wanted else wanted[0] if len(wanted) == 1
                   else "(" + ", ".join(wanted) + ")")
-        lines = [f"def {name}({', '.join(self.inputs)}):", *self._prologue(wanted),
-                 f"    return {result}"]
-        return _exec(game, tables, lines, name)
+        return [line.strip() for line in self._prologue(wanted)], result
 
 
 def _exec(game: Game, tables: GameTables, lines: list[str], name: str) -> Any:

@@ -1,9 +1,11 @@
 """The play of the cards: legal plays, a card played, a trick won, the deal scored."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from spec.cards import CardSet
+from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
@@ -42,16 +44,8 @@ class Tricks(CompiledRules):
         if not trick:
             return 0
         if self._strength_key is not None:  # the deck's strengths here, from a table
-            key = self._strength_key(led, trump, number, contract)
-            table = self._strength_tables.get(key)
-            if table is None:
-                table = self._strength_table(key, led, trump, number, contract)
-            strengths, above = table
-            best = max([strengths[c] for c, _d in trick])
-            mask = above.get(best)
-            if mask is None:
-                mask = above[best] = sum(1 << i for i, st in enumerate(strengths) if st > best)
-            return hand & mask
+            table = self.strengths(led, trump, number, contract)
+            return hand & self.stronger(table, max([table[0][c] for c, _d in trick]))
         strength = self._strength
         best = max(strength(c, d, k, led, trump, number, contract)
                    for k, (c, d) in enumerate(trick))
@@ -62,6 +56,27 @@ class Tricks(CompiledRules):
                 out |= low
             rest ^= low
         return out
+
+    def strengths(self, led: int, trump: int, number: int, contract: int
+                  ) -> tuple[tuple[Any, ...], dict[Any, int]]:
+        """Where a card's strength reads neither its position nor a named suit
+        (``_strength_key``): the strength of every card of the deck in a trick of this led
+        suit, trumps, number and contract, and a cache, by strength, of the cards stronger
+        (see :meth:`stronger`)."""
+        key = self._strength_key(led, trump, number, contract)  # type: ignore[misc]
+        table = self._strength_tables.get(key)
+        if table is None:
+            table = self._strength_table(key, led, trump, number, contract)
+        return table
+
+    @staticmethod
+    def stronger(table: tuple[tuple[Any, ...], dict[Any, int]], best: Any) -> int:
+        """The cards of the deck stronger than ``best`` in a table of :meth:`strengths`."""
+        strengths, above = table
+        mask = above.get(best)
+        if mask is None:
+            mask = above[best] = sum(1 << i for i, st in enumerate(strengths) if st > best)
+        return mask
 
     def _strength_table(self, key: Any, led: int, trump: int, number: int,
                         contract: int) -> tuple[tuple[Any, ...], dict[Any, int]]:
@@ -75,6 +90,17 @@ class Tricks(CompiledRules):
             tuple(strength(i, NO_SUIT, 1, led, trump, number, contract)
                   for i in range(len(self.game.deck))), {})
         return table
+
+    def _plain_legal_fn(self) -> Callable[[Any], tuple[tuple[Play, ...], int]]:
+        """``plain_legal(s)``: the legal plays in ``s`` and their mask, for a game where each
+        legal card is one play (``_plays_of``), with the legality rule written in."""
+        lines, legal, inputs = self.envs.play.inline(self.game, self.tables, D.legal_cards(self.game))
+        src = ["def plain_legal(s):", *(f"    {line}" for line in lines), f"    mask_ = {legal}",
+               "    return (plays_of_(mask_) if mask_ else ()), mask_"]
+        ns = dict(self.tables.ns)
+        ns["plays_of_"] = self._plays_of
+        exec(compile("\n".join(src) + "\n", f"<{self.game.key}:plain_legal>", "exec"), ns)  # noqa: S102  # generated from the game's legality rule
+        return ns["plain_legal"]  # type: ignore[no-any-return]
 
     def legal_mask(self, s: State) -> int:
         """The cards the seat to play may play, as a mask."""

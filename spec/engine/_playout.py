@@ -35,25 +35,31 @@ class Playout(CompiledRules):
         The same draws from ``rng`` as :func:`random_bot` choosing from
         :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
         played on one working copy of ``s`` (no state per action, and no action checked:
-        each is one the engine just listed), and the play of a game whose play is plain
-        (no announcements, cards played from aside, face-down cards, or rules to judge at
-        the end of a trick but who wins it) keeps its cards in local variables, without a
-        list of actions per card.
+        each is one the engine just listed).  The auction of a game whose legal actions
+        there are its calls runs in a loop generated for the game; a card laid aside or
+        discarded is drawn from the bits of the hand, and a decision or a defender's
+        choice from its options, without the list of actions; and the play of a game whose tricks are quick (no
+        announcements, face-down cards, or rules to judge at the end of a trick but who
+        wins it) keeps its cards in local variables, without a list of actions per card.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
         quick = self._quick_play
-        # without announcements or a partner calling, the legal actions are the calls
-        calls = self._legal_calls if self._quick_calls else None  # type: ignore[attr-defined]
+        auction_loop = self._quick_auction  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
+        by_bits = {Phase.SET_ASIDE: (self._lays, self._do_lay),  # type: ignore[attr-defined]
+                   Phase.EXCHANGE: (self._discards, self._do_discard)}  # type: ignore[attr-defined]
+        decide, drop_out = Phase.DECIDE, Phase.DROP_OUT
         while True:
             phase = w.phase
-            if phase is auction and calls is not None:
-                acts = calls(w)[0] or actions(w)[0]
-                action = acts[int(draw() * len(acts))]
-                k = known[id(action)]
-                k[2](w, action, k[3])
+            if phase is auction and auction_loop is not None:
+                auction_loop(w, draw)
+                if w.phase is auction:  # no legal call (or a partner calling): the long way
+                    acts = actions(w)[0]
+                    action = acts[int(draw() * len(acts))]
+                    k = known[id(action)]
+                    k[2](w, action, k[3])
                 continue
             if phase is over:
                 break
@@ -62,6 +68,27 @@ class Playout(CompiledRules):
                     quick(w, draw)
                     break
                 self._play_on(w, draw)
+                continue
+            if phase in by_bits:  # one action per card of the hand, in card order
+                hand = w.hands[w.turn]
+                if not hand:
+                    raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
+                for _ in range(int(draw() * hand.bit_count())):
+                    hand &= hand - 1
+                i = (hand & -hand).bit_length() - 1
+                cards, handler = by_bits[phase]
+                handler(w, cards[i], i)
+                continue
+            if phase is decide:
+                options = self._decide_options(w)  # type: ignore[attr-defined]
+                if not options:
+                    raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
+                self._do_decide(w, options[int(draw() * len(options))])  # type: ignore[attr-defined]
+                continue
+            if phase is drop_out:  # a defender's choice: its options, never none
+                options = self._drop_out_options(w)  # type: ignore[attr-defined]
+                choice = options[int(draw() * len(options))]
+                self._do_drop_out(w, choice, known[id(choice)][3])  # type: ignore[attr-defined]
                 continue
             acts = actions(w)[0]
             action = acts[int(draw() * len(acts))]
@@ -132,6 +159,44 @@ class Playout(CompiledRules):
         env = self.envs.play_fast
         lines, legal, inputs = env.inline(self.game, self.tables, D.legal_cards(self.game))
         bind = {"s": "w", "seat": "turn_", "position": "pos_", "led": "led_"}
+        # where a card's strength reads neither its position nor a named suit, the deck's
+        # strengths for the trick (``table_``) give the best card so far as each card is
+        # played (strength ``top_`` at position ``top_at_``, the first of equals), and so
+        # the trick's winner; and, where the legality rule reads the cards that would beat
+        # the trick so far, those (``above_``: the cards stronger than the best), rather
+        # than the strengths of the trick's cards asked again for each card
+        ranked = self._strength_key is not None
+        beat = ranked and any(line.startswith("beating = ") for line in lines)
+        if beat:
+            lines = ["beating = hand & above_ if pos_ else 0" if line.startswith("beating = ")
+                     else line for line in lines]
+        start = [
+            "    if trick_:",
+            "        table_ = strengths_(led_, trump_, number_, contract_)",
+            "        top_, top_at_ = table_[0][trick_[0][0]], 0",
+            "        for k_, (c_, _d) in enumerate(trick_):",
+            "            if table_[0][c_] > top_:",
+            "                top_, top_at_ = table_[0][c_], k_",
+            *(["        above_ = stronger_(table_, top_)"] if beat else []),
+        ] if ranked else []
+        track = [  # after the led suit is set by the lead
+            "            table_ = strengths_(led_, trump_, number_, contract_)",
+            "            top_, top_at_ = table_[0][i_], 0",
+            *(["            above_ = None"] if beat else []),
+            "        else:",
+            "            st_ = table_[0][i_]",
+            "            if st_ > top_:",
+            "                top_, top_at_ = st_, pos_",
+            *(["                above_ = None"] if beat else []),
+        ] if ranked else []
+        stronger = [
+            "            if above_ is None:",
+            "                above_ = table_[1].get(top_)",
+            "                if above_ is None:",
+            "                    above_ = stronger_(table_, top_)",
+        ] if beat else []
+        winner = ("seats_[top_at_]" if ranked
+                  else "seats_[best_(trick_, led_, trump_, number_, contract_)]")
         # each legal card is one play where no card names a suit; with named suits, where
         # the cards of the mask are known to name none for what the declaration rules read
         pick = [
@@ -145,8 +210,14 @@ class Playout(CompiledRules):
             "            play_ = plain_cards_[i_]",
         ]
         if self._decl_choices:
+            # the key of what the declaration rules read, read inline (the inputs the
+            # legality rule does not read bound first)
+            key_lines, key = env.reader_lines(self._decl_reads)
             pick[:0] = [
-                "        key_ = plays_key_(w, turn_, hand, pos_, led_)",
+                *(f"        {name} = {bind[name]}" for name in env.inputs
+                  if name != "hand" and name not in inputs),
+                *(f"        {line}" for line in key_lines),
+                f"        key_ = {key}",
                 "        if mask_ & ~plain_by_key_.get(key_, 0):",
                 "            # the decoder may ask the declaration rules, which read ``w``",
                 "            w.turn, w.led_suit = turn_, led_",
@@ -173,6 +244,7 @@ class Playout(CompiledRules):
             "    size_, pos_, tmask_ = len(seats_), len(trick_), 0",
             "    for c_, _d in trick_:",
             "        tmask_ |= 1 << c_",
+            *start,
             "    while True:",
             "        hand = hands_[turn_]",
             *(f"        {name} = {bind[name]}" for name in inputs if name != "hand"),
@@ -187,11 +259,13 @@ class Playout(CompiledRules):
             "        trick_.append((i_, code_))",
             "        if pos_ == 0:",
             "            led_ = entry_suit_(i_, code_, 0, NO_SUIT_, trump_, number_, contract_)",
+            *track,
             "        pos_ += 1",
             "        if pos_ < size_:",
+            *stronger,
             "            turn_ = seats_[pos_]",
             "            continue",
-            "        winner_ = seats_[best_(trick_, led_, trump_, number_, contract_)]",
+            f"        winner_ = {winner}",
             "        won_[winner_] |= 1 << number_",
             "        taken_[winner_] |= tmask_",
             "        cards_, names_ = zip(*trick_)",
@@ -213,11 +287,12 @@ class Playout(CompiledRules):
         ]
         ns = dict(self.tables.ns)
         ns.update(trick_order_=self.trick_order, stuck_=self._stuck, PLAY_=Phase.PLAY.value,  # type: ignore[attr-defined]
-                  plays_key_=self._plays_key_fast, plain_by_key_=self._plain_by_key,
+                  plain_by_key_=self._plain_by_key,
                   decoder_=self._decoder, known_=self._known, CACHE_SIZE_=_CACHE_SIZE,  # type: ignore[attr-defined]
                   NO_SUIT_=NO_SUIT, plain_cards_=self._plain_cards,
                   entry_suit_=self._entry_suit, best_=self._best, trick_record_=trick_record,
-                  final_scores_=self._final_scores, OVER_=Phase.OVER)
+                  final_scores_=self._final_scores, OVER_=Phase.OVER,
+                  strengths_=self.strengths, stronger_=self.stronger)  # type: ignore[attr-defined]
         code = compile("\n".join(src) + "\n", f"<{self.game.key}:quick_playout>", "exec")
         exec(code, ns)  # noqa: S102  # generated from the game's legality rule
         return ns["quick_playout"]  # type: ignore[no-any-return]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game
+from spec.engine._deal import int_seeded
 from spec.engine._engine import engine_for, new_deal
 from spec.engine._playout import Bot, play_on, random_bot
 from spec.engine._state import Phase, State, View
@@ -22,11 +23,10 @@ def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     the hands are dealt from the seed unless given (or dealt from ``pack``); in a game with
     a pot, ``pot`` chips in it (by default the players' antes)."""
     state = new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack, pot=pot)
-    rng = random.Random(seed)
-    bots = bots or [random_bot] * game.players
-    eng = state.engine
-    if all(bot is random_bot for bot in bots):
+    rng = int_seeded(seed) if type(seed) is int else random.Random(seed)
+    if not bots or all(bot is random_bot for bot in bots):
         return play_on(state, rng)
+    eng = state.engine
     while state.phase is not Phase.OVER:
         action = bots[state.turn](View(state, state.turn), rng)
         state = eng.apply(state, action)
