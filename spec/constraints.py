@@ -355,7 +355,7 @@ class _Parser:
             return lift(word == "true", T.BOOL)
         if word == "declarer":
             return Ref(Ctx.DECLARER)
-        if word == "partner":  # the declarer's partner (the declarer when he plays alone)
+        if word == "partner":  # the partner the deal forms for the declarer, if any
             return Ref(Ctx.DECLARER_PARTNER)
         if word == "level":
             return Ref(Ctx.CONTRACT).level
@@ -520,7 +520,8 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
         PlayedTo: "played[{trick}][{seat}]", LedTo: "played[{trick}][leaders[{trick}]]",
         LeaderOf: "leaders[{trick}]", WinnerOf: "winners[{trick}]",
         CallerOf: "(callers[{call}] if 0 < {call} < len(callers) else -1)",
-        IsDeclarer: "((declarers >> ({seat})) & 1 == 1)",
+        # no seat (-1: the winner of a trick never played) declares
+        IsDeclarer: "({seat} >= 0 and (declarers >> ({seat})) & 1 == 1)",
         **{("tracked", name): f"tv[{i}]" for i, name in enumerate(eng.tracked_names)},
     }
     fn = compile_function(game, GameTables(game), where, params, extra_env=extra, name="scenario")

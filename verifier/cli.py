@@ -922,7 +922,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "'holds(South, AS, KS) and count(North, hearts) >= 5'.  A condition "
                        "about the play (lead(K), leader(K), winner(K), played(K, SEAT), "
                        "tricks(SEAT), won(SEAT), score(SEAT), declares(SEAT), declarer, "
-                       "partner, level, strain) gives "
+                       "partner (one the auction or the cards make; the declarer himself in "
+                       "a game of fixed partnerships), level, strain) gives "
                        "deals with a complete legal auction and play that make it true, found "
                        "by Z3 and replayed by the engine.  Exit 0: found; "
                        "3: impossible (proved by Z3); 2: unknown (solver timeout) or bad input.")

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import enum
 import linecache
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import z3
@@ -50,7 +51,7 @@ from spec.dsl._nodes import (
     WonTrick,
 )
 from spec.dsl._program import PhaseKind
-from spec.engine import Phase, engine_for, legal_actions, new_deal
+from spec.engine import Phase, apply, engine_for, legal_actions, new_deal, pick
 from spec.errors import NoLegalActionError
 from spec.records import to_record
 from verifier import trace
@@ -290,32 +291,44 @@ def _decide_choice_exists(game: Game, solving: Solving, opts: Options):  # type:
     if model is None:
         return (Verdict.HOLDS, f"one of {names} is allowed for every contract, declarer, dealer "
                 "and hands as dealt", None)
-    # the engine at that moment of a deal, with the same status: it must find no choice
-    # either (Z3's status leaves values it does not read free, so only a replay confirms)
-    env, eng = sit.env, engine_for(game)
+    # Z3's status leaves free what the choice does not read, and over-approximates the rest
+    # (tracked values, trumps, sides), so it may be a moment no deal reaches: the verdict
+    # is VIOLATED only for a real deal, played by the bots, that stops there
+    c, d = (model.eval(sit.env[k], model_completion=True).as_long()
+            for k in (Ctx.CONTRACT, Ctx.DECLARER))
+    stuck = _stuck_deciding(game)
+    if stuck is None:
+        return (Verdict.UNKNOWN, f"Z3 finds a {game.ladder[c]} by {game.table.name(d)} with no "
+                f"choice, but none of {_DECIDE_DEALS} deals played by the bots reaches such a "
+                "moment", None)
+    seed, state = stuck
+    bid, seat = game.ladder[state.contract], game.table.name(state.declarer)
+    hands = "; ".join(f"{game.table.name(s)} {CardSet(game.deck, h)}"
+                      for s, h in enumerate(state.dealt))
+    return Verdict.VIOLATED, "a contract that leaves no choice", trace.Playthrough(
+        [f"deal seed {seed}: {seat} declares {bid} (dealer {game.table.name(state.dealer)}; "
+         f"dealt: {hands}): none of {names} is allowed"],
+        {"seed": seed, "contract": str(bid), "declarer": state.declarer,
+         "dealer": state.dealer, "dealt": list(state.dealt)}, replayed=True)
 
-    def value(term: Any) -> int:
-        v = model.eval(term, model_completion=True)
-        return int(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
 
-    c, d, e = (value(env[k]) for k in (Ctx.CONTRACT, Ctx.DECLARER, Ctx.DEALER))
-    dealt = tuple(value(sit.values[f"dealt_{s}"]) for s in range(game.players))
-    tracked = tuple(bool(value(env[("tracked", name)])) if game.tracked[name].type is T.BOOL
-                    else value(env[("tracked", name)]) for name in eng.tracked_names)
-    state = replace(new_deal(game, seed=0, dealer=e), phase=Phase.DECIDE, contract=c,
-                    declarer=d, turn=d, trump=value(env[Ctx.TRUMP]), dealt=dealt, hands=dealt,
-                    tracked=tracked)
-    try:
-        legal_actions(state)
-    except NoLegalActionError:
-        bid, seat = game.ladder[c], game.table.name(d)
-        hands = "; ".join(f"{game.table.name(s)} {CardSet(game.deck, h)}" for s, h in enumerate(dealt))
-        return Verdict.VIOLATED, "a contract that leaves no choice", trace.Playthrough(
-            [f"{seat} declares {bid} (dealer {game.table.name(e)}; dealt: {hands}): none of "
-             f"{names} is allowed"], {"contract": str(bid), "declarer": d, "dealer": e,
-                                       "dealt": list(dealt)}, replayed=True)
-    return (Verdict.UNKNOWN, f"Z3 finds a {game.ladder[c]} by {game.table.name(d)} with no "
-            "choice, which the engine, put at that moment, does not confirm", None)
+_DECIDE_DEALS = 2_000
+
+
+def _stuck_deciding(game: Game) -> tuple[int, Any] | None:
+    """A deal played by random bots (seeds 0, 1, ...) that reaches a choice after the
+    auction with none allowed: its seed and the state there."""
+    for seed in range(_DECIDE_DEALS):
+        state, rng = new_deal(game, seed=seed), random.Random(seed)
+        while state.phase is not Phase.OVER:
+            try:
+                actions = legal_actions(state)
+            except NoLegalActionError:
+                if state.phase is Phase.DECIDE:
+                    return seed, state
+                break  # stuck elsewhere: another property's business
+            state = apply(state, actions[pick(rng, len(actions))])
+    return None
 
 
 def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]

@@ -264,7 +264,8 @@ class _Unrolled:
         self.accepter: Any = enc.int(-1)
         if program.partner_by_call:
             self.accepter = enc.int_var("accepter")
-        base[IsDeclarer] = lambda seat: enc.select(seat, self.declares)
+        # no seat (-1: the winner of a trick never played) declares, as in the engine
+        base[IsDeclarer] = lambda seat: z3.And(seat >= 0, enc.select(seat, self.declares))
         base[Ctx.DECLARER_PARTNER] = self.partner
         self.base = base
         tv = dict(self.tracked0)

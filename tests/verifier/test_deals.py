@@ -126,3 +126,17 @@ def test_the_declarers_and_the_partner_are_words_about_the_play() -> None:
     assert any(isinstance(n, IsDeclarer) and isinstance(n.seat, Const) and n.seat.value == 0
                for n in nodes)
     assert any(isinstance(n, Ref) and n.ctx is Ctx.DECLARER_PARTNER for n in nodes)
+
+
+def test_a_trick_never_played_has_no_winner_who_declares() -> None:
+    # in Préférence both defenders may pass: no card is played, winner(1) is -1, and no
+    # seat -1 declares (the engine's check of a scenario must not fail on it)
+    from spec.constraints import history_test
+    from spec.engine import play_deal
+    from spec.registry import find_game
+
+    game = find_game("preference")
+    state = next(s for s in (play_deal(game, seed=k) for k in range(500))
+                 if s.is_over and s.contract >= 0 and not s.tricks)
+    assert history_test(game, parse_where(game, "not declares(winner(1))"))(state)
+    assert not history_test(game, parse_where(game, "declares(winner(1))"))(state)
