@@ -115,10 +115,7 @@ class _Owners:
             self.facts.append(z3.Sum([z3.If(o == s, enc.int(1), enc.int(0))
                                       for o in self.owner])
                               == (talon if s < 0 else 0 if s == idle else share))
-        one, zero = z3.BitVecVal(1, 1, enc.ctx), z3.BitVecVal(0, 1, enc.ctx)
-        self.hands = [z3.Concat(*[z3.If(self.owner[i] == s, one, zero)
-                                  for i in reversed(range(size))]) if size > 1
-                      else z3.If(self.owner[0] == s, one, zero) for s in range(n)]
+        self.hands = [enc.owned_by(self.owner, s) for s in range(n)]
 
     def compile(self, where: Expr, dealer: int) -> Any:
         enc = self.enc

@@ -233,15 +233,8 @@ def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type:
     # the hands and the talon a deal makes (the schedule of deal.partitions_deck, the pack
     # in its own order: a shuffle only renames the cards), then any exchange
     sit, dest = E.deal_schedule(enc)
-    n, size = game.players, len(game.deck)
-    one, zero = z3.BitVecVal(1, 1, enc.ctx), z3.BitVecVal(0, 1, enc.ctx)
-
-    def cards_to(seat: int) -> Any:
-        bits = [z3.If(dest[i] == seat, one, zero) if i < len(dest) else zero
-                for i in reversed(range(size))]
-        return z3.Concat(*bits) if size > 1 else bits[0]
-
-    hands, talon = [cards_to(s) for s in range(n)], cards_to(-1)
+    n = game.players
+    hands, talon = [enc.owned_by(dest, s) for s in range(n)], enc.owned_by(dest, -1)
     idle = sit.values["idle"]
     declarer = enc.int_var("declarer")
     sit.facts += [declarer >= 0, declarer < n, declarer != idle]

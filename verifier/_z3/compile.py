@@ -127,6 +127,14 @@ class Encoding:
             out = z3.If(index == key, item, out)
         return out
 
+    def owned_by(self, owners: list[Any], seat: Any) -> z3.BitVecRef:
+        """The cards whose owner (``owners[i]``, a term per card of the deck; missing ones
+        belong to nobody) is ``seat``, as a card set."""
+        one, zero = z3.BitVecVal(1, 1, self.ctx), z3.BitVecVal(0, 1, self.ctx)
+        bits = [z3.If(owners[i] == seat, one, zero) if i < len(owners) else zero
+                for i in reversed(range(self.width))]
+        return z3.Concat(*bits) if self.width > 1 else bits[0]
+
     def one_hot(self, x: z3.BitVecRef) -> z3.BoolRef:
         return z3.And(x != 0, (x & (x - 1)) == 0)
 

@@ -752,9 +752,7 @@ def outcome_situation(enc: Encoding) -> Situation:
         for k in range(g.tricks, 0, -1):
             o = z3.If(in_trick[i] == k, winners[k - 1], o)
         owner.append(o)
-    one, zero = z3.BitVecVal(1, 1, enc.ctx), z3.BitVecVal(0, 1, enc.ctx)
-    taken = [z3.Concat(*[z3.If(owner[i] == s, one, zero) for i in reversed(range(len(g.deck)))])
-             for s in range(n)]
+    taken = [enc.owned_by(owner, s) for s in range(n)]
     dealt = [enc.cards_var(f"dealt_{s}") for s in range(n)]
     def won(seat: Any, number: Any) -> Any:
         if z3.is_int_value(number):
