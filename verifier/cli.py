@@ -27,6 +27,7 @@ from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import (
+    ASK_PARTNER,
     Call,
     Declare,
     Discard,
@@ -238,7 +239,7 @@ def render(state: State) -> str:
                 before_play.append(f"{t.name(s)} takes the talon and discards {discards} "
                                    f"card{'s' if discards > 1 else ''} face down")
                 discards = 0
-        elif isinstance(a, Declare) and a.name == "partner" and game.constructs(K.ProxyCall):
+        elif a == ASK_PARTNER and game.constructs(K.ProxyCall):
             before_play.append(f"{t.name(s)} asks his partner to call")
         elif isinstance(a, Declare) and a.name not in announcing:
             before_play.append(f"{t.name(s)} chooses {a}")

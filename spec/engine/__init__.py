@@ -49,6 +49,7 @@ from spec.engine._session import (
     session,
 )
 from spec.engine._state import (
+    ASK_PARTNER,
     PASS,
     Action,
     Call,
@@ -64,6 +65,7 @@ from spec.engine._state import (
 )
 
 __all__ = [
+    "ASK_PARTNER",
     "PASS",
     "Action",
     "Bot",

@@ -15,6 +15,7 @@ from spec.dsl._nodes import Scope
 from spec.dsl._program import PhaseKind
 from spec.engine._compiled import _CACHE_SIZE, ALONE, INVITE, CompiledRules
 from spec.engine._state import (
+    ASK_PARTNER,
     PASS,
     Action,
     Call,
@@ -77,7 +78,7 @@ class Auction(CompiledRules):
         if required:
             return tuple(required), self._declared_bits(required)
         if self._proxy_when is not None and s.proxy < 0 and self._proxy_when(s):
-            avail.append(self._declares["partner"])
+            avail.append(self._declares[ASK_PARTNER.name])
         if not avail:
             return calls, bits
         return (*calls, *avail), bits | self._declared_bits(avail)
@@ -333,7 +334,7 @@ class Auction(CompiledRules):
             scope = Scope.PLAY
         else:
             raise self._refuse(None, f"no announcement can be made now ({s.phase.value})", decl)  # type: ignore[attr-defined]
-        if scope is Scope.CALL and decl.name == "partner" and self._proxy_when is not None:
+        if scope is Scope.CALL and decl == ASK_PARTNER and self._proxy_when is not None:
             if s.proxy >= 0 or not self._proxy_when(s):
                 raise self._refuse(self._proxy_rule, f"{name} may not ask his partner to call "  # type: ignore[attr-defined]
                                    "now", decl)
@@ -352,7 +353,7 @@ class Auction(CompiledRules):
             self._do_decide(w, decl)
             return
         scope = Scope.CALL if w.phase is Phase.AUCTION else Scope.PLAY
-        if scope is Scope.CALL and decl.name == "partner" and self._proxy_when is not None:
+        if scope is Scope.CALL and decl == ASK_PARTNER and self._proxy_when is not None:
             partner = self.table.partner(w.turn)
             assert partner is not None
             fired(w, self._proxy_rule)

@@ -12,6 +12,7 @@ from spec.dsl._pycompile import GameTables
 from spec.engine._env import Env, ScopeEnvs
 from spec.engine._plays import keyed_decoder, plain_decoder
 from spec.engine._state import (
+    ASK_PARTNER,
     PASS,
     Action,
     Call,
@@ -298,7 +299,7 @@ class CompiledRules:
         for d, _w, _s in (self._decide[2] if self._decide else ()):
             self._declares[d.name] = d
         if proxy:
-            self._declares["partner"] = Declare("partner")
+            self._declares[ASK_PARTNER.name] = ASK_PARTNER
 
     def _prebuild_actions(self) -> None:
         """The action objects legal_actions hands out, each with a bit of its own.

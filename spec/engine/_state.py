@@ -79,6 +79,8 @@ class Declare:
 
 
 Action = Call | Play | Lay | Discard | Declare
+# the call that asks the partner to call in one's place (a game with a ProxyCall rule)
+ASK_PARTNER = Declare("partner")
 
 
 @dataclass(frozen=True, slots=True)
