@@ -74,6 +74,7 @@ from verifier._z3.encoding import (
     beating_term,
     exchange,
     not_beaten_by,
+    partner_named,
     reads_beating,
     strength_table,
     tracked_initial,
@@ -273,8 +274,7 @@ class _Unrolled:
         def status(number: int, values: dict[Any, Any]) -> dict[Any, Any]:
             return {**base, Ctx.TRICK_NUMBER: enc.int(number), **values}
 
-        named = (self.declarer if program.partner is None
-                 else Z3Compiler(enc, status(1, tv)).visit(program.partner))
+        named = partner_named(enc, status(1, tv), self.declarer)
         self.facts.append(self.partner == z3.If(self.accepter >= 0, self.accepter, named))
 
         if game.constructs(K.TrumpIs):  # trumps as the rules state them, from the start

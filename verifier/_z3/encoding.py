@@ -264,8 +264,7 @@ def sides(sit: Situation, contract: Any, declarer: Any) -> None:
                       z3.Implies(z3.And(declarer != k, declares[k]), can_join)]
         sit.values[f"declares_{k}"] = declares[k]
     partner = _seat_var(sit, "partner")
-    rule = g.program.partner
-    named = declarer if rule is None else Z3Compiler(enc, status_env(sit)).visit(rule)
+    named = partner_named(enc, status_env(sit), declarer)
     if g.program.partner_by_call:
         accepted = enc.bool_var("accepted")
         accepter = _seat_var(sit, "accepter")
@@ -278,6 +277,13 @@ def sides(sit: Situation, contract: Any, declarer: Any) -> None:
     sit.facts.append(partner == named)
     sit.env[Ctx.DECLARER_PARTNER] = partner
     sit.env[IsDeclarer] = lambda seat: enc.select(seat, declares)
+
+
+def partner_named(enc: Encoding, status: dict[Any, Any], declarer: Any) -> Any:
+    """The declarer's partner when no seat accepted his bid: the seat the game's partner
+    rule names in ``status`` (scope STATUS), or the declarer himself without one."""
+    rule = enc.game.program.partner
+    return declarer if rule is None else Z3Compiler(enc, status).visit(rule)
 
 
 def status_env(sit: Situation) -> dict[Any, Any]:
