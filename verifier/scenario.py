@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -66,6 +66,10 @@ from spec.engine import (
     Play,
     State,
     engine_for,
+    lowest_bot,
+    modest_bot,
+    play_deal,
+    random_bot,
 )
 from spec.errors import IllegalActionError, NotationError
 from verifier._z3.compile import Z3Compiler
@@ -85,7 +89,8 @@ from verifier.deals import _Owners
 from verifier.errors import ReplayMismatchError, SolverUnknownError
 from verifier.properties import _auction_steps
 
-__all__ = ["Scenario", "Unrolling", "scenarios_where", "solve_scenarios", "unsupported"]
+__all__ = ["Scenario", "Unrolling", "played_deals", "scenarios_where", "solve_scenarios",
+           "unsupported"]
 
 
 @dataclass
@@ -836,39 +841,113 @@ def _drop_out_actions(u: _Unrolled, value: Callable[[Any], Any]) -> list[Action]
     return out
 
 
+# ``method="auto"`` looks among this many deals played by bots before it asks Z3 (a count,
+# not a time, so that one seed gives the same deals on any machine); ``"rejection"`` looks
+# among at most ``REJECTION_DEALS`` (and ``timeout`` seconds) and never asks Z3
+QUICK_DEALS = 2_000
+REJECTION_DEALS = 100_000
+METHODS = ("auto", "z3", "rejection")
+
+
+def played_deals(game: Game, *, seed: int, seconds: float, most: int,
+                 dealer: int | None = None, lowest: bool = False
+                 ) -> Iterator[tuple[State, str]]:
+    """Whole deals played by bots from seeds ``seed``, ``seed + 1``, ... (at most ``most``
+    of them, or as many as ``seconds`` allow), each with how it was played.
+
+    Random bots and modest ones (:func:`~spec.engine.modest_bot`: low contracts, no
+    announcement unless demanded) take turns, so that situations rare among random
+    auctions, a low contract made or a deal without announcements, turn up as well; with
+    ``lowest``, bots that bid the lowest legal bid (:func:`~spec.engine.lowest_bot`) take
+    every third deal, for the contracts at the foot of the ladder.
+    """
+    kinds = ((random_bot, ""), (modest_bot, ", modest bots"),
+             *([(lowest_bot, ", bots bidding low")] if lowest else []))
+    start = time.perf_counter()
+    for k in range(most):
+        if k and time.perf_counter() - start > seconds:
+            return
+        bot, how = kinds[k % len(kinds)]
+        state = play_deal(game, seed=seed + k, dealer=dealer, bots=[bot] * game.players)
+        yield state, f"random deals ({k + 1}{how})"
+
+
 def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 120.0,
                     rlimit: int | None = None, max_calls: int | None = None,
-                    on_found: Callable[[State], None] | None = None) -> Scenario:
+                    on_found: Callable[[State], None] | None = None,
+                    method: str = "z3") -> Scenario:
     """``n`` distinct deals, each with a complete legal sequence of calls and cards, that
     make ``where`` true; every one replayed by the engine, and passed to ``on_found`` as
     soon as it is.  ``timeout`` and ``rlimit`` bound each Z3 query.
 
+    ``method``: ``"z3"`` unrolls the deal in Z3; ``"rejection"`` judges deals played by
+    bots (:func:`played_deals`) with the engine, and never answers ``impossible``;
+    ``"auto"`` looks among the first :data:`QUICK_DEALS` of those, then asks Z3 for the
+    rest.  A deal counts when it was dealt once (no deal thrown in before it) and played
+    out (not voided), as Z3 unrolls deals.
+
     Raises:
-        NotationError: Z3 cannot unroll the game's deals yet (see :func:`unsupported`).
+        NotationError: Z3 cannot unroll the game's deals yet (see :func:`unsupported`),
+            and the deals played by bots did not give ``n`` deals.
         ReplayMismatchError: the engine does not reach the scenario Z3 found (a bug).
     """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    start = time.perf_counter()
     test = history_test(game, where)
-    return solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history(rows)).visit(where),
-                           lambda state, _model, _rows: test(state), n=n, seed=seed,
-                           dealer=dealer, timeout=timeout, rlimit=rlimit, max_calls=max_calls,
-                           on_found=on_found)
+    dealer = game.players - 1 if dealer is None else dealer
+    states: list[State] = []
+    dealt = played = 0
+    if method != "z3":
+        most = QUICK_DEALS if method == "auto" else REJECTION_DEALS
+        seen: set[tuple[int, ...]] = set()
+        for state, _how in played_deals(game, seed=seed * most, dealer=dealer, most=most,
+                                        seconds=timeout, lowest=True):
+            dealt += 1
+            if (state.thrown_in or state.void or state.dealt in seen or state.dealer != dealer
+                    or not test(state)):
+                continue
+            seen.add(state.dealt)
+            states.append(state)
+            if on_found is not None:
+                on_found(state)
+            if len(states) == n:
+                break
+        played = len(states)
+        if played == n or method == "rejection":
+            took = time.perf_counter() - start
+            if len(states) == n:
+                return Scenario("found", states, "", took, "rejection")
+            some = f"only {len(states)}" if states else "none"
+            return Scenario("unknown", states, f"{some} among {dealt} deals played by bots "
+                            "(rejection)", took, "rejection")
+    result = solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history(rows)).visit(where),
+                             lambda state, _model, _rows: test(state), n=n, seed=seed,
+                             dealer=dealer, timeout=timeout, rlimit=rlimit, max_calls=max_calls,
+                             on_found=on_found, found=states)
+    if played:
+        result.method = "rejection+z3" if len(result.states) > played else "rejection"
+    result.seconds = time.perf_counter() - start
+    return result
 
 
 def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 120.0,
                     rlimit: int | None = None, max_calls: int | None = None,
-                    on_found: Callable[[State], None] | None = None) -> Scenario:
+                    on_found: Callable[[State], None] | None = None,
+                    found: list[State] | None = None) -> Scenario:
     """The search behind :func:`scenarios_where`: ``claim_of(unrolled, auction rows)`` gives
     the Z3 condition; ``confirm(state, model, rows)`` checks the engine's replay.  An
     unknown answer from Z3 anywhere makes the answer ``unknown`` (with the deals found
-    before it), never ``impossible``."""
+    before it), never ``impossible``.  ``found``: deals found already (by the same dealer),
+    which count towards ``n`` and which Z3 does not give again."""
     why = unsupported(game)
     if why:
         raise NotationError(why)
     start = time.perf_counter()
     dealer = game.players - 1 if dealer is None else dealer
-    states: list[State] = []
+    states: list[State] = [] if found is None else found
     try:
         return _solve(game, claim_of, confirm, n, seed, dealer, Solving(timeout, rlimit),
                       max_calls, on_found, states, start)
@@ -882,6 +961,8 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
     u = _Unrolled(game, solving, dealer)
     s = solving.solver()
     s.add(*u.facts)
+    for state in states:  # found already: not again
+        _block(u, s, state.dealt)
     eng = engine_for(game)
     max_calls = max_calls or 4 * game.players + 8
     rng = random.Random(seed)
@@ -932,7 +1013,8 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
             status = "found" if states else "impossible"
             return Scenario(status, states, f"no deal makes it true with an auction of at most "
                             f"{max_calls} calls{quiet}" if not states else
-                            f"only {len(states)} deals make it true",
+                            f"only {len(states)} deal{'s make' if len(states) > 1 else ' makes'}"
+                            " it true",
                             time.perf_counter() - start)
         model, rows = found
         hands, actions = _decode(u, model, rows)
@@ -949,8 +1031,13 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
         states.append(state)
         if on_found is not None:
             on_found(state)
-        s.add(z3.Not(z3.And(*[h == u.enc.bv(m) for h, m in zip(u.owners.hands, hands)])))
+        _block(u, s, hands)
     return Scenario("found", states, "", time.perf_counter() - start)
+
+
+def _block(u: _Unrolled, s: Any, hands: Any) -> None:
+    """No deal of these hands again."""
+    s.add(z3.Not(z3.And(*[h == u.enc.bv(m) for h, m in zip(u.owners.hands, hands)])))
 
 
 
