@@ -318,7 +318,14 @@ class _Unrolled:
         # tables over the leader and the seats out
         absent = [z3.Or(out == s, self.dropped[s], enc.bool(self.idle == s)) for s in range(n)]
         varies = bool(sits) or self.idle >= 0 or self.drop_out is not None
-        masks = [m for m in range(2 ** n - 1)] if varies else [0]
+        # the sets of seats out that can occur (a seat idle for the deal, at most one
+        # sitting out, any defenders dropped out), less the set of every seat: a table over
+        # them is as small as the game allows
+        idle_bit = 1 << self.idle if self.idle >= 0 else 0
+        outs = [0, *(1 << s for s in range(n))] if sits else [0]
+        drops = range(2 ** n) if self.drop_out is not None else [0]
+        masks = (sorted({idle_bit | o | d for o in outs for d in drops} - {2 ** n - 1})
+                 if varies else [0])
         mask = z3.Sum([z3.If(a, enc.int(1 << s), enc.int(0)) for s, a in enumerate(absent)])
         if self.drop_out is not None:  # the first leader, if out, passes the lead on
             leader = self._present_after(leader, absent)
