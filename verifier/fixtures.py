@@ -42,10 +42,11 @@ from spec.engine import (
 from spec.errors import IllegalActionError, NotationError, shown
 from spec.records import RecordError, json_kind, replay, to_record
 from spec.registry import find_game
+from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
 from verifier.errors import InputError, ReplayMismatchError
 from verifier.files import read_json
-from verifier.scenario import _Unrolled, played_deals, solve_scenarios, unsupported
+from verifier.scenario import played_deals, solve_scenarios, unsupported
 
 __all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for",
            "read_coverage"]
@@ -192,7 +193,7 @@ class _NoZ3Deal(Exception):
 
 def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
                 timeout: float, rlimit: int | None) -> tuple[State, dict[str, Any]]:
-    def claim_of(u: _Unrolled, rows: list[dict[str, Any]]) -> Any:
+    def claim_of(u: Unrolled, rows: list[dict[str, Any]]) -> Any:
         if scope is Scope.PLAY:
             return z3.Or(*[Z3Compiler(u.enc, env).visit(cond) for _k, _s, env in u.play_envs])
         if scope is Scope.TRICK:
