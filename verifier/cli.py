@@ -503,14 +503,12 @@ def _unknown_hint(reason: str) -> str:
 
 
 def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | None) -> int:
-    """Deals with a complete play that makes a condition about the play true (Z3, or
-    deals played by bots where Z3 does not unroll the game's play)."""
-    if args.method == "rejection":
-        raise InputError("a condition about the auction or the play is solved by Z3; leave "
-                         "out --method rejection")
+    """Deals with a complete play that makes a condition about the play true: among deals
+    played by bots, then by Z3 (``--method``: ``rejection`` the first only, ``z3`` the
+    second only)."""
     progress = _Progress(args.n, "deals found")
     result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
-                             timeout=args.timeout, rlimit=args.rlimit,
+                             timeout=args.timeout, rlimit=args.rlimit, method=args.method,
                              on_found=lambda state: progress.step())
     progress.close()
     data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
@@ -937,7 +935,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
     d.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
-                   help="auto (default): deal and reject first, then Z3; or only one of them")
+                   help="auto (default): deal and reject first (for a condition about the "
+                   "play: deals played by bots), then Z3; or only one of them")
     d.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
                    help=f"seconds Z3 may spend on one query (default 60, at most {MAX_SECONDS:,})")
     d.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)

@@ -14,8 +14,7 @@ scores) plus the rule and where it fires, in the format of ``docs/fixture.schema
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,18 +36,17 @@ from spec.engine import (
     engine_for,
     legal_actions,
     new_deal,
-    modest_bot,
     play_deal,
     play_on,
-    random_bot,
 )
 from spec.errors import IllegalActionError, NotationError, shown
 from spec.records import RecordError, json_kind, replay, to_record
 from spec.registry import find_game
+from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
-from verifier.errors import InputError, ReplayMismatchError, SolverUnknownError
+from verifier.errors import InputError, ReplayMismatchError
 from verifier.files import read_json
-from verifier.scenario import _Unrolled, solve_scenarios, unsupported
+from verifier.scenario import played_deals, solve_scenarios, unsupported
 
 __all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for",
            "read_coverage"]
@@ -195,7 +193,7 @@ class _NoZ3Deal(Exception):
 
 def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
                 timeout: float, rlimit: int | None) -> tuple[State, dict[str, Any]]:
-    def claim_of(u: _Unrolled, rows: list[dict[str, Any]]) -> Any:
+    def claim_of(u: Unrolled, rows: list[dict[str, Any]]) -> Any:
         if scope is Scope.PLAY:
             return z3.Or(*[Z3Compiler(u.enc, env).visit(cond) for _k, _s, env in u.play_envs])
         if scope is Scope.TRICK:
@@ -232,32 +230,13 @@ def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
     return result.states[0], {"when": _WHERE[scope], "at": found.get("at", []), "found_by": "z3"}
 
 
-def _played_deals(game: Game, *, seed: int, seconds: float, most: int,
-                 dealer: int | None = None) -> Iterator[tuple[State, str]]:
-    """Whole deals played by bots from seeds ``seed``, ``seed + 1``, ... (at most ``most``
-    of them, or as many as ``seconds`` allow), each with how it was played.
-
-    Random bots and modest ones (:func:`~spec.engine.modest_bot`: low contracts, no
-    announcement unless demanded) take turns, so that situations rare among random
-    auctions, a low contract made or a deal without announcements, turn up as well.
-    """
-    start = time.perf_counter()
-    for k in range(most):
-        if k and time.perf_counter() - start > seconds:
-            return
-        modest = k % 2 == 1
-        state = play_deal(game, seed=seed + k, dealer=dealer,
-                          bots=[modest_bot if modest else random_bot] * game.players)
-        yield state, f"random deals ({k + 1}{', modest bots' if modest else ''})"
-
-
 def _search_fixture(game: Game, rule: Rule, scope: Scope | str, cond: Any, seed: int,
                     seconds: float, most: int) -> tuple[State | None, dict[str, Any], int]:
-    """A deal played by bots in which the rule fires (see :func:`_played_deals`).
+    """A deal played by bots in which the rule fires (see :func:`~verifier.scenario.played_deals`).
     Returns the deal (or None), where it fires, and how many deals were played."""
     judge = _EngineJudge(game, rule, scope, cond)
     k = 0
-    for state, how in _played_deals(game, seed=seed, seconds=seconds, most=most):
+    for state, how in played_deals(game, seed=seed, seconds=seconds, most=most):
         k += 1
         hits = judge.where(state)
         if hits:

@@ -11,6 +11,7 @@ from spec.engine._compiled import _CACHE_SIZE, CompiledRules
 from spec.engine._state import (
     PASS,
     Action,
+    Call,
     Declare,
     Phase,
     State,
@@ -324,6 +325,18 @@ def modest_bot(view: View, rng: random.Random) -> Action:
     plain = [a for a in actions if not isinstance(a, Declare)] or actions
     return plain[pick(rng, len(plain))]
 
+
+def lowest_bot(view: View, rng: random.Random) -> Action:
+    """:func:`modest_bot`, but a bid it makes is the lowest legal one, so that the lowest
+    contracts of the ladder, which random calls seldom leave standing, are played too."""
+    actions = view.legal_actions()
+    if PASS in actions and rng.random() < 0.5:
+        return PASS
+    for a in actions:
+        if isinstance(a, Call) and a.bid is not None:
+            return a
+    plain = [a for a in actions if not isinstance(a, Declare)] or actions
+    return plain[pick(rng, len(plain))]
 
 
 def play_on(state: State, rng: random.Random) -> State:

@@ -5,13 +5,14 @@ import json
 
 import pytest
 
-from spec.cards import JOKER
-from spec.constraints import about_play, parse_where
+from spec.cards import JOKER, CardSet
+from spec.constraints import about_play, history_test, parse_where
 from spec.games.crescendo import GAME
 from spec.games.three_oh_four import GAME as G304
 from spec.records import replay, to_record
+from verifier._z3.compile import Z3Compiler
 from verifier.cli import main
-from verifier.scenario import scenarios_where
+from verifier.scenario import scenarios_where, solve_scenarios
 
 
 def _one(text: str, seed: int = 1):  # type: ignore[no-untyped-def]
@@ -83,3 +84,50 @@ def test_a_vint_scenario_is_found_and_replayed() -> None:
     state = result.states[0]
     assert VINT.ladder[state.contract].level == 7 and state.tricks[-1].winner == state.declarer
     assert replay(json.loads(json.dumps(to_record(state)))).ok
+
+
+# -- deals played by bots first (the command's default method) ---------------------------
+
+def test_auto_finds_a_common_scenario_among_deals_played_by_bots() -> None:
+    where = parse_where(G304, "level == 160 and winner(8) == declarer")
+    result = scenarios_where(G304, where, seed=0, method="auto")
+    assert result.status == "found" and result.method == "rejection"
+    for st in result.states:
+        assert G304.ladder[st.contract].level == 160 and st.tricks[7].winner == st.declarer
+        assert not st.thrown_in and not st.void
+        assert replay(json.loads(json.dumps(to_record(st)))).ok
+
+
+def test_rejection_alone_never_says_impossible() -> None:
+    never = "played(3, Forehand) == JK and leader(3) != Forehand and winner(3) == Forehand"
+    result = scenarios_where(GAME, parse_where(GAME, never), method="rejection", timeout=2)
+    assert result.status == "unknown" and result.method == "rejection" and not result.states
+    assert "deals played by bots" in result.reason
+    # auto asks Z3 once the bots find nothing, and Z3 proves it
+    assert scenarios_where(GAME, parse_where(GAME, never), method="auto").status == "impossible"
+
+
+def test_z3_does_not_give_again_a_deal_found_before() -> None:
+    # what auto does with the deals the bots found: Z3 blocks them.  The hands pinned to
+    # one deal, that deal is the only one; found before, Z3 has no other to give
+    first = scenarios_where(GAME, parse_where(GAME, "tricks(declarer) == 7"), seed=0).states[0]
+    pinned = " and ".join(
+        f"holds({GAME.table.name(seat)}, {', '.join(str(c) for c in CardSet(GAME.deck, first.dealt[seat]))})"
+        for seat in range(GAME.players))
+    where = parse_where(GAME, f"tricks(declarer) == 7 and {pinned}")
+    test = history_test(GAME, where)
+    more = solve_scenarios(GAME, lambda u, rows: Z3Compiler(u.enc, u.history(rows)).visit(where),
+                           lambda st, _m, _r: test(st), n=2, seed=0, found=[first])
+    assert more.status == "found" and more.states == [first]
+    assert more.reason == "only 1 deal makes it true"
+
+
+def test_the_command_looks_among_played_deals_then_asks_z3(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deals", "304", "--where", "level == 160 and winner(8) == declarer"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "found" and out["method"] == "rejection"
+    code = main(["deals", "crescendo", "--where", "played(3, Forehand) == JK and "
+                 "leader(3) != Forehand and winner(3) == Forehand", "--method", "rejection",
+                 "--timeout", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "leave out --method rejection to let Z3 look" in err
