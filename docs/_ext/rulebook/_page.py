@@ -466,8 +466,7 @@ def _rule_line(page: _Page, rule: Rule, *, anchored: bool) -> str:
     if anchored:
         covering = page.covering(rule.id)
         if covering:
-            parts.append(" ".join(f"{_mark(r)}\ :prop:`{r['id']}`".strip() if _mark(r)
-                                  else f":prop:`{r['id']}`" for r in covering))
+            parts.append(" ".join(f"{_mark(r)} :prop:`{r['id']}`".strip() for r in covering))
         fixture, _reason = _fixture_link(page, rule)
         if fixture:
             parts.append(fixture)
