@@ -95,3 +95,13 @@ def test_the_open_questions_name_every_assumption(site: pathlib.Path) -> None:
 def test_the_api_reference_is_built(site: pathlib.Path) -> None:
     html = (site / "api.html").read_text(encoding="utf-8")
     assert 'id="spec.engine.Engine"' in html and 'id="verifier.properties.check_game"' in html
+
+
+def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> None:
+    import json
+
+    html = (site / "implementers.html").read_text(encoding="utf-8")
+    schema = json.loads((ROOT / "docs" / "fixture.schema.json").read_text(encoding="utf-8"))
+    for name in schema["required"]:
+        assert f'<span class="pre">{name}</span>' in html, name
+    assert "Replaying the fixtures from another language" in html

@@ -477,6 +477,26 @@ class SourcesDirective(_Generated):
         return self._parse(_page.sources_page(GAMES.values()), "<rulebook-sources>")
 
 
+class SchemaDirective(_Generated):
+    """``.. rulebook-schema:: PATH``: a JSON schema (relative to the source folder) drawn
+    as tables of fields."""
+
+    required_arguments = 1
+
+    def run(self) -> list[Node]:
+        from ._schema import schema_page
+
+        path = pathlib.Path(self.env.srcdir) / self.arguments[0]
+        if not path.is_file():
+            raise self.error(f"rulebook-schema: no such file: {self.arguments[0]}")
+        self.env.note_dependency(str(path))
+        try:
+            lines = list(schema_page(path))
+        except ValueError as e:
+            raise self.error(f"rulebook-schema: {path}: {e}") from None
+        return self._parse(lines, f"<rulebook-schema {self.arguments[0]}>")
+
+
 class AssumptionsDirective(_Generated):
     """``.. rulebook-assumptions::``: every assumption of every game, with its alternatives."""
 
@@ -505,6 +525,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  man=(_visit_plain, _visit_plain), texinfo=(_visit_plain, _visit_plain))
     app.add_directive("rulebook", RulebookDirective)
     app.add_directive("rulebook-details", DetailsDirective)
+    app.add_directive("rulebook-schema", SchemaDirective)
     app.add_role("rulebook-trump", _marked("rulebook-trump"))
     app.add_role("rulebook-win", _marked("rulebook-win"))
     app.add_post_transform(RedSuits)
