@@ -41,9 +41,10 @@ def test_every_rule_has_its_anchor_source_and_covering_properties(site: pathlib.
     game = GAMES[key]
     html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
     ids = [r.id for r in game.rules]
-    for here, after in zip(ids, [f'id="{i}"' for i in ids[1:]] + ['id="property-']):
-        assert f'id="{here}"' in html, here
-        entry = html[html.index(f'id="{here}"'):html.index(after)]
+    anchor = 'class="sig sig-object rulebook" id="{}"'.format
+    for here, after in zip(ids, [anchor(i) for i in ids[1:]] + ['id="property-']):
+        assert anchor(here) in html, here
+        entry = html[html.index(anchor(here)):html.index(after)]
         assert re.search(r"\[(seed|source|assumption)\]", entry), f"{here} shows no source"
         assert "Covered by" in entry and "Details" in entry, here
     for ref in {ref for r in game.rules for ref in (r.source.ref, *r.source.also)}:

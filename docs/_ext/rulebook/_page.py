@@ -407,25 +407,30 @@ def _source_lines(src: Source, doc: ModuleDoc) -> Iterator[str]:
 
 
 @functools.lru_cache(maxsize=16)
-def _statements(path: str) -> tuple[tuple[int, int, str], ...]:
-    """The top-level statements of a module: (first line, last line, source text)."""
+def _rule_calls(path: str) -> tuple[tuple[int, int, str], ...]:
+    """Every ``Rule(...)`` call of a module: (first line, last line, source text)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
         tree = ast.parse(text)
     except (OSError, SyntaxError, ValueError):
         return ()
-    return tuple((n.lineno, n.end_lineno or n.lineno, ast.get_source_segment(text, n) or "")
-                 for n in tree.body)
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", "")) == "Rule":
+            out.append((n.lineno, n.end_lineno or n.lineno, ast.get_source_segment(text, n) or ""))
+    return tuple(out)
 
 
 def written(rule: Rule) -> str:
-    """A rule as its game module writes it: the statement of the module that makes it, read
-    from the source file ("" when it cannot be found)."""
+    """A rule as its game module writes it: the ``Rule(...)`` call that makes it, read from
+    the source file ("" when it cannot be found, or the call is written for many rules)."""
     loc = rule.src_loc
-    for first, last, text in _statements(loc.file):
-        if first <= loc.line <= last:
-            return text
-    return ""
+    found = [(last - first, text) for first, last, text in _rule_calls(loc.file)
+             if first <= loc.line <= last]
+    if not found:
+        return ""
+    text = min(found)[1]
+    return text if f'"{rule.id}"' in text or f"'{rule.id}'" in text else ""
 
 
 def _formal(rule: Rule) -> Iterator[str]:
