@@ -16,12 +16,11 @@ under the source folder), so a new game module appears once it is registered.
 Settings (``conf.py`` or ``-D``): ``rulebook_pages`` (folder of the generated pages, ""
 for none; default ``games``), ``rulebook_check`` (check the properties while building;
 default true), ``rulebook_timeout`` (seconds for one property; 60), ``rulebook_jobs``
-(processes checking games at once; 1, as parallel checks slow each other down and would
-inflate the solve times shown), ``rulebook_cache`` (the results file; default
-``rulebook-results.json`` in the doctree folder), ``rulebook_seeds`` (the seeds of the
-worked examples; 1, 2, 3) and ``rulebook_fixtures`` (the folder, relative to the source
-folder, of the rule-coverage fixtures whose scoring rules' deals are shown as examples;
-default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
+(processes checking games at once; 1; the solve times go to the build's log, never
+into a page), ``rulebook_cache`` (the results file; default
+``rulebook-results.json`` in the doctree folder), ``rulebook_examples`` (choose worked examples; default true), ``rulebook_pool`` (the
+number of deals they are chosen from; 240) and ``rulebook_fixtures`` (the folder, relative
+to the source folder, of the rule-coverage fixtures each rule links to; default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
 source folder, of ``trickspec mutate GAME --json`` reports named ``<game key>.json``: each
 rule then shows how many of its mutants are caught; default "", none).
 
