@@ -17,7 +17,7 @@ CONF = '''
 extensions = ["rulebook"]
 rulebook_pages = ""
 rulebook_check = False
-rulebook_seeds = [1]
+rulebook_pool = 60
 '''
 
 

@@ -21,7 +21,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    out = tmp_path_factory.mktemp("site")
+    return _build(tmp_path_factory.mktemp("site"), request)
+
+
+def _build(out: pathlib.Path, request: pytest.FixtureRequest) -> pathlib.Path:
     cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
     cache_dir = cache.mkdir("rulebook") if cache is not None else out
     command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
@@ -38,11 +41,12 @@ def test_every_rule_has_its_anchor_source_and_covering_properties(site: pathlib.
     game = GAMES[key]
     html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
     ids = [r.id for r in game.rules]
-    for here, after in zip(ids, [f'id="{i}"' for i in ids[1:]] + ['id="property-']):
-        assert f'id="{here}"' in html, here
-        entry = html[html.index(f'id="{here}"'):html.index(after)]
+    anchor = 'class="sig sig-object rulebook" id="{}"'.format
+    for here, after in zip(ids, [anchor(i) for i in ids[1:]] + ['id="property-']):
+        assert anchor(here) in html, here
+        entry = html[html.index(anchor(here)):html.index(after)]
         assert re.search(r"\[(seed|source|assumption)\]", entry), f"{here} shows no source"
-        assert "Covered by" in entry, here
+        assert "Covered by" in entry and "Details" in entry, here
     for ref in {ref for r in game.rules for ref in (r.source.ref, *r.source.also)}:
         assert f'id="{ref}"' in html, ref  # the digest id links to its rule
     assert "not checked in this build" not in html
@@ -51,10 +55,34 @@ def test_every_rule_has_its_anchor_source_and_covering_properties(site: pathlib.
 
 def test_a_variant_that_breaks_a_property_is_a_finding(site: pathlib.Path) -> None:
     html = (site / "games" / "304.html").read_text(encoding="utf-8")
-    findings = html[html.index('id="findings"'):html.index('id="worked-examples"')]
+    findings = html[html.index('id="findings"'):html.index('id="the-properties"')]
     assert "variant-literal_first_lead" in findings
     assert "property-play.legal_card_exists" in findings and "violated" in findings
-    assert "Counterexample, replayed in the engine" in findings
+    assert "<strong>Counterexample</strong>, replayed in the engine" in findings
+    # drawn as hands and words, not a dump of the solver's variables
+    assert not re.search(r"\b[a-z_]+ = (True|False|\d+)\b", findings), findings
+    assert "<table" in findings
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_rules_come_first_and_the_machinery_after(site: pathlib.Path, key: str) -> None:
+    html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
+    first_rule = html.index(f'id="{GAMES[key].rules[0].id}"')
+    order = [html.index(f'id="{part}"') for part in ("at-a-glance", "rules")]
+    order += [first_rule] + [html.index(f'id="{part}"') for part in (
+        "worked-examples", "tables", "sources", "verification")]
+    assert order == sorted(order)
+    assert not re.search(r"\d\.\d+ s\b", html), "a page prints a solver time"
+    assert 'class="rulebook-red"' in html  # hearts and diamonds in red
+
+
+def test_two_builds_give_the_same_html(site: pathlib.Path, tmp_path: pathlib.Path,
+                                       request: pytest.FixtureRequest) -> None:
+    again = _build(tmp_path, request)
+    pages = sorted(p.relative_to(site) for p in site.rglob("*.html"))
+    assert pages == sorted(p.relative_to(again) for p in again.rglob("*.html"))
+    differ = [str(p) for p in pages if (site / p).read_bytes() != (again / p).read_bytes()]
+    assert not differ, differ
 
 
 def test_the_open_questions_name_every_assumption(site: pathlib.Path) -> None:
@@ -68,3 +96,13 @@ def test_the_open_questions_name_every_assumption(site: pathlib.Path) -> None:
 def test_the_api_reference_is_built(site: pathlib.Path) -> None:
     html = (site / "api.html").read_text(encoding="utf-8")
     assert 'id="spec.engine.Engine"' in html and 'id="verifier.properties.check_game"' in html
+
+
+def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> None:
+    import json
+
+    html = (site / "implementers.html").read_text(encoding="utf-8")
+    schema = json.loads((ROOT / "docs" / "fixture.schema.json").read_text(encoding="utf-8"))
+    for name in schema["required"]:
+        assert f'<span class="pre">{name}</span>' in html, name
+    assert "Replaying the fixtures from another language" in html

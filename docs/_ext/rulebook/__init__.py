@@ -16,12 +16,11 @@ under the source folder), so a new game module appears once it is registered.
 Settings (``conf.py`` or ``-D``): ``rulebook_pages`` (folder of the generated pages, ""
 for none; default ``games``), ``rulebook_check`` (check the properties while building;
 default true), ``rulebook_timeout`` (seconds for one property; 60), ``rulebook_jobs``
-(processes checking games at once; 1, as parallel checks slow each other down and would
-inflate the solve times shown), ``rulebook_cache`` (the results file; default
-``rulebook-results.json`` in the doctree folder), ``rulebook_seeds`` (the seeds of the
-worked examples; 1, 2, 3) and ``rulebook_fixtures`` (the folder, relative to the source
-folder, of the rule-coverage fixtures whose scoring rules' deals are shown as examples;
-default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
+(processes checking games at once; 1; the solve times go to the build's log, never
+into a page), ``rulebook_cache`` (the results file; default
+``rulebook-results.json`` in the doctree folder), ``rulebook_examples`` (choose worked examples; default true), ``rulebook_pool`` (the
+number of deals they are chosen from; 240) and ``rulebook_fixtures`` (the folder, relative
+to the source folder, of the rule-coverage fixtures each rule links to; default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
 source folder, of ``trickspec mutate GAME --json`` reports named ``<game key>.json``: each
 rule then shows how many of its mutants are caught; default "", none).
 
@@ -50,6 +49,7 @@ from sphinx.domains import Domain, ObjType
 from sphinx.environment import BuildEnvironment
 from sphinx.roles import XRefRole
 from sphinx.util import logging
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
@@ -61,6 +61,7 @@ from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
 
 from . import _page
+from ._choose import POOL as _POOL
 from ._examples import ExampleError
 from ._results import GameResults, cache_key, results_for, unchecked
 
@@ -182,6 +183,7 @@ class _Object(ObjectDescription[str]):
         **ObjectDescription.option_spec,
         "refs": directives.unchanged,
         "game": directives.unchanged,
+        "line": directives.unchanged,  # reST shown after the id: source tag, ✓ properties...
     }
 
     def _game(self) -> str:
@@ -195,6 +197,12 @@ class _Object(ObjectDescription[str]):
         if refs:
             text = "  " + " ".join(refs)
             signode += addnodes.desc_annotation(text, text)
+        line = self.options.get("line", "")
+        if line:
+            parsed, messages = self.state.inline_text(line, self.lineno)
+            meta = nodes.inline("", "", *parsed, classes=["rulebook-meta"])
+            signode += meta
+            signode += messages
         return sig
 
     def add_target_and_index(self, name: str, sig: str, signode: addnodes.desc_signature) -> None:
@@ -309,15 +317,16 @@ class RulebookDomain(Domain):
 
 # -- directives -----------------------------------------------------------------------------
 
-class formal_statement(nodes.General, nodes.Element):  # noqa: N801  # docutils names nodes in lower case
-    """A rule's formal statement, folded away in HTML."""
+class details(nodes.General, nodes.Element):  # noqa: N801  # docutils names nodes in lower case
+    """Text folded away in HTML under a summary line (a rule's details, a counterexample)."""
 
 
-def _visit_formal_html(self: Any, node: Element) -> None:
-    self.body.append('<details class="rulebook-formal"><summary>Formal statement</summary>\n')
+def _visit_details_html(self: Any, node: Element) -> None:
+    summary = self.encode(node["summary"])
+    self.body.append(f'<details class="rulebook-details"><summary>{summary}</summary>\n')
 
 
-def _depart_formal_html(self: Any, node: Element) -> None:
+def _depart_details_html(self: Any, node: Element) -> None:
     self.body.append("</details>\n")
 
 
@@ -325,17 +334,60 @@ def _visit_plain(self: Any, node: Element) -> None:
     return None
 
 
-class FormalDirective(SphinxDirective):
-    """The formal statement of a rule: its construct, written out, folded away."""
+class DetailsDirective(SphinxDirective):
+    """``.. rulebook-details:: SUMMARY``: its content, folded away under the summary."""
 
+    required_arguments = 1
+    final_argument_whitespace = True
     has_content = True
 
     def run(self) -> list[Node]:
-        node = formal_statement()
-        text = "\n".join(self.content)
-        literal = nodes.literal_block(text, text, language="text")
-        node += literal
+        node = details(summary=self.arguments[0])
+        self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
+
+
+def _marked(css: str) -> Any:
+    """A role that marks its text (``:rulebook-trump:`Q♠```) for the style sheet."""
+
+    def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+             options: dict[str, Any] | None = None, content: list[str] | None = None
+             ) -> tuple[list[Node], list[nodes.system_message]]:
+        node: Element = nodes.inline(rawtext, "", nodes.Text(text), classes=[css])
+        if css == "rulebook-win":  # the winning card, a trump: bold and marked
+            node = nodes.strong(rawtext, "", nodes.inline(text, text, classes=["rulebook-trump"]))
+        return [node], []
+
+    return role
+
+
+_RED = re.compile("([♥♦])")
+
+
+class RedSuits(SphinxPostTransform):
+    """Hearts and diamonds in red, wherever a page prints them outside code."""
+
+    default_priority = 900
+
+    def run(self, **kwargs: Any) -> None:
+        for text in list(self.document.findall(nodes.Text)):
+            parent = text.parent
+            if parent is None or "♥" not in text and "♦" not in text:
+                continue
+            if isinstance(parent, (nodes.literal_block, nodes.literal, nodes.raw,
+                                   nodes.FixedTextElement)):
+                continue
+            if "rulebook-red" in parent.get("classes", ()):
+                continue
+            parts: list[Node] = []
+            for piece in _RED.split(str(text)):
+                if not piece:
+                    continue
+                if piece in "♥♦":
+                    parts.append(nodes.inline(piece, piece, classes=["rulebook-red"]))
+                else:
+                    parts.append(nodes.Text(piece))
+            parent.replace(text, parts)
 
 
 class _Generated(SphinxDirective):
@@ -355,18 +407,11 @@ class _Generated(SphinxDirective):
             raise self.error(f"rulebook: the checks of {game.name} failed: {e}") from None
 
 
-def _seeds(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.replace(",", " ").split()]
-    except ValueError:
-        raise ValueError(f"seeds are whole numbers, got {text!r}") from None
-
-
 class RulebookDirective(_Generated):
     """``.. rulebook:: GAME``: the whole rulebook page of a registered game."""
 
     required_arguments = 1
-    option_spec: ClassVar[dict[str, Any]] = {"seeds": _seeds}  # type: ignore[misc]
+    option_spec: ClassVar[dict[str, Any]] = {}  # type: ignore[misc]
 
     def run(self) -> list[Node]:
         name = self.arguments[0]
@@ -375,7 +420,6 @@ class RulebookDirective(_Generated):
         except NotationError as e:
             raise self.error(f"rulebook: {e}") from None
         results = self._game_results(game)
-        seeds = self.options.get("seeds", self.config.rulebook_seeds)
         self.env.ref_context[_GAME_CONTEXT] = game.key
         domain: RulebookDomain = self.env.domains["rulebook"]  # type: ignore[assignment]
         domain.note("game", game.key, "", game.name, self.env.docname)
@@ -384,8 +428,15 @@ class RulebookDirective(_Generated):
         try:
             folder = self.config.rulebook_fixtures
             fixtures = (pathlib.Path(self.env.srcdir) / folder / game.key) if folder else None
-            lines = list(_page.game_page(game, results, seeds=seeds, fixtures=fixtures,
-                                         mutations=self._mutations(game)))
+            if fixtures is not None and fixtures.is_dir():
+                for path in sorted(fixtures.glob("*.json")):
+                    self.env.note_dependency(str(path))
+            lines = list(_page.game_page(
+                game, results, examples=self.config.rulebook_examples,
+                pool=self.config.rulebook_pool, fixtures=fixtures,
+                fixtures_ref=("/" + os.path.relpath(fixtures, self.env.srcdir).replace(os.sep, "/")
+                              if fixtures is not None else "").removesuffix("/" + game.key),
+                mutations=self._mutations(game)))
         except (SpecError, VerifierError, ExampleError) as e:
             raise self.error(f"rulebook: {game.name}: {e}") from None
         return self._parse(lines, f"<rulebook {game.key}>")
@@ -425,6 +476,26 @@ class SourcesDirective(_Generated):
         return self._parse(_page.sources_page(GAMES.values()), "<rulebook-sources>")
 
 
+class SchemaDirective(_Generated):
+    """``.. rulebook-schema:: PATH``: a JSON schema (relative to the source folder) drawn
+    as tables of fields."""
+
+    required_arguments = 1
+
+    def run(self) -> list[Node]:
+        from ._schema import schema_page
+
+        path = pathlib.Path(self.env.srcdir) / self.arguments[0]
+        if not path.is_file():
+            raise self.error(f"rulebook-schema: no such file: {self.arguments[0]}")
+        self.env.note_dependency(str(path))
+        try:
+            lines = list(schema_page(path))
+        except ValueError as e:
+            raise self.error(f"rulebook-schema: {path}: {e}") from None
+        return self._parse(lines, f"<rulebook-schema {self.arguments[0]}>")
+
+
 class AssumptionsDirective(_Generated):
     """``.. rulebook-assumptions::``: every assumption of every game, with its alternatives."""
 
@@ -440,18 +511,23 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_timeout", 60.0, "env", (float, int))
     app.add_config_value("rulebook_jobs", 1, "", int)  # more only on idle cores: contention inflates the solve times shown
     app.add_config_value("rulebook_cache", "", "", str)
-    app.add_config_value("rulebook_seeds", [1, 2, 3], "env", list)
+    app.add_config_value("rulebook_examples", True, "env", bool)
+    app.add_config_value("rulebook_pool", _POOL, "env", int)
     app.add_config_value("rulebook_pages", "games", "env", str)
     app.add_config_value("rulebook_fixtures", "../fixtures", "env", str)
     app.add_config_value("rulebook_mutations", "", "env", str)
     app.add_domain(RulebookDomain)
     for name, typ in _ROLE_TYPES.items():
         app.add_role(name, _RefRole(typ))
-    app.add_node(formal_statement, html=(_visit_formal_html, _depart_formal_html),
+    app.add_node(details, html=(_visit_details_html, _depart_details_html),
                  latex=(_visit_plain, _visit_plain), text=(_visit_plain, _visit_plain),
                  man=(_visit_plain, _visit_plain), texinfo=(_visit_plain, _visit_plain))
     app.add_directive("rulebook", RulebookDirective)
-    app.add_directive("rulebook-formal", FormalDirective)
+    app.add_directive("rulebook-details", DetailsDirective)
+    app.add_directive("rulebook-schema", SchemaDirective)
+    app.add_role("rulebook-trump", _marked("rulebook-trump"))
+    app.add_role("rulebook-win", _marked("rulebook-win"))
+    app.add_post_transform(RedSuits)
     app.add_directive("rulebook-games", GamesDirective)
     app.add_directive("rulebook-sources", SourcesDirective)
     app.add_directive("rulebook-assumptions", AssumptionsDirective)

@@ -8,6 +8,9 @@ what it states.
 """
 from __future__ import annotations
 
+import ast
+import functools
+import json
 import re
 import textwrap
 from pathlib import Path
@@ -15,18 +18,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spec.cards import Rank, Suit
+from spec.cards import CardSet, Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
 from spec.dsl._program import PackBetweenDeals, Sides
 from spec.dsl._visitor import UnsupportedNodeError
+from spec.errors import SpecError
 from spec.engine._reading import EngineReading
 from verifier._z3.reading import Z3Reading
 from verifier.scenario import Unrolling
 
 from . import _tables as TB
 from ._docstring import ModuleDoc, parse_doc
-from ._examples import Example, example, fixture_examples
+from ._choose import POOL, choose
+from ._examples import Example, deal_example
 from ._expr import render_construct
 from ._results import GameResults
 
@@ -62,16 +67,18 @@ def _title(text: str, char: str) -> Iterator[str]:
     yield ""
 
 
-def _table(table: TB.Table, *, classes: str = "rulebook-table") -> Iterator[str]:
+def _table(table: TB.Table, *, classes: str = "rulebook-table", stub: bool = True) -> Iterator[str]:
     yield f".. list-table:: {esc(table.title)}" if table.title else ".. list-table::"
     yield "   :header-rows: 1"
-    yield "   :stub-columns: 1"
+    if stub:
+        yield "   :stub-columns: 1"
     yield f"   :class: {classes}"
     yield ""
     for row in [table.header, *table.rows]:
         for j, cell in enumerate(row):
             mark = "* -" if j == 0 else "  -"
-            yield f"   {mark} {esc(cell)}" if cell else f"   {mark}"
+            text = cell if table.raw else esc(cell)
+            yield f"   {mark} {text}" if cell else f"   {mark}"
     yield ""
     for note in table.notes:
         yield esc(note)
@@ -99,9 +106,28 @@ class _Page:
     game: Game
     doc: ModuleDoc
     results: GameResults
-    seeds: Sequence[int]
-    fixtures: Path | None = None
+    examples: bool = True
+    pool: int = POOL
+    fixtures: Path | None = None  # the folder of the game's rule-coverage fixtures
     mutations: dict[str, Any] | None = None  # a report of 'trickspec mutate GAME --json'
+    fixtures_ref: str = ""  # the fixtures' folder as a download path ("/../fixtures")
+
+    @property
+    def fixture_folder(self) -> Path | None:
+        return self.fixtures if self.fixtures is not None and self.fixtures.is_dir() else None
+
+    @property
+    def coverage(self) -> dict[str, str]:
+        """Why each rule without a fixture has none (the folder's coverage.json)."""
+        path = self.fixtures / "coverage.json" if self.fixtures is not None else None
+        if path is None or not path.is_file():
+            return {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        without = data.get("without") if isinstance(data, dict) else None
+        return {str(k): str(v) for k, v in without.items()} if isinstance(without, dict) else {}
 
     @property
     def checks(self) -> list[dict[str, object]]:
@@ -118,9 +144,18 @@ class _Page:
 
 
 def _verdict(r: dict[str, object]) -> str:
+    """A property's verdict as the page prints it: never its time, which changes from one
+    build to the next (``trickspec check`` prints it)."""
     if "verdict" not in r:
         return "not checked in this build"
-    return f"{_VERDICT[str(r['verdict'])]}, {float(r['seconds']):.2f} s"  # type: ignore[arg-type]
+    return _VERDICT[str(r["verdict"])]
+
+
+_MARK = {"HOLDS": "✓", "VIOLATED": "✗", "VACUOUS": "○", "UNKNOWN": "?"}
+
+
+def _mark(r: dict[str, object]) -> str:
+    return _MARK.get(str(r.get("verdict", "")), "")
 
 
 def _link_variants(text: str, game: Game) -> str:
@@ -278,16 +313,15 @@ def _summary(results: GameResults) -> str:
     if not results.checked:
         return f"{len(results.results)}, not checked in this build"
     counts = {v: sum(r["verdict"] == v for r in results.results) for v in _VERDICT}
-    seconds = sum(float(r["seconds"]) for r in results.results)
     parts = [f"{n} {'hold' if v == 'HOLDS' and n != 1 else _VERDICT[v]}"
              for v, n in counts.items() if n]
-    return f"{len(results.results)} ({', '.join(parts)}), proved by Z3 in {seconds:.1f} s"
+    return f"{len(results.results)} ({', '.join(parts)}), checked by Z3"
 
 
 def _format_sources(page: _Page) -> Iterator[str]:
     yield from _title("Sources", "-")
     if page.doc.sources:
-        yield "Each rule below names its source: **[seed]** the seed document, **[source]** a"
+        yield "Each rule above names its source: **[seed]** the seed document, **[source]** a"
         yield "cited source that fills a gap, **[assumption]** neither, with the alternatives."
         yield ""
         yield ".. list-table::"
@@ -372,14 +406,81 @@ def _source_lines(src: Source, doc: ModuleDoc) -> Iterator[str]:
         yield f":[{tag}]: {doc.sources[tag]}"
 
 
-def _formal(body: K.Construct) -> Iterator[str]:
-    yield ".. rulebook-formal::"
+@functools.lru_cache(maxsize=16)
+def _rule_calls(path: str) -> tuple[tuple[int, int, str], ...]:
+    """Every ``Rule(...)`` call of a module: (first line, last line, source text)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        tree = ast.parse(text)
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", "")) == "Rule":
+            out.append((n.lineno, n.end_lineno or n.lineno, ast.get_source_segment(text, n) or ""))
+    return tuple(out)
+
+
+def written(rule: Rule) -> str:
+    """A rule as its game module writes it: the ``Rule(...)`` call that makes it, read from
+    the source file ("" when it cannot be found, or the call is written for many rules)."""
+    loc = rule.src_loc
+    found = [(last - first, text) for first, last, text in _rule_calls(loc.file)
+             if first <= loc.line <= last]
+    if not found:
+        return ""
+    text = min(found)[1]
+    return text if f'"{rule.id}"' in text or f"'{rule.id}'" in text else ""
+
+
+def _formal(rule: Rule) -> Iterator[str]:
+    text = written(rule)
+    if text:
+        yield f"As the game module writes it (``{Path(rule.src_loc.file).name}``, line {rule.src_loc.line}):"
+    else:
+        text = render_construct(rule.body)
+        yield "Formal statement:"
     yield ""
-    yield from _indent(render_construct(body).splitlines())
+    yield ".. code-block:: text"
     yield ""
+    yield from _indent(text.splitlines())
+    yield ""
+
+
+def _source_tag(src: Source) -> str:
+    return f"[{src.origin.value}] {' '.join((src.ref, *src.also))}"
+
+
+def _fixture_link(page: _Page, rule: Rule) -> tuple[str, str]:
+    """The rule's line entry for its fixture, and the reason it has none ("" when it has)."""
+    if page.fixture_folder is None:
+        return "", ""
+    path = page.fixture_folder / f"{rule.id}.json"
+    if path.is_file():
+        where = f"{page.fixtures_ref}/{page.game.key}/{rule.id}.json"
+        return f":download:`fixture <{where}>`", ""
+    reason = page.coverage.get(rule.id, "no fixture written yet (``trickspec fixtures`` "
+                                        f"{page.game.key} writes one)")
+    return "no fixture", reason
+
+
+def _rule_line(page: _Page, rule: Rule, *, anchored: bool) -> str:
+    """What a rule's heading line carries after its id: the source tag, the verified
+    properties (✓) that cover it and its fixture."""
+    parts = [f"**{esc(_source_tag(rule.source))}**"]
+    if anchored:
+        covering = page.covering(rule.id)
+        if covering:
+            parts.append(" ".join(f"{_mark(r)} :prop:`{r['id']}`".strip() for r in covering))
+        fixture, _reason = _fixture_link(page, rule)
+        if fixture:
+            parts.append(fixture)
+    return " · ".join(parts)
 
 
 def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[str]:
+    """A rule: its id, source tag, covering properties and fixture on one line, its text,
+    and the rest folded under "Details"."""
     game = page.game
     yield f".. rulebook:rule:: {rule.id}"
     if anchored:
@@ -389,30 +490,33 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
             yield f"   :refs: {' '.join(refs)}"
     else:
         yield "   :no-index:"
+    yield f"   :line: {_rule_line(page, rule, anchored=anchored)}"
     yield ""
     body: list[str] = [esc(rule.text), ""]
-    body += list(_source_lines(rule.source, page.doc))
+    details: list[str] = list(_source_lines(rule.source, page.doc))
     kind = type(rule.body)
-    body.append(f":States: :py:class:`~{kind.__module__}.{kind.__name__}`: {_first_line(kind)}")
+    details.append(f":States: :py:class:`~{kind.__module__}.{kind.__name__}`: {_first_line(kind)}")
     part = next((part for part, ids in game.program.parts.items() if rule.id in ids), None)
     if part is not None:  # (a variant's rule is part of the variant's program)
-        body.append(f":Deal program: {esc(part)}")
-    body.append(":Read by: " + "; ".join(
+        details.append(f":Deal program: {esc(part)}")
+    details.append(":Read by: " + "; ".join(
         f"{name}: {esc(_reading(reading, rule))}" for name, reading in _READINGS))
     if anchored:
         covering = page.covering(rule.id)
-        if covering:
-            body.append(":Covered by: " + "; ".join(f":prop:`{r['id']}` ({_verdict(r)})"
-                                                   for r in covering))
-        else:
-            body.append(":Covered by: no property")
+        details.append(":Covered by: " + ("; ".join(f":prop:`{r['id']}` ({_verdict(r)})"
+                                                    for r in covering) or "no property"))
+        _fixture, reason = _fixture_link(page, rule)
+        if reason:
+            details.append(f":Fixture: none: {esc(reason)}")
         variants = [v for v in game.variants if any(old.id == rule.id for old, _n in v.replaces)]
         if variants:
-            body.append(":Variants: " + _and([f":variant:`{v.id}` replaces it" for v in variants]))
+            details.append(":Variants: " + _and([f":variant:`{v.id}` replaces it" for v in variants]))
         if page.mutations:
-            body.append(":Mutants: " + _mutation_line(page.mutants_of(rule.id)))
-    body.append("")
-    body += list(_formal(rule.body))
+            details.append(":Mutants: " + _mutation_line(page.mutants_of(rule.id)))
+    details.append("")
+    details += list(_formal(rule))
+    body += [".. rulebook-details:: Details", ""]
+    body += list(_indent(details))
     yield from _indent(body)
 
 
@@ -485,21 +589,93 @@ def _format_variants(page: _Page) -> Iterator[str]:
             base = {str(r["id"]) for r in page.checks}
             for r in run.results:
                 if str(r["id"]) not in base:
-                    body += list(_property_entry(r))
+                    body += list(_property_entry(r, game))
         yield from _indent(body)
 
 
-def _playthrough(r: dict[str, object]) -> Iterator[str]:
+_PLAIN_KEYS = ("contract", "declarer", "leader", "trick_number", "hands", "plays", "trump",
+               "tracked", "to_play", "legal", "scores", "trick_winners")
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def _situation(game: Game | None, data: dict[str, Any]) -> Iterator[str]:
+    """A counterexample's situation drawn as a card player reads it: the contract, the
+    hands as a table, the cards played so far and what the rules let the seat do."""
+    head = []
+    if data.get("contract"):
+        head.append(f"Contract {esc(str(data['contract']))} by {esc(str(data.get('declarer', '')))}")
+    if data.get("trump"):
+        try:
+            head.append(f"trumps {Suit.parse(str(data['trump'])).symbol}")
+        except Exception:  # noqa: BLE001  # a strain the notation does not read: shown as is
+            head.append(f"trumps {esc(str(data['trump']))}")
+    if data.get("trick_number"):
+        head.append(f"trick {data['trick_number']}, {esc(str(data.get('leader', '')))} leads")
+    if head:
+        yield "; ".join(head) + "."
+        yield ""
+    hands = data.get("hands")
+    if isinstance(hands, dict) and game is not None:
+        from ._examples import _hands
+
+        try:
+            masks = [0] * game.players
+            for name, text in hands.items():
+                masks[game.table.names.index(name)] = CardSet.parse(text, game.deck).mask
+            yield from _table(_hands(game, tuple(masks)))
+        except (ValueError, SpecError):
+            pass
+    plays = data.get("plays")
+    if plays:
+        yield f"Cards played so far: {esc(', '.join(map(str, plays)))}."
+        yield ""
+    tracked = data.get("tracked")
+    if isinstance(tracked, dict):
+        set_ = [f"{_words(k)}: {_value(v)}" for k, v in tracked.items() if v not in (False, 0, "", None)]
+        if set_:
+            yield "Already in play: " + esc("; ".join(set_)) + "."
+            yield ""
+    if data.get("to_play"):
+        legal = str(data.get("legal") or "")
+        yield (f"{esc(str(data['to_play']))} may play: "
+               + (esc(legal) if legal.strip("- ") else "no card at all") + ".")
+        yield ""
+    if data.get("scores"):
+        yield "Scores: " + esc(", ".join(f"{k} {v}" for k, v in dict(data["scores"]).items())) + "."
+        yield ""
+    rest = {k: v for k, v in data.items() if k not in _PLAIN_KEYS}
+    if rest:
+        calls = rest.pop("call_is_bid", None)
+        words = [f"{_words(k.removeprefix('call_'))}: {_value(v)}" for k, v in rest.items()]
+        what = "a bid" if calls else "a pass" if calls is not None else "a call"
+        yield f"The auction, at {what}: " + esc("; ".join(words)) + "."
+        yield ""
+
+
+def _playthrough(r: dict[str, object], game: Game | None = None) -> Iterator[str]:
     pt = r.get("counterexample")
-    if not isinstance(pt, dict) or not pt.get("text"):
+    if not isinstance(pt, dict):
         return
     kind = "Counterexample" if r.get("verdict") == "VIOLATED" else "Example"
-    yield f"{kind}" + (", replayed in the engine" if pt.get("replayed") else "") + ":"
+    yield f"**{kind}**" + (", replayed in the engine" if pt.get("replayed") else "") + ":"
     yield ""
-    yield "::"
-    yield ""
-    yield from _indent(str(line) for line in pt["text"])  # type: ignore[attr-defined]
-    yield ""
+    data = pt.get("data")
+    if isinstance(data, dict) and data:
+        yield from _situation(game, data)
+    elif pt.get("text"):
+        yield "::"
+        yield ""
+        yield from _indent(str(line) for line in pt["text"])  # type: ignore[attr-defined]
+        yield ""
 
 
 _KINDS = {"generic": "generic, checked for every game",
@@ -508,57 +684,81 @@ _KINDS = {"generic": "generic, checked for every game",
           "fact": "a fact of the rulebook (a number or a card it states)"}
 
 
-def _format_properties(page: _Page) -> Iterator[str]:
-    yield from _title("Properties", "-")
+def _format_verification(page: _Page) -> Iterator[str]:
+    yield from _title("Verification", "-")
     if page.results.checked:
-        yield (f"{_summary(page.results)}, with Z3 {page.results.z3_version} and a timeout of "
-               f"{page.results.timeout:g} s a property, when this page was built "
-               "(``trickspec check`` gives the same results).")
+        yield (f"{_summary(page.results)} {page.results.z3_version}, each property within a "
+               f"budget of {page.results.timeout:g} s (``trickspec check {page.game.key}`` "
+               "gives the same verdicts, with the time each took).")
     else:
         yield "The properties were not checked in this build; they are listed without verdicts."
     yield ""
+    yield ".. list-table::"
+    yield "   :header-rows: 1"
+    yield "   :class: rulebook-table rulebook-verification"
+    yield ""
+    yield "   * - Property"
+    yield "     - Verdict"
+    yield "     - Bounds"
+    yield "     - Covers"
     for r in page.checks:
-        yield from _property_entry(r)
+        verdict = f"{_mark(r)} {_verdict(r)}".strip()
+        detail = esc(str(r.get("detail") or "")) if r.get("verdict", "HOLDS") == "HOLDS" else ""
+        covers = _and([f":rule:`{c}`" for c in r.get("covers") or []])  # type: ignore[union-attr]
+        yield f"   * - :prop:`{r['id']}`"
+        yield f"     - {verdict}"
+        yield f"     - {detail}" if detail else "     -"
+        yield f"     - {covers}" if covers else "     -"
+    yield ""
+    yield from _format_findings(page)
+    yield from _title("The properties", "~")
+    for r in page.checks:
+        yield from _property_entry(r, page.game)
 
 
-def _property_entry(r: dict[str, object]) -> Iterator[str]:
-    """A property's anchored entry: text, verdict, kind, the rules it covers."""
+def _property_entry(r: dict[str, object], game: Game | None = None) -> Iterator[str]:
+    """A property's anchored entry: text, verdict, kind, the rules it covers; the example
+    or counterexample folded."""
     yield f".. rulebook:property:: {r['id']}"
     yield ""
     body = [esc(str(r["text"])), ""]
     if r.get("verdict") is not None:
-        body.append(f":Verdict: {_verdict(r)}" + (f"; {esc(str(r['detail']))}" if r.get("detail") else ""))
+        body.append(f":Verdict: {_mark(r)} {_verdict(r)}" + (f"; {esc(str(r['detail']))}" if r.get("detail") else ""))
     if r.get("kind") is not None:
         body.append(f":Kind: {_KINDS.get(str(r['kind']), str(r['kind']))}"
                     + ("; a finding" if r.get("finding") else ""))
     covers = r.get("covers") or []
     body.append(":Covers: " + (_and([f":rule:`{c}`" for c in covers]) or "no rule"))  # type: ignore[union-attr]
     body.append("")
-    body += list(_playthrough(r))
+    shown = list(_playthrough(r, game))
+    if shown:
+        body += [".. rulebook-details:: " + ("Counterexample" if r.get("verdict") == "VIOLATED"
+                                             else "Example"), ""]
+        body += list(_indent(shown))
     yield from _indent(body)
 
 
 def _format_findings(page: _Page) -> Iterator[str]:
-    yield from _title("Findings", "-")
+    yield from _title("Findings", "~")
     yield ("Consequences of the rules a player might not expect: properties the game marks "
            "as findings, proved, and properties a variant breaks (or the rules break), with "
-           "the counterexample.")
+           "the counterexample drawn as the engine replays it.")
     yield ""
     found = False
+    game = page.game
     for r in page.checks:  # a property the rules as they stand do not satisfy
         if r.get("verdict", "HOLDS") != "HOLDS":
             found = True
             yield (f":prop:`{r['id']}` is {_VERDICT[str(r['verdict'])]}: {esc(str(r['text']))}"
                    + (f" ({esc(str(r['detail']))})" if r.get("detail") else ""))
             yield ""
-            yield from _playthrough(r)
+            yield from _playthrough(r, game)
     for r in page.checks:
         if r.get("finding") and r.get("verdict", "HOLDS") == "HOLDS":
             found = True
-            yield f"* {esc(str(r['text']))} (:prop:`{r['id']}`, {_verdict(r)})"
+            yield f"* {esc(str(r['text']))} (:prop:`{r['id']}`, {_mark(r)} {_verdict(r)})"
     if found:
         yield ""
-    game = page.game
     for run in page.results.variants:
         broken = [r for r in run.results if r["verdict"] != "HOLDS"]
         for r in broken:
@@ -568,7 +768,7 @@ def _format_findings(page: _Page) -> Iterator[str]:
                    f":prop:`{r['id']}` is {_VERDICT[str(r['verdict'])]}: {esc(str(r['text']))}"
                    + (f" ({esc(str(r['detail']))})" if r.get("detail") else ""))
             yield ""
-            yield from _playthrough(r)
+            yield from _playthrough(r, game)
     if not found:
         yield "None in this build."
         yield ""
@@ -576,21 +776,35 @@ def _format_findings(page: _Page) -> Iterator[str]:
 
 def _format_example(game: Game, ex: Example) -> Iterator[str]:
     yield from _title(ex.title, "~")
-    yield f"Dealer: {esc(ex.dealer)}."
+    yield f"*Why this deal:* {ex.why}"
+    yield ""
+    yield f"{' '.join(ex.facts)} (Played by the engine: {esc(ex.origin)}.)"
     yield ""
     for t in ex.thrown_in:
-        yield f"* {esc(t)}"
+        yield f"* {t}"
     if ex.thrown_in:
         yield ""
+    yield "Hands as dealt:"
+    yield ""
     yield from _table(ex.hands)
-    yield "Calls: " + esc(", ".join(ex.calls) or "none") + "."
-    yield ""
-    yield f"Contract: {esc(ex.contract)}."
-    yield ""
-    yield from _table(ex.tricks)
+    if ex.auction is not None:
+        yield "The auction, every call and announcement in turn:"
+        yield ""
+        yield from _table(ex.auction, classes="rulebook-table rulebook-auction", stub=False)
+    if ex.tricks is not None:
+        yield "The play (the winning card of each trick in bold, trumps underlined):"
+        yield ""
+        yield from _table(ex.tricks, classes="rulebook-table rulebook-tricks")
+    else:
+        yield "No card is played."
+        yield ""
     for line in ex.results:
         yield esc(line)
         yield ""
+    if ex.sheet is not None:
+        yield "The score sheet of this deal:"
+        yield ""
+        yield from _table(ex.sheet, classes="rulebook-table rulebook-sheet")
     if ex.paid:
         yield "Paid by rule: " + "; ".join(f"{esc(seat)} {amount:+d} by :rule:`{rid}`"
                                            for rid, seat, amount in ex.paid) + "."
@@ -598,37 +812,33 @@ def _format_example(game: Game, ex: Example) -> Iterator[str]:
 
 
 def _format_examples(page: _Page) -> Iterator[str]:
-    if not page.seeds and not page.fixtures:
+    if not page.examples:
         return
     yield from _title("Worked examples", "-")
-    yield ("Whole deals played by the engine with random players from fixed seeds "
-           "(``trickspec play GAME --seed N`` plays the same deal), printed from the deal's "
-           "record after replaying it through the engine.")
+    yield ("Deals chosen to show the game at work: a contract made, a contract failed, and a "
+           "deal for each mechanism that comes up in few deals.  They are picked from a fixed "
+           "pool of deals the engine plays with bots (the same deals every build), or from a "
+           "rule's fixture when no deal of the pool shows the rule, and replayed through the "
+           "engine before they are printed.")
     yield ""
-    for seed in page.seeds:
-        yield from _format_example(page.game, example(page.game, seed))
-    edge = fixture_examples(page.game, page.fixtures) if page.fixtures else []
-    if edge:
-        yield from _title("Each scoring rule at work", "-")
-        yield (f"For each scoring rule, a deal in which it pays: the rule-coverage fixtures "
-               f"in ``fixtures/{page.game.key}`` (written by ``trickspec fixtures "
-               f"{page.game.key}``, found by Z3 or among deals played by bots, and replayed "
-               "through the engine here).")
-        yield ""
-        for ex in edge:
-            yield from _format_example(page.game, ex)
+    for chosen in choose(page.game, fixtures=page.fixture_folder, size=page.pool):
+        yield from _format_example(page.game, deal_example(page.game, chosen))
 
 
-def game_page(game: Game, results: GameResults, *, seeds: Sequence[int] = (1, 2, 3),
-              fixtures: Path | None = None, mutations: dict[str, Any] | None = None
-              ) -> Iterator[str]:
-    """The whole rulebook page of a game; ``fixtures`` is the folder of the game's
-    rule-coverage fixtures, whose scoring rules' deals are shown as examples;
-    ``mutations`` a report of ``trickspec mutate GAME --json``, shown rule by rule."""
-    page = _Page(game, parse_doc(game.doc), results, seeds, fixtures, mutations)
+def game_page(game: Game, results: GameResults, *, examples: bool = True, pool: int = POOL,
+              fixtures: Path | None = None, fixtures_ref: str = "",
+              mutations: dict[str, Any] | None = None) -> Iterator[str]:
+    """The whole rulebook page of a game: the rules first, then the examples, the tables,
+    the sources and the verification.  ``fixtures`` is the folder of the game's
+    rule-coverage fixtures (each rule links to its own, as the download path
+    ``fixtures_ref``/GAME/RULE.json); ``examples`` chooses worked examples from a pool of
+    ``pool`` deals; ``mutations`` a report of ``trickspec mutate GAME --json``, shown rule
+    by rule."""
+    page = _Page(game, parse_doc(game.doc), results, examples, pool, fixtures, mutations,
+                 fixtures_ref)
     yield from _title(game.name, "=")
-    for part in (_format_intro, _format_overview, _format_sources, _format_tables, _format_rules,
-                 _format_variants, _format_properties, _format_findings, _format_examples):
+    for part in (_format_intro, _format_overview, _format_rules, _format_variants,
+                 _format_examples, _format_tables, _format_sources, _format_verification):
         yield from part(page)
 
 

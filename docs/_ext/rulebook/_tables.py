@@ -35,6 +35,7 @@ class Table:
     rows: list[list[str]]
     rules: list[str] = field(default_factory=list)  # ids of the rules the table comes from
     notes: list[str] = field(default_factory=list)  # sentences printed under the table
+    raw: bool = False  # the cells are reST already (marked cards), not plain text
 
 
 def _suit_label(suit: Suit | None) -> str:
