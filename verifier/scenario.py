@@ -51,7 +51,7 @@ from spec.engine import (
     Play,
     State,
     engine_for,
-    lowest_bot,
+    low_bidder,
     modest_bot,
     play_deal,
     random_bot,
@@ -282,11 +282,11 @@ def played_deals(game: Game, *, seed: int, seconds: float, most: int,
     Random bots and modest ones (:func:`~spec.engine.modest_bot`: low contracts, no
     announcement unless demanded) take turns, so that situations rare among random
     auctions, a low contract made or a deal without announcements, turn up as well; with
-    ``lowest``, bots that bid the lowest legal bid (:func:`~spec.engine.lowest_bot`) take
+    ``lowest``, bots that bid the lowest legal bid (:func:`~spec.engine.low_bidder`) take
     every third deal, for the contracts at the foot of the ladder.
     """
     kinds = ((random_bot, ""), (modest_bot, ", modest bots"),
-             *([(lowest_bot, ", bots bidding low")] if lowest else []))
+             *([(low_bidder(), ", bots bidding low")] if lowest else []))
     start = time.perf_counter()
     for k in range(most):
         if k and time.perf_counter() - start > seconds:

@@ -39,7 +39,7 @@ from spec.engine._engine import (
     new_deal,
     parse_action,
 )
-from spec.engine._playout import Bot, lowest_bot, modest_bot, pick, play_on, random_bot
+from spec.engine._playout import Bot, low_bidder, modest_bot, pick, play_on, random_bot
 from spec.engine._session import (
     Match,
     PotSession,
@@ -86,7 +86,7 @@ __all__ = [
     "drop_engine",
     "engine_for",
     "legal_actions",
-    "lowest_bot",
+    "low_bidder",
     "modest_bot",
     "new_deal",
     "parse_action",

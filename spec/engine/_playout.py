@@ -326,17 +326,22 @@ def modest_bot(view: View, rng: random.Random) -> Action:
     return plain[pick(rng, len(plain))]
 
 
-def lowest_bot(view: View, rng: random.Random) -> Action:
-    """:func:`modest_bot`, but a bid it makes is the lowest legal one, so that the lowest
-    contracts of the ladder, which random calls seldom leave standing, are played too."""
-    actions = view.legal_actions()
-    if PASS in actions and rng.random() < 0.5:
-        return PASS
-    for a in actions:
-        if isinstance(a, Call) and a.bid is not None:
-            return a
-    plain = [a for a in actions if not isinstance(a, Declare)] or actions
-    return plain[pick(rng, len(plain))]
+def low_bidder(pass_chance: float = 0.5) -> Bot:
+    """A bot that passes with probability ``pass_chance`` whenever passing is legal, and
+    otherwise makes the lowest legal bid in the game's order of bids, so that the
+    contracts at the foot of the ladder, which random calls seldom leave standing, are
+    played too; everything else as :func:`modest_bot`."""
+    def bot(view: View, rng: random.Random) -> Action:
+        actions = view.legal_actions()
+        if PASS in actions and rng.random() < pass_chance:
+            return PASS
+        bids = [a for a in actions if isinstance(a, Call) and a.bid is not None]
+        if bids:
+            game = view._state.game
+            return min(bids, key=lambda a: game.bid_keys[game.ladder.index(a.bid)])  # type: ignore[arg-type]
+        return modest_bot(view, rng)
+
+    return bot
 
 
 def play_on(state: State, rng: random.Random) -> State:

@@ -21,26 +21,20 @@ Nothing depends on the clock: the pool has a fixed size, so a build picks the sa
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game, Rule
 from spec.dsl._nodes import DealtHand, Scope, walk
 from spec.engine import (
-    PASS,
-    Action,
-    Bot,
-    Call,
     Phase,
     Play,
     State,
-    View,
     engine_for,
+    low_bidder,
     modest_bot,
     play_deal,
     random_bot,
@@ -123,26 +117,10 @@ class _Judge:
         return hits
 
 
-def cautious_bot(game: Game) -> Bot:
-    """A bot that passes whenever passing is legal, but for one time in eight, and then makes
-    the lowest bid allowed: contracts stay at the bottom of the ladder, where most deals are
-    played.  Cards and everything else as :func:`~spec.engine.modest_bot`."""
-    rank = {bid: game.bid_keys[i] for i, bid in enumerate(game.ladder)}
-
-    def bot(view: View, rng: random.Random) -> Action:
-        actions = view.legal_actions()
-        if PASS in actions and rng.random() < 7 / 8:
-            return PASS
-        bids = [a for a in actions if isinstance(a, Call) and a.bid is not None]
-        if bids:
-            return min(bids, key=lambda a: rank[a.bid])
-        return modest_bot(view, rng)
-
-    return bot
 
 
 def _pool(game: Game, size: int) -> Iterator[tuple[State, str]]:
-    bots = (("modest", modest_bot), ("random", random_bot), ("cautious", cautious_bot(game)))
+    bots = (("modest", modest_bot), ("random", random_bot), ("cautious", low_bidder(7 / 8)))
     for seed in range(1, size + 1):
         name, bot = bots[seed % len(bots)]
         yield play_deal(game, seed=seed, bots=[bot] * game.players), f"seed {seed}, {name} bots"
