@@ -6,16 +6,23 @@ of answer:
 
 * **rejection**: the engine's own dealer deals from seeds and keeps the deals the
   constraint accepts (quick when the constraint is common);
-* **Z3**: each card gets an owner, the deal rule's shares and the constraint become
-  constraints, and each new deal starts from a random deal (from the seed) of which Z3
-  keeps every card it can: the owners the constraint forbids are given up, found by the
-  unsatisfiable core.  A deal found is then excluded, so deals are distinct.  When no
-  deal at all satisfies the constraint, Z3 proves it.
+* **Z3**: a Boolean for each card and place (a seat or the talon), exactly one place per
+  card, the deal rule's share for each place, and the constraint.  Z3's consequences tell
+  once where the constraint lets each card go; each new deal then starts from a random
+  deal (from the seed) that puts every card where it may go, and Z3 keeps every card of it
+  that it can: taken in a random order, a card is given up only when the unsatisfiable core
+  shows it conflicts with those before it.  Where the constraint is a matter of which
+  cards go where (holds, void, all of a rank) that is one check a deal, and the deals are
+  as diverse as random deals.  A deal found is then excluded, so deals are distinct.  When
+  no deal at all satisfies the constraint, Z3 proves it.
 
-``method="auto"`` deals a few thousand times first and turns to Z3 only when that does not
-find enough.  Every deal returned has been checked by the engine: its hands share out the
-deck as the deal rule does, and the engine's compilation of the constraint accepts it.
-The same seed gives the same deals.
+``method="auto"`` deals first and turns to Z3 as soon as the share of deals the constraint
+accepts says that dealing on would take longer than Z3.  Every deal returned has been
+checked by the engine: its hands share out the deck as the deal rule does, and the
+engine's compilation of the constraint accepts it.  The same seed gives the same deals.
+
+Z3's ``unknown`` (a spent time or resource budget) ends the search with the status
+``unknown`` and the deals found before; it is never read as "no (more) such deals".
 """
 from __future__ import annotations
 
@@ -44,13 +51,13 @@ REJECTION_TRIES = 4000  # deals dealt per deal wanted before "auto" turns to Z3
 # never timed, so that a seed gives the same deals on any machine) and these speeds,
 # measured with ``benchmarks/deals.py`` on the reference machine (2 cores, Vint):
 _DEALT_PER_SECOND = 25_000  # deals the engine deals and the constraint judges
-_Z3_PER_SECOND = 300  # deals Z3 finds once the search has begun
+_Z3_PER_SECOND = 400  # deals Z3 finds once the search has begun (300 to 600 on Vint)
 _Z3_START = 0.03  # seconds to encode the constraint and find the first deal
-# "auto" deals a sample that costs this share of the time Z3 would take before it may turn
-# to Z3, and checks again every _CHECK_EVERY deals; so it is at most this much slower than
-# Z3 where Z3 is quicker, and switches as soon as the count says dealing on is slower
+# Every _CHECK_EVERY deals "auto" compares: it turns to Z3 as soon as dealing on would be
+# slower even at a generous estimate of the share accepted, or, once it has dealt a sample
+# that costs this share of Z3's time, at the likeliest estimate
 _SAMPLE_SHARE = 0.15
-_CHECK_EVERY = 250
+_CHECK_EVERY = 100
 
 
 def _z3_seconds(wanted: int) -> float:
@@ -99,8 +106,7 @@ def _rejection(game: Game, test: Callable[..., bool], dealer: int, n: int, seed:
     """Deal from the seed and accept the deals the constraint accepts; the deals dealt.
 
     With ``give_up`` (the method "auto"), stop as soon as dealing on is expected to take
-    longer than Z3 would for the deals still wanted: after a sample that costs a small
-    share of Z3's time, and at every check after it, from the share of deals accepted so far.
+    longer than Z3 would for the deals still wanted (see ``_SAMPLE_SHARE``).
     """
     eng = accept.eng
     seen: set[tuple[int, ...]] = set()
@@ -114,10 +120,14 @@ def _rejection(game: Game, test: Callable[..., bool], dealer: int, n: int, seed:
             if hands not in seen:
                 seen.add(hands)
                 accept(dealer, hands)
-        if give_up and k >= sample and (k == sample or k % _CHECK_EVERY == 0):
+        if give_up and k % _CHECK_EVERY == 0:
             wanted = n - len(accept.deals)
-            dealing = wanted * k / (hits * _DEALT_PER_SECOND) if hits else float("inf")
-            if dealing > _z3_seconds(wanted):
+            solving = _z3_seconds(wanted)
+            # (hits + 2) / k: a share that the true one exceeds only by bad luck (one time in
+            # seven when no deal has been accepted yet)
+            if (wanted * k / ((hits + 2) * _DEALT_PER_SECOND) > solving
+                    or k >= sample and (not hits or wanted * k / (hits * _DEALT_PER_SECOND)
+                                        > solving)):
                 break  # rarer than Z3 is slow: dealing on would take longer than solving
     return k
 
@@ -246,9 +256,9 @@ class _Places:
         self.facts += [_exactly(ctx, [row[k] for row in self.dealt], self.share[k])
                        for k in range(len(self.places))]
         self.hands = [_bits(ctx, [row[s] for row in self.dealt]) for s in range(n)]
-        # the negation of each Boolean, made once: a deal found is excluded by a clause of them
-        self.not_ast = [[_ast(ctx, z3.Z3_mk_not(ctx.ref(), b.as_ast())) for b in row]
-                        for row in self.dealt]
+        # the negation of each Boolean, made once when a deal is first excluded (by a
+        # clause of them)
+        self.negated: list[list[z3.BoolRef]] = []
         #: for each card, the places (indices into ``places``) some deal may give it
         self.allowed = [[k for k, m in enumerate(self.share) if m] for _ in range(size)]
 
@@ -326,9 +336,13 @@ class _Places:
     def exclude(self, places: list[int]) -> Any:
         """A clause that excludes one deal (and no other), built by one call into Z3 (a
         clause per deal found, so it is cheap to make)."""
-        ast = self.not_ast
-        lits = (z3.Ast * len(places))(*[ast[i][k].as_ast() for i, k in enumerate(places)])
-        return z3.BoolRef(z3.Z3_mk_or(self.ctx.ref(), len(places), lits), self.ctx)
+        r = self.ctx.ref()
+        if not self.negated:
+            self.negated = [[_ast(self.ctx, z3.Z3_mk_not(r, b.as_ast())) for b in row]
+                            for row in self.dealt]
+        neg = self.negated
+        lits = (z3.Ast * len(places))(*[neg[i][k].as_ast() for i, k in enumerate(places)])
+        return _ast(self.ctx, z3.Z3_mk_or(r, len(places), lits))
 
 
 def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: Solving,
@@ -368,7 +382,8 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: 
             del wish[last]
         hands, where = places.decode(s.model())
         accept(dealer, hands)
-        _assert(s, [places.exclude(where)])
+        if len(accept.deals) < n:
+            _assert(s, [places.exclude(where)])
     return DealSearch("found")
 
 
