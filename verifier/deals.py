@@ -276,15 +276,13 @@ class _Places:
         answer, implied = s.consequences([], [b for row in self.dealt for b in row])
         if answer != z3.sat:
             return
+        r = self.ctx.ref()
         where = {b.get_id(): (i, k) for i, row in enumerate(self.dealt) for k, b in enumerate(row)}
-        for c in implied:
-            lit = c.arg(1)
-            fixed = z3.is_not(lit)
-            i, k = where[(lit.arg(0) if fixed else lit).get_id()]
-            if fixed:
-                self.allowed[i] = [j for j in self.allowed[i] if j != k]
-            else:
-                self.allowed[i] = [k]
+        for c in implied:  # each is Implies(True, literal), read through the C API
+            lit = z3.Z3_get_app_arg(r, c.as_ast(), 1)
+            negated = z3.Z3_get_decl_kind(r, z3.Z3_get_app_decl(r, lit)) == z3.Z3_OP_NOT
+            i, k = where[z3.Z3_get_ast_id(r, z3.Z3_get_app_arg(r, lit, 0) if negated else lit)]
+            self.allowed[i] = [j for j in self.allowed[i] if j != k] if negated else [k]
 
     def target(self, rng: random.Random) -> list[int]:
         """A random deal, as a place (an index into ``places``) for each card, that gives
@@ -380,10 +378,10 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: 
                                   reason="Z3 proves that no deal satisfies the constraint")
             last = max(j for j, b in enumerate(wish) if b.get_id() in core)
             del wish[last]
-        hands, where = places.decode(s.model())
+        hands, placed = places.decode(s.model())
         accept(dealer, hands)
         if len(accept.deals) < n:
-            _assert(s, [places.exclude(where)])
+            _assert(s, [places.exclude(placed)])
     return DealSearch("found")
 
 
