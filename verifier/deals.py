@@ -10,11 +10,12 @@ of answer:
   card, the deal rule's share for each place, and the constraint.  Z3's consequences tell
   once where the constraint lets each card go; each new deal then starts from a random
   deal (from the seed) that puts every card where it may go, and Z3 keeps every card of it
-  that it can: taken in a random order, a card is given up only when the unsatisfiable core
-  shows it conflicts with those before it.  Where the constraint is a matter of which
-  cards go where (holds, void, all of a rank) that is one check a deal, and the deals are
-  as diverse as random deals.  A deal found is then excluded, so deals are distinct.  When
-  no deal at all satisfies the constraint, Z3 proves it.
+  that it can: taken in a random order, cards are given up only when the unsatisfiable
+  core shows they conflict with those before them (the later half of the core, at each
+  check).  Where the constraint is a matter of which cards go where (holds, void, all of
+  a rank) that is one check a deal, and the deals are as diverse as random deals.  A deal
+  found is then excluded, so deals are distinct.  When no deal at all satisfies the
+  constraint, Z3 proves it.
 
 ``method="auto"`` deals first and turns to Z3 as soon as the share of deals the constraint
 accepts says that dealing on would take longer than Z3.  Every deal returned has been
@@ -361,7 +362,7 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: 
     places.learn(s)
     while len(accept.deals) < n:
         # start from a random deal and keep as many of its cards as Z3 can, taken in a
-        # random order: a card is given up only when it conflicts with those before it
+        # random order: cards are given up only when they conflict with those before them
         wish = places.literals(places.target(rng))
         rng.shuffle(wish)
         while True:
@@ -376,8 +377,12 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: 
                     return DealSearch("found", reason=f"only {len(accept.deals)} deals satisfy it")
                 return DealSearch("impossible",
                                   reason="Z3 proves that no deal satisfies the constraint")
-            last = max(j for j, b in enumerate(wish) if b.get_id() in core)
-            del wish[last]
+            # give up the later half of the core's cards: a conflict of counts (more
+            # spades for North, say) takes several, one check a card is slow, and the
+            # cards kept come first in a random order all the same
+            in_core = [j for j, b in enumerate(wish) if b.get_id() in core]
+            for j in reversed(in_core[len(in_core) // 2:]):
+                del wish[j]
         hands, placed = places.decode(s.model())
         accept(dealer, hands)
         if len(accept.deals) < n:
