@@ -7,7 +7,10 @@ Run from the repository root::
     python benchmarks/deals.py                  # Vint, the default constraints
     python benchmarks/deals.py --deals 300 --repeats 5 --json
 
-For each constraint the figures are the medians of ``--repeats`` runs (seeds 1, 2, ...),
+The constraints: North holds exactly the spade ace, king, queen and jack and no heart
+(``RARE``, a matter of which cards go where), North holds the four aces (``ACES``), North
+holds eleven spades or more (``LONG``, a matter of counts), and one deal in three
+(``COMMON``).  For each the figures are the medians of ``--repeats`` runs (seeds 1, 2, ...),
 each asking for ``--deals`` deals, the methods taking turns so that a change in the load
 of the machine falls on all of them:
 
@@ -63,6 +66,7 @@ NORTH = 0
 # those four (count == 4 with all four held), and the hearts none
 RARE = "holds(North, AS, KS, QS, JS) and count(North, spades) == 4 and void(North, hearts)"
 ACES = "count(North, aces) == 4"
+LONG = "count(North, spades) >= 11"  # a matter of counts, not of where each card goes
 COMMON = "count(North, spades) >= 4"
 IMPOSSIBLE = "count(North, aces) + count(South, aces) == 5"
 
@@ -96,6 +100,10 @@ def _plain_rare(x: list[list[Any]]) -> list[Any]:
 
 def _plain_aces(x: list[list[Any]]) -> list[Any]:
     return [z3.PbEq([(x[i][NORTH], 1) for i in ACE_CARDS], 4)]
+
+
+def _plain_long(x: list[list[Any]]) -> list[Any]:
+    return [z3.PbGe([(x[i][NORTH], 1) for i in SPADES], 11)]
 
 
 def _plain_common(x: list[list[Any]]) -> list[Any]:
@@ -147,6 +155,17 @@ def _exact_aces(rng: random.Random) -> Hands:
     return _deal_rest(rng, north)
 
 
+_LONG_WAYS = {j: comb(13, j) * comb(39, 13 - j) for j in (11, 12, 13)}  # North's spades
+
+
+def _exact_long(rng: random.Random) -> Hands:
+    """A deal drawn uniformly from those that meet LONG: North's number of spades in
+    proportion to the hands that have it, then which spades and which other cards."""
+    j = rng.choices(list(_LONG_WAYS), weights=list(_LONG_WAYS.values()))[0]
+    others = [i for i in range(CARDS) if i not in SPADES]
+    return _deal_rest(rng, rng.sample(SPADES, j) + rng.sample(others, 13 - j))
+
+
 def _deal_rest(rng: random.Random, north: list[int]) -> Hands:
     rest = [i for i in range(CARDS) if i not in north]
     rng.shuffle(rest)
@@ -163,6 +182,13 @@ def _chance_rare(i: int) -> list[float]:
 
 def _chance_aces(i: int) -> list[float]:
     north = 1.0 if i in ACE_CARDS else 9 / 48
+    return [north] + [(1 - north) / 3] * 3
+
+
+def _chance_long(i: int) -> list[float]:
+    total = sum(_LONG_WAYS.values())
+    per = (j / 13 if i in SPADES else (13 - j) / 39 for j in _LONG_WAYS)
+    north = sum(w * p for w, p in zip(_LONG_WAYS.values(), per)) / total
     return [north] + [(1 - north) / 3] * 3
 
 
@@ -195,12 +221,14 @@ def distance(deals: Sequence[Hands], chance: Callable[[int], list[float]]) -> fl
 
 def trickspec(where: str, n: int, seed: int, method: str) -> dict[str, Any]:
     game = find_game(GAME)
+    start = time.perf_counter()
     cond = parse_where(game, where)
     result = deals_where(game, cond, n=n, seed=seed, method=method)
+    seconds = time.perf_counter() - start
     test = deal_test(game, cond)
     assert all(test(d, hands) for d, hands in result.deals), "a deal the constraint refuses"
     assert len({hands for _d, hands in result.deals}) == len(result.deals), "a deal twice"
-    return {"status": result.status, "method": result.method, "seconds": result.seconds,
+    return {"status": result.status, "method": result.method, "seconds": seconds,
             "deals": [hands for _d, hands in result.deals]}
 
 
@@ -325,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
                         _exact_rare, d, args.repeats, speed),
         "aces": measure(ACES, _plain_aces, comb(48, 9) / comb(52, 13), _chance_aces,
                         _exact_aces, d, args.repeats, speed),
+        "long": measure(LONG, _plain_long, sum(_LONG_WAYS.values()) / comb(52, 13),
+                        _chance_long, _exact_long, d, args.repeats, speed),
         "common": measure(COMMON, _plain_common, _at_least_in_suit(4), None, None, d,
                           args.repeats, speed),
         "first_new_process_ms": 1000 * first_deal_new_process(RARE),
@@ -339,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{GAME}: {d} deals per run, medians of {args.repeats} runs; load average "
           f"{load:.1f} -> {out['load_average_after']:.1f} on {out['cores']} cores")
     print(f"the engine deals and judges {speed:,.0f} deals/s")
-    for key in ("rare", "aces", "common"):
+    for key in ("rare", "aces", "long", "common"):
         _print(key, out[key])
     print(f"first deal in a new process (the engine's rules compiled in the call): "
           f"{out['first_new_process_ms']:.0f} ms")

@@ -405,9 +405,9 @@ def deals_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0, dealer: i
     """
     if method not in ("auto", "z3", "rejection"):
         raise NotationError(f"unknown method {method!r} (auto, z3 or rejection)", value=method)
+    start = time.perf_counter()
     dealer = game.players - 1 if dealer is None else dealer
     test = deal_test(game, where)
-    start = time.perf_counter()
     accept = _Accept(game, test, on_found)
     dealt = 0
     if method in ("auto", "rejection"):
