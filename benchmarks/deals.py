@@ -56,6 +56,7 @@ from spec.cards import Rank, Suit
 from spec.constraints import deal_test, parse_where
 from spec.engine import engine_for
 from spec.registry import find_game
+from verifier._z3.solver import checks_made
 from verifier.deals import deals_where
 
 GAME = "vint"
@@ -221,14 +222,15 @@ def distance(deals: Sequence[Hands], chance: Callable[[int], list[float]]) -> fl
 
 def trickspec(where: str, n: int, seed: int, method: str) -> dict[str, Any]:
     game = find_game(GAME)
-    start = time.perf_counter()
+    start, checks = time.perf_counter(), checks_made()
     cond = parse_where(game, where)
     result = deals_where(game, cond, n=n, seed=seed, method=method)
-    seconds = time.perf_counter() - start
+    seconds, checks = time.perf_counter() - start, checks_made() - checks
     test = deal_test(game, cond)
     assert all(test(d, hands) for d, hands in result.deals), "a deal the constraint refuses"
     assert len({hands for _d, hands in result.deals}) == len(result.deals), "a deal twice"
     return {"status": result.status, "method": result.method, "seconds": seconds,
+            "checks_per_deal": checks / len(result.deals) if result.deals else 0.0,
             "deals": [hands for _d, hands in result.deals]}
 
 
@@ -279,7 +281,8 @@ def measure(where: str, plain: Callable[[list[list[Any]]], list[Any]],
     """Every figure for one constraint (see the module docstring)."""
     runs: dict[str, list[float]] = {k: [] for k in ("plain", "z3", "auto", "rejection",
                                                     "plain_first", "z3_first",
-                                                    "plain_first_cpu", "z3_first_cpu")}
+                                                    "plain_first_cpu", "z3_first_cpu",
+                                                    "z3_checks")}
     deals: dict[str, list[list[Hands]]] = {"plain": [], "z3": []}
     auto_method = ""
     measured_rejection = probability * dealt_per_second > 20  # else: speed x probability
@@ -291,6 +294,7 @@ def measure(where: str, plain: Callable[[list[list[Any]]], list[Any]],
         deals["plain"].append(got)
         z = trickspec(where, n, r, "z3")
         runs["z3"].append(_rate(len(z["deals"]), z["seconds"]))
+        runs["z3_checks"].append(z["checks_per_deal"])
         deals["z3"].append(z["deals"])
         wall, cpu = first_deal(where, 100 + r)
         runs["z3_first"].append(wall)
@@ -313,6 +317,7 @@ def measure(where: str, plain: Callable[[list[list[Any]]], list[Any]],
         "auto_slowdown": best / med["auto"] if med["auto"] else float("inf"),
         "plain_first_ms": 1000 * med["plain_first"], "z3_first_ms": 1000 * med["z3_first"],
         "z3_first_ms_runs": [round(1000 * t, 1) for t in runs["z3_first"]],
+        "z3_checks_per_deal": med["z3_checks"],
         "plain_first_cpu_ms": 1000 * med["plain_first_cpu"],
         "z3_first_cpu_ms": 1000 * med["z3_first_cpu"],
         "plain_moved": statistics.mean(moved(d) for d in deals["plain"]),
@@ -393,7 +398,8 @@ def _print(key: str, f: dict[str, Any]) -> None:
     how = "measured" if f["rejection_measured"] else "dealing speed x p"
     print(f"  {'rejection':14} {f['rejection_per_second']:9,.3g}  ({how})")
     print(f"  {'auto':14} {f['auto_per_second']:9,.0f}  ({f['auto_method']})")
-    print(f"  z3 / plain Z3:   {f['z3_over_plain']:.2f}   (target >= {TARGET_RATIO})")
+    print(f"  z3 / plain Z3:   {f['z3_over_plain']:.2f}   (target >= {TARGET_RATIO}; "
+          f"{f['z3_checks_per_deal']:.2f} solver checks a deal)")
     print(f"  first deal:      {f['z3_first_ms']:.1f} ms (target <= {TARGET_FIRST_MS:.0f} ms; "
           f"runs {f['z3_first_ms_runs']}); CPU {f['z3_first_cpu_ms']:.1f} ms "
           f"(plain Z3: {f['plain_first_cpu_ms']:.1f} ms)")
