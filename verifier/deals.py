@@ -52,7 +52,7 @@ REJECTION_TRIES = 4000  # deals dealt per deal wanted before "auto" turns to Z3
 # never timed, so that a seed gives the same deals on any machine) and these speeds,
 # measured with ``benchmarks/deals.py`` on the reference machine (2 cores, Vint):
 _DEALT_PER_SECOND = 25_000  # deals the engine deals and the constraint judges
-_Z3_PER_SECOND = 400  # deals Z3 finds once the search has begun (300 to 600 on Vint)
+_Z3_PER_SECOND = 400  # deals Z3 finds once the search has begun (300 to 600, 52 cards)
 _Z3_START = 0.03  # seconds to encode the constraint and find the first deal
 # Every _CHECK_EVERY deals "auto" compares: it turns to Z3 as soon as dealing on would be
 # slower even at a generous estimate of the share accepted, or, once it has dealt a sample
