@@ -6,19 +6,29 @@ of answer:
 
 * **rejection**: the engine's own dealer deals from seeds and keeps the deals the
   constraint accepts (quick when the constraint is common);
-* **Z3**: each card gets an owner, the deal rule's shares and the constraint become
-  constraints, and each new deal starts from a random deal (from the seed) of which Z3
-  keeps every card it can: the owners the constraint forbids are given up, found by the
-  unsatisfiable core.  A deal found is then excluded, so deals are distinct.  When no
-  deal at all satisfies the constraint, Z3 proves it.
+* **Z3**: a Boolean for each card and place (a seat or the talon), exactly one place per
+  card, the deal rule's share for each place, and the constraint.  Z3's consequences tell
+  once where the constraint lets each card go; each new deal then starts from a random
+  deal (from the seed) that puts every card where it may go, and Z3 keeps every card of it
+  that it can: taken in a random order, cards are given up only when the unsatisfiable
+  core shows they conflict with those before them (the later half of the core, at each
+  check).  Where the constraint is a matter of which cards go where (holds, void, all of
+  a rank) that is one check a deal, and the deals are as diverse as random deals.  A deal
+  found is then excluded, so deals are distinct.  When no deal at all satisfies the
+  constraint, Z3 proves it.
 
-``method="auto"`` deals a few thousand times first and turns to Z3 only when that does not
-find enough.  Every deal returned has been checked by the engine: its hands share out the
-deck as the deal rule does, and the engine's compilation of the constraint accepts it.
-The same seed gives the same deals.
+``method="auto"`` deals first and turns to Z3 as soon as the share of deals the constraint
+accepts says that dealing on would take longer than Z3.  Every deal returned has been
+checked by the engine: its hands share out the deck as the deal rule does, and the
+engine's compilation of the constraint accepts it.  The same seed gives the same deals.
+
+Z3's ``unknown`` (a spent time or resource budget) ends the search with the status
+``unknown`` and the deals found before; it is never read as "no (more) such deals".
 """
 from __future__ import annotations
 
+import ctypes
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,9 +47,23 @@ from verifier._z3.solver import Solving
 __all__ = ["REJECTION_TRIES", "DealSearch", "deals_where"]
 
 REJECTION_TRIES = 4000  # deals dealt per deal wanted before "auto" turns to Z3
-# "auto" deals _SAMPLE deals first; when fewer than one in _BREAK_EVEN is accepted it turns
-# to Z3 at once (dealing runs at some 30,000 deals/s, Z3 at some 30 deals/s)
-_SAMPLE, _BREAK_EVEN = 2000, 1000
+
+# "auto" chooses by expected time, from the share of deals the constraint accepts (counted,
+# never timed, so that a seed gives the same deals on any machine) and these speeds,
+# measured with ``benchmarks/deals.py`` on the reference machine (2 cores, Vint):
+_DEALT_PER_SECOND = 25_000  # deals the engine deals and the constraint judges
+_Z3_PER_SECOND = 400  # deals Z3 finds once the search has begun (300 to 600, 52 cards)
+_Z3_START = 0.03  # seconds to encode the constraint and find the first deal
+# Every _CHECK_EVERY deals "auto" compares: it turns to Z3 as soon as dealing on would be
+# slower even at a generous estimate of the share accepted, or, once it has dealt a sample
+# that costs this share of Z3's time, at the likeliest estimate
+_SAMPLE_SHARE = 0.15
+_CHECK_EVERY = 100
+
+
+def _z3_seconds(wanted: int) -> float:
+    """The time Z3 is expected to take for ``wanted`` deals, the encoding included."""
+    return _Z3_START + wanted / _Z3_PER_SECOND
 
 
 @dataclass
@@ -80,10 +104,15 @@ class _Accept:
 
 def _rejection(game: Game, test: Callable[..., bool], dealer: int, n: int, seed: int,
                tries: int, give_up: bool, accept: _Accept) -> int:
-    """Deal from the seed and accept the deals the constraint accepts; the deals dealt."""
+    """Deal from the seed and accept the deals the constraint accepts; the deals dealt.
+
+    With ``give_up`` (the method "auto"), stop as soon as dealing on is expected to take
+    longer than Z3 would for the deals still wanted (see ``_SAMPLE_SHARE``).
+    """
     eng = accept.eng
     seen: set[tuple[int, ...]] = set()
     k = hits = 0
+    sample = int(_SAMPLE_SHARE * _z3_seconds(n) * _DEALT_PER_SECOND)
     while len(accept.deals) < n and k < tries:
         hands = eng.hands_from_order(eng.deal_order(seed, k), dealer)
         k += 1
@@ -92,8 +121,15 @@ def _rejection(game: Game, test: Callable[..., bool], dealer: int, n: int, seed:
             if hands not in seen:
                 seen.add(hands)
                 accept(dealer, hands)
-        if give_up and k == _SAMPLE and hits * _BREAK_EVEN < k:
-            break  # rarer than Z3 is slow: dealing on would take longer than solving
+        if give_up and k % _CHECK_EVERY == 0:
+            wanted = n - len(accept.deals)
+            solving = _z3_seconds(wanted)
+            # (hits + 2) / k: a share that the true one exceeds only by bad luck (one time in
+            # seven when no deal has been accepted yet)
+            if (wanted * k / ((hits + 2) * _DEALT_PER_SECOND) > solving
+                    or k >= sample and (not hits or wanted * k / (hits * _DEALT_PER_SECOND)
+                                        > solving)):
+                break  # rarer than Z3 is slow: dealing on would take longer than solving
     return k
 
 
@@ -131,51 +167,226 @@ class _Owners:
         return tuple(masks)
 
 
+# Terms made by Z3's C API directly: the Python API's checks of every argument cost more
+# than the terms themselves, and a deal search makes some hundreds of them per deal wanted
+# (to begin) and one clause per deal found.  Every result is wrapped at once, so that its
+# reference count keeps it alive.
+
+def _ast(ctx: z3.Context, a: Any) -> z3.BoolRef:
+    return z3.BoolRef(a, ctx)
+
+
+def _bool(ctx: z3.Context, name: str) -> z3.BoolRef:
+    """A Boolean constant named ``name``."""
+    r = ctx.ref()
+    return _ast(ctx, z3.Z3_mk_const(r, z3.Z3_mk_string_symbol(r, name), z3.Z3_mk_bool_sort(r)))
+
+
+def _assert(s: Any, terms: list[Any]) -> None:  # s: a solver made by Solving
+    """Add each of ``terms`` (Boolean terms of the solver's context) to the solver."""
+    r = s.ctx.ref()
+    for t in terms:
+        z3.Z3_solver_assert(r, s.solver, t.as_ast())
+
+
+def _exactly(ctx: z3.Context, lits: list[z3.BoolRef], k: int) -> z3.BoolRef:
+    """Exactly ``k`` of ``lits`` are true (a cardinality constraint)."""
+    n = len(lits)
+    args = (z3.Ast * n)(*[b.as_ast() for b in lits])
+    return _ast(ctx, z3.Z3_mk_pbeq(ctx.ref(), n, args, (ctypes.c_int * n)(*[1] * n), k))
+
+
+def _bits(ctx: z3.Context, lits: list[z3.BoolRef]) -> z3.BitVecRef:
+    """The bit vector whose bit ``i`` is ``lits[i]`` (a card set from one Boolean per card)."""
+    one, zero = z3.BitVecVal(1, 1, ctx), z3.BitVecVal(0, 1, ctx)  # kept alive while used
+    r, c = ctx.ref(), z3.BitVecRef
+    bits = [c(z3.Z3_mk_ite(r, b.as_ast(), one.as_ast(), zero.as_ast()), ctx) for b in lits]
+    out = bits[0]
+    for b in bits[1:]:  # Concat(b_n-1, ..., b_0): the last card is the highest bit
+        out = c(z3.Z3_mk_concat(r, b.as_ast(), out.as_ast()), ctx)
+    return out
+
+
+class _DealEncoding(Encoding):
+    """The Z3 encoding of a deal search: :class:`Encoding`, with a count of cards made
+    through the C API.  The term is the one ``Encoding.popcount`` makes (a sum over the
+    deck of 1 for each bit set); a constraint counts cards a few times, at a hundred terms
+    a count, which is most of the time its compilation takes."""
+
+    def popcount(self, x: z3.BitVecRef) -> z3.ArithRef:
+        ctx, r = self.ctx, self.ctx.ref()
+        bit, one, zero = z3.BitVecVal(1, 1, ctx), self.int(1), self.int(0)
+        terms = []
+        for i in range(self.width):
+            b = z3.BitVecRef(z3.Z3_mk_extract(r, i, i, x.as_ast()), ctx)
+            is_set = z3.BoolRef(z3.Z3_mk_eq(r, b.as_ast(), bit.as_ast()), ctx)
+            terms.append(z3.ArithRef(z3.Z3_mk_ite(r, is_set.as_ast(), one.as_ast(),
+                                                  zero.as_ast()), ctx))
+        args = (z3.Ast * len(terms))(*[t.as_ast() for t in terms])
+        return z3.ArithRef(z3.Z3_mk_add(r, len(terms), args), ctx)
+
+
+class _Places:
+    """Z3 variables for one deal, as the plain encoding a card player would write: a
+    Boolean per card and place (a seat, or the talon) that says the card is dealt there,
+    exactly one place per card, and the deal rule's share for each place (none for the
+    seat idle in the deal of ``dealer``).  The hands, as card sets, are built from those
+    Booleans for the constraint.
+
+    Booleans rather than an owner number per card (:class:`_Owners`, which the scenarios
+    share): the shares are then cardinality constraints, the constraint's counts of cards
+    become sums of Booleans, and a card of the random deal a search starts from is one of
+    these Booleans, which Z3 takes as an assumption with no clause added for it.
+    """
+
+    def __init__(self, game: Game, solving: Solving, dealer: int) -> None:
+        self.game = game
+        self.ctx = ctx = solving.ctx
+        self.enc = _DealEncoding(game, ctx)
+        n, size = game.players, len(game.deck)
+        talon = game.program.talon_cards
+        idle = engine_for(game).idle_seat(dealer)
+        #: the places, as the engine numbers them: seats 0 to n - 1, and -1 for the talon
+        self.places = [*range(n), *([-1] if talon else [])]
+        self.share = [talon if p < 0 else 0 if p == idle else game.program.hand_size
+                      for p in self.places]
+        names = [*game.table.names, "talon"]
+        self.dealt = [[_bool(ctx, f"dealt_{card}_{names[p].lower()}") for p in self.places]
+                      for card in game.deck]
+        self.facts = [_exactly(ctx, row, 1) for row in self.dealt]
+        self.facts += [_exactly(ctx, [row[k] for row in self.dealt], self.share[k])
+                       for k in range(len(self.places))]
+        self.hands = [_bits(ctx, [row[s] for row in self.dealt]) for s in range(n)]
+        # the negation of each Boolean, made once when a deal is first excluded (by a
+        # clause of them)
+        self.negated: list[list[z3.BoolRef]] = []
+        #: for each card, the places (indices into ``places``) some deal may give it
+        self.allowed = [[k for k, m in enumerate(self.share) if m] for _ in range(size)]
+
+    def compile(self, where: Expr, dealer: int) -> Any:
+        """The constraint over these Booleans, simplified (the hands' bits are then the
+        Booleans themselves, and a count of cards a sum of them)."""
+        enc = self.enc
+        env = {Ctx.DEALER: enc.int(dealer), DealtHand: lambda seat: enc.select(seat, self.hands)}
+        return z3.simplify(Z3Compiler(enc, env).visit(where))
+
+    def learn(self, s: Any) -> None:
+        """Narrow ``allowed`` to the places that some model of ``s`` (the facts, the
+        constraint and the deals excluded) gives each card: Z3's consequences, asked once.
+        When Z3 cannot tell in its budget nothing is learned, which costs only speed."""
+        answer, implied = s.consequences([], [b for row in self.dealt for b in row])
+        if answer != z3.sat:
+            return
+        r = self.ctx.ref()
+        where = {b.get_id(): (i, k) for i, row in enumerate(self.dealt) for k, b in enumerate(row)}
+        for c in implied:  # each is Implies(True, literal), read through the C API
+            lit = z3.Z3_get_app_arg(r, c.as_ast(), 1)
+            negated = z3.Z3_get_decl_kind(r, z3.Z3_get_app_decl(r, lit)) == z3.Z3_OP_NOT
+            i, k = where[z3.Z3_get_ast_id(r, z3.Z3_get_app_arg(r, lit, 0) if negated else lit)]
+            self.allowed[i] = [j for j in self.allowed[i] if j != k] if negated else [k]
+
+    def target(self, rng: random.Random) -> list[int]:
+        """A random deal, as a place (an index into ``places``) for each card, that gives
+        every card an allowed place: the most constrained cards first, each to a place
+        chosen in proportion to the room left there (a uniform deal when every card may go
+        anywhere, or when the cards that may not all avoid the same places).  A card with
+        no allowed room left goes where there is room; the search repairs it."""
+        room = list(self.share)
+        out = [0] * len(self.allowed)
+        cards = list(range(len(self.allowed)))
+        rng.shuffle(cards)
+        cards.sort(key=lambda i: len(self.allowed[i]))
+        for i in cards:
+            options = [k for k in self.allowed[i] if room[k]] or [k for k, r in enumerate(room) if r]
+            pick = rng.randrange(sum(room[k] for k in options))
+            for k in options:
+                pick -= room[k]
+                if pick < 0:
+                    break
+            out[i] = k
+            room[k] -= 1
+        return out
+
+    def literals(self, places: list[int]) -> list[Any]:
+        """The Booleans that say each card is in its place (an index into ``places``)."""
+        return [row[k] for row, k in zip(self.dealt, places)]
+
+    def decode(self, model: z3.ModelRef) -> tuple[tuple[int, ...], list[int]]:
+        """The hands of a model, one card set per seat, and the place of each card."""
+        hands = tuple(model.eval(h, model_completion=True).as_long() for h in self.hands)
+        talon = len(self.places) - 1  # the talon's index, when there is one
+        where = [talon] * len(self.dealt)
+        for s, m in enumerate(hands):
+            while m:
+                low = m & -m
+                where[low.bit_length() - 1] = s
+                m ^= low
+        return hands, where
+
+    def placed(self, hands: tuple[int, ...]) -> list[int]:
+        """The place of each card in ``hands`` (the talon for a card of no hand)."""
+        where = [len(self.places) - 1] * len(self.dealt)
+        for s, m in enumerate(hands):
+            for i in range(len(where)):
+                if m >> i & 1:
+                    where[i] = s
+        return where
+
+    def exclude(self, places: list[int]) -> Any:
+        """A clause that excludes one deal (and no other), built by one call into Z3 (a
+        clause per deal found, so it is cheap to make)."""
+        r = self.ctx.ref()
+        if not self.negated:
+            self.negated = [[_ast(self.ctx, z3.Z3_mk_not(r, b.as_ast())) for b in row]
+                            for row in self.dealt]
+        neg = self.negated
+        lits = (z3.Ast * len(places))(*[neg[i][k].as_ast() for i, k in enumerate(places)])
+        return _ast(self.ctx, z3.Z3_mk_or(r, len(places), lits))
+
+
 def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: Solving,
               accept: _Accept) -> DealSearch:
-    owners = _Owners(game, solving, dealer)
-    s = solving.solver()
-    s.add(*owners.facts)
+    places = _Places(game, solving, dealer)
     try:
-        s.add(owners.compile(where, dealer))
+        constraint = places.compile(where, dealer)
     except Exception as e:  # a node the deal scope cannot give: one line, not a traceback
         raise NotationError(f"a deal constraint can read the hands as dealt and the dealer "
                             f"only: {e}") from None
-    for _d, hands in accept.deals:
-        s.add(z3.Not(z3.And(*[h == owners.enc.bv(m) for h, m in zip(owners.hands, hands)])))
-    first = s.check()
-    if first == z3.unknown:
-        return DealSearch("unknown", reason=solving.reason(s))
-    if first == z3.unsat:
-        if accept.deals:
-            return DealSearch("found", reason=f"only {len(accept.deals)} deals satisfy it")
-        return DealSearch("impossible", reason="Z3 proves that no deal satisfies the constraint")
-    eng = accept.eng
-    k = 0
+    s = solving.solver()
+    _assert(s, [*places.facts, constraint,
+                *[places.exclude(places.placed(hands)) for _d, hands in accept.deals]])
+    rng = random.Random(f"{game.key}:{seed}:z3")
+    # where the constraint lets each card go, learned once: the random deal each search
+    # starts from then puts no card where no deal has it, and Z3 keeps it as it is (one
+    # check) where it would otherwise refute one card after another
+    places.learn(s)
     while len(accept.deals) < n:
-        # start from a random deal of this seed and keep as many of its cards as Z3 can
-        target = eng.hands_from_order(eng.deal_order(seed, 10 ** 6 + k), dealer)
-        k += 1
-        owner_of = {i: seat for seat, m in enumerate(target) for i in range(len(game.deck))
-                    if m >> i & 1}
-        wish = {owners.enc.bool_var(f"keep_{k}_{i}"): i for i in owner_of}
-        for lit, i in wish.items():
-            s.add(z3.Implies(lit, owners.owner[i] == owner_of[i]))
-        active = list(wish)
+        # start from a random deal and keep as many of its cards as Z3 can, taken in a
+        # random order: cards are given up only when they conflict with those before them
+        wish = places.literals(places.target(rng))
+        rng.shuffle(wish)
         while True:
-            r = s.check(*active)
+            r = s.check(*wish)
             if r == z3.sat:
                 break
             if r == z3.unknown:
                 return DealSearch("unknown", reason=solving.reason(s))
-            core = set(map(str, s.unsat_core()))
-            if not core:  # unsatisfiable without the wishes: no more deals at all
-                return DealSearch("found", reason=f"only {len(accept.deals)} deals satisfy it")
-            active = [lit for lit in active if str(lit) not in core]
-        hands = owners.decode(s.model())
+            core = {c.get_id() for c in s.unsat_core()}
+            if not core:  # unsatisfiable without the wishes: no (more) deals at all
+                if accept.deals:
+                    return DealSearch("found", reason=f"only {len(accept.deals)} deals satisfy it")
+                return DealSearch("impossible",
+                                  reason="Z3 proves that no deal satisfies the constraint")
+            # give up the later half of the core's cards: a conflict of counts (more
+            # spades for North, say) takes several, one check a card is slow, and the
+            # cards kept come first in a random order all the same
+            in_core = [j for j, b in enumerate(wish) if b.get_id() in core]
+            for j in reversed(in_core[len(in_core) // 2:]):
+                del wish[j]
+        hands, placed = places.decode(s.model())
         accept(dealer, hands)
-        s.add(z3.Not(z3.And(*[owners.owner[i] == seat for seat, m in enumerate(hands)
-                              for i in range(len(game.deck)) if m >> i & 1])))
+        if len(accept.deals) < n:
+            _assert(s, [places.exclude(placed)])
     return DealSearch("found")
 
 
@@ -194,9 +405,9 @@ def deals_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0, dealer: i
     """
     if method not in ("auto", "z3", "rejection"):
         raise NotationError(f"unknown method {method!r} (auto, z3 or rejection)", value=method)
+    start = time.perf_counter()
     dealer = game.players - 1 if dealer is None else dealer
     test = deal_test(game, where)
-    start = time.perf_counter()
     accept = _Accept(game, test, on_found)
     dealt = 0
     if method in ("auto", "rejection"):

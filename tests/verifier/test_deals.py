@@ -140,3 +140,71 @@ def test_a_trick_never_played_has_no_winner_who_declares() -> None:
                  if s.is_over and s.contract >= 0 and not s.tricks)
     assert history_test(game, parse_where(game, "not declares(winner(1))"))(state)
     assert not history_test(game, parse_where(game, "declares(winner(1))"))(state)
+
+
+# -- the Z3 search: distinct, diverse, near uniform; unknown is never impossible ---------
+
+EXACT_HONOURS = "holds(North, AS, KS, QS, JS) and count(North, spades) == 4 and void(North, hearts)"
+
+
+def _owner(hands: tuple[int, ...], i: int) -> int:
+    return next((s for s, m in enumerate(hands) if m >> i & 1), -1)
+
+
+def test_z3_deals_are_diverse_and_near_uniform() -> None:
+    # in a uniform deal with this constraint North's other nine cards are any nine of the
+    # 26 clubs and diamonds (each with chance 9/26), and the other seats share the rest
+    # evenly; a search that kept Z3's last model and changed a card or two would fail both
+    n = 150
+    result = deals_where(VINT, parse_where(VINT, EXACT_HONOURS), n=n, seed=3, method="z3")
+    deals = [hands for _d, hands in result.deals]
+    assert result.status == "found" and len(set(deals)) == n
+    size = len(VINT.deck)
+    moved = [sum(_owner(a, i) != _owner(b, i) for i in range(size))
+             for a, b in zip(deals, deals[1:])]
+    assert sum(moved) / len(moved) > 28  # uniform deals: about 34
+    minors = [i for i, c in enumerate(VINT.deck) if c.suit in (Suit.CLUBS, Suit.DIAMONDS)]
+    for i in minors:
+        north = sum(1 for h in deals if h[0] >> i & 1) / n
+        assert abs(north - 9 / 26) < 0.16, (VINT.deck[i], north)
+    east_south_west = [sum(1 for h in deals if h[s] >> i & 1) for i in minors for s in (1, 2, 3)]
+    assert max(east_south_west) - min(east_south_west) < 0.3 * n  # uniform: about 0.17 n
+
+
+def test_every_z3_deal_satisfies_the_constraint_with_a_talon_and_points() -> None:
+    from spec.constraints import deal_test
+    from spec.registry import find_game
+
+    for key, text in [("preference", "count(Anna, aces) == 3 and void(Carl, clubs)"),
+                      ("304", "points(North) >= 120 and count(East, jacks) >= 2")]:
+        game = find_game(key)
+        where = parse_where(game, text)
+        result = deals_where(game, where, n=20, seed=2, method="z3")
+        test = deal_test(game, where)
+        assert result.status == "found" and len({h for _d, h in result.deals}) == 20
+        assert all(test(d, hands) for d, hands in result.deals)
+
+
+def test_only_the_deals_that_exist_are_found() -> None:
+    where = "count(North, spades) == 13 and count(East, hearts) == 13 and count(South, clubs) == 13"
+    result = deals_where(VINT, parse_where(VINT, where), n=3, method="z3")
+    assert result.status == "found" and len(result.deals) == 1
+    assert result.reason == "only 1 deals satisfy it"
+
+
+@pytest.mark.parametrize("text", [EXACT_HONOURS, "count(North, aces) + count(South, aces) == 5"],
+                         ids=["possible", "impossible"])
+def test_a_spent_budget_is_unknown_never_impossible(text: str) -> None:
+    result = deals_where(VINT, parse_where(VINT, text), n=3, method="z3", rlimit=1000)
+    assert result.status == "unknown" and not result.deals
+    assert "resource limit" in result.reason
+
+
+def test_auto_turns_to_z3_when_dealing_would_take_longer() -> None:
+    # one deal in 380 has North holding the four aces: a short sample, then Z3
+    result = deals_where(VINT, parse_where(VINT, "count(North, aces) == 4"), n=20, seed=1)
+    assert result.status == "found" and "z3" in result.method and len(result.deals) == 20
+    assert result.dealt < 1000
+    # and it stays with dealing for a constraint that one deal in three meets
+    common = deals_where(VINT, parse_where(VINT, "count(North, spades) >= 4"), n=20, seed=1)
+    assert common.method == "rejection" and len(common.deals) == 20
