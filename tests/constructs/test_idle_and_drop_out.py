@@ -262,7 +262,7 @@ def test_the_rulebook_shows_the_idle_seat_and_the_drop_out() -> None:
     from rulebook import _results
     from rulebook._page import game_page
 
-    text = "\n".join(game_page(GAME, _results.unchecked(GAME), seeds=()))
+    text = "\n".join(game_page(GAME, _results.unchecked(GAME), examples=False))
     assert ":Idle seat: one seat sits each deal out" in text
     assert "then drop out (each defender in turn" in text
     assert ":Tricks: 10 of 3 cards each, a card fewer for each defender who drops out" in text
