@@ -93,9 +93,44 @@ def test_the_open_questions_name_every_assumption(site: pathlib.Path) -> None:
                 assert f'games/{game.key}.html#{rule.id}"' in html, (game.key, rule.id)
 
 
-def test_the_api_reference_is_built(site: pathlib.Path) -> None:
-    html = (site / "api.html").read_text(encoding="utf-8")
-    assert 'id="spec.engine.Engine"' in html and 'id="verifier.properties.check_game"' in html
+def _api_modules() -> list[str]:
+    namespace: dict[str, object] = {}
+    exec((ROOT / "docs" / "conf.py").read_text(encoding="utf-8"), namespace)  # noqa: S102
+    return list(namespace["apiref_modules"])  # type: ignore[call-overload]
+
+
+def test_the_api_reference_has_a_page_per_package_and_public_names_only(site: pathlib.Path) -> None:
+    from apiref import home_of, public_names
+
+    modules = _api_modules()
+    for package in ("spec", "verifier"):
+        html = (site / "api" / f"{package}.html").read_text(encoding="utf-8")
+        headings = re.findall(r"<h[1-6][^>]*>(.*?)</h[1-6]>", html, re.S)
+        signatures = re.findall(r'<dt class="sig sig-object py" id="([^"]+)"', html)
+        assert signatures, package
+        for shown in headings + signatures:
+            assert not re.search(r"\._[a-z]", shown), f"a private module path: {shown}"
+        assert not re.search(r"(spec|verifier)(\.[a-z]+)*\._[a-z]+\.[A-Za-z]", html.replace(
+            "spec.dsl._program", "").replace("spec.dsl._derive", "")), "a private path"
+        for module in (m for m in modules if m.split(".")[0] == package):
+            for name in public_names(module):
+                home = home_of(modules, module, name)
+                page = (site / "api" / f"{home.split('.')[0]}.html").read_text(encoding="utf-8")
+                assert f'id="{home}.{name}"' in page, f"{module}.{name} is not documented"
+    quick = (site / "api.html").read_text(encoding="utf-8")
+    assert quick.index('id="quickstart"') < quick.index("deals_where")
+
+
+@pytest.mark.parametrize("enum_name", ["spec.engine.Phase", "spec.dsl.Scope", "spec.cards.Suit",
+                                       "verifier.properties.Verdict"])
+def test_the_api_reference_lists_every_member_of_an_enum(site: pathlib.Path, enum_name: str) -> None:
+    import importlib
+
+    module, _, name = enum_name.rpartition(".")
+    enum_class = getattr(importlib.import_module(module), name)
+    html = (site / "api" / f"{module.split('.')[0]}.html").read_text(encoding="utf-8")
+    for member in enum_class:
+        assert f'id="{enum_name}.{member.name}"' in html, member
 
 
 def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> None:
