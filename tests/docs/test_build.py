@@ -141,3 +141,24 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     for name in schema["required"]:
         assert f'<span class="pre">{name}</span>' in html, name
     assert "Replaying the fixtures from another language" in html
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_page_gives_the_strain_without_trumps_one_name(site: pathlib.Path, key: str) -> None:
+    from rulebook._names import no_trump_name
+
+    html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
+    computed = html[html.index('id="worked-examples"'):html.index('id="sources"')]
+    text = re.sub(r"<[^>]+>", " ", computed)
+    others = {"NT", "Grand", "no trumps"} - {no_trump_name(GAMES[key])}
+    for other in others:  # the rule texts quoted in the examples are the game's own words
+        assert not re.search(rf"\b\d+ ?{other}\b|>\s*{other}\s*<", computed), (key, other)
+    assert "bid’s place in the bid order" not in text and "place in the bid order" not in text
+
+
+def test_the_architecture_page_draws_how_a_rule_flows(site: pathlib.Path) -> None:
+    html = (site / "architecture.html").read_text(encoding="utf-8")
+    diagram = html[html.index('id="one-rule-source-three-interpretations"'):]
+    for part in ("spec/games/", "spec.engine", "verifier (Z3)", "docs/_ext/rulebook",
+                 "games/&lt;game&gt;.html"):
+        assert part in diagram, part
