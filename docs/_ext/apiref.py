@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
+import re
 import types
 from typing import Any
 
@@ -29,6 +30,7 @@ from sphinx.util.typing import restify
 __all__ = ["PublicApi", "public_names", "home_of", "setup"]
 
 _VALUE_CHARS = 60  # a value shown as its repr when that is at most this long
+_ITEMS = 12  # the items of a long tuple shown before "..."
 
 
 def _is_private(module: str) -> bool:
@@ -74,21 +76,51 @@ def _kind(obj: object) -> str:
     return "value"
 
 
-def _describe(obj: object) -> str:
-    """A value in one line: what the rules language says it reads, else its repr (short)."""
+def _comment(module: str, name: str) -> str:
+    """The comment at the end of the line that assigns ``name`` in ``module``'s source."""
+    try:
+        source = inspect.getsource(importlib.import_module(module))
+    except (OSError, TypeError):
+        return ""
+    found = re.search(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=[^\n#]*#\s*(.+)$", source, re.M)
+    return found.group(1).strip() if found else ""
+
+
+def _item(value: object) -> str:
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    return str(value)
+
+
+def _describe(module: str, name: str, obj: object) -> str:
+    """A value in a sentence or two: what the rules language says it reads, the comment
+    beside its definition, or its value when that is short enough to read."""
     ctx = getattr(obj, "ctx", None)
     meaning = getattr(ctx, "value", None)
     if isinstance(meaning, tuple) and meaning and isinstance(meaning[-1], str):
         return meaning[-1]
     if isinstance(obj, (types.UnionType, types.GenericAlias)) or type(obj).__module__ == "typing":
-        return "a type: " + restify(obj, "smart")  # private paths resolve to public names
+        return "A type: " + restify(obj, "smart")  # private paths resolve to public names
+    text = repr(obj)
+    value = f"``{text}``" if len(text) <= _VALUE_CHARS and "object at 0x" not in text else ""
+    comment = _comment(module, name)
+    if comment:
+        return f"{value}: {comment}." if value else f"{comment[0].upper()}{comment[1:]}."
+    if type(obj).__name__.startswith("_") and type(obj).__doc__:
+        return type(obj).__doc__.strip().splitlines()[0]
     kind = getattr(obj, "type", None)
     if isinstance(kind, enum.Enum) and hasattr(obj, "__and__"):
-        return f"an expression of type {kind.value}"
-    text = repr(obj)
-    if len(text) <= _VALUE_CHARS and "object at 0x" not in text:
-        return f"``{text}``"
-    return f"a {type(obj).__name__}"
+        return f"An expression of type {kind.value}."
+    if isinstance(obj, dict) and all(isinstance(k, str) for k in obj):
+        return f"A dict of {len(obj)}: " + ", ".join(f"``{k}``" for k in obj) + "."
+    if isinstance(obj, tuple) and obj and all(
+            isinstance(i, tuple) and len(i) == 2 and isinstance(i[1], str) for i in obj):
+        return "; ".join(f"``{_item(k)}``: {v}" for k, v in obj) + "."
+    if isinstance(obj, tuple) and obj and all(isinstance(i, (str, int, enum.Enum)) for i in obj):
+        items = [repr(i) if isinstance(i, str) else _item(i) for i in obj[:_ITEMS]]
+        more = f", ... ({len(obj)} in all)" if len(obj) > _ITEMS else ""
+        return "``(" + ", ".join(items) + more + ")``"
+    return value or f"A {type(obj).__name__}."
 
 
 def _public_bases(cls: type, modules: list[str]) -> list[str]:
@@ -139,7 +171,7 @@ class PublicApi(SphinxDirective):
             kind = _kind(obj)
             full = f"{module}.{name}"
             if kind == "value":
-                values.append((name, _describe(obj)))
+                values.append((name, _describe(module, name, obj)))
                 continue
             if kind == "function":
                 lines += [f".. autofunction:: {full}", ""]

@@ -94,8 +94,9 @@ def test_the_open_questions_name_every_assumption(site: pathlib.Path) -> None:
 
 
 def _api_modules() -> list[str]:
-    namespace: dict[str, object] = {}
-    exec((ROOT / "docs" / "conf.py").read_text(encoding="utf-8"), namespace)  # noqa: S102
+    conf = ROOT / "docs" / "conf.py"
+    namespace: dict[str, object] = {"__file__": str(conf)}
+    exec(conf.read_text(encoding="utf-8"), namespace)  # noqa: S102
     return list(namespace["apiref_modules"])  # type: ignore[call-overload]
 
 
