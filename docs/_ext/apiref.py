@@ -7,7 +7,7 @@ context values) each with one line.  A name the module only re-exports from anot
 module is listed with a link to where it is documented, so each object is described once.
 
 An object defined in a private module (``spec.engine._state.State``) is documented under
-the first public module, in :confval:`apiref_modules` order, that exports it
+the first public module, in the order of the ``apiref_modules`` setting, that exports it
 (``spec.engine.State``); references to the private path, from type hints and base classes,
 are sent to the public name.  No page shows a private module path.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
+import os
 import re
 import types
 from typing import Any
@@ -30,6 +31,7 @@ from sphinx.util.typing import restify
 __all__ = ["PublicApi", "public_names", "home_of", "setup"]
 
 _VALUE_CHARS = 60  # a value shown as its repr when that is at most this long
+_HELP_COLUMNS = 88  # the width a command's help is written at
 _ITEMS = 12  # the items of a long tuple shown before "..."
 
 
@@ -148,10 +150,13 @@ def _public_name(obj: object, modules: list[str]) -> str | None:
 
 
 class PublicApi(SphinxDirective):
-    """``.. public-api:: <module>``, with ``:names:`` for a module without ``__all__``."""
+    """``.. public-api:: <module>``, with ``:names:`` for a module without ``__all__`` and
+    ``:parser:`` naming a function that builds the module's command-line parser (its
+    ``--help`` is shown)."""
 
     required_arguments = 1
-    option_spec = {"names": lambda text: tuple((text or "").split())}
+    option_spec = {"names": lambda text: tuple((text or "").split()),
+                   "parser": lambda text: (text or "").strip()}
 
     def run(self) -> list[nodes.Node]:
         module = self.arguments[0]
@@ -187,10 +192,28 @@ class PublicApi(SphinxDirective):
         if elsewhere:
             links = ", ".join(f":py:obj:`~{home_of(modules, module, n)}.{n}`" for n in elsewhere)
             lines += [f"Also exported here, and documented where they are defined: {links}.", ""]
+        if self.options.get("parser"):
+            lines += _help_lines(getattr(mod, self.options["parser"])())
         node = nodes.container()
         nested_parse_with_titles(self.state, StringList(lines, source=self.get_source_info()[0]),
                                  node)
         return node.children
+
+
+def _help_lines(parser: Any) -> list[str]:
+    """A command's ``--help``, at a fixed width whatever the terminal (same HTML every
+    build)."""
+    saved = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(_HELP_COLUMNS)
+    try:
+        text = parser.format_help()
+    finally:
+        if saved is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = saved
+    return [f"``{parser.prog} --help``:", "", ".. code-block:: text", ""] + [
+        f"   {line}".rstrip() for line in text.splitlines()] + [""]
 
 
 def _public_bases_hook(modules: list[str]) -> Any:

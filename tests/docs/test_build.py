@@ -124,7 +124,8 @@ def test_the_api_reference_has_a_page_per_package_and_public_names_only(site: pa
 
 @pytest.mark.parametrize("enum_name", ["spec.engine.Phase", "spec.dsl.Scope", "spec.cards.Suit",
                                        "verifier.properties.Verdict"])
-def test_the_api_reference_lists_every_member_of_an_enum(site: pathlib.Path, enum_name: str) -> None:
+def test_the_api_reference_lists_every_member_of_an_enum(site: pathlib.Path,
+                                                         enum_name: str) -> None:
     import importlib
 
     module, _, name = enum_name.rpartition(".")

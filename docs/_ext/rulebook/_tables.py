@@ -20,8 +20,8 @@ from spec.engine import Engine, engine_for
 
 from ._names import bid_text, strain_text
 
-__all__ = ["Table", "Grid", "rank_order", "card_points", "trick_values", "ladder", "score_grid", "score_grids",
-           "DISPLAY_SUITS"]
+__all__ = ["Table", "Grid", "rank_order", "card_points", "trick_values", "ladder", "score_grid",
+           "score_grids", "DISPLAY_SUITS"]
 
 # suits as a card table prints them, highest-looking first; the order means nothing to a game
 DISPLAY_SUITS: tuple[Suit, ...] = tuple(reversed(SUITS))
@@ -337,7 +337,8 @@ def score_grid(game: Game, bids: Sequence[int], line: str | None = None) -> Grid
             paying |= {rule_id for rule_id, _seat in items}
     what = "tricks won" if by == "tricks" else "points taken"
     who = "declarer" if len(side) == 1 else "declaring side"
-    grid = Grid("Scores" if line is None else f"Scores {line} the line", ["Contract"] + [_range(columns[g[0]], columns[g[-1]]) for g in groups],
+    title = "Scores" if line is None else f"Scores {line} the line"
+    grid = Grid(title, ["Contract"] + [_range(columns[g[0]], columns[g[-1]]) for g in groups],
                 [[label] + [text(row[g[0]]) for g in groups]
                  for (label, _b, _f), row in zip(rows_raw, cells)],
                 [r.id for r, _b in scoring if r.id in paying or isinstance(_b, K.TrickScores)],
