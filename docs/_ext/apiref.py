@@ -88,6 +88,12 @@ def _comment(module: str, name: str) -> str:
     return found.group(1).strip() if found else ""
 
 
+def _first_paragraph(doc: str | None) -> str:
+    """A docstring's first paragraph, on one line."""
+    text = inspect.cleandoc(doc or "")
+    return " ".join(text.split("\n\n")[0].split())
+
+
 def _item(value: object) -> str:
     if isinstance(value, enum.Enum):
         return f"{type(value).__name__}.{value.name}"
@@ -109,10 +115,11 @@ def _describe(module: str, name: str, obj: object) -> str:
     if comment:
         return f"{value}: {comment}." if value else f"{comment[0].upper()}{comment[1:]}."
     if type(obj).__name__.startswith("_") and type(obj).__doc__:
-        return type(obj).__doc__.strip().splitlines()[0]
+        return _first_paragraph(type(obj).__doc__)
     kind = getattr(obj, "type", None)
-    if isinstance(kind, enum.Enum) and hasattr(obj, "__and__"):
-        return f"An expression of type {kind.value}."
+    if isinstance(kind, enum.Enum) and hasattr(obj, "__and__"):  # an expression of the rules
+        what = _first_paragraph(type(obj).__doc__)
+        return (f"{what} " if what else "") + f"An expression of type {kind.value}."
     if isinstance(obj, dict) and all(isinstance(k, str) for k in obj):
         return f"A dict of {len(obj)}: " + ", ".join(f"``{k}``" for k in obj) + "."
     if isinstance(obj, tuple) and obj and all(
