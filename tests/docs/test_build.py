@@ -93,9 +93,47 @@ def test_the_open_questions_name_every_assumption(site: pathlib.Path) -> None:
                 assert f'games/{game.key}.html#{rule.id}"' in html, (game.key, rule.id)
 
 
-def test_the_api_reference_is_built(site: pathlib.Path) -> None:
-    html = (site / "api.html").read_text(encoding="utf-8")
-    assert 'id="spec.engine.Engine"' in html and 'id="verifier.properties.check_game"' in html
+def _api_modules() -> list[str]:
+    conf = ROOT / "docs" / "conf.py"
+    namespace: dict[str, object] = {"__file__": str(conf)}
+    exec(conf.read_text(encoding="utf-8"), namespace)  # noqa: S102
+    return list(namespace["apiref_modules"])  # type: ignore[call-overload]
+
+
+def test_the_api_reference_has_a_page_per_package_and_public_names_only(site: pathlib.Path) -> None:
+    from apiref import home_of, public_names
+
+    modules = _api_modules()
+    for package in ("spec", "verifier"):
+        html = (site / "api" / f"{package}.html").read_text(encoding="utf-8")
+        headings = re.findall(r"<h[1-6][^>]*>(.*?)</h[1-6]>", html, re.S)
+        signatures = re.findall(r'<dt class="sig sig-object py" id="([^"]+)"', html)
+        assert signatures, package
+        for shown in headings + signatures:
+            assert not re.search(r"\._[a-z]", shown), f"a private module path: {shown}"
+        assert not re.search(r"(spec|verifier)(\.[a-z]+)*\._[a-z]+\.[A-Za-z]", html.replace(
+            "spec.dsl._program", "").replace("spec.dsl._derive", "")), "a private path"
+        for module in (m for m in modules if m.split(".")[0] == package):
+            for name in public_names(module):
+                home = home_of(modules, module, name)
+                page = (site / "api" / f"{home.split('.')[0]}.html").read_text(encoding="utf-8")
+                assert f'id="{home}.{name}"' in page, f"{module}.{name} is not documented"
+    quick = (site / "api.html").read_text(encoding="utf-8")
+    assert quick.index('id="quickstart"') < quick.index("deals_where") < quick.index(
+        'class="toctree-wrapper')
+
+
+@pytest.mark.parametrize("enum_name", ["spec.engine.Phase", "spec.dsl.Scope", "spec.cards.Suit",
+                                       "verifier.properties.Verdict"])
+def test_the_api_reference_lists_every_member_of_an_enum(site: pathlib.Path,
+                                                         enum_name: str) -> None:
+    import importlib
+
+    module, _, name = enum_name.rpartition(".")
+    enum_class = getattr(importlib.import_module(module), name)
+    html = (site / "api" / f"{module.split('.')[0]}.html").read_text(encoding="utf-8")
+    for member in enum_class:
+        assert f'id="{enum_name}.{member.name}"' in html, member
 
 
 def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> None:
@@ -106,3 +144,24 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     for name in schema["required"]:
         assert f'<span class="pre">{name}</span>' in html, name
     assert "Replaying the fixtures from another language" in html
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_page_gives_the_strain_without_trumps_one_name(site: pathlib.Path, key: str) -> None:
+    from rulebook._names import no_trump_name
+
+    html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
+    computed = html[html.index('id="worked-examples"'):html.index('id="sources"')]
+    text = re.sub(r"<[^>]+>", " ", computed)
+    others = {"NT", "Grand", "no trumps"} - {no_trump_name(GAMES[key])}
+    for other in others:  # the rule texts quoted in the examples are the game's own words
+        assert not re.search(rf"\b\d+ ?{other}\b|>\s*{other}\s*<", computed), (key, other)
+    assert "bid’s place in the bid order" not in text and "place in the bid order" not in text
+
+
+def test_the_architecture_page_draws_how_a_rule_flows(site: pathlib.Path) -> None:
+    html = (site / "architecture.html").read_text(encoding="utf-8")
+    diagram = html[html.index('id="one-rule-source-three-interpretations"'):]
+    for part in ("spec/games/", "spec.engine", "verifier (Z3)", "docs/_ext/rulebook",
+                 "games/&lt;game&gt;.html"):
+        assert part in diagram, part

@@ -12,6 +12,7 @@ import pytest
 
 from spec import registry
 from spec.dsl import Game, Rule, ScoreRule, contract, declarer, points, seat, seed
+from spec.dsl import _constructs as K
 from spec.games import crescendo
 
 from rulebook import _results, _tables
@@ -259,3 +260,58 @@ def test_a_mutation_report_shows_rule_by_rule_what_is_caught() -> None:
     assert ":Mutants: none that plays differently" in text
     assert ":Mutants: none made" in text  # a rule no mutant touched
     assert ":Mutants:" not in "\n".join(game_page(game, _results.unchecked(game)))
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_the_ladder_shows_the_bids_and_no_position_numbers(key: str) -> None:
+    from rulebook._names import bid_text
+
+    game = registry.GAMES[key]
+    bids = list(range(len(game.ladder)))
+    table = _tables.ladder(game, bids)
+    cells = [c for row in table.rows for c in (row[1:] if table.header[0] == "Level" else row)]
+    assert {c for c in cells if c} == {bid_text(game, b) for b in game.ladder}
+    assert "place" not in " ".join(table.notes) and "Order" not in table.header
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_one_name_for_the_strain_without_trumps(key: str) -> None:
+    from rulebook._names import no_trump_name, strain_text
+
+    game = registry.GAMES[key]
+    name = no_trump_name(game)
+    ladder_rule = next(r for r, _b in game.rules_with(K.Ladder))
+    assert name == "no trumps" or name in ladder_rule.text  # the game's own word
+    table = _tables.ladder(game, list(range(len(game.ladder))))
+    shown = " ".join(table.header + [c for row in table.rows for c in row])
+    others = {"NT", "Grand", "no trumps"} - {name}
+    assert not any(re.search(rf"(?<![\w-]){o}(?![\w-])", shown) for o in others), shown
+    if any(b.strain is None and not b.label for b in game.ladder):
+        assert strain_text(game, None) in table.header
+
+
+def test_vint_calls_the_strain_without_trumps_grand() -> None:
+    from rulebook._names import bid_text, no_trump_name
+    from spec.games import vint
+
+    assert no_trump_name(vint.GAME) == "Grand"
+    assert bid_text(vint.GAME, vint.GAME.parse_bid("7NT")) == "7 Grand"
+
+
+def test_a_score_sheet_with_two_lines_has_a_grid_for_each() -> None:
+    from spec.engine import engine_for
+    from spec.games import vint
+
+    game = vint.GAME
+    bids = [game.ladder.index(game.parse_bid(b)) for b in ("1S", "7NT")]
+    grids = _tables.score_grids(game, bids)
+    lines = engine_for(game).lines
+    assert [g.title for g in grids] == [f"Scores {line} the line" for line in lines]
+    below, above = (dict(zip(g.header, g.rows[0])) for g in grids)
+    eng = engine_for(game)
+    winners = [0] * 7 + [1] * 6  # the declarer (seat 0) takes 7 tricks, a defender 6
+    for grid_row, line in ((below, "below"), (above, "above")):
+        scores = eng.score_outcome(contract=bids[0], declarer=0, winners=winners, line=line)
+        assert grid_row["7"] == f"{scores[0]} / {scores[1]}"
+    for key in ("crescendo", "304"):  # one sheet line: one grid
+        assert len(_tables.score_grids(registry.GAMES[key], [0])) == 1

@@ -19,6 +19,7 @@ from spec.engine import Action, Call, Declare, Discard, Lay, Phase, Play, State,
 from spec.records import replay, to_record
 
 from ._choose import Chosen
+from ._names import bid_text
 from ._tables import DISPLAY_SUITS, Table
 
 __all__ = ["Example", "ExampleError", "deal_example", "action_text", "card_text"]
@@ -59,7 +60,7 @@ def card_text(card: Card) -> str:
 def action_text(game: Game, action: Action) -> str:
     """An action as the tables print it, without the seat."""
     if isinstance(action, Call):
-        return "pass" if action.bid is None else action.bid.symbol
+        return "pass" if action.bid is None else bid_text(game, action.bid)
     if isinstance(action, Play):
         return card_text(action.card) + (f" naming {action.names.symbol}" if action.names else "")
     if isinstance(action, Lay):
@@ -207,7 +208,7 @@ def deal_example(game: Game, chosen: Chosen) -> Example:
         who = t.name(final.declarer)
         partner = (f", with {t.name(final.partner)}" if final.partner >= 0
                    and final.partner != final.declarer and not game.table.partnerships else "")
-        facts.append(f"Contract: {rst_escape(bid.symbol)} by {who}{partner}.")
+        facts.append(f"Contract: {rst_escape(bid_text(game, bid))} by {who}{partner}.")
     if trump_suit is not None:
         facts.append(f"Trumps: {trump_suit.symbol}.")
     facts.append(f"Count: the points (or tricks) taken by {_and_names(game, side)} – by "

@@ -383,7 +383,7 @@ def _field_text(value: object) -> str:
         if value and all(isinstance(v, Rank) for v in value):
             return " ".join(v.value for v in value)
         if value and all(isinstance(v, (Suit, type(None))) for v in value):
-            return " ".join("NT" if v is None else value_text(v) for v in value)
+            return " ".join("None" if v is None else value_text(v) for v in value)
         if len(value) > 4 and all(type(v) is int for v in value):
             steps = {b - a for a, b in zip(value, value[1:])}
             if len(steps) == 1:

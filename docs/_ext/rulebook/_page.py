@@ -33,6 +33,7 @@ from ._docstring import ModuleDoc, parse_doc
 from ._choose import POOL, choose
 from ._examples import Example, deal_example
 from ._expr import render_construct
+from ._names import bid_text, no_trump_name
 from ._results import GameResults
 
 # each back end's answer to "how do you read this rule?", shown beside it
@@ -242,7 +243,7 @@ def _format_overview(page: _Page) -> Iterator[str]:
                                                           "the others" if program.declarer_alone else ""),
                       game.constructs(K.SidesByContract)[0][0].id))
     if program.several_declarers:
-        joinable = ", ".join(game.ladder[k].symbol for k in program.joinable)
+        joinable = ", ".join(bid_text(game, game.ladder[k]) for k in program.joinable)
         facts.append(("Declarers", (f"several at once when later seats bid the same {joinable}; "
                                     "each is settled on his own"),
                       game.constructs(K.SameBidJoins)[0][0].id))
@@ -250,7 +251,7 @@ def _format_overview(page: _Page) -> Iterator[str]:
         facts.append(("Partner", ("the declarer's partner is the seat dealt a card the rules "
                                   "name"), " ".join(program.partner_rules)))
     if program.partner_by_call:
-        acceptable = ", ".join(game.ladder[k].symbol for k in program.acceptable)
+        acceptable = ", ".join(bid_text(game, game.ladder[k]) for k in program.acceptable)
         facts.append(("Partner", (f"another seat may accept a standing {acceptable} by "
                                   "bidding it again, once, and becomes the bidder's partner; "
                                   "a higher bid takes it from the pair; unaccepted, its "
@@ -270,8 +271,8 @@ def _format_overview(page: _Page) -> Iterator[str]:
     legal = page.results.legal_bids
     if legal:
         order = sorted(legal, key=lambda i: game.bid_keys[i])
-        facts.append(("Bids", f"{len(legal)}, from {game.ladder[order[0]].symbol} to "
-                      f"{game.ladder[order[-1]].symbol}",
+        facts.append(("Bids", f"{len(legal)}, from {bid_text(game, game.ladder[order[0]])} to "
+                      f"{bid_text(game, game.ladder[order[-1]])}",
                       " ".join(r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder))))
     facts.append(("Course", ", then ".join(
         f"{p.name} ({p.actor.value}: {p.action})" for p in program.phases),
@@ -349,7 +350,7 @@ def _format_tables(page: _Page) -> Iterator[str]:
     bids = page.results.legal_bids or list(range(len(game.ladder)))
     bids = sorted(bids, key=lambda i: game.bid_keys[i])
     tables = [TB.rank_order(game), TB.card_points(game), TB.trick_values(game, bids),
-              TB.ladder(game, bids), TB.score_grid(game, bids)]
+              TB.ladder(game, bids), *TB.score_grids(game, bids)]
     yield from _title("Tables", "-")
     yield "Computed from the rules when this page was built: orders and points from the rules"
     yield "that state them, scores by the engine running the game's scoring rules."
@@ -612,12 +613,22 @@ def _situation(game: Game | None, data: dict[str, Any]) -> Iterator[str]:
     hands as a table, the cards played so far and what the rules let the seat do."""
     head = []
     if data.get("contract"):
-        head.append(f"Contract {esc(str(data['contract']))} by {esc(str(data.get('declarer', '')))}")
+        contract = str(data["contract"])
+        if game is not None:
+            try:
+                contract = bid_text(game, game.parse_bid(contract))
+            except Exception:  # noqa: BLE001  # a contract the notation does not read: as is
+                pass
+        head.append(f"Contract {esc(contract)} by {esc(str(data.get('declarer', '')))}")
     if data.get("trump"):
-        try:
-            head.append(f"trumps {Suit.parse(str(data['trump'])).symbol}")
-        except Exception:  # noqa: BLE001  # a strain the notation does not read: shown as is
-            head.append(f"trumps {esc(str(data['trump']))}")
+        trump = str(data["trump"])
+        if trump.upper() in ("NT", "N") and game is not None:
+            head.append(no_trump_name(game))
+        else:
+            try:
+                head.append(f"trumps {Suit.parse(trump).symbol}")
+            except Exception:  # noqa: BLE001  # a strain the notation does not read: as is
+                head.append(f"trumps {esc(trump)}")
     if data.get("trick_number"):
         head.append(f"trick {data['trick_number']}, {esc(str(data.get('leader', '')))} leads")
     if head:

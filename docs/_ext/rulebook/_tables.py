@@ -18,8 +18,10 @@ from spec.dsl._nodes import CardTable, Const, DealtHand, SumValues, T, Tracked, 
 from spec.dsl._pycompile import evaluate
 from spec.engine import Engine, engine_for
 
+from ._names import bid_text, strain_text
+
 __all__ = ["Table", "Grid", "rank_order", "card_points", "trick_values", "ladder", "score_grid",
-           "DISPLAY_SUITS"]
+           "score_grids", "DISPLAY_SUITS"]
 
 # suits as a card table prints them, highest-looking first; the order means nothing to a game
 DISPLAY_SUITS: tuple[Suit, ...] = tuple(reversed(SUITS))
@@ -90,7 +92,7 @@ def card_points(game: Game) -> Table | None:
 
 
 def _bid_label(game: Game, index: int) -> str:
-    return game.ladder[index].symbol
+    return bid_text(game, game.ladder[index])
 
 
 def _rows_by_level(game: Game, bids: Sequence[int],
@@ -141,7 +143,12 @@ def trick_values(game: Game, bids: Sequence[int]) -> Table | None:
 
 
 def ladder(game: Game, legal: Sequence[int]) -> Table:
-    """The bids in the bid order, lowest first, as the game's bid-order rule ranks them."""
+    """The bids in the bid order, lowest first, as the game's bid-order rule ranks them.
+
+    With several strains: a row per level and a column per strain, each cell the bid
+    itself, when that grid reads in the bid order (along each row, then row after row);
+    otherwise, and with one strain, the bids in one row from the lowest to the highest.
+    """
     keys = game.bid_keys
     order = sorted(range(len(game.ladder)), key=lambda i: keys[i])
     allowed = set(legal)
@@ -150,22 +157,26 @@ def ladder(game: Game, legal: Sequence[int]) -> Table:
     assert isinstance(body, K.Ladder)
     rules = [r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder)]
     table = Table("Bid ladder", [], [], rules)
+    ranked = [i for i in order if i in place]
+    grid: list[tuple[int, list[int | None]]] = []
     if len(body.strains) > 1:
         strains = sorted(body.strains, key=lambda s: game.strain_rank[s])
-        table.header = ["Level"] + ["NT" if s is None else s.symbol for s in strains]
         for level in body.levels:
-            cells = []
-            for s in strains:
-                i = next(j for j, b in enumerate(game.ladder) if b.level == level and b.strain == s)
-                cells.append(str(place[i]) if i in place else "")
-            if any(cells):
-                table.rows.append([str(level)] + cells)
-        table.notes.append(f"Each cell is the bid's place in the bid order: 1 is the lowest of "
-                           f"the {len(place)} bids, {len(place)} the highest.")
+            row = [next(j for j, b in enumerate(game.ladder) if b.level == level and b.strain == s)
+                   for s in strains]
+            cells: list[int | None] = [i if i in place else None for i in row]
+            if any(c is not None for c in cells):
+                grid.append((level, cells))
+    if grid and [i for _l, cells in grid for i in cells if i is not None] == ranked:
+        table.header = ["Level"] + [strain_text(game, s) for s in strains]
+        table.rows = [[str(level)] + ["" if i is None else _bid_label(game, i) for i in cells]
+                      for level, cells in grid]
+        table.notes.append(f"{len(ranked)} bids: each beats the bids to its left and every bid "
+                           "in the rows above.")
     else:
-        ranked = [i for i in order if i in place]
-        table.header = ["Order"] + [str(place[i]) for i in ranked]
-        table.rows = [["Bid"] + [_bid_label(game, i) for i in ranked]]
+        table.header = (["Lowest"] + [""] * (len(ranked) - 2) + ["Highest"] if len(ranked) > 1
+                        else ["Bid"])
+        table.rows = [[_bid_label(game, i) for i in ranked]]
     never = [i for i in order if i not in place]
     if never:
         table.notes.append(f"The ladder also has {len(never)} bids that no call rule ever allows "
@@ -255,16 +266,27 @@ def _reads_holdings(game: Game) -> bool:
     return False
 
 
-def score_grid(game: Game, bids: Sequence[int]) -> Grid | None:
+def score_grids(game: Game, bids: Sequence[int]) -> list[Grid]:
+    """The score grid, or in a game whose score sheet has several lines (above and below
+    the line), one grid per line, in the order the engine keeps the lines."""
+    lines = engine_for(game).lines
+    if len(lines) <= 1:
+        grid = score_grid(game, bids)
+        return [grid] if grid is not None else []
+    return [g for g in (score_grid(game, bids, line=line) for line in lines) if g is not None]
+
+
+def score_grid(game: Game, bids: Sequence[int], line: str | None = None) -> Grid | None:
     """The scores of a deal by contract and by what the declaring side took, from the
     game's scoring rules run by the engine.
 
     The columns are the tricks the declaring side won when that alone decides the score,
     otherwise the points it took; adjacent columns that score alike for every contract are
     merged.  Each cell is the declaring side's score, and the defending side's after a
-    slash when the defenders ever score.
+    slash when the defenders ever score: in all, or on one ``line`` of the score sheet.
     """
-    scoring = game.rules_with(K.ScoreRule, K.TrickScores)
+    scoring = [(r, b) for r, b in game.rules_with(K.ScoreRule, K.TrickScores)
+               if line is None or getattr(b, "line", line) in (line, "")]
     if not scoring or not bids:
         return None
     eng = engine_for(game)
@@ -279,7 +301,7 @@ def score_grid(game: Game, bids: Sequence[int]) -> Grid | None:
         out = []
         for o in found:
             scores = eng.score_outcome(contract=bid, declarer=declarer, winners=o.winners,
-                                       taken=o.taken)
+                                       taken=o.taken, line=line)
             out.append((o, (scores[declarer], scores[defender])))
         return out
 
@@ -315,14 +337,16 @@ def score_grid(game: Game, bids: Sequence[int]) -> Grid | None:
             paying |= {rule_id for rule_id, _seat in items}
     what = "tricks won" if by == "tricks" else "points taken"
     who = "declarer" if len(side) == 1 else "declaring side"
-    grid = Grid("Scores", ["Contract"] + [_range(columns[g[0]], columns[g[-1]]) for g in groups],
+    title = "Scores" if line is None else f"Scores {line} the line"
+    grid = Grid(title, ["Contract"] + [_range(columns[g[0]], columns[g[-1]]) for g in groups],
                 [[label] + [text(row[g[0]]) for g in groups]
                  for (label, _b, _f), row in zip(rows_raw, cells)],
-                [r.id for r, _b in scoring if r.id in paying],
+                [r.id for r, _b in scoring if r.id in paying or isinstance(_b, K.TrickScores)],
                 column_label=f"{what} by the {who}")
     grid.notes.append(f"Rows: the contract; columns: the {what} by the {who}; each cell is the "
                       f"score of the {who}" + (", then of the defenders" if defenders_score else "")
-                      + ", as the game's scoring rules give it.")
+                      + ", as the game's scoring rules give it"
+                      + ("." if line is None else f"; only what is written {line} the line."))
     if points:
         grid.notes.append("Outcomes in which one side wins every trick are left out.")
     elif game.tricks > _ALL_SUBSETS_UP_TO:
