@@ -18,7 +18,7 @@ from spec.games import crescendo
 from rulebook import _results, _tables
 from rulebook._docstring import parse_doc
 from rulebook._expr import fingerprint, render
-from rulebook._page import esc, rule_sections
+from rulebook._page import _format_rubber, esc, game_page, rule_sections
 
 
 
@@ -315,3 +315,18 @@ def test_a_score_sheet_with_two_lines_has_a_grid_for_each() -> None:
         assert grid_row["7"] == f"{scores[0]} / {scores[1]}"
     for key in ("crescendo", "304"):  # one sheet line: one grid
         assert len(_tables.score_grids(registry.GAMES[key], [0])) == 1
+
+
+def test_a_game_that_keeps_a_rubber_sheet_shows_one_as_players_keep_it() -> None:
+    from spec.dsl import _constructs as K
+    for key, game in registry.GAMES.items():
+        page = "\n".join(game_page(game, _results.unchecked(game), pool=4))
+        if not game.constructs(K.GameTarget):
+            assert "A rubber on the score sheet" not in page, key
+            continue
+        sheet = "\n".join(_format_rubber(game))
+        assert sheet in page
+        assert "WE" in sheet and "THEY" in sheet
+        assert "above the line" in sheet and "below the line" in sheet
+        assert "win the rubber" in sheet and "game 1 to" in sheet
+        assert sheet == "\n".join(_format_rubber(game))  # chosen the same way every build

@@ -13,9 +13,9 @@ import functools
 import json
 import re
 import textwrap
-from pathlib import Path
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from spec.cards import CardSet, Rank, Suit
@@ -23,14 +23,16 @@ from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
 from spec.dsl._program import PackBetweenDeals, Sides
 from spec.dsl._visitor import UnsupportedNodeError
-from spec.errors import SpecError
+from spec.engine import low_bidder
 from spec.engine._reading import EngineReading
+from spec.errors import SpecError
+from spec.sheet import play_rubber, render_sheet
 from verifier._z3.reading import Z3Reading
 from verifier.scenario import Unrolling
 
 from . import _tables as TB
-from ._docstring import ModuleDoc, parse_doc
 from ._choose import POOL, choose
+from ._docstring import ModuleDoc, parse_doc
 from ._examples import Example, deal_example
 from ._expr import render_construct
 from ._names import bid_text, no_trump_name
@@ -834,6 +836,47 @@ def _format_examples(page: _Page) -> Iterator[str]:
     yield ""
     for chosen in choose(page.game, fixtures=page.fixture_folder, size=page.pool):
         yield from _format_example(page.game, deal_example(page.game, chosen))
+    if page.game.constructs(K.GameTarget):  # a game that keeps a rubber's score sheet
+        yield from _format_rubber(page.game)
+
+
+# the rubbers a page chooses from: seeds 1 .. RUBBER_SEEDS, played by bots that bid low
+RUBBER_SEEDS = 60
+
+
+def _rubber(game: Game) -> Any:
+    """The rubber a page shows: among rubbers played by bots that pass three times in four
+    and bid the lowest bid they may, the shortest whose contracts stay in the lower half of
+    the ladder (the first seed of equals); the shortest of all if none does."""
+    levels = sorted(b.level for b in game.ladder)
+    middle = levels[(len(levels) - 1) // 2]
+    best = None
+    for seed in range(1, RUBBER_SEEDS + 1):
+        rubber = play_rubber(game, seed=seed, bots=[low_bidder(3 / 4)] * game.players)
+        high = max((game.ladder[d.contract].level for d in rubber.deals if d.contract >= 0),
+                   default=0)
+        key = (high > middle, len(rubber.deals), seed)
+        if best is None or key < best[0]:
+            best = (key, rubber)
+    assert best is not None
+    return best[1]
+
+
+def _format_rubber(game: Game) -> Iterator[str]:
+    """A whole rubber, written on the score sheet as players keep it: a WE and a THEY
+    column, the amounts above the line, the line, the games below it."""
+    rubber = _rubber(game)
+    yield from _title("A rubber on the score sheet", "~")
+    yield (f"A whole rubber, played from seed {rubber.seed} by bots that bid low (the shortest "
+           "such rubber in low contracts), as the players write it: each amount in the column "
+           "of the side that scores it, above or below the line, a rule drawn under each game "
+           "won.")
+    yield ""
+    yield ".. code-block:: text"
+    yield ""
+    for line in render_sheet(rubber).splitlines():
+        yield f"   {line}" if line else ""
+    yield ""
 
 
 def game_page(game: Game, results: GameResults, *, examples: bool = True, pool: int = POOL,
