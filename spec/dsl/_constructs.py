@@ -194,7 +194,8 @@ class SetAside(Construct):
 
 @_c
 class Ladder(Construct):
-    """The bids: every level with every strain (strains low to high; None is no trumps).
+    """The bids: every level with every strain (strains low to high; None is the strain
+    without trumps, which the game calls ``no_trumps``: "no trumps", "Grand", ...).
 
     A ladder whose only strain is None names bids by level alone (``160``); ``names``
     gives some levels a name of their own (``((310, "PCC"),)``).
@@ -203,6 +204,7 @@ class Ladder(Construct):
     levels: tuple[int, ...]
     strains: tuple[Suit | None, ...]
     names: tuple[tuple[int, str], ...] = ()
+    no_trumps: str = "no trumps"
 
 
 @_c

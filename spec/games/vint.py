@@ -168,7 +168,7 @@ LADDER = Rule(
     text="A call is a pass or a bid of a level from 1 to 7 (tricks above six) and a strain: "
     "spades, clubs, diamonds, hearts or Grand (no trumps, written NT).",
     source=seed("VNT-AUC-2"),
-    body=Ladder(levels=tuple(range(1, 8)), strains=STRAINS),
+    body=Ladder(levels=tuple(range(1, 8)), strains=STRAINS, no_trumps="Grand"),
 )
 BID_ORDER = Rule(
     id="auction.bid_order",

@@ -1,33 +1,22 @@
 """The names a page gives a game's strains and bids: the game's own, one per strain.
 
 A strain that is a suit is its suit symbol.  The strain without trumps has the name the
-game's ladder rule gives it, in the sentence that lists the strains ("... hearts or Grand",
-"... spades or no trumps"); a ladder rule that names none leaves it "no trumps".  Every
-table, example and fact on the page uses this one name, so a page never calls one strain
-"NT" in one place and "Grand" in another.
+game's ladder gives it (``Ladder.no_trumps``: "no trumps", "Grand").  Every table, example
+and fact on the page uses this one name, so a page never calls one strain "NT" in one
+place and "Grand" in another.
 """
 from __future__ import annotations
-
-import re
 
 from spec.dsl import _constructs as K
 from spec.dsl._build import Bid, Game
 
 __all__ = ["no_trump_name", "strain_text", "bid_text"]
 
-DEFAULT = "no trumps"
-# the last strain of a list of strains in a ladder rule's sentence: "... hearts or Grand"
-_LAST_STRAIN = re.compile(
-    r"\b(?:spades|hearts|diamonds|clubs),? or (?:a |an )?([A-Za-z][\w-]*(?: trumps?)?)")
-
-
 def no_trump_name(game: Game) -> str:
     """What the game calls the strain without trumps."""
-    for rule, _body in game.rules_with(K.Ladder):
-        found = _LAST_STRAIN.search(rule.text)
-        if found:
-            return found.group(1)
-    return DEFAULT
+    ladder = game.one(K.Ladder)
+    assert isinstance(ladder, K.Ladder)
+    return ladder.no_trumps
 
 
 def strain_text(game: Game, strain: object) -> str:
