@@ -1111,17 +1111,15 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
         return Verdict.VIOLATED, "no situation makes it true", None
     (var,) = free
     checked = 0
+    legal = _legal_bids(solving, enc)  # the same bids for every situation: found once
     for sit, _played in _situations(enc, scope):
         E.bind_free(sit, free)
         s = solving.solver()
         s.add(*sit.facts)
         term = sit.env[var]
         s.add(sit.compile(holds))
-        for i, bid in enumerate(game.ladder):
-            probe = solving.solver()
-            probe.add(E.biddable(enc, enc.int(i), f"probe{i}"))
-            if not solving.sat(probe):
-                continue
+        for i in legal:
+            bid = game.ladder[i]
             checked += 1
             if not solving.sat(s, term == i):
                 pt = trace.Playthrough([f"no situation works for {var.name} = {bid.symbol}"],
@@ -1299,11 +1297,16 @@ def legal_bids(game: Game, *, timeout: float = 60.0, rlimit: int | None = None) 
         SolverUnknownError: Z3 could not decide a bid within ``timeout`` seconds.
     """
     solving = Solving(timeout, rlimit)
-    enc = Encoding(game, solving.ctx)
+    return _legal_bids(solving, Encoding(game, solving.ctx))
+
+
+def _legal_bids(solving: Solving, enc: Encoding) -> tuple[int, ...]:
+    """The bids (by number) that the call rules allow in some auction situation: for each
+    bid of the ladder, whether the rules let it be called (:func:`E.biddable`)."""
     b = enc.int_var("bid")
     s = solving.solver()
     s.add(E.biddable(enc, b, "legal"))
-    return tuple(i for i in range(len(game.ladder)) if solving.sat(s, b == i))
+    return tuple(i for i in range(len(enc.game.ladder)) if solving.sat(s, b == i))
 
 
 def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:
