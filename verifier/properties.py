@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
+from z3 import z3core as _C
 
 from spec.cards import CardSet
 from spec.constraints import history_test
@@ -140,35 +141,77 @@ class _Violated(Exception):
         self.playthrough = playthrough
 
 
-def _constants(term: Any, memo: dict[int, frozenset[str]]) -> frozenset[str]:
-    """The names of the variables a Z3 term mentions."""
-    key = term.get_id()
-    found = memo.get(key)
-    if found is None:
-        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found = frozenset((term.decl().name(),))
-        else:
-            found = frozenset().union(*(_constants(c, memo) for c in term.children()))
-        memo[key] = found
-    return found
+def _variables(solving: Solving, term: Any) -> frozenset[str]:
+    """The names of the variables a Z3 term reads.
+
+    Remembered in ``solving`` by AST id for every subterm, so that the facts of a situation
+    shared by several queries are read once; each term read is kept alive there, so that
+    its ids stay its own.  The walk uses Z3's C API on raw ASTs: no Python object per node.
+    """
+    memo: dict[int, frozenset[str]] = solving.memo.setdefault("variables", {})
+    c = term.ctx.ref()
+    root = term.as_ast()
+    found = memo.get(_C.Z3_get_ast_id(c, root))
+    if found is not None:
+        return found
+    solving.memo.setdefault("variables_read", []).append(term)
+    stack = [root]
+    while stack:
+        a = stack[-1]
+        key = _C.Z3_get_ast_id(c, a)
+        if key in memo:
+            stack.pop()
+            continue
+        kind = _C.Z3_get_ast_kind(c, a)
+        kids: list[Any] = []
+        if kind == z3.Z3_APP_AST:
+            app = _C.Z3_to_app(c, a)
+            kids = [_C.Z3_get_app_arg(c, app, i) for i in range(_C.Z3_get_app_num_args(c, app))]
+            if not kids:
+                decl = _C.Z3_get_app_decl(c, app)
+                if _C.Z3_get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED:
+                    memo[key] = frozenset((_symbol_name(c, _C.Z3_get_decl_name(c, decl)),))
+                    stack.pop()
+                    continue
+        elif kind == z3.Z3_QUANTIFIER_AST:
+            kids = [_C.Z3_get_quantifier_body(c, a)]
+        todo = [k for k in kids if _C.Z3_get_ast_id(c, k) not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        memo[key] = frozenset().union(*(memo[_C.Z3_get_ast_id(c, k)] for k in kids))
+        stack.pop()
+    return memo[_C.Z3_get_ast_id(c, root)]
 
 
-def _cone(facts: list[Any], claim: Any) -> list[Any]:
+def _symbol_name(c: Any, sym: Any) -> str:
+    """A symbol's name, as ``z3.FuncDeclRef.name`` gives it."""
+    if _C.Z3_get_symbol_kind(c, sym) == z3.Z3_INT_SYMBOL:
+        return f"k!{_C.Z3_get_symbol_int(c, sym)}"
+    return str(_C.Z3_get_symbol_string(c, sym))
+
+
+def _cone(solving: Solving, facts: list[Any], claim: Any) -> list[Any]:
     """The facts that bear on the claim: those sharing variables with it, directly or
     through other such facts.  The rest constrain only variables the claim never reads."""
-    memo: dict[int, frozenset[str]] = {}
-    names = [_constants(f, memo) for f in facts]
-    wanted = set(_constants(claim, memo))
+    names = [_variables(solving, f) for f in facts]
+    wanted = set(_variables(solving, claim))
     kept = [False] * len(facts)
     grew = True
     while grew:
         grew = False
         for i, n in enumerate(names):
-            if not kept[i] and n & wanted:
+            if not kept[i] and not n.isdisjoint(wanted):
                 kept[i] = True
                 wanted |= n
                 grew = True
     return [f for f, k in zip(facts, kept) if k]
+
+
+def _query_key(kind: str, terms: list[Any]) -> tuple[Any, ...]:
+    """A query by the identity of its terms: within one context the same AST ids are the
+    same terms, so the same key is the same question (not a hash: no two queries share one)."""
+    return (kind, *(t.get_id() for t in terms))
 
 
 def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
@@ -176,13 +219,19 @@ def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None
 
     The proof uses only the facts that bear on the claim (facts about variables the claim
     never reads can only make it easier to hold); a violation is then looked for again
-    with every fact, so that the counterexample is a complete situation.
+    with every fact, so that the counterexample is a complete situation.  A proof found
+    before in the same context, of the same claim from the same facts (another seat's
+    situation that the claim does not read, say), is not made again.
     """
-    kept = _cone(facts, claim)
+    kept = _cone(solving, facts, claim)
+    key = _query_key("proved", [*kept, claim])
+    if key in solving.memo:
+        return None
     s = solving.one_shot()
     s.add(*kept)
     s.add(z3.Not(claim))
     if not solving.sat(s):
+        solving.memo[key] = [*kept, claim]  # kept alive, so that the ids stay theirs
         return None
     if len(kept) == len(facts):
         return s.model()
@@ -195,7 +244,7 @@ def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None
 # -- generic properties ------------------------------------------------------------------
 
 def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit, dest = E.deal_schedule(enc)
     n, size = game.players, len(game.deck)
     counts = [z3.Sum([z3.If(d == s, enc.int(1), enc.int(0)) for d in dest]) for s in range(n)]
@@ -221,7 +270,7 @@ def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: igno
 
 
 def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     rule, body = game.constructs(K.TakeTalon)[0]
     assert isinstance(body, K.TakeTalon)
     # the exchange can happen: some deal's status lets the declarer take the talon
@@ -269,7 +318,7 @@ def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type:
 def _decide_choice_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     """Whoever must choose after the auction (trumps, say) has a choice the rules allow,
     for every contract the auction can end with, declarer, dealer and hands as dealt."""
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     rule, body = game.constructs(K.Decide)[0]
     assert isinstance(body, K.Decide)
     phase = next(p for p in game.program.phases if p.kind is PhaseKind.DECIDE)
@@ -325,7 +374,7 @@ def _stuck_deciding(game: Game) -> tuple[int, Any] | None:
 
 
 def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     a, la, sa, ka = E.bid_definition(enc, "a")
     b, lb, sb, kb = E.bid_definition(enc, "b")
     different = z3.Or(la != lb, sa != sb)
@@ -545,7 +594,7 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> tuple[int, str] | 
     Returns the bound and how it was found; None when the argument does not go through
     (the caller then unrolls the auction).
     """
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit = _stage_situation(enc, stage)
     env = sit.env
     ends = sit.compile(D.auction_over(game, stage))
@@ -583,7 +632,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
         if ranked is not None:
             found.append(ranked[1])
             continue
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
         s = solving.solver()
         s.add(*facts)
@@ -631,7 +680,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
 def _raises_everywhere(game: Game, solving: Solving, stage: int, joins: bool = False) -> bool:
     """Every legal bid beats the standing bid at any moment of the stage (single calls);
     with ``joins``, or repeats it where the rules let other seats join or accept it."""
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit = _stage_situation(enc, stage)
     env = sit.env
     beats = enc.bid_key(env[Ctx.CALL_BID]) > enc.bid_key(env[Ctx.STANDING])
@@ -655,7 +704,7 @@ def _holds(enc: Encoding, env: dict[Any, Any]) -> Any:
 def _bid_over_a_bid(game: Game, solving: Solving) -> bool:
     """Some stage of some auction has a legal bid while a bid stands: the premise of
     "every legal bid beats the standing bid" can occur."""
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
 
     def cases() -> Iterator[tuple[list[Any], Any]]:
         for stage in range(1, game.stages + 1):
@@ -677,7 +726,7 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
     # otherwise check the calls of real auctions, unrolled from the start
     steps = min(opts.bound, max(game.players * 2, 8))
     for stage in range(1, game.stages + 1):
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
@@ -704,7 +753,7 @@ def _one_accepter(game: Game, solving: Solving, opts: Options):  # type: ignore[
     steps = min(opts.bound, max(game.players * 2, 8))
     whole = True
     for stage in range(1, game.stages + 1):
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
@@ -737,7 +786,7 @@ def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ig
     steps = min(opts.bound, max(game.players * 2, 8))
     proxies = game.constructs(K.ProxyCall)
     for stage in range(1, game.stages + 1):
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
 
         def legal(env: dict[Any, Any], proxy: bool, is_bid: bool, bid: int) -> Any:
@@ -767,7 +816,7 @@ def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ig
 
 
 def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     for p in range(game.program.dealt_seats):  # a position past the seats dealt in never is
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
@@ -790,7 +839,7 @@ def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ig
 
 
 def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     n = game.players
     sit = E.trick_situation(enc, n)
     strengths = [sit.compile(Strength(i)) for i in range(n)]
@@ -819,7 +868,7 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
 
 
 def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     for p in range(game.program.dealt_seats):
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
@@ -849,7 +898,7 @@ def _game_one_winner(game: Game, solving: Solving, opts: Options):  # type: igno
     """
     body = game.constructs(K.GameTarget)[0][1]
     assert isinstance(body, K.GameTarget)
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit = E.outcome_situation(enc)
     sides = game.table.sides
     won = sit.env[WonTrick]
@@ -884,7 +933,7 @@ def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore
     """A rubber ends after at least ``games`` and at most ``sides x (games-1) + 1`` games."""
     body = game.constructs(K.Rubber)[0][1]
     assert isinstance(body, K.Rubber)
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sides = len(game.table.sides)
     most = sides * (body.games - 1) + 1
     winners = [enc.int_var(f"game_{k}") for k in range(most)]
@@ -1015,11 +1064,16 @@ def _where(e: Expr) -> str:
 
 
 def _witnessed(solving: Solving, facts_and_terms: Iterable[tuple[list[Any], Any]]) -> bool:
-    """Some situation satisfies its facts and the term: the premise can occur."""
+    """Some situation satisfies its facts and the term: the premise can occur.  A query
+    answered before in the same context (the same facts and term) is not put again."""
     for facts, term in facts_and_terms:
-        s = solving.one_shot()
-        s.add(*facts, term)
-        if solving.sat(s):
+        key = _query_key("witnessed", [*facts, term])
+        known = solving.memo.get(key)
+        if known is None:
+            s = solving.one_shot()
+            s.add(*facts, term)
+            known = solving.memo[key] = (solving.sat(s), [*facts, term])
+        if known[0]:
             return True
     return False
 
@@ -1044,7 +1098,7 @@ def _vacuous_premise(solving: Solving, enc: Encoding, scope: Scope, holds: Expr,
 
 def _dsl_decider(scope: Scope, holds: Expr, free: tuple[Var, ...], exists: bool):  # type: ignore[no-untyped-def]
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         if exists:
             return _decide_exists(game, solving, enc, scope, holds, free)
         for sit, played in _situations(enc, scope):
@@ -1263,10 +1317,15 @@ def checks_for(game: Game) -> list[Check]:
     return out
 
 
-def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
+def run_check(game: Game, check: Check, opts: Options | None = None,
+              solving: Solving | None = None) -> Result:
+    """Decide one check, in the context of ``solving`` when given (one shared by the checks
+    of a game: each builds on the terms and proofs the others made), else in one of its
+    own made with the budget of ``opts``."""
     opts = opts or Options()
     start = time.perf_counter()
-    solving = Solving(opts.timeout, opts.rlimit)
+    if solving is None:
+        solving = Solving(opts.timeout, opts.rlimit)
     try:
         verdict, detail, pt = check.decide(game, solving, opts)
     except SolverUnknownError as e:
@@ -1277,12 +1336,14 @@ def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
 
 def check_game(game: Game, *, only: tuple[str, ...] = (), opts: Options | None = None,
                on_result: Callable[[Result], None] | None = None) -> list[Result]:
-    """Check every property of a game (or only the named ones)."""
+    """Check every property of a game (or only the named ones), all in one Z3 context."""
+    opts = opts or Options()
+    solving = Solving(opts.timeout, opts.rlimit)
     results = []
     for c in checks_for(game):
         if only and c.id not in only:
             continue
-        r = run_check(game, c, opts)
+        r = run_check(game, c, opts, solving)
         if on_result:
             on_result(r)
         results.append(r)
@@ -1297,7 +1358,7 @@ def legal_bids(game: Game, *, timeout: float = 60.0, rlimit: int | None = None) 
         SolverUnknownError: Z3 could not decide a bid within ``timeout`` seconds.
     """
     solving = Solving(timeout, rlimit)
-    return _legal_bids(solving, Encoding(game, solving.ctx))
+    return _legal_bids(solving, Encoding.of(game, solving))
 
 
 def _legal_bids(solving: Solving, enc: Encoding) -> tuple[int, ...]:

@@ -78,6 +78,7 @@ from spec.dsl._nodes import (
 )
 from spec.dsl._pycompile import derived_ref
 from spec.dsl._visitor import RuleVisitor
+from verifier._z3.solver import Solving
 from verifier.errors import UnsupportedNodeError
 
 EnvKey = Any
@@ -100,6 +101,18 @@ class Encoding:
         assert isinstance(order, K.BidOrder)
         self.key_expr = order.key
         self._bid_terms: dict[tuple[str, int], tuple[Any, Any]] = {}
+        # situations built in this encoding (see encoding.py), each built once
+        self.made: dict[tuple[Any, ...], Any] = {}
+
+    @classmethod
+    def of(cls, game: Game, solving: Solving) -> Encoding:
+        """The encoding of ``game`` in the context of ``solving``: made once there, and
+        shared by every check that works in it (with the situations built in it)."""
+        key = ("encoding", id(game))
+        hit = solving.memo.get(key)
+        if hit is None or hit[0] is not game:
+            hit = solving.memo[key] = (game, cls(game, solving.ctx))
+        return hit[1]  # type: ignore[no-any-return]
 
     # -- sorts and constants ---------------------------------------------------------
     def bv(self, value: int) -> z3.BitVecRef:
