@@ -164,22 +164,21 @@ def _variables(solving: Solving, term: Any) -> frozenset[str]:
             continue
         kind = _C.Z3_get_ast_kind(c, a)
         kids: list[Any] = []
+        own: frozenset[str] = frozenset()
         if kind == z3.Z3_APP_AST:
             app = _C.Z3_to_app(c, a)
             kids = [_C.Z3_get_app_arg(c, app, i) for i in range(_C.Z3_get_app_num_args(c, app))]
-            if not kids:
-                decl = _C.Z3_get_app_decl(c, app)
-                if _C.Z3_get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED:
-                    memo[key] = frozenset((_symbol_name(c, _C.Z3_get_decl_name(c, decl)),))
-                    stack.pop()
-                    continue
+            decl = _C.Z3_get_app_decl(c, app)
+            if _C.Z3_get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED:
+                # a variable, or a function symbol (whose applications share its meaning)
+                own = frozenset((_symbol_name(c, _C.Z3_get_decl_name(c, decl)),))
         elif kind == z3.Z3_QUANTIFIER_AST:
             kids = [_C.Z3_get_quantifier_body(c, a)]
         todo = [k for k in kids if _C.Z3_get_ast_id(c, k) not in memo]
         if todo:
             stack.extend(todo)
             continue
-        memo[key] = frozenset().union(*(memo[_C.Z3_get_ast_id(c, k)] for k in kids))
+        memo[key] = own.union(*(memo[_C.Z3_get_ast_id(c, k)] for k in kids))
         stack.pop()
     return memo[_C.Z3_get_ast_id(c, root)]
 
@@ -191,20 +190,26 @@ def _symbol_name(c: Any, sym: Any) -> str:
     return str(_C.Z3_get_symbol_string(c, sym))
 
 
-def _cone(solving: Solving, facts: list[Any], claim: Any) -> list[Any]:
+def _cone(solving: Solving, facts: list[Any], claim: Any, steps: int | None = None) -> list[Any]:
     """The facts that bear on the claim: those sharing variables with it, directly or
-    through other such facts.  The rest constrain only variables the claim never reads."""
+    through other such facts.  The rest constrain only variables the claim never reads.
+
+    With ``steps``, only the facts that many links from the claim: 1, those that read a
+    variable of the claim; 2, also those that read a variable of those; and so on.
+    """
     names = [_variables(solving, f) for f in facts]
     wanted = set(_variables(solving, claim))
     kept = [False] * len(facts)
-    grew = True
-    while grew:
-        grew = False
+    grew, step = True, 0
+    while grew and (steps is None or step < steps):
+        grew, step = False, step + 1
+        reached: set[str] = set()
         for i, n in enumerate(names):
             if not kept[i] and not n.isdisjoint(wanted):
                 kept[i] = True
-                wanted |= n
+                reached |= n
                 grew = True
+        wanted |= reached
     return [f for f, k in zip(facts, kept) if k]
 
 
@@ -214,31 +219,58 @@ def _query_key(kind: str, terms: list[Any]) -> tuple[Any, ...]:
     return (kind, *(t.get_id() for t in terms))
 
 
-def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
-    """None when the claim follows from the facts; otherwise a model of a violation.
-
-    The proof uses only the facts that bear on the claim (facts about variables the claim
-    never reads can only make it easier to hold); a violation is then looked for again
-    with every fact, so that the counterexample is a complete situation.  A proof found
-    before in the same context, of the same claim from the same facts (another seat's
-    situation that the claim does not read, say), is not made again.
-    """
-    kept = _cone(solving, facts, claim)
-    key = _query_key("proved", [*kept, claim])
+def _refuted(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
+    """None when the claim follows from the facts (as it did before in this context, if
+    it did); otherwise a model of the facts that violates it."""
+    key = _query_key("proved", [*facts, claim])
     if key in solving.memo:
         return None
     s = solving.one_shot()
-    s.add(*kept)
+    s.add(*facts)
     s.add(z3.Not(claim))
-    if not solving.sat(s):
-        solving.memo[key] = [*kept, claim]  # kept alive, so that the ids stay theirs
-        return None
-    if len(kept) == len(facts):
+    if solving.sat(s):
         return s.model()
-    full = solving.one_shot()
-    full.add(*facts)
-    full.add(z3.Not(claim))
-    return full.model() if solving.sat(full) else None
+    solving.memo[key] = [*facts, claim]  # kept alive, so that the ids stay theirs
+    return None
+
+
+def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
+    """None when the claim follows from the facts; otherwise a model of a violation.
+
+    A conjunction is proved part by part.  The proof uses only the facts that bear on the claim (facts about variables the claim
+    never reads can only make it easier to hold), and first only those that read a
+    variable of the claim: often enough, and a much smaller query (when it is not, the
+    answer is no proof, and the proof is looked for again from all the facts that bear).
+    A violation is then looked for again with every fact, so that the counterexample is
+    a complete situation.  A proof found
+    before in the same context, of the same claim from the same facts (another seat's
+    situation that the claim does not read, say), is not made again.
+    """
+    for part in _conjuncts(claim):
+        kept = _cone(solving, facts, part)
+        near = _cone(solving, facts, part, steps=1)
+        if len(near) < len(kept) and _refuted(solving, near, part) is None:
+            continue  # a proof from some of the facts is a proof from all of them
+        model = _refuted(solving, kept, part)
+        if model is None:
+            continue
+        if len(kept) == len(facts):
+            return model
+        full = solving.one_shot()
+        full.add(*facts)
+        full.add(z3.Not(part))
+        if solving.sat(full):
+            return full.model()
+    return None
+
+
+def _conjuncts(claim: Any) -> list[Any]:
+    """The parts of a conjunction (nested ones flattened), or the claim itself: the facts
+    imply the claim exactly when they imply each part, and each part alone reads fewer
+    variables, so fewer facts bear on it."""
+    if not z3.is_and(claim):
+        return [claim]
+    return [p for c in claim.children() for p in _conjuncts(c)]
 
 
 # -- generic properties ------------------------------------------------------------------
@@ -1063,17 +1095,32 @@ def _where(e: Expr) -> str:
     return f"the premise at {loc}" + (f" ({line[:90]})" if line else "")
 
 
+def _satisfiable(solving: Solving, terms: list[Any]) -> bool:
+    """Some values satisfy every term (asked once in this context)."""
+    key = _query_key("satisfiable", terms)
+    known = solving.memo.get(key)
+    if known is None:
+        s = solving.one_shot()
+        s.add(*terms)
+        known = solving.memo[key] = (solving.sat(s), terms)  # the terms kept alive
+    return bool(known[0])
+
+
 def _witnessed(solving: Solving, facts_and_terms: Iterable[tuple[list[Any], Any]]) -> bool:
-    """Some situation satisfies its facts and the term: the premise can occur.  A query
-    answered before in the same context (the same facts and term) is not put again."""
+    """Some situation satisfies its facts and the term: the premise can occur.
+
+    The facts that do not bear on the term (:func:`_cone`) read none of the variables of
+    those that do, nor of the term: the facts and the term are satisfiable together exactly
+    when the facts are (a situation that can occur, asked once for all premises) and the
+    facts that bear are with the term (a much smaller query); the two models, on
+    different variables, make one.
+    """
     for facts, term in facts_and_terms:
-        key = _query_key("witnessed", [*facts, term])
-        known = solving.memo.get(key)
-        if known is None:
-            s = solving.one_shot()
-            s.add(*facts, term)
-            known = solving.memo[key] = (solving.sat(s), [*facts, term])
-        if known[0]:
+        kept = _cone(solving, facts, term)
+        if len(kept) == len(facts):
+            if _satisfiable(solving, [*facts, term]):
+                return True
+        elif _satisfiable(solving, facts) and _satisfiable(solving, [*kept, term]):
             return True
     return False
 
