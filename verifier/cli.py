@@ -55,12 +55,12 @@ from spec.records import (
 )
 from spec.registry import GAMES, find_game
 from spec.sheet import play_rubber, render_sheet, rubber_json
+from verifier._z3.solver import Solving
 from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
 from verifier.files import open_out, read_json, read_text, shown_path
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, mutants, mutate
-from verifier._z3.solver import Solving
 from verifier.properties import (
     DEFAULT_RLIMIT,
     Check,
@@ -133,7 +133,7 @@ def _print_result(r: Result, name_width: int) -> None:
             print("        " + ln)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _worker_game(key: str, variants: tuple[str, ...], timeout: float, rlimit: int | None
                  ) -> tuple[Game, dict[str, Check], Solving]:
     """In a worker process: the game, its checks by id, and the one Z3 context that the
