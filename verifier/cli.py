@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import difflib
+import functools
 import json
 import math
 import os
@@ -16,7 +17,7 @@ import re
 import sys
 import time
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
@@ -54,6 +55,7 @@ from spec.records import (
 )
 from spec.registry import GAMES, find_game
 from spec.sheet import play_rubber, render_sheet, rubber_json
+from verifier._z3.solver import Solving
 from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
 from verifier.files import open_out, read_json, read_text, shown_path
@@ -61,6 +63,7 @@ from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_co
 from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, mutants, mutate
 from verifier.properties import (
     DEFAULT_RLIMIT,
+    Check,
     Options,
     Result,
     Verdict,
@@ -130,20 +133,58 @@ def _print_result(r: Result, name_width: int) -> None:
             print("        " + ln)
 
 
+@functools.cache
+def _worker_game(key: str, variants: tuple[str, ...], timeout: float, rlimit: int | None
+                 ) -> tuple[Game, dict[str, Check], Solving]:
+    """In a worker process: the game, its checks by id, and the one Z3 context that the
+    checks of the game this worker is sent share, as those of ``check_game`` do."""
+    game = _game(key, variants)
+    return game, {c.id: c for c in checks_for(game)}, Solving(timeout, rlimit)
+
+
 def _check_one(key: str, variants: tuple[str, ...], check_id: str, opts: Options) -> Result:
     """One property of a game, in a worker process (checks hold closures: sent by id)."""
-    game = _game(key, variants)
-    return run_check(game, next(c for c in checks_for(game) if c.id == check_id), opts)
+    game, checks, solving = _worker_game(key, variants, opts.timeout, opts.rlimit)
+    return run_check(game, checks[check_id], opts, solving)
 
 
-def _check_in_parallel(game: Game, only: tuple[str, ...], opts: Options,
-                       jobs: int) -> Iterator[Result]:
-    """The game's properties (or only those named) checked in ``jobs`` processes, yielded
-    in the order of :func:`checks_for`, each as soon as it and those before it are done."""
-    ids = [c.id for c in checks_for(game) if not only or c.id in only]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(ids) or 1)) as pool:
-        yield from pool.map(_check_one, *zip(*[(game.key, game.active_variants, i, opts)
-                                               for i in ids]))
+def _check_in_parallel(games: list[Game], only: tuple[str, ...], opts: Options,
+                       jobs: int) -> Generator[Iterator[Result], None, None]:
+    """The properties of each game (or only those named), checked in ``jobs`` processes
+    that take the next property of any game as soon as they are free: for each game in
+    turn, its results in the order of :func:`checks_for`, each as soon as it is done."""
+    tasks = [[(g.key, g.active_variants, c.id) for c in checks_for(g) if not only or c.id in only]
+             for g in games]
+    workers = min(jobs, sum(len(t) for t in tasks) or 1)
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
+    try:
+        futures = [[pool.submit(_check_one, key, variants, i, opts) for key, variants, i in t]
+                   for t in tasks]
+        for fs in futures:
+            yield (f.result() for f in fs)
+    finally:  # interrupted or done: nothing left to run
+        pool.shutdown(cancel_futures=True)
+
+
+def _check_printed(game: Game, args: argparse.Namespace, opts: Options, known: set[str],
+                   parallel: Generator[Iterator[Result], None, None] | None,
+                   all_results: dict[str, list[Result]]) -> None:
+    """Check one game (its results from ``parallel`` when given), printing each result."""
+    width = max(len(i) for i in known)
+    if not args.json:
+        extra = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
+        print(f"{game.name}{extra}: checking {len(args.property) or len(known)} properties",
+              flush=True)
+    if parallel is not None:  # every game's properties at once, printed in order
+        results = []
+        for r in next(parallel):
+            if not args.json:
+                _print_result(r, width)
+            results.append(r)
+    else:
+        results = check_game(game, only=tuple(args.property), opts=opts,
+                             on_result=None if args.json else (lambda r: _print_result(r, width)))
+    all_results[game.key] = results
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -151,26 +192,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     games = [_game(n, args.variant) for n in names]
     opts = Options(timeout=args.timeout, bound=args.bound, rlimit=args.rlimit)
     all_results: dict[str, list[Result]] = {}
-    for game in games:
-        known = {c.id for c in checks_for(game)}
+    known: dict[str, set[str]] = {}
+    for game in games:  # every game's properties known before any is checked
+        known[game.key] = ids = {c.id for c in checks_for(game)}
         for p in args.property:
-            if p not in known:
-                raise InputError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(known))})")
-        width = max(len(i) for i in known)
-        if not args.json:
-            extra = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
-            print(f"{game.name}{extra}: checking {len(args.property) or len(known)} properties",
-                  flush=True)
-        if args.jobs > 1:  # the whole game's properties at once, printed in order
-            results = []
-            for r in _check_in_parallel(game, tuple(args.property), opts, args.jobs):
-                if not args.json:
-                    _print_result(r, width)
-                results.append(r)
-        else:
-            results = check_game(game, only=tuple(args.property), opts=opts,
-                                 on_result=None if args.json else (lambda r: _print_result(r, width)))
-        all_results[game.key] = results
+            if p not in ids:
+                raise InputError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(ids))})")
+    parallel = (_check_in_parallel(games, tuple(args.property), opts, args.jobs)
+                if args.jobs > 1 else None)
+    try:
+        for game in games:
+            _check_printed(game, args, opts, known[game.key], parallel, all_results)
+    finally:
+        if parallel is not None:
+            parallel.close()
     flat = [r for rs in all_results.values() for r in rs]
     code = EXIT_OK
     if any(r.verdict in (Verdict.VIOLATED, Verdict.VACUOUS) for r in flat):

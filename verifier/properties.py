@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3
+from z3 import z3core as _C
 
 from spec.cards import CardSet
 from spec.constraints import history_test
@@ -140,62 +141,142 @@ class _Violated(Exception):
         self.playthrough = playthrough
 
 
-def _constants(term: Any, memo: dict[int, frozenset[str]]) -> frozenset[str]:
-    """The names of the variables a Z3 term mentions."""
-    key = term.get_id()
-    found = memo.get(key)
-    if found is None:
-        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found = frozenset((term.decl().name(),))
-        else:
-            found = frozenset().union(*(_constants(c, memo) for c in term.children()))
-        memo[key] = found
-    return found
+def _variables(solving: Solving, term: Any) -> frozenset[str]:
+    """The names of the variables a Z3 term reads.
+
+    Remembered in ``solving`` by AST id for every subterm, so that the facts of a situation
+    shared by several queries are read once; each term read is kept alive there, so that
+    its ids stay its own.  The walk uses Z3's C API on raw ASTs: no Python object per node.
+    """
+    memo: dict[int, frozenset[str]] = solving.memo.setdefault("variables", {})
+    c = term.ctx.ref()
+    root = term.as_ast()
+    found = memo.get(_C.Z3_get_ast_id(c, root))
+    if found is not None:
+        return found
+    solving.memo.setdefault("variables_read", []).append(term)
+    stack = [root]
+    while stack:
+        a = stack[-1]
+        key = _C.Z3_get_ast_id(c, a)
+        if key in memo:
+            stack.pop()
+            continue
+        kind = _C.Z3_get_ast_kind(c, a)
+        kids: list[Any] = []
+        own: frozenset[str] = frozenset()
+        if kind == z3.Z3_APP_AST:
+            app = _C.Z3_to_app(c, a)
+            kids = [_C.Z3_get_app_arg(c, app, i) for i in range(_C.Z3_get_app_num_args(c, app))]
+            decl = _C.Z3_get_app_decl(c, app)
+            if _C.Z3_get_decl_kind(c, decl) == z3.Z3_OP_UNINTERPRETED:
+                # a variable, or a function symbol (whose applications share its meaning)
+                own = frozenset((_symbol_name(c, _C.Z3_get_decl_name(c, decl)),))
+        elif kind == z3.Z3_QUANTIFIER_AST:
+            kids = [_C.Z3_get_quantifier_body(c, a)]
+        todo = [k for k in kids if _C.Z3_get_ast_id(c, k) not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        memo[key] = own.union(*(memo[_C.Z3_get_ast_id(c, k)] for k in kids))
+        stack.pop()
+    return memo[_C.Z3_get_ast_id(c, root)]
 
 
-def _cone(facts: list[Any], claim: Any) -> list[Any]:
+def _symbol_name(c: Any, sym: Any) -> str:
+    """A symbol's name, as ``z3.FuncDeclRef.name`` gives it."""
+    if _C.Z3_get_symbol_kind(c, sym) == z3.Z3_INT_SYMBOL:
+        return f"k!{_C.Z3_get_symbol_int(c, sym)}"
+    return str(_C.Z3_get_symbol_string(c, sym))
+
+
+def _cone(solving: Solving, facts: list[Any], claim: Any, steps: int | None = None) -> list[Any]:
     """The facts that bear on the claim: those sharing variables with it, directly or
-    through other such facts.  The rest constrain only variables the claim never reads."""
-    memo: dict[int, frozenset[str]] = {}
-    names = [_constants(f, memo) for f in facts]
-    wanted = set(_constants(claim, memo))
+    through other such facts.  The rest constrain only variables the claim never reads.
+
+    With ``steps``, only the facts that many links from the claim: 1, those that read a
+    variable of the claim; 2, also those that read a variable of those; and so on.
+    """
+    names = [_variables(solving, f) for f in facts]
+    wanted = set(_variables(solving, claim))
     kept = [False] * len(facts)
-    grew = True
-    while grew:
-        grew = False
+    grew, step = True, 0
+    while grew and (steps is None or step < steps):
+        grew, step = False, step + 1
+        reached: set[str] = set()
         for i, n in enumerate(names):
-            if not kept[i] and n & wanted:
+            if not kept[i] and not n.isdisjoint(wanted):
                 kept[i] = True
-                wanted |= n
+                reached |= n
                 grew = True
+        wanted |= reached
     return [f for f, k in zip(facts, kept) if k]
+
+
+def _query_key(kind: str, terms: list[Any]) -> tuple[Any, ...]:
+    """A query by the identity of its terms: within one context the same AST ids are the
+    same terms, so the same key is the same question (not a hash: no two queries share one)."""
+    return (kind, *(t.get_id() for t in terms))
+
+
+def _refuted(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
+    """None when the claim follows from the facts (as it did before in this context, if
+    it did); otherwise a model of the facts that violates it."""
+    key = _query_key("proved", [*facts, claim])
+    if key in solving.memo:
+        return None
+    s = solving.one_shot()
+    s.add(*facts)
+    s.add(z3.Not(claim))
+    if solving.sat(s):
+        return s.model()
+    solving.memo[key] = [*facts, claim]  # kept alive, so that the ids stay theirs
+    return None
 
 
 def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None:
     """None when the claim follows from the facts; otherwise a model of a violation.
 
-    The proof uses only the facts that bear on the claim (facts about variables the claim
-    never reads can only make it easier to hold); a violation is then looked for again
-    with every fact, so that the counterexample is a complete situation.
+    A conjunction is proved part by part.  The proof uses only the facts that bear on the claim (facts about variables the claim
+    never reads can only make it easier to hold), and first only those that read a
+    variable of the claim: often enough, and a much smaller query (when it is not, the
+    answer is no proof, and the proof is looked for again from all the facts that bear).
+    A violation is then looked for again with every fact, so that the counterexample is
+    a complete situation.  A proof found
+    before in the same context, of the same claim from the same facts (another seat's
+    situation that the claim does not read, say), is not made again.
     """
-    kept = _cone(facts, claim)
-    s = solving.one_shot()
-    s.add(*kept)
-    s.add(z3.Not(claim))
-    if not solving.sat(s):
-        return None
-    if len(kept) == len(facts):
-        return s.model()
-    full = solving.one_shot()
-    full.add(*facts)
-    full.add(z3.Not(claim))
-    return full.model() if solving.sat(full) else None
+    for part in _conjuncts(claim):
+        kept = _cone(solving, facts, part)
+        near = _cone(solving, facts, part, steps=1)
+        if len(near) < len(kept) and _refuted(solving, near, part) is None:
+            continue  # a proof from some of the facts is a proof from all of them
+        model = _refuted(solving, kept, part)
+        if model is None:
+            continue
+        if len(kept) == len(facts):
+            return model
+        full = solving.one_shot()
+        full.add(*facts)
+        full.add(z3.Not(part))
+        if solving.sat(full):
+            return full.model()
+    return None
+
+
+def _conjuncts(claim: Any) -> list[Any]:
+    """The parts of a conjunction (nested ones flattened), or the claim itself: the facts
+    imply the claim exactly when they imply each part, and each part alone reads fewer
+    variables, so fewer facts bear on it."""
+    if not z3.is_and(claim):
+        return [claim]
+    return [p for c in claim.children() for p in _conjuncts(c)]
 
 
 # -- generic properties ------------------------------------------------------------------
 
 def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit, dest = E.deal_schedule(enc)
     n, size = game.players, len(game.deck)
     counts = [z3.Sum([z3.If(d == s, enc.int(1), enc.int(0)) for d in dest]) for s in range(n)]
@@ -221,7 +302,7 @@ def _deal_partitions(game: Game, solving: Solving, opts: Options):  # type: igno
 
 
 def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     rule, body = game.constructs(K.TakeTalon)[0]
     assert isinstance(body, K.TakeTalon)
     # the exchange can happen: some deal's status lets the declarer take the talon
@@ -269,7 +350,7 @@ def _exchange_keeps_hands(game: Game, solving: Solving, opts: Options):  # type:
 def _decide_choice_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     """Whoever must choose after the auction (trumps, say) has a choice the rules allow,
     for every contract the auction can end with, declarer, dealer and hands as dealt."""
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     rule, body = game.constructs(K.Decide)[0]
     assert isinstance(body, K.Decide)
     phase = next(p for p in game.program.phases if p.kind is PhaseKind.DECIDE)
@@ -325,7 +406,7 @@ def _stuck_deciding(game: Game) -> tuple[int, Any] | None:
 
 
 def _bid_order_total(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     a, la, sa, ka = E.bid_definition(enc, "a")
     b, lb, sb, kb = E.bid_definition(enc, "b")
     different = z3.Or(la != lb, sa != sb)
@@ -545,7 +626,7 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> tuple[int, str] | 
     Returns the bound and how it was found; None when the argument does not go through
     (the caller then unrolls the auction).
     """
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit = _stage_situation(enc, stage)
     env = sit.env
     ends = sit.compile(D.auction_over(game, stage))
@@ -583,7 +664,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
         if ranked is not None:
             found.append(ranked[1])
             continue
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
         s = solving.solver()
         s.add(*facts)
@@ -631,7 +712,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
 def _raises_everywhere(game: Game, solving: Solving, stage: int, joins: bool = False) -> bool:
     """Every legal bid beats the standing bid at any moment of the stage (single calls);
     with ``joins``, or repeats it where the rules let other seats join or accept it."""
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit = _stage_situation(enc, stage)
     env = sit.env
     beats = enc.bid_key(env[Ctx.CALL_BID]) > enc.bid_key(env[Ctx.STANDING])
@@ -655,7 +736,7 @@ def _holds(enc: Encoding, env: dict[Any, Any]) -> Any:
 def _bid_over_a_bid(game: Game, solving: Solving) -> bool:
     """Some stage of some auction has a legal bid while a bid stands: the premise of
     "every legal bid beats the standing bid" can occur."""
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
 
     def cases() -> Iterator[tuple[list[Any], Any]]:
         for stage in range(1, game.stages + 1):
@@ -677,7 +758,7 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
     # otherwise check the calls of real auctions, unrolled from the start
     steps = min(opts.bound, max(game.players * 2, 8))
     for stage in range(1, game.stages + 1):
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
@@ -704,7 +785,7 @@ def _one_accepter(game: Game, solving: Solving, opts: Options):  # type: ignore[
     steps = min(opts.bound, max(game.players * 2, 8))
     whole = True
     for stage in range(1, game.stages + 1):
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
@@ -737,7 +818,7 @@ def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ig
     steps = min(opts.bound, max(game.players * 2, 8))
     proxies = game.constructs(K.ProxyCall)
     for stage in range(1, game.stages + 1):
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
 
         def legal(env: dict[Any, Any], proxy: bool, is_bid: bool, bid: int) -> Any:
@@ -767,7 +848,7 @@ def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ig
 
 
 def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     for p in range(game.program.dealt_seats):  # a position past the seats dealt in never is
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
@@ -790,7 +871,7 @@ def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ig
 
 
 def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     n = game.players
     sit = E.trick_situation(enc, n)
     strengths = [sit.compile(Strength(i)) for i in range(n)]
@@ -819,7 +900,7 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
 
 
 def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     for p in range(game.program.dealt_seats):
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
@@ -849,7 +930,7 @@ def _game_one_winner(game: Game, solving: Solving, opts: Options):  # type: igno
     """
     body = game.constructs(K.GameTarget)[0][1]
     assert isinstance(body, K.GameTarget)
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sit = E.outcome_situation(enc)
     sides = game.table.sides
     won = sit.env[WonTrick]
@@ -884,7 +965,7 @@ def _rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore
     """A rubber ends after at least ``games`` and at most ``sides x (games-1) + 1`` games."""
     body = game.constructs(K.Rubber)[0][1]
     assert isinstance(body, K.Rubber)
-    enc = Encoding(game, solving.ctx)
+    enc = Encoding.of(game, solving)
     sides = len(game.table.sides)
     most = sides * (body.games - 1) + 1
     winners = [enc.int_var(f"game_{k}") for k in range(most)]
@@ -1014,12 +1095,32 @@ def _where(e: Expr) -> str:
     return f"the premise at {loc}" + (f" ({line[:90]})" if line else "")
 
 
-def _witnessed(solving: Solving, facts_and_terms: Iterable[tuple[list[Any], Any]]) -> bool:
-    """Some situation satisfies its facts and the term: the premise can occur."""
-    for facts, term in facts_and_terms:
+def _satisfiable(solving: Solving, terms: list[Any]) -> bool:
+    """Some values satisfy every term (asked once in this context)."""
+    key = _query_key("satisfiable", terms)
+    known = solving.memo.get(key)
+    if known is None:
         s = solving.one_shot()
-        s.add(*facts, term)
-        if solving.sat(s):
+        s.add(*terms)
+        known = solving.memo[key] = (solving.sat(s), terms)  # the terms kept alive
+    return bool(known[0])
+
+
+def _witnessed(solving: Solving, facts_and_terms: Iterable[tuple[list[Any], Any]]) -> bool:
+    """Some situation satisfies its facts and the term: the premise can occur.
+
+    The facts that do not bear on the term (:func:`_cone`) read none of the variables of
+    those that do, nor of the term: the facts and the term are satisfiable together exactly
+    when the facts are (a situation that can occur, asked once for all premises) and the
+    facts that bear are with the term (a much smaller query); the two models, on
+    different variables, make one.
+    """
+    for facts, term in facts_and_terms:
+        kept = _cone(solving, facts, term)
+        if len(kept) == len(facts):
+            if _satisfiable(solving, [*facts, term]):
+                return True
+        elif _satisfiable(solving, facts) and _satisfiable(solving, [*kept, term]):
             return True
     return False
 
@@ -1044,7 +1145,7 @@ def _vacuous_premise(solving: Solving, enc: Encoding, scope: Scope, holds: Expr,
 
 def _dsl_decider(scope: Scope, holds: Expr, free: tuple[Var, ...], exists: bool):  # type: ignore[no-untyped-def]
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-        enc = Encoding(game, solving.ctx)
+        enc = Encoding.of(game, solving)
         if exists:
             return _decide_exists(game, solving, enc, scope, holds, free)
         for sit, played in _situations(enc, scope):
@@ -1111,17 +1212,15 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
         return Verdict.VIOLATED, "no situation makes it true", None
     (var,) = free
     checked = 0
+    legal = _legal_bids(solving, enc)  # the same bids for every situation: found once
     for sit, _played in _situations(enc, scope):
         E.bind_free(sit, free)
         s = solving.solver()
         s.add(*sit.facts)
         term = sit.env[var]
         s.add(sit.compile(holds))
-        for i, bid in enumerate(game.ladder):
-            probe = solving.solver()
-            probe.add(E.biddable(enc, enc.int(i), f"probe{i}"))
-            if not solving.sat(probe):
-                continue
+        for i in legal:
+            bid = game.ladder[i]
             checked += 1
             if not solving.sat(s, term == i):
                 pt = trace.Playthrough([f"no situation works for {var.name} = {bid.symbol}"],
@@ -1265,10 +1364,15 @@ def checks_for(game: Game) -> list[Check]:
     return out
 
 
-def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
+def run_check(game: Game, check: Check, opts: Options | None = None,
+              solving: Solving | None = None) -> Result:
+    """Decide one check, in the context of ``solving`` when given (one shared by the checks
+    of a game: each builds on the terms and proofs the others made), else in one of its
+    own made with the budget of ``opts``."""
     opts = opts or Options()
     start = time.perf_counter()
-    solving = Solving(opts.timeout, opts.rlimit)
+    if solving is None:
+        solving = Solving(opts.timeout, opts.rlimit)
     try:
         verdict, detail, pt = check.decide(game, solving, opts)
     except SolverUnknownError as e:
@@ -1279,12 +1383,14 @@ def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
 
 def check_game(game: Game, *, only: tuple[str, ...] = (), opts: Options | None = None,
                on_result: Callable[[Result], None] | None = None) -> list[Result]:
-    """Check every property of a game (or only the named ones)."""
+    """Check every property of a game (or only the named ones), all in one Z3 context."""
+    opts = opts or Options()
+    solving = Solving(opts.timeout, opts.rlimit)
     results = []
     for c in checks_for(game):
         if only and c.id not in only:
             continue
-        r = run_check(game, c, opts)
+        r = run_check(game, c, opts, solving)
         if on_result:
             on_result(r)
         results.append(r)
@@ -1299,11 +1405,16 @@ def legal_bids(game: Game, *, timeout: float = 60.0, rlimit: int | None = None) 
         SolverUnknownError: Z3 could not decide a bid within ``timeout`` seconds.
     """
     solving = Solving(timeout, rlimit)
-    enc = Encoding(game, solving.ctx)
+    return _legal_bids(solving, Encoding.of(game, solving))
+
+
+def _legal_bids(solving: Solving, enc: Encoding) -> tuple[int, ...]:
+    """The bids (by number) that the call rules allow in some auction situation: for each
+    bid of the ladder, whether the rules let it be called (:func:`E.biddable`)."""
     b = enc.int_var("bid")
     s = solving.solver()
     s.add(E.biddable(enc, b, "legal"))
-    return tuple(i for i in range(len(game.ladder)) if solving.sat(s, b == i))
+    return tuple(i for i in range(len(enc.game.ladder)) if solving.sat(s, b == i))
 
 
 def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:

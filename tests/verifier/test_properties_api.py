@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spec.registry import GAMES
+from spec.registry import GAMES, find_game
 from verifier.properties import checks_for, legal_bids, variant_checks
 
 
@@ -48,3 +48,17 @@ def test_variant_checks_are_the_checks_of_the_rules_it_replaces() -> None:
     # and the properties stated under the variant are among its checks
     assert {"score.unmakeable_bid_loses", "score.unmakeable_example"} <= set(ids)
     assert len(ids) == len(set(ids))
+
+
+def test_checks_sharing_a_context_have_the_verdicts_they_have_alone() -> None:
+    """check_game decides a game's checks in one Z3 context, each building on the terms
+    and proofs of those before it: each verdict and detail is the one it has alone."""
+    from verifier.properties import Verdict, check_game, run_check
+
+    game = find_game("crescendo")
+    ids = ("play.one_winner", "play.cards_held", "play.joker_never_wins_following",
+           "score.soloist_range", "score.every_bid_reachable", "deck.trick_values_total")
+    shared = {r.id: (r.verdict, r.detail) for r in check_game(game, only=ids)}
+    alone = {c.id: run_check(game, c) for c in checks_for(game) if c.id in ids}
+    assert shared == {i: (r.verdict, r.detail) for i, r in alone.items()}
+    assert all(v is Verdict.HOLDS for v, _d in shared.values())

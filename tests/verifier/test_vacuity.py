@@ -100,3 +100,50 @@ def test_a_property_under_an_unknown_variant_is_refused() -> None:
 def test_no_generic_property_is_vacuous(game: Game) -> None:
     generic = tuple(c.id for c in checks_for(game) if c.kind == "generic")
     assert all(r.verdict is Verdict.HOLDS for r in check_game(game, only=generic))
+
+
+# -- how a witness is found ---------------------------------------------------------------
+
+def _ints(solving, *names):  # type: ignore[no-untyped-def]
+    import z3
+
+    return [z3.Int(n, solving.ctx) for n in names]
+
+
+@pytest.mark.parametrize(("facts", "term", "witnessed"), [
+    (lambda x, y: [x > 0, y == 1], lambda x, y: x > 5, True),
+    (lambda x, y: [x > 0, y == 1], lambda x, y: x < 0, False),
+    # the facts the term does not read cannot hold: the situation never occurs
+    (lambda x, y: [x > 0, y > 1, y < 0], lambda x, y: x > 5, False),
+    (lambda x, y: [x > y, y > 3], lambda x, y: x < 4, False),
+    (lambda x, y: [x > y, y > 3], lambda x, y: x > 4, True),
+], ids=["free-part", "contradicts-its-fact", "situation-impossible", "linked-no", "linked-yes"])
+def test_a_witness_split_from_its_situation_is_the_whole_query(facts, term, witnessed) -> None:  # type: ignore[no-untyped-def]
+    """A premise is witnessed from the facts that bear on it and, once, the whole
+    situation: the same answer as one query with every fact and the premise."""
+    from verifier._z3.solver import Solving
+    from verifier.properties import _witnessed
+
+    solving = Solving(timeout=10)
+    x, y = _ints(solving, "x", "y")
+    whole = solving.one_shot()
+    whole.add(*facts(x, y), term(x, y))
+    assert solving.sat(whole) is witnessed
+    assert _witnessed(solving, [(facts(x, y), term(x, y))]) is witnessed
+
+
+def test_a_proof_from_the_facts_next_to_the_claim_falls_back_to_all_that_bear() -> None:
+    """The facts that read the claim's variables are tried first; when they do not prove
+    it, those further away do, and a claim that fails still has its counterexample."""
+    import z3
+
+    from verifier._z3.solver import Solving
+    from verifier.properties import _prove
+
+    solving = Solving(timeout=10)
+    x, y, z = _ints(solving, "x", "y", "z")
+    facts = [x == y, y == 3, z == 7]
+    assert _prove(solving, facts, x == 3) is None  # needs y == 3, one link away
+    assert _prove(solving, facts, z3.And(x == 3, z > 6)) is None
+    model = _prove(solving, facts, z3.And(x == 3, z > 7))
+    assert model is not None and model.eval(z).as_long() == 7

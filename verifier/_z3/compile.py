@@ -78,6 +78,7 @@ from spec.dsl._nodes import (
 )
 from spec.dsl._pycompile import derived_ref
 from spec.dsl._visitor import RuleVisitor
+from verifier._z3.solver import Solving
 from verifier.errors import UnsupportedNodeError
 
 EnvKey = Any
@@ -99,6 +100,19 @@ class Encoding:
         order = game.one(K.BidOrder)
         assert isinstance(order, K.BidOrder)
         self.key_expr = order.key
+        self._bid_terms: dict[tuple[str, int], tuple[Any, Any]] = {}
+        # situations built in this encoding (see encoding.py), each built once
+        self.made: dict[tuple[Any, ...], Any] = {}
+
+    @classmethod
+    def of(cls, game: Game, solving: Solving) -> Encoding:
+        """The encoding of ``game`` in the context of ``solving``: made once there, and
+        shared by every check that works in it (with the situations built in it)."""
+        key = ("encoding", id(game))
+        hit = solving.memo.get(key)
+        if hit is None or hit[0] is not game:
+            hit = solving.memo[key] = (game, cls(game, solving.ctx))
+        return hit[1]  # type: ignore[no-any-return]
 
     # -- sorts and constants ---------------------------------------------------------
     def bv(self, value: int) -> z3.BitVecRef:
@@ -150,29 +164,51 @@ class Encoding:
     def bid_in_ladder(self, b: z3.ArithRef) -> z3.BoolRef:
         return z3.And(b >= 0, b < len(self.game.ladder))
 
+    def _bid_term(self, what: str, b: z3.ArithRef, make: Callable[[], z3.ArithRef]) -> z3.ArithRef:
+        """A term about bid ``b``, made once per term: Z3 shares equal terms, so the
+        same ``b`` is the same term, and its long chains of cases are built only once."""
+        key = (what, b.get_id())
+        hit = self._bid_terms.get(key)
+        if hit is None:
+            hit = self._bid_terms[key] = (b, make())  # keep b alive so its id stays its own
+        return hit[1]
+
     def bid_level(self, b: z3.ArithRef) -> z3.ArithRef:
         """The level of bid number ``b``, as constants chosen by ranges of ``b`` (no
         division: a product of a level and a count then splits into linear cases)."""
-        s = len(self.strains)
-        lv = self.levels
-        out: z3.ArithRef = self.int(lv[-1])
-        for i in range(len(lv) - 2, -1, -1):
-            out = z3.If(b < s * (i + 1), self.int(lv[i]), out)
-        return out
+        if z3.is_int_value(b):  # a known bid: its level, as the cases below would choose
+            at = b.as_long() // len(self.strains)
+            return self.int(self.levels[at] if 0 <= at < len(self.levels) else
+                            self.levels[0] if at < 0 else self.levels[-1])
+
+        def make() -> z3.ArithRef:
+            s = len(self.strains)
+            lv = self.levels
+            out: z3.ArithRef = self.int(lv[-1])
+            for i in range(len(lv) - 2, -1, -1):
+                out = z3.If(b < s * (i + 1), self.int(lv[i]), out)
+            return out
+        return self._bid_term("level", b, make)
 
     def bid_strain_rank(self, b: z3.ArithRef) -> z3.ArithRef:
+        if z3.is_int_value(b):  # Z3's mod by a positive number, like Python's, is never negative
+            return self.int(b.as_long() % len(self.strains))
         return b % len(self.strains)
 
     def bid_strain(self, b: z3.ArithRef) -> z3.ArithRef:
-        r = self.bid_strain_rank(b)
-        out: z3.ArithRef = self.int(suit_code(self.strains[-1]))
-        for i in range(len(self.strains) - 2, -1, -1):
-            out = z3.If(r == i, self.int(suit_code(self.strains[i])), out)
-        return out
+        def make() -> z3.ArithRef:
+            r = self.bid_strain_rank(b)
+            out: z3.ArithRef = self.int(suit_code(self.strains[-1]))
+            for i in range(len(self.strains) - 2, -1, -1):
+                out = z3.If(r == i, self.int(suit_code(self.strains[i])), out)
+            return out
+        return self._bid_term("strain", b, make)
 
     def bid_key(self, b: z3.ArithRef) -> z3.ArithRef:
-        env = {Ctx.LEVEL: self.bid_level(b), Ctx.STRAIN_RANK: self.bid_strain_rank(b)}
-        return Z3Compiler(self, env).visit(self.key_expr)  # type: ignore[return-value]
+        def make() -> z3.ArithRef:
+            env = {Ctx.LEVEL: self.bid_level(b), Ctx.STRAIN_RANK: self.bid_strain_rank(b)}
+            return Z3Compiler(self, env).visit(self.key_expr)  # type: ignore[no-any-return]
+        return self._bid_term("key", b, make)
 
 
 _MOST_CASES = 64  # the most values of a factor written out case by case

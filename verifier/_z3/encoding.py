@@ -7,8 +7,9 @@ decoder that turns a Z3 model back into plain values the engine can replay.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import z3
 
@@ -51,6 +52,10 @@ class Situation:
     def compile(self, expr: Any) -> Any:
         return Z3Compiler(self.enc, self.env).visit(expr)
 
+    def copy(self) -> Situation:
+        """The same situation, with lists of its own to add facts and values to."""
+        return Situation(self.enc, list(self.facts), dict(self.env), dict(self.values))
+
     def decode(self, model: z3.ModelRef) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, term in self.values.items():
@@ -62,6 +67,31 @@ class Situation:
             else:
                 out[name] = v.as_long()
         return out
+
+
+_S = TypeVar("_S")
+
+
+def _built_once(make: Callable[..., _S]) -> Callable[..., _S]:
+    """``make(enc, *args)`` built once per encoding and arguments: the checks of a game
+    share an encoding, and a situation's terms are the same whoever asks (Z3 would make
+    the same terms again, at the cost of building them).  Each caller gets a copy of a
+    situation, to add its own facts to."""
+    def build(enc: Encoding, *args: Any) -> _S:
+        # a term is known by its id (it stays alive in what is made from it)
+        key = (make.__name__, *(a.get_id() if isinstance(a, z3.AstRef) else a for a in args))
+        made = enc.made.get(key)
+        if made is None:
+            made = enc.made[key] = make(enc, *args)
+        if isinstance(made, Situation):
+            return made.copy()  # type: ignore[return-value]
+        if isinstance(made, tuple):
+            return tuple(m.copy() if isinstance(m, Situation) else
+                         list(m) if isinstance(m, list) else m for m in made)  # type: ignore[return-value]
+        return made
+    build.__name__, build.__doc__ = make.__name__, make.__doc__
+    build.__wrapped__ = make  # type: ignore[attr-defined]
+    return build
 
 
 def _seat_var(sit: Situation, name: str) -> Any:
@@ -94,6 +124,7 @@ def bind_free(sit: Situation, free: tuple[Var, ...]) -> None:
         sit.values[f"free_{var.name}"] = v
 
 
+@_built_once
 def biddable(enc: Encoding, b: Any, tag: str) -> Any:
     """The bid can be legally called in some auction situation (the rules allow it)."""
     sit = call_situation(enc, tag)
@@ -103,6 +134,7 @@ def biddable(enc: Encoding, b: Any, tag: str) -> Any:
     return z3.And(enc.bid_in_ladder(b), *sit.facts, legal)
 
 
+@_built_once
 def match_situation(enc: Encoding) -> Situation:
     """A match or rubber after any deal: any number of deals played (at least this one),
     any totals (the lead at least the trail), any count of games won by the side that has
@@ -120,6 +152,7 @@ def match_situation(enc: Encoding) -> Situation:
     return sit
 
 
+@_built_once
 def call_situation(enc: Encoding, tag: str) -> Situation:
     """Any moment of an auction, with its context values free (over-approximation)."""
     sit = Situation(enc)
@@ -543,6 +576,7 @@ def beating_term(enc: Encoding, base: dict[Any, Any], hand: Any, cards: list[Any
     return out
 
 
+@_built_once
 def trick_situation(enc: Encoding, played: int) -> Situation:
     """A trick with ``played`` cards on the table and the hands of all seats.
 
@@ -732,6 +766,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     return sit
 
 
+@_built_once
 def outcome_situation(enc: Encoding) -> Situation:
     """The end of the play: a contract, its declarer, who won each trick and the cards each
     seat took (every card once, a trick's worth per trick won)."""
@@ -860,6 +895,7 @@ def outcome_situation(enc: Encoding) -> Situation:
     return sit
 
 
+@_built_once
 def deal_schedule(enc: Encoding) -> tuple[Situation, list[Any]]:
     """Where the deal rule sends each position of the pack, for a symbolic dealer.
 
@@ -907,6 +943,7 @@ def exchange(enc: Encoding, held: list[Any], talon: Any, declarer: Any, takes: A
     return after, discards, facts
 
 
+@_built_once
 def bid_definition(enc: Encoding, tag: str) -> tuple[Situation, Any, Any, Any]:
     """A bid given by its level and strain rank (scope BID), and its key."""
     sit = Situation(enc)

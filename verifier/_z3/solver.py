@@ -71,13 +71,21 @@ _FORCED = "forced unknown"
 
 class Solving:
     """One Z3 context for one piece of work, with the budget of each query: ``timeout``
-    seconds of wall-clock time and, when given, ``rlimit`` of Z3's resource units."""
+    seconds of wall-clock time and, when given, ``rlimit`` of Z3's resource units.
+
+    ``memo`` keeps what the work has built in this context, for its builders to reuse (the
+    encoding of a game and its situations, the variables each term reads, the answers to
+    queries already put): several checks of one game share one ``Solving``, and so build
+    the same terms once.  Z3 makes a term once per context, so within it the same AST id is
+    the same term, and the same query the same question.
+    """
 
     def __init__(self, timeout: float = 60.0, rlimit: int | None = None) -> None:
         self.ctx = z3.Context()
         self.timeout = timeout
         self.timeout_ms = max(1, int(timeout * 1000))
         self.rlimit = rlimit
+        self.memo: dict[Any, Any] = {}
 
     def _limited(self, s: z3.Solver) -> z3.Solver:
         s.set("timeout", self.timeout_ms)
