@@ -31,8 +31,9 @@ from verifier.errors import SolverUnknownError
 __all__ = ["DEFAULT_RLIMIT", "Solving", "Remembering", "forced_unknown", "checks_made"]
 
 # The resource budget of one query of ``trickspec check``: some ten times what the
-# hardest query of any game needs (304's play.one_winner, about 47 million units, 11 s
-# on one core of the reference machine).
+# hardest query of any game needed when it was set (304's play.one_winner as one query,
+# about 47 million units, 11 s on one core of the reference machine; it is now proved
+# part by part, each part a smaller query).
 DEFAULT_RLIMIT = 500_000_000
 
 # A test's fault: the number of the check (from 0, counted from when it was set) that is
