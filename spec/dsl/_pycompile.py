@@ -94,6 +94,7 @@ class GameTables:
     def __init__(self, game: Game) -> None:
         deck = game.deck
         self.game = game
+        rank = [game.rank_table.value(c) for c in deck]  # each card's rank value, once
         self.ns: dict[str, Any] = {
             # a card is its number in the deck; number len(deck) is "no card" (a trick
             # position where a seat sat out), of no suit and worth 0, as in Z3
@@ -111,8 +112,8 @@ class GameTables:
             "_lowest": _lowest_of,
             # per card, the cards of its suit ranked below it
             "_BELOW": tuple(sum(1 << j for j, d in enumerate(deck)
-                                if d.suit == c.suit and game.rank_table.value(d)
-                                < game.rank_table.value(c)) for c in deck),
+                                if d.suit == c.suit and rank[j] < rank[i])
+                            for i, c in enumerate(deck)),
             "_PARTNER": tuple(game.table.partner(s) if game.table.partnerships else s
                               for s in range(game.players)),
         }
