@@ -15,12 +15,12 @@ the way players keep it; :func:`render_sheet` writes it out with a WE and a THEY
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from spec.dsl import _constructs as K
-from spec.dsl._build import Game
+from spec.dsl._build import Bid, Game
 from spec.dsl._derive import score_lines
 from spec.engine import Bot, State, engine_for, session
 from spec.errors import NotationError
@@ -187,17 +187,19 @@ def play_rubber(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     return record
 
 
-def _deal_title(game: Game, state: State) -> str:
+def _deal_title(game: Game, state: State, bid_text: Callable[[Bid], str]) -> str:
     if state.contract < 0:
         return "no contract"
-    return f"{game.ladder[state.contract].symbol} {game.table.name(state.declarer)}"
+    return f"{bid_text(game.ladder[state.contract])} {game.table.name(state.declarer)}"
 
 
-def render_sheet(record: RubberRecord) -> str:
+def render_sheet(record: RubberRecord, bid_text: Callable[[Bid], str] | None = None) -> str:
     """The sheet as players keep it: a WE and a THEY column (WE is the first side), the
     amounts above the line, then the line, then the game line with a rule drawn under each
-    game; totals and the settlement at the foot."""
+    game; totals and the settlement at the foot.  ``bid_text`` writes a contract (by
+    default in the notation of records, ``3NT``)."""
     game = record.game
+    bid_text = bid_text or (lambda bid: bid.symbol)
     target = _rule(game, K.GameTarget)
     names = [game.table.side_name(s) for s in record.sides]
     heads = (["WE", "THEY"] if len(record.sides) == 2 else names)
@@ -215,7 +217,7 @@ def render_sheet(record: RubberRecord) -> str:
     out.append("  above the line " + "-" * (width - 18))
     for e in others:
         state = record.deals[e.deal - 1]
-        label = f"deal {e.deal} ({_deal_title(game, state)}): {e.what}"
+        label = f"deal {e.deal} ({_deal_title(game, state, bid_text)}): {e.what}"
         out.append(row(label, {e.side: e.amount}))
     out.append("  " + "=" * (width - 2))
     out.append("  below the line")
@@ -226,7 +228,7 @@ def render_sheet(record: RubberRecord) -> str:
             by_deal.setdefault(e.deal, {})[e.side] = by_deal.get(e.deal, {}).get(e.side, 0) + e.amount
         for deal, amounts in by_deal.items():
             state = record.deals[deal - 1]
-            out.append(row(f"deal {deal} ({_deal_title(game, state)})", amounts))
+            out.append(row(f"deal {deal} ({_deal_title(game, state, bid_text)})", amounts))
         if g <= len(record.games):
             won = record.games[g - 1]
             rule = f"  {'-' * 8} game {g} to {heads[won.winner]} (deal {won.deal}, trick {won.trick}) "

@@ -874,7 +874,7 @@ def _format_rubber(game: Game) -> Iterator[str]:
     yield ""
     yield ".. code-block:: text"
     yield ""
-    for line in render_sheet(rubber).splitlines():
+    for line in render_sheet(rubber, lambda bid: bid_text(game, bid)).splitlines():
         yield f"   {line}" if line else ""
     yield ""
 
