@@ -124,7 +124,15 @@ class Solving:
             s.unknown_reason = _FORCED
             return z3.unknown
         start = time.perf_counter()
-        r = z3.Solver.check(s, *assumptions)
+        if assumptions and all(isinstance(a, z3.BoolRef) for a in assumptions):
+            # what z3.Solver.check does, without casting each assumption to a Boolean
+            # again: a deal search assumes a literal per card, and the casts cost more
+            # than the check
+            asts = (z3.Ast * len(assumptions))(*(a.as_ast() for a in assumptions))
+            r = z3.CheckSatResult(z3.Z3_solver_check_assumptions(
+                s.ctx.ref(), s.solver, len(assumptions), asts))
+        else:
+            r = z3.Solver.check(s, *assumptions)
         if r == z3.unknown:
             s.unknown_reason = self._why(s, time.perf_counter() - start)
         return r
