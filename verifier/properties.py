@@ -252,15 +252,10 @@ def _prove(solving: Solving, facts: list[Any], claim: Any) -> z3.ModelRef | None
         if len(near) < len(kept) and _refuted(solving, near, part) is None:
             continue  # a proof from some of the facts is a proof from all of them
         model = _refuted(solving, kept, part)
-        if model is None:
-            continue
-        if len(kept) == len(facts):
+        if model is not None and len(kept) < len(facts):
+            model = _refuted(solving, facts, part)  # a complete situation
+        if model is not None:
             return model
-        full = solving.one_shot()
-        full.add(*facts)
-        full.add(z3.Not(part))
-        if solving.sat(full):
-            return full.model()
     return None
 
 
