@@ -125,7 +125,12 @@ def plain_z3(constraint: Callable[[list[list[Any]]], list[Any]], n: int
     s.add(constraint(x))
     deals: list[Hands] = []
     first = (0.0, 0.0)
-    while len(deals) < n and s.check() == z3.sat:
+    while len(deals) < n:
+        answer = s.check()
+        if answer == z3.unknown:  # no figure from a search that gave up
+            raise RuntimeError(f"plain Z3 gave no answer: {s.reason_unknown()}")
+        if answer == z3.unsat:
+            break
         m = s.model()
         hands = [0] * SEATS
         held = []
