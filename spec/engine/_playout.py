@@ -1,6 +1,7 @@
 """Fast random play, and the random bots: the same draws, the same deal, whichever path plays it."""
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Callable
 from typing import Any
@@ -210,13 +211,24 @@ class Playout(CompiledRules):
             "            code_ = NO_SUIT_",
             "            play_ = plain_cards_[i_]",
         ]
+        # the values the rules read that stay put while the play lasts are read once, and
+        # those that change only from trick to trick once a trick (see _when_read)
+        key_lines: list[str] = []
+        if self._decl_choices:
+            reader, key = env.reader_lines(self._decl_reads)
+            assigned = {line.split(" = ", 1)[0] for line in lines}
+            key_lines = [line for line in reader if line.split(" = ", 1)[0] not in assigned]
+        when = _when_read(lines + key_lines, self.tables.ns)
+        once = [line for line in lines + key_lines if when[line] == "once"]
+        per_trick = [line for line in lines + key_lines if when[line] == "trick"]
+        lines = [line for line in lines if when[line] == "card"]
+        key_lines = [line for line in key_lines if when[line] == "card"]
         if self._decl_choices:
             # the key of what the declaration rules read, read inline (the inputs the
             # legality rule does not read bound first)
-            key_lines, key = env.reader_lines(self._decl_reads)
             pick[:0] = [
                 *(f"        {name} = {bind[name]}" for name in env.inputs
-                  if name != "hand" and name not in inputs),
+                  if name not in ("hand", "s") and name not in inputs),
                 *(f"        {line}" for line in key_lines),
                 f"        key_ = {key}",
                 "        if mask_ & ~plain_by_key_.get(key_, 0):",
@@ -246,9 +258,11 @@ class Playout(CompiledRules):
             "    for c_, _d in trick_:",
             "        tmask_ |= 1 << c_",
             *start,
+            "    s = w",
+            *(f"    {line}" for line in once + per_trick),
             "    while True:",
             "        hand = hands_[turn_]",
-            *(f"        {name} = {bind[name]}" for name in inputs if name != "hand"),
+            *(f"        {name} = {bind[name]}" for name in inputs if name not in ("hand", "s")),
             *(f"        {line}" for line in lines),
             f"        mask_ = {legal}",
             "        if not mask_:",
@@ -280,6 +294,7 @@ class Playout(CompiledRules):
             "        size_ = len(seats_)",
             "        if not (any(hands_) if out_ < 0 else sum(hands_) - out_hand_):",
             "            break",
+            *(f"        {line}" for line in per_trick),
             "    w.hands, w.won, w.taken = tuple(hands_), tuple(won_), tuple(taken_)",
             "    w.tricks, w.log = tuple(tricks_), tuple(log_)",
             "    w.trick, w.faces, w.led_suit, w.turn = (), (), NO_SUIT_, winner_",
@@ -297,6 +312,48 @@ class Playout(CompiledRules):
         code = compile("\n".join(src) + "\n", f"<{self.game.key}:quick_playout>", "exec")
         exec(code, ns)  # noqa: S102  # generated from the game's legality rule
         return ns["quick_playout"]  # type: ignore[no-any-return]
+
+
+# the fields of the working copy the quick play keeps live card by card (its hands and
+# trick are lists it changes in place; the turn and led suit it sets before asking the
+# declaration rules), and those it sets as each trick ends
+_CARD_FIELDS = frozenset({"hands", "trick", "turn", "led_suit"})
+_TRICK_FIELDS = frozenset({"trick_number", "leader"})
+_ONCE, _TRICK, _CARD = "once", "trick", "card"
+
+
+def _when_read(lines: list[str], tables: dict[str, Any]) -> dict[str, str]:
+    """When the quick play must read each value of the rules, for each line ``name =
+    expression`` (in reading order) of the environment's prologue: ``card`` by card where
+    it reads a field kept live card by card, an input bound card by card (the seat, its
+    hand, the position, the led suit) or a value read card by card; else ``trick`` by
+    trick where it reads the trick's number or leader, or a value read trick by trick; else
+    ``once``, before the play (the game's tables, and the fields the play leaves alone)."""
+    rank = {_ONCE: 0, _TRICK: 1, _CARD: 2}
+    when: dict[str, str] = {}
+    of_name: dict[str, str] = {}
+    for line in lines:
+        name, expr = line.split(" = ", 1)
+        tree = ast.parse(expr, mode="eval")
+        read_of_s = {id(n.value) for n in ast.walk(tree)
+                     if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+        level = _ONCE
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == "s":
+                at = (_CARD if node.attr in _CARD_FIELDS
+                      else _TRICK if node.attr in _TRICK_FIELDS else _ONCE)
+            elif isinstance(node, ast.Name):
+                if node.id == "s":
+                    at = _ONCE if id(node) in read_of_s else _CARD  # s itself: anything
+                else:
+                    at = of_name.get(node.id, _ONCE if node.id in tables else _CARD)
+            else:
+                continue
+            if rank[at] > rank[level]:
+                level = at
+        when[line] = of_name[name] = level
+    return when
 
 
 Bot = Callable[[View, random.Random], Action]
