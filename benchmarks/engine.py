@@ -20,7 +20,9 @@ Every figure is the median of ``--repeats`` runs of ``--deals`` random deals (se
   figures for the play of the cards alone, from the positions after the auction.
 * **OpenSpiel**, when ``pyspiel`` imports: complete random bridge deals per second through
   its Python API (``legal_actions``, ``apply_action``, chance outcomes drawn the same way)
-  measured in this run.  ``load_game("bridge")`` scores the auction by double-dummy
+  measured in this run, and its µs per decision (a deal's time over its players'
+  decisions, as for trickspec); then Vint's per-action deals/s over OpenSpiel's, against
+  the target of at least level.  ``load_game("bridge")`` scores the auction by double-dummy
   analysis without playing the cards, so the comparable figure is
   ``bridge(use_double_dummy_result=false)``, which plays them; the default's figure is
   shown too, from a few deals.
@@ -61,6 +63,8 @@ WARM_UP_DEALS = 200
 CHECK_COMMAND = (sys.executable, "-m", "verifier", "check")
 # complete deals per second through the per-action API, by game key
 PER_ACTION_TARGET = {"vint": 5_000, "304": 3_000, "crescendo": 10_000, "preference": 5_000}
+# the games whose per-action deals/s should be at least OpenSpiel's bridge in the same run
+LEVEL_WITH_OPENSPIEL = frozenset({"vint"})
 FAST_PATH_TARGET = 2.0  # the fast path's speed-up over the per-action API, at least
 OPENSPIEL_GAME = "bridge(use_double_dummy_result=false)"
 OPENSPIEL_DEFAULT_DEALS = 5
@@ -213,9 +217,11 @@ def measure_openspiel(deals: int, seed: int, repeats: int) -> dict[str, Any]:
     except ImportError as exc:
         return {"error": f"pyspiel is not importable ({exc}); pip install open_spiel to compare"}
 
-    def play(game: Any, s: int) -> None:
+    def play(game: Any, s: int) -> int:
+        """One random deal; its number of decisions (the chance outcomes not counted)."""
         rng = random.Random(s)
         state = game.new_initial_state()
+        decisions = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -223,14 +229,19 @@ def measure_openspiel(deals: int, seed: int, repeats: int) -> dict[str, Any]:
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[pick(rng, len(legal))])
+                decisions += 1
+        return decisions
 
     out: dict[str, Any] = {"game": OPENSPIEL_GAME, "version": getattr(pyspiel, "__version__", "?")}
     game = pyspiel.load_game(OPENSPIEL_GAME)
-    for s in range(seed, seed + min(deals, WARM_UP_DEALS)):
-        play(game, s)
+    warm = range(seed, seed + min(deals, WARM_UP_DEALS))
+    decisions = sum(play(game, s) for s in warm)
     seconds, _ = _median_run(lambda _: [play(game, s) for s in range(seed, seed + deals)],
                              repeats)
     out["deals_per_second"] = deals / seconds
+    # as trickspec's figure: the deal's time over its decisions, the dealing included
+    out["decisions_per_deal"] = decisions / len(warm)
+    out["us_per_decision"] = seconds / deals / out["decisions_per_deal"] * 1e6
     default = pyspiel.load_game("bridge")
     seconds = _median_run(lambda _: [play(default, s) for s in range(OPENSPIEL_DEFAULT_DEALS)],
                           1)[0]
@@ -314,9 +325,17 @@ def _print_report(figures: list[dict[str, Any]], spiel: dict[str, Any] | None,
             print(f"openspiel: not measured: {spiel['error']}")
         else:
             print(f"openspiel: {spiel['game']} (open_spiel {spiel['version']}): "
-                  f"{spiel['deals_per_second']:,.0f} complete random deals/s; "
-                  f"load_game('bridge'), which scores the auction double-dummy without "
-                  f"playing the cards: {spiel['default_bridge_deals_per_second']:,.1f} deals/s")
+                  f"{spiel['deals_per_second']:,.0f} complete random deals/s, "
+                  f"{spiel['us_per_decision']:.2f} µs per decision (mean over "
+                  f"{spiel['decisions_per_deal']:.1f} decisions a deal, the dealing of the 52 "
+                  f"cards one by one by chance included); load_game('bridge'), which "
+                  f"scores the auction double-dummy without playing the cards: "
+                  f"{spiel['default_bridge_deals_per_second']:,.1f} deals/s")
+            for f in figures:
+                if f["game"] in LEVEL_WITH_OPENSPIEL:
+                    level = f["per_action"]["deals_per_second"] / spiel["deals_per_second"]
+                    print(f"  {f['game']} per action: {level:.2f}x OpenSpiel's deals/s "
+                          f"{_beside(level, 1.0, 'x')}")
     if check is None:
         return
     command = " ".join(["python"] + check["command"][1:])
