@@ -28,6 +28,9 @@ class Playout(CompiledRules):
     # the game's quick play of the cards (see _quick_playout_fn); None where its tricks
     # are not quick
     _quick_play: Callable[[Any, Callable[[], float]], None] | None
+    # the generated play of the cards of a game whose tricks are not quick (see
+    # _rich_playout_fn); None where there is none
+    _rich_play: Callable[[Any, Callable[[], float]], None] | None
 
     def random_playout(self, s: State, rng: random.Random) -> State:
         """The deal played to its end from ``s``, each action uniformly random among the
@@ -39,14 +42,17 @@ class Playout(CompiledRules):
         each is one the engine just listed).  The auction of a game whose legal actions
         there are its calls runs in a loop generated for the game; a card laid aside or
         discarded is drawn from the bits of the hand, and a decision or a defender's
-        choice from its options, without the list of actions; and the play of a game whose tricks are quick (no
-        announcements, face-down cards, or rules to judge at the end of a trick but who
-        wins it) keeps its cards in local variables, without a list of actions per card.
+        choice from its options, without the list of actions; and the play of the cards
+        keeps its cards in local variables, without a list of actions per card, in a loop
+        generated for the game: a quick one where its tricks are quick (no announcements,
+        face-down cards, or rules to judge at the end of a trick but who wins it) and none
+        lie aside, a richer one elsewhere (see :mod:`spec.engine._playout_rich`), but where
+        a card may name a suit.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
-        quick = self._quick_play
+        quick, play_on = self._quick_play, self._rich_play or self._play_on
         auction_loop = self._quick_auction  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
         by_bits = {Phase.SET_ASIDE: (self._lays, self._do_lay),  # type: ignore[attr-defined]
@@ -68,7 +74,7 @@ class Playout(CompiledRules):
                 if quick is not None and not any(w.aside):
                     quick(w, draw)
                     break
-                self._play_on(w, draw)
+                play_on(w, draw)
                 continue
             if phase in by_bits:  # one action per card of the hand, in card order
                 hand = w.hands[w.turn]
