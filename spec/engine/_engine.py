@@ -51,6 +51,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
                 call, bit, _do, b = self._known[id(c)]
                 self._known[id(c)] = (call, bit, handler, b)
         self._quick_auction = self._quick_auction_fn() if self._quick_calls else None
+        self._rich_auction = self._rich_auction_fn()
         self._plain_legal = self._plain_legal_fn() if self._plays_of is not None else None
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:

@@ -39,21 +39,21 @@ class Playout(CompiledRules):
         The same draws from ``rng`` as :func:`random_bot` choosing from
         :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
         played on one working copy of ``s`` (no state per action, and no action checked:
-        each is one the engine just listed).  The auction of a game whose legal actions
-        there are its calls runs in a loop generated for the game; a card laid aside or
-        discarded is drawn from the bits of the hand, and a decision or a defender's
-        choice from its options, without the list of actions; and the play of the cards
-        keeps its cards in local variables, without a list of actions per card, in a loop
-        generated for the game: a quick one where its tricks are quick (no announcements,
-        face-down cards, or rules to judge at the end of a trick but who wins it) and none
-        lie aside, a richer one elsewhere (see :mod:`spec.engine._playout_rich`), but where
-        a card may name a suit.
+        each is one the engine just listed).  The auction runs in a loop generated for the
+        game: a quick one where its legal actions there are its calls, a richer one
+        elsewhere (see :mod:`spec.engine._playout_rich`); a card laid aside or discarded is
+        drawn from the bits of the hand, and a decision or a defender's choice from its
+        options, without the list of actions; and the play of the cards keeps its cards in
+        local variables, without a list of actions per card, in a loop generated for the
+        game: a quick one where its tricks are quick (no announcements, face-down cards, or
+        rules to judge at the end of a trick but who wins it) and none lie aside, a richer
+        one elsewhere, but where a card may name a suit.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
         quick, play_on = self._quick_play, self._rich_play or self._play_on
-        auction_loop = self._quick_auction  # type: ignore[attr-defined]
+        auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
         by_bits = {Phase.SET_ASIDE: (self._lays, self._do_lay),  # type: ignore[attr-defined]
                    Phase.EXCHANGE: (self._discards, self._do_discard)}  # type: ignore[attr-defined]

@@ -1,13 +1,16 @@
-"""Fast random play for a game whose tricks carry more rules than the quick loop of
-:mod:`spec.engine._playout` handles: announcements between the cards, cards played face
-down or from aside, and rules judged as a trick ends (a trick turned face up, tracked
-values updated, a deal voided, cards aside going back, a hand laid open).
+"""Fast random play for a game whose auction or tricks carry more rules than the quick
+loops of :mod:`spec.engine._playout` and :mod:`spec.engine._calls` handle.
+
+The play of the cards: announcements between the cards, cards played face down or from
+aside, and rules judged as a trick ends (a trick turned face up, tracked values updated,
+a deal voided, cards aside going back, a hand laid open).  The auction: announcements
+between the calls, and a partner calling in a seat's place.
 
 Each loop is generated for the game from its compiled rules, the way the quick loops
 are: every rule written out in it where it is read, from the rule's own expression in
 its scope's environment.  A construct the game does not have adds no line, and nothing
-here names a game.  The rare actions (an announcement drawn) go to the generic handlers,
-on a working copy made consistent first.
+here names a game.  The rare actions (an announcement drawn, a partner's call) go to the
+generic handlers, on a working copy made consistent first.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from spec.dsl import _derive as D
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import CompiledRules
 from spec.engine._env import Env
-from spec.engine._state import Phase, fired, trick_record
+from spec.engine._state import ASK_PARTNER, PASS, Phase, fired, trick_record
 
 Loop = Callable[[Any, Callable[[], float]], None]
 # the inputs of the play's rules bound at each turn
@@ -58,7 +61,7 @@ def _indent(lines: Iterable[str], depth: int) -> list[str]:
 
 
 class RichPlayout(CompiledRules):
-    """The generated play of the cards of a game whose tricks are not quick."""
+    """The generated play of the cards and auction of a game whose own are not quick."""
 
     def _rich_playout_fn(self) -> Loop | None:
         """``rich_playout(w, draw)``: the play of the cards on the working copy ``w``,
@@ -306,3 +309,85 @@ class RichPlayout(CompiledRules):
                     f"            w.laid_open += ((opener_, {body.after_trick}),)",
                     f"            w.fired += ((len(log_), lay_open_ids_[{k}]),)"]
         return out
+
+    def _rich_auction_fn(self) -> Loop | None:
+        """``rich_auction(w, draw)``: the auction on the working copy ``w`` while it lasts
+        (through its stages and redeals), drawing as the generic path draws from
+        :meth:`~spec.engine._auction.Auction._auction_actions` (an index among the legal
+        calls, then the announcements available, then the request to the partner; one
+        among the announcements required, when some are), for a game with announcements
+        in the auction or a partner calling in a seat's place; None for any other game.
+
+        A seat's own call is applied by the statements of
+        :meth:`~spec.engine._calls.QuickCalls._call_effect`, a partner's call in its place
+        by ``_do_call``, the request by ``_do_declare``; an announcement, drawn or
+        required, is found in the list of actions and goes to its handler.
+        """
+        if self._quick_calls:  # type: ignore[attr-defined]
+            return None
+        game, tables, env = self.game, self.tables, self.envs.call
+        key_lines, key = env.reader_lines(self._call_ok.reads)  # type: ignore[attr-defined]  # compiled, with its reads
+        blocks = [key_lines]
+        avail: list[str] = []
+        ask: list[str] = []
+        for _rule, body, _decl, _when, _must, _sets in self._call_announce:
+            when_lines, when, _i = env.inline(game, tables, body.when)
+            blocks.append(when_lines)
+            avail += [f"if {when}:", "    avail_ += 1"]
+            if body.required is not None:  # a required announcement comes before any call
+                must_lines, must, _i = env.inline(game, tables, body.required)
+                blocks.append(must_lines)
+                avail += [f"    if {must}:", "        required_ = True"]
+        if self._proxy_when is not None:
+            proxy = game.constructs(K.ProxyCall)[0][1]
+            assert isinstance(proxy, K.ProxyCall)
+            when_lines, when, _i = env.inline(game, tables, proxy.when)
+            blocks.append(when_lines)
+            avail += [f"if w.proxy < 0 and ({when}):", "    avail_ += 1", "    ask_ = True"]
+            # the request, listed last, made without the list
+            ask = ["if ask_ and r_ == n_ + avail_ - 1:", "    do_declare_(w, ASK_)", "    continue"]
+        known = self._known
+        return self._exec_calls([  # type: ignore[attr-defined, no-any-return]
+            "def rich_auction(w, draw):",
+            "    s = w",
+            "    while True:",
+            *_indent(_merged(*blocks), 2),
+            f"        found_ = cache_.get({key})",
+            "        if found_ is None:",
+            "            found_ = legal_calls_(w)",
+            "        acts_ = found_[0]",
+            "        avail_, required_, ask_ = 0, False, False",
+            *_indent(avail, 2),
+            "        if not required_:",
+            "            n_ = len(acts_)",
+            "            if not n_ + avail_:",
+            "                raise stuck_(w.turn, AUCTION_.value, w.trick_number)",
+            "            r_ = int(draw() * (n_ + avail_))",
+            "            if r_ < n_:",
+            "                call_ = acts_[r_]",
+            "                b_ = bid_of_[id(call_)]",
+            "                if w.proxy >= 0:  # the partner calls in the seat's place",
+            "                    do_call_(w, call_, b_)",
+            "                    if w.phase is not AUCTION_:",
+            "                        return",
+            "                    continue",
+            *_indent(self._call_effect(), 4),  # type: ignore[attr-defined]
+            "                if over_:",
+            "                    end_stage_(w)",
+            "                    if w.phase is not AUCTION_:",
+            "                        return",
+            "                continue",
+            *_indent(ask, 3),
+            "            action_ = auction_actions_(w)[0][r_]",
+            "        else:",
+            "            acts_ = auction_actions_(w)[0]",
+            "            action_ = acts_[int(draw() * len(acts_))]",
+            "        k_ = known_[id(action_)]",
+            "        k_[2](w, action_, k_[3])",
+            "        if w.phase is not AUCTION_:",
+            "            return",
+        ], "rich_auction", cache_=self._legal_calls_cache,
+            legal_calls_=self._legal_calls, auction_actions_=self._auction_actions,  # type: ignore[attr-defined]
+            known_=known, stuck_=self._stuck, ASK_=ASK_PARTNER,  # type: ignore[attr-defined]
+            do_declare_=self._do_declare,  # type: ignore[attr-defined]
+            bid_of_={id(c): known[id(c)][3] for c in (PASS, *self._calls)})

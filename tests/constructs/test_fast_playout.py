@@ -120,9 +120,10 @@ def _misere(seed: int) -> State:
 
 
 @pytest.mark.parametrize("game", [ANNOUNCING, TURNUP], ids=lambda g: g.key)
-def test_the_game_takes_the_generated_loop(game: Game) -> None:
+def test_the_game_takes_the_generated_loops(game: Game) -> None:
     engine = engine_for(game)
     assert engine._rich_play is not None
+    assert (engine._rich_auction is not None) is (game is ANNOUNCING)
 
 
 @pytest.mark.parametrize("game", [ANNOUNCING, TURNUP], ids=lambda g: g.key)
