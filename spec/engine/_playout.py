@@ -54,10 +54,8 @@ class Playout(CompiledRules):
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
         quick, play_on = self._quick_play, self._rich_play or self._play_on
         auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
-        over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
-        by_bits = {Phase.SET_ASIDE: (self._lays, self._do_lay),  # type: ignore[attr-defined]
-                   Phase.EXCHANGE: (self._discards, self._do_discard)}  # type: ignore[attr-defined]
-        decide, drop_out = Phase.DECIDE, Phase.DROP_OUT
+        over, play, auction, set_aside = Phase.OVER, Phase.PLAY, Phase.AUCTION, Phase.SET_ASIDE
+        exchange, decide, drop_out = Phase.EXCHANGE, Phase.DECIDE, Phase.DROP_OUT
         while True:
             phase = w.phase
             if phase is auction and auction_loop is not None:
@@ -76,15 +74,17 @@ class Playout(CompiledRules):
                     break
                 play_on(w, draw)
                 continue
-            if phase in by_bits:  # one action per card of the hand, in card order
+            if phase is set_aside or phase is exchange:  # one action per card of the hand, in card order
                 hand = w.hands[w.turn]
                 if not hand:
                     raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
                 for _ in range(int(draw() * hand.bit_count())):
                     hand &= hand - 1
                 i = (hand & -hand).bit_length() - 1
-                cards, handler = by_bits[phase]
-                handler(w, cards[i], i)
+                if phase is set_aside:
+                    self._do_lay(w, self._lays[i], i)  # type: ignore[attr-defined]
+                else:
+                    self._do_discard(w, self._discards[i], i)  # type: ignore[attr-defined]
                 continue
             if phase is decide:
                 options = self._decide_options(w)  # type: ignore[attr-defined]
