@@ -320,7 +320,7 @@ class RichPlayout(CompiledRules):
 
         A seat's own call is applied by the statements of
         :meth:`~spec.engine._calls.QuickCalls._call_effect`, a partner's call in its place
-        by ``_do_call``, the request by ``_do_declare``; an announcement, drawn or
+        by ``_do_call``, the request by ``_ask_partner``; an announcement, drawn or
         required, is found in the list of actions and goes to its handler.
         """
         if self._quick_calls:  # type: ignore[attr-defined]
@@ -345,7 +345,7 @@ class RichPlayout(CompiledRules):
             blocks.append(when_lines)
             avail += [f"if w.proxy < 0 and ({when}):", "    avail_ += 1", "    ask_ = True"]
             # the request, listed last, made without the list
-            ask = ["if ask_ and r_ == n_ + avail_ - 1:", "    do_declare_(w, ASK_)", "    continue"]
+            ask = ["if ask_ and r_ == n_ + avail_ - 1:", "    ask_partner_(w, ASK_)", "    continue"]
         known = self._known
         return self._exec_calls([  # type: ignore[attr-defined, no-any-return]
             "def rich_auction(w, draw):",
@@ -389,5 +389,5 @@ class RichPlayout(CompiledRules):
         ], "rich_auction", cache_=self._legal_calls_cache,
             legal_calls_=self._legal_calls, auction_actions_=self._auction_actions,  # type: ignore[attr-defined]
             known_=known, stuck_=self._stuck, ASK_=ASK_PARTNER,  # type: ignore[attr-defined]
-            do_declare_=self._do_declare,  # type: ignore[attr-defined]
+            ask_partner_=self._ask_partner,  # type: ignore[attr-defined]
             bid_of_={id(c): known[id(c)][3] for c in (PASS, *self._calls)})
