@@ -166,8 +166,8 @@ class RichPlayout(CompiledRules):
             ANNOUNCE_=_ANNOUNCE, REQUIRED_=_REQUIRED, do_declare_=self._do_declare,  # type: ignore[attr-defined]
             announcements_=self._announcements, announce_=self._play_announce,  # type: ignore[attr-defined]
             voids_=self._voids, fired_=fired, redeal_=self._redeal,  # type: ignore[attr-defined]
-            aside_id_=self._aside_rule.id if self._aside_rule is not None else None,
-            down_id_=self._face_down_rule.id if self._face_down_rule is not None else None,
+            aside_id_=getattr(self._aside_rule, "id", None),
+            down_id_=getattr(self._face_down_rule, "id", None),
             update_ids_=tuple(rule.id for rule, _w, _s in self._updates),
             lay_open_ids_=tuple(rule.id for rule, *_r in self._lay_open),
             # a trick as the trick environment reads it: every position filled
@@ -190,8 +190,11 @@ class RichPlayout(CompiledRules):
                 self.game, self.tables, D.face_down(self.game))
             out += ["card, declared = i_, NO_SUIT_", *_merged(down_lines, bound=turn),
                     f"down_ = bool({down})"]
-        out += ["if hand_ & bit_:", "    hands_[turn_] = hand_ ^ bit_", "else:",
-                "    aside_[turn_] ^= bit_", "    w.fired += ((len(log_), aside_id_),)"]
+        if self._aside_rule is not None:  # a card the rules let be played from aside
+            out += ["if hand_ & bit_:", "    hands_[turn_] = hand_ ^ bit_", "else:",
+                    "    aside_[turn_] ^= bit_", "    w.fired += ((len(log_), aside_id_),)"]
+        else:
+            out.append("hands_[turn_] = hand_ ^ bit_")
         if self._face_down is not None:
             out += ["faces_.append(down_)", "if down_:", "    w.fired += ((len(log_), down_id_),)"]
         return [*out, "log_.append((turn_, play_))", "trick_.append((i_, NO_SUIT_))",
