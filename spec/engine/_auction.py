@@ -354,10 +354,7 @@ class Auction(CompiledRules):
             return
         scope = Scope.CALL if w.phase is Phase.AUCTION else Scope.PLAY
         if scope is Scope.CALL and decl == ASK_PARTNER and self._proxy_when is not None:
-            partner = self.table.partner(w.turn)
-            assert partner is not None
-            fired(w, self._proxy_rule)
-            w.proxy, w.turn, w.log = w.turn, partner, w.log + ((w.turn, decl),)
+            self._ask_partner(w, decl)
             return
         for rule, body, _d, _when, _must, sets in self._announce[scope]:
             if body.name == decl.name:
@@ -366,6 +363,13 @@ class Auction(CompiledRules):
                 w.log = w.log + ((w.turn, decl),)
                 self._after_status(w)
                 return
+
+    def _ask_partner(self, w: Any, decl: Declare) -> None:
+        """The seat to call asks his partner to call in his place: the partner's turn."""
+        partner = self._partner_of[w.turn]
+        assert partner is not None
+        fired(w, self._proxy_rule)
+        w.proxy, w.turn, w.log = w.turn, partner, w.log + ((w.turn, decl),)
 
     def face_down_seen_by(self, s: Any) -> int:
         """The seat that may look at the cards played face down (-1: nobody)."""

@@ -115,9 +115,15 @@ class Course(CompiledRules):
         """A later stage: its cards are dealt (the pending cards, in the stage's packets)."""
         share = sum(self._deals[stage - 1].packets)  # type: ignore[union-attr]
         hands_l, pending_l = list(w.hands), list(w.pending)
+        last = stage == self.stages
         for seat in range(self.n):
-            bits = [i for i in range(len(self.game.deck)) if pending_l[seat] >> i & 1]
-            now = sum(1 << i for i in bits[:share]) if stage < self.stages else pending_l[seat]
+            rest = now = pending_l[seat]
+            if not last:  # the stage's share of the cards still to come, the lowest first
+                now = 0
+                for _ in range(share):
+                    low = rest & -rest
+                    now |= low
+                    rest ^= low
             hands_l[seat] |= now
             pending_l[seat] &= ~now
         w.stage, w.hands, w.pending = stage, tuple(hands_l), tuple(pending_l)

@@ -13,6 +13,7 @@ from spec.engine._course import Course
 from spec.engine._deal import Dealing
 from spec.engine._play import Tricks
 from spec.engine._playout import Playout
+from spec.engine._playout_rich import RichPlayout
 from spec.engine._probes import Probes
 from spec.engine._reading import EngineReading
 from spec.engine._state import (
@@ -31,7 +32,7 @@ from spec.engine._state import (
 from spec.errors import IllegalActionError, NoLegalActionError
 
 
-class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, Probes):
+class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout, Probes):
     """The compiled form of one game (with its variants): build once, use for every deal."""
 
     def __init__(self, game: Game) -> None:
@@ -41,6 +42,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, Probes):
         self._quick_plays = not self._play_announce
         self._quick_calls = not self._call_announce and self._proxy_when is None
         self._quick_play = self._quick_playout_fn() if self._quick_tricks else None
+        self._rich_play = self._rich_playout_fn()
         # calls: applied by a handler generated for the game where no partner calls
         self._call_handler = self._do_call
         if self._proxy_when is None:
@@ -49,6 +51,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, Probes):
                 call, bit, _do, b = self._known[id(c)]
                 self._known[id(c)] = (call, bit, handler, b)
         self._quick_auction = self._quick_auction_fn() if self._quick_calls else None
+        self._rich_auction = self._rich_auction_fn()
         self._plain_legal = self._plain_legal_fn() if self._plays_of is not None else None
 
     def legal_actions(self, s: State) -> tuple[Action, ...]:

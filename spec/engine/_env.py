@@ -275,6 +275,8 @@ class ScopeEnvs:
             _var(Ctx.LED_SUIT, "led_suit", f"(led if position else {NO_SUIT})"),
             _var(Ctx.POSITION, "position"), *rest, beating])
         self.play_card = self.play.plus(_var(Ctx.CARD, "card"), _var(Ctx.DECLARED, "declared"))
+        self.play_fast_card = self.play_fast.plus(_var(Ctx.CARD, "card"),
+                                                  _var(Ctx.DECLARED, "declared"))
         # a card played to a trick, from plain values (the fast play keeps no state per card)
         self.entry = Env(("card", "declared", "position", "led_suit", "trump", "trick_number",
                           "contract"), [

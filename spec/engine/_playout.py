@@ -29,6 +29,9 @@ class Playout(CompiledRules):
     # the game's quick play of the cards (see _quick_playout_fn); None where its tricks
     # are not quick
     _quick_play: Callable[[Any, Callable[[], float]], None] | None
+    # the generated play of the cards of a game whose tricks are not quick (see
+    # _rich_playout_fn); None where there is none
+    _rich_play: Callable[[Any, Callable[[], float]], None] | None
 
     def random_playout(self, s: State, rng: random.Random) -> State:
         """The deal played to its end from ``s``, each action uniformly random among the
@@ -37,22 +40,23 @@ class Playout(CompiledRules):
         The same draws from ``rng`` as :func:`random_bot` choosing from
         :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
         played on one working copy of ``s`` (no state per action, and no action checked:
-        each is one the engine just listed).  The auction of a game whose legal actions
-        there are its calls runs in a loop generated for the game; a card laid aside or
-        discarded is drawn from the bits of the hand, and a decision or a defender's
-        choice from its options, without the list of actions; and the play of a game whose tricks are quick (no
-        announcements, face-down cards, or rules to judge at the end of a trick but who
-        wins it) keeps its cards in local variables, without a list of actions per card.
+        each is one the engine just listed).  The auction runs in a loop generated for the
+        game: a quick one where its legal actions there are its calls, a richer one
+        elsewhere (see :mod:`spec.engine._playout_rich`); a card laid aside or discarded is
+        drawn from the bits of the hand, and a decision or a defender's choice from its
+        options, without the list of actions; and the play of the cards keeps its cards in
+        local variables, without a list of actions per card, in a loop generated for the
+        game: a quick one where its tricks are quick (no announcements, face-down cards, or
+        rules to judge at the end of a trick but who wins it) and none lie aside, a richer
+        one elsewhere, but where a card may name a suit.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
-        quick = self._quick_play
-        auction_loop = self._quick_auction  # type: ignore[attr-defined]
-        over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
-        by_bits = {Phase.SET_ASIDE: (self._lays, self._do_lay),  # type: ignore[attr-defined]
-                   Phase.EXCHANGE: (self._discards, self._do_discard)}  # type: ignore[attr-defined]
-        decide, drop_out = Phase.DECIDE, Phase.DROP_OUT
+        quick, play_on = self._quick_play, self._rich_play or self._play_on
+        auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
+        over, play, auction, set_aside = Phase.OVER, Phase.PLAY, Phase.AUCTION, Phase.SET_ASIDE
+        exchange, decide, drop_out = Phase.EXCHANGE, Phase.DECIDE, Phase.DROP_OUT
         while True:
             phase = w.phase
             if phase is auction and auction_loop is not None:
@@ -69,17 +73,19 @@ class Playout(CompiledRules):
                 if quick is not None and not any(w.aside):
                     quick(w, draw)
                     break
-                self._play_on(w, draw)
+                play_on(w, draw)
                 continue
-            if phase in by_bits:  # one action per card of the hand, in card order
+            if phase is set_aside or phase is exchange:  # one action per card of the hand, in card order
                 hand = w.hands[w.turn]
                 if not hand:
                     raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
                 for _ in range(int(draw() * hand.bit_count())):
                     hand &= hand - 1
                 i = (hand & -hand).bit_length() - 1
-                cards, handler = by_bits[phase]
-                handler(w, cards[i], i)
+                if phase is set_aside:
+                    self._do_lay(w, self._lays[i], i)  # type: ignore[attr-defined]
+                else:
+                    self._do_discard(w, self._discards[i], i)  # type: ignore[attr-defined]
                 continue
             if phase is decide:
                 options = self._decide_options(w)  # type: ignore[attr-defined]

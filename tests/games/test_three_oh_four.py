@@ -2,6 +2,7 @@
 the two auctions and the indicator, and thousands of bot deals."""
 from __future__ import annotations
 
+import random
 
 import pytest
 
@@ -17,7 +18,9 @@ from spec.engine import (
     engine_for,
     legal_actions,
     new_deal,
+    pick,
     play_deal,
+    play_on,
 )
 from spec.errors import IllegalActionError, NotationError
 from spec.games.three_oh_four import CARD_POINTS, DECK, GAME
@@ -269,6 +272,32 @@ def test_the_indicator_played_at_trick_8_is_face_up_when_it_follows_suit() -> No
             assert (str(action.card) in shown.get("face_down", ())) is not follows, shown
             assert rec.revealed is not follows or any(rec.face_down), shown
     assert seen[True] >= 2 and seen[False] >= 2, seen  # both happen, so the test can fail
+
+
+def test_the_fast_playout_plays_closed_trumps_as_the_per_action_path_does() -> None:
+    """North makes trumps at 160 and keeps them closed; from the first lead the random bots
+    play on, by ``play_on`` (the play loop generated for the game) and action by action,
+    with the same draws, and end alike, every rule noted where it took effect: cards face
+    down, tricks turned up and trumps opened, the indicator played from the table."""
+    from_table = 0
+    for seed in range(60):
+        s = apply(new_deal(GAME, seed=seed), Call(GAME.parse_bid("160")))
+        while s.phase is Phase.AUCTION:
+            s = apply(s, PASS)
+        s = apply(s, Lay(next(iter(s.hand(NORTH)))))
+        while s.phase is Phase.AUCTION:
+            s = apply(s, PASS)
+        s = apply(s, Declare("closed"))
+        rng, walked = random.Random(seed), s
+        while walked.phase is not Phase.OVER:
+            actions = legal_actions(walked)
+            walked = apply(walked, actions[pick(rng, len(actions))])
+        fast = play_on(s, random.Random(seed))
+        assert to_record(fast) == to_record(walked), seed
+        assert (fast.fired, fast.tracked, fast.tricks) == (walked.fired, walked.tracked,
+                                                           walked.tricks), seed
+        from_table += any(rule == "closed.indicator_play" for _at, rule in fast.fired)
+    assert from_table >= 5, from_table  # the indicator comes from the table, so the test can fail
 
 
 def test_trumps_hidden_from_others_while_the_indicator_lies_face_down() -> None:
