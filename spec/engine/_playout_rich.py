@@ -51,9 +51,10 @@ def _merged(*blocks: Iterable[str], bound: Iterable[str] = ()) -> list[str]:
 def _per_card(env: Env, line: str) -> bool:
     """Whether the statement ``line`` of ``env`` reads what changes from card to card: an
     input bound at each turn, or a field of the working copy that a card changes."""
-    name, source = line.split(" = ", 1)
-    needs = set(env._closure([name]))  # the table's own dependencies
-    return bool(needs & _TURN_INPUTS) or _CHANGED_BY_CARDS.search(source) is not None
+    name = line.split(" = ", 1)[0]
+    needs = set(env._closure([name]))  # the statement's variable and those it reads, on down
+    return bool(needs & _TURN_INPUTS) or any(
+        _CHANGED_BY_CARDS.search(env.vars[n].source) is not None for n in needs)
 
 
 def _indent(lines: Iterable[str], depth: int) -> list[str]:
