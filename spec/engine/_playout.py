@@ -218,13 +218,13 @@ class Playout(CompiledRules):
             "            play_ = plain_cards_[i_]",
         ]
         # the values the rules read that stay put while the play lasts are read once, and
-        # those that change only from trick to trick once a trick (see _when_read)
+        # those that change only from trick to trick once a trick (see when_read)
         key_lines: list[str] = []
         if self._decl_choices:
             reader, key = env.reader_lines(self._decl_reads)
             assigned = {line.split(" = ", 1)[0] for line in lines}
             key_lines = [line for line in reader if line.split(" = ", 1)[0] not in assigned]
-        when = _when_read(lines + key_lines, self.tables.ns)
+        when = when_read(lines + key_lines, self.tables.ns)
         once = [line for line in lines + key_lines if when[line] == "once"]
         per_trick = [line for line in lines + key_lines if when[line] == "trick"]
         lines = [line for line in lines if when[line] == "card"]
@@ -325,17 +325,20 @@ class Playout(CompiledRules):
 # declaration rules), and those it sets as each trick ends
 _CARD_FIELDS = frozenset({"hands", "trick", "turn", "led_suit"})
 _TRICK_FIELDS = frozenset({"trick_number", "leader"})
-_ONCE, _TRICK, _CARD = "once", "trick", "card"
+ONCE, TRICK, CARD = "once", "trick", "card"
 
 
-def _when_read(lines: list[str], tables: dict[str, Any]) -> dict[str, str]:
-    """When the quick play must read each value of the rules, for each line ``name =
-    expression`` (in reading order) of the environment's prologue: ``card`` by card where
-    it reads a field kept live card by card, an input bound card by card (the seat, its
-    hand, the position, the led suit) or a value read card by card; else ``trick`` by
-    trick where it reads the trick's number or leader, or a value read trick by trick; else
-    ``once``, before the play (the game's tables, and the fields the play leaves alone)."""
-    rank = {_ONCE: 0, _TRICK: 1, _CARD: 2}
+def when_read(lines: list[str], tables: dict[str, Any],
+              card_fields: frozenset[str] = _CARD_FIELDS,
+              trick_fields: frozenset[str] = _TRICK_FIELDS) -> dict[str, str]:
+    """When a generated play of the cards must read each value of the rules, for each line
+    ``name = expression`` (in reading order) of an environment's prologue: ``card`` by card
+    where it reads a field of ``card_fields`` (kept live card by card), an input bound card
+    by card (the seat, its hand, the position, the led suit) or a value read card by card;
+    else ``trick`` by trick where it reads a field of ``trick_fields`` (set as a trick
+    ends) or a value read trick by trick; else ``once``, before the play (the game's
+    tables, and the fields the play leaves alone)."""
+    rank = {ONCE: 0, TRICK: 1, CARD: 2}
     when: dict[str, str] = {}
     of_name: dict[str, str] = {}
     for line in lines:
@@ -343,17 +346,17 @@ def _when_read(lines: list[str], tables: dict[str, Any]) -> dict[str, str]:
         tree = ast.parse(expr, mode="eval")
         read_of_s = {id(n.value) for n in ast.walk(tree)
                      if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
-        level = _ONCE
+        level = ONCE
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id == "s":
-                at = (_CARD if node.attr in _CARD_FIELDS
-                      else _TRICK if node.attr in _TRICK_FIELDS else _ONCE)
+                at = (CARD if node.attr in card_fields
+                      else TRICK if node.attr in trick_fields else ONCE)
             elif isinstance(node, ast.Name):
                 if node.id == "s":
-                    at = _ONCE if id(node) in read_of_s else _CARD  # s itself: anything
+                    at = ONCE if id(node) in read_of_s else CARD  # s itself: anything
                 else:
-                    at = of_name.get(node.id, _ONCE if node.id in tables else _CARD)
+                    at = of_name.get(node.id, ONCE if node.id in tables else CARD)
             else:
                 continue
             if rank[at] > rank[level]:

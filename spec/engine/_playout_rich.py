@@ -14,7 +14,6 @@ generic handlers, on a working copy made consistent first.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -22,14 +21,14 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import CompiledRules
-from spec.engine._env import Env
+from spec.engine._playout import CARD, when_read
 from spec.engine._state import ASK_PARTNER, PASS, Phase, fired, trick_record
 
 Loop = Callable[[Any, Callable[[], float]], None]
 # the inputs of the play's rules bound at each turn
 _TURN_INPUTS = frozenset({"seat", "hand", "position", "led"})
 # the fields of the working copy that the play loop changes between two cards
-_CHANGED_BY_CARDS = re.compile(r"\bs\.(hands|aside|trick|turn|led_suit|faces|log)\b")
+_CHANGED_BY_CARDS = frozenset({"hands", "aside", "trick", "turn", "led_suit", "faces", "log"})
 # why the play loop stopped, for the code after it: the deal is over, an announcement was
 # drawn, one is required; a void deal is the index of its rule (0 and up)
 _OVER, _ANNOUNCE, _REQUIRED = -1, -2, -3
@@ -46,15 +45,6 @@ def _merged(*blocks: Iterable[str], bound: Iterable[str] = ()) -> list[str]:
                 seen.add(line)
                 out.append(line)
     return out
-
-
-def _per_card(env: Env, line: str) -> bool:
-    """Whether the statement ``line`` of ``env`` reads what changes from card to card: an
-    input bound at each turn, or a field of the working copy that a card changes."""
-    name = line.split(" = ", 1)[0]
-    needs = set(env._closure([name]))  # the statement's variable and those it reads, on down
-    return bool(needs & _TURN_INPUTS) or any(
-        _CHANGED_BY_CARDS.search(env.vars[n].source) is not None for n in needs)
 
 
 def _indent(lines: Iterable[str], depth: int) -> list[str]:
@@ -94,7 +84,8 @@ class RichPlayout(CompiledRules):
         turn = _merged(*(a[0] for a in announce), lines)
         # what the rules read that stays as it is for a whole trick is read as it begins:
         # the trick number, the leader and the tracked values change only as one ends
-        trick = [line for line in turn if not _per_card(env, line)]
+        when = when_read(turn, tables.ns, card_fields=_CHANGED_BY_CARDS, trick_fields=frozenset())
+        trick = [line for line in turn if when[line] != CARD]
         src = [
             "def rich_playout(w, draw):",
             "    s = w",
