@@ -379,7 +379,8 @@ class Auction(CompiledRules):
 
     def _after_status(self, w: Any) -> None:
         """A deal the rules now void is dealt again; cards set aside go back to their
-        owners when the rule says so."""
+        owners when the rule says so (the generated fast play of richer tricks writes the
+        same steps into its loop, ``_rich_status_lines``)."""
         for when, steps, rule in self._voids:
             if when(w):
                 fired(w, rule)

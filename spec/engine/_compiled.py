@@ -137,8 +137,10 @@ class CompiledRules:
             self._set_aside[body.stage] = (body, self._fn(E.call, body.when, "set_aside"))
             self._set_aside_rule[body.stage] = rule
         self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
-        returns = [self._fn(E.status, b.returns_when, "returns") for b, _f in self._set_aside.values()]
-        self._aside_returns = returns[0] if returns else None
+        # the first rule that sets cards aside says when they go back to their owners
+        returns = [b.returns_when for b, _f in self._set_aside.values()]
+        self._aside_returns_when = returns[0] if returns else None
+        self._aside_returns = self._fn(E.status, returns[0], "returns") if returns else None
         sits = g.constructs(K.SitsOut)
         self._sits_rule = sits[0][0] if sits else None
         self._sits_out = ((self._fn(E.status, sits[0][1].when, "sits_out"),  # type: ignore[attr-defined]

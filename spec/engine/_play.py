@@ -199,6 +199,8 @@ class Tricks(CompiledRules):
         return i, code
 
     def _do_play(self, w: Any, play: Play, card: tuple[int, int]) -> None:
+        """A card played, on the working copy ``w`` (the generated fast plays write the
+        same steps into their loops; see :meth:`_trick_done`)."""
         i, code = card
         seat = w.turn
         bit = 1 << i
@@ -285,7 +287,12 @@ class Tricks(CompiledRules):
 
     def _trick_done(self, w: Any, trick: tuple[tuple[int, int], ...], log: tuple[Any, ...]) -> None:
         """The trick is complete: the strongest card wins (the first of equals, which the
-        verifier proves never happens)."""
+        verifier proves never happens).
+
+        The generated fast plays (``_quick_playout_fn``, ``_rich_playout_fn``) write the
+        same steps into their loops; ``tests/constructs/test_fast_playout.py`` and the
+        games' tests hold the two to the same deals.
+        """
         out = w.out
         led, trump, number, contract = w.led_suit, w.trump, w.trick_number, w.contract
         leader = w.leader

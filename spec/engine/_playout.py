@@ -11,6 +11,7 @@ from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
 from spec.engine._state import (
     PASS,
+    STATE_FIELDS,
     Action,
     Call,
     Declare,
@@ -152,7 +153,7 @@ class Playout(CompiledRules):
             return tuple(self.trick_seats(lead, out) for lead in range(self.n))  # type: ignore[attr-defined]
         return self._plain_seats
 
-    def _quick_playout_fn(self) -> Callable[[Any, Callable[[], float]], None]:
+    def _quick_playout_fn(self) -> Callable[[Any, Callable[[], float]], None] | None:
         """``quick_playout(w, draw)``: the play of the cards, from the working copy ``w``
         to the end, in a game whose tricks are quick (``_quick_tricks``: each card leaves
         its seat's hand and the trick goes round the seats in play, nothing judged at the
@@ -161,8 +162,11 @@ class Playout(CompiledRules):
         One function generated for the game, with its legality rule written out in the
         loop; ``w`` keeps the fields the rules read up to date, with its hands and trick
         in lists while the play lasts.  Its own names end in ``_``, apart from the
-        inputs of the legality rule (``s``, ``hand``, ...), which it binds card by card
-        (``hand``: the hand of the seat to play).
+        inputs of the legality rule: ``s`` (``w``), bound once, and ``seat``, ``hand``,
+        ``position`` and ``led``, bound card by card.  Each value the rule reads is read
+        once, trick by trick or card by card, as it may change (see :func:`when_read`).
+        None where the rule reads what the loop keeps in local variables (see
+        :class:`NotInline`): the game plays by the generic handlers.
         """
         env = self.envs.play_fast
         lines, legal, inputs = env.inline(self.game, self.tables, D.legal_cards(self.game))
@@ -175,9 +179,10 @@ class Playout(CompiledRules):
         # than the strengths of the trick's cards asked again for each card
         ranked = self._strength_key is not None
         beat = ranked and any(line.startswith("beating = ") for line in lines)
-        if beat:
-            lines = ["beating = hand & above_ if pos_ else 0" if line.startswith("beating = ")
-                     else line for line in lines]
+        if beat:  # and what only the rule's own reading of ``beating`` read goes
+            lines = _needed(["beating = hand & above_ if pos_ else 0"
+                             if line.startswith("beating = ") else line for line in lines],
+                            legal)
         start = [
             "    if trick_:",
             "        table_ = strengths_(led_, trump_, number_, contract_)",
@@ -224,11 +229,15 @@ class Playout(CompiledRules):
             reader, key = env.reader_lines(self._decl_reads)
             assigned = {line.split(" = ", 1)[0] for line in lines}
             key_lines = [line for line in reader if line.split(" = ", 1)[0] not in assigned]
-        when = when_read(lines + key_lines, self.tables.ns)
-        once = [line for line in lines + key_lines if when[line] == "once"]
-        per_trick = [line for line in lines + key_lines if when[line] == "trick"]
-        lines = [line for line in lines if when[line] == "card"]
-        key_lines = [line for line in key_lines if when[line] == "card"]
+        try:
+            read_at = when_read(lines + key_lines, self.tables.ns, live=_QUICK_LIVE,
+                                per_trick=_QUICK_PER_TRICK, stale=_QUICK_STALE)
+        except NotInline:
+            return None
+        once = [line for line in lines + key_lines if read_at[line] == ONCE]
+        per_trick = [line for line in lines + key_lines if read_at[line] == TRICK]
+        lines = [line for line in lines if read_at[line] == CARD]
+        key_lines = [line for line in key_lines if read_at[line] == CARD]
         if self._decl_choices:
             # the key of what the declaration rules read, read inline (the inputs the
             # legality rule does not read bound first)
@@ -315,48 +324,95 @@ class Playout(CompiledRules):
                   entry_suit_=self._entry_suit, best_=self._best, trick_record_=trick_record,
                   final_scores_=self._final_scores, OVER_=Phase.OVER,
                   strengths_=self.strengths, stronger_=self.stronger)  # type: ignore[attr-defined]
-        code = compile("\n".join(src) + "\n", f"<{self.game.key}:quick_playout>", "exec")
+        text = "\n".join(src) + "\n"
+        if not reads_in_time(text, _QUICK_STALE):
+            return None
+        code = compile(text, f"<{self.game.key}:quick_playout>", "exec")
         exec(code, ns)  # noqa: S102  # generated from the game's legality rule
         return ns["quick_playout"]  # type: ignore[no-any-return]
 
 
-# the fields of the working copy the quick play keeps live card by card (its hands and
-# trick are lists it changes in place; the turn and led suit it sets before asking the
-# declaration rules), and those it sets as each trick ends
-_CARD_FIELDS = frozenset({"hands", "trick", "turn", "led_suit"})
-_TRICK_FIELDS = frozenset({"trick_number", "leader"})
 ONCE, TRICK, CARD = "once", "trick", "card"
+# the quick play of the cards keeps the hands and the trick of the working copy live (lists
+# it changes in place), sets the trick's number and leader as each trick ends, and keeps
+# the rest of what a card changes in local variables until the play is over
+_QUICK_LIVE = frozenset({"hands", "trick"})
+_QUICK_PER_TRICK = frozenset({"trick_number", "leader"})
+_QUICK_STALE = frozenset({"turn", "led_suit", "won", "taken", "tricks", "log", "scores",
+                          "lines", "phase"})
 
 
-def when_read(lines: list[str], tables: dict[str, Any],
-              card_fields: frozenset[str] = _CARD_FIELDS,
-              trick_fields: frozenset[str] = _TRICK_FIELDS) -> dict[str, str]:
+class NotInline(Exception):
+    """A rule reads what a generated play of the cards cannot give it as it runs: a field
+    it keeps in a local variable (stale in the working copy until the play is over), or
+    something of the state that is not a field.  The game plays by the generic handlers."""
+
+
+def _names(expr: str) -> set[str]:
+    return {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)}
+
+
+def _needed(lines: list[str], expr: str) -> list[str]:
+    """The statements ``name = expression`` of ``lines`` (in reading order) that ``expr``
+    reads, directly or through the statements after them."""
+    wanted, kept = _names(expr), []
+    for line in reversed(lines):
+        name, source = line.split(" = ", 1)
+        if name in wanted:
+            kept.append(line)
+            wanted |= _names(source)
+    return kept[::-1]
+
+
+def state_reads(text: str) -> set[str]:
+    """The attributes of the working copy, named ``s`` by the rules, that generated code
+    ``text`` reads (its own work on the copy goes through ``w``)."""
+    return {n.attr for n in ast.walk(ast.parse(text))
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "s"}
+
+
+def reads_in_time(text: str, stale: frozenset[str]) -> bool:
+    """Whether the rules written into generated code ``text`` read only fields of the
+    working copy, and none it keeps ``stale`` while it runs (see :class:`NotInline`)."""
+    read = state_reads(text)
+    return not (read & stale or read - set(STATE_FIELDS))
+
+
+def when_read(lines: list[str], tables: dict[str, Any], *, live: frozenset[str],
+              per_trick: frozenset[str], stale: frozenset[str]) -> dict[str, str]:
     """When a generated play of the cards must read each value of the rules, for each line
     ``name = expression`` (in reading order) of an environment's prologue: ``card`` by card
-    where it reads a field of ``card_fields`` (kept live card by card), an input bound card
-    by card (the seat, its hand, the position, the led suit) or a value read card by card;
-    else ``trick`` by trick where it reads a field of ``trick_fields`` (set as a trick
-    ends) or a value read trick by trick; else ``once``, before the play (the game's
-    tables, and the fields the play leaves alone)."""
+    where it reads a field of the working copy ``s`` the play keeps ``live`` (changed card
+    by card), an input bound card by card (the seat, its hand, the position, the led suit;
+    a built-in function counts as one, to be safe) or a value read card by card; else
+    ``trick`` by trick where it reads a field the play sets as each trick ends
+    (``per_trick``) or a value read trick by trick; else ``once``, before the play (the
+    game's tables, and the fields the play leaves alone).
+
+    Raises:
+        NotInline: a line reads a field the play keeps ``stale`` in ``s``, something of
+            ``s`` that is not a field, or ``s`` itself (passed to a function, say).
+    """
+    fields = set(STATE_FIELDS)
     rank = {ONCE: 0, TRICK: 1, CARD: 2}
     when: dict[str, str] = {}
     of_name: dict[str, str] = {}
     for line in lines:
         name, expr = line.split(" = ", 1)
         tree = ast.parse(expr, mode="eval")
-        read_of_s = {id(n.value) for n in ast.walk(tree)
-                     if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+        read_of_s = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
         level = ONCE
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id == "s":
-                at = (CARD if node.attr in card_fields
-                      else TRICK if node.attr in trick_fields else ONCE)
+                if node.attr in stale or node.attr not in fields:
+                    raise NotInline(f"{line!r} reads s.{node.attr}")
+                at = CARD if node.attr in live else TRICK if node.attr in per_trick else ONCE
             elif isinstance(node, ast.Name):
-                if node.id == "s":
-                    at = ONCE if id(node) in read_of_s else CARD  # s itself: anything
-                else:
-                    at = of_name.get(node.id, ONCE if node.id in tables else CARD)
+                if node.id == "s" and id(node) not in read_of_s:
+                    raise NotInline(f"{line!r} reads the state itself")
+                at = ONCE if node.id == "s" else of_name.get(
+                    node.id, ONCE if node.id in tables else CARD)
             else:
                 continue
             if rank[at] > rank[level]:

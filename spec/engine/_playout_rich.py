@@ -21,14 +21,19 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import CompiledRules
-from spec.engine._playout import CARD, when_read
+from spec.engine._playout import CARD, NotInline, reads_in_time, when_read
 from spec.engine._state import ASK_PARTNER, PASS, Phase, fired, trick_record
 
 Loop = Callable[[Any, Callable[[], float]], None]
 # the inputs of the play's rules bound at each turn
 _TURN_INPUTS = frozenset({"seat", "hand", "position", "led"})
-# the fields of the working copy that the play loop changes between two cards
-_CHANGED_BY_CARDS = frozenset({"hands", "aside", "trick", "turn", "led_suit", "faces", "log"})
+# the play loop keeps the hands, the cards aside and the trick of the working copy live
+# (lists it changes in place), sets the trick's number, leader and tracked values as each
+# trick ends, and keeps the rest of what a card changes in local variables, written back
+# before anything else reads the copy (a handler, the scores)
+_LIVE = frozenset({"hands", "aside", "trick"})
+_STALE = frozenset({"turn", "led_suit", "faces", "log", "won", "taken", "tricks", "scores",
+                    "lines", "phase"})
 # why the play loop stopped, for the code after it: the deal is over, an announcement was
 # drawn, one is required; a void deal is the index of its rule (0 and up)
 _OVER, _ANNOUNCE, _REQUIRED = -1, -2, -3
@@ -83,9 +88,13 @@ class RichPlayout(CompiledRules):
             announce.append(([*when_lines, *must_lines], when, must))
         turn = _merged(*(a[0] for a in announce), lines)
         # what the rules read that stays as it is for a whole trick is read as it begins:
-        # the trick number, the leader and the tracked values change only as one ends
-        when = when_read(turn, tables.ns, card_fields=_CHANGED_BY_CARDS, trick_fields=frozenset())
-        trick = [line for line in turn if when[line] != CARD]
+        # the trick number, the leader and the tracked values change only as one ends, or
+        # as an announcement is made, which stops the loop (and the next reads them again)
+        try:
+            read_at = when_read(turn, tables.ns, live=_LIVE, per_trick=frozenset(), stale=_STALE)
+        except NotInline:
+            return None
+        trick = [line for line in turn if read_at[line] != CARD]
         src = [
             "def rich_playout(w, draw):",
             "    s = w",
@@ -167,6 +176,8 @@ class RichPlayout(CompiledRules):
             pad_named_=tuple((NO_SUIT,) * (n - k) for k in range(n + 1)),
             pad_faces_=tuple((False,) * (n - k) for k in range(n + 1)))
         text = "\n".join(src) + "\n"
+        if not reads_in_time(text, _STALE):
+            return None
         exec(compile(text, f"<{game.key}:rich_playout>", "exec"), ns)  # noqa: S102  # generated from the game's rules of the play
         fn = ns["rich_playout"]
         fn.source = text
@@ -284,9 +295,8 @@ class RichPlayout(CompiledRules):
             out += [*_merged(void_lines, bound=seen), f"if {void}:", f"    event_ = {k}",
                     "    break"]
             seen += void_lines
-        if self._aside_returns is not None:  # the first rule that sets cards aside says
-            body = next(b for b, _f in self._set_aside.values())
-            back_lines, back, _i = status.inline(game, tables, body.returns_when)
+        if self._aside_returns_when is not None:
+            back_lines, back, _i = status.inline(game, tables, self._aside_returns_when)
             out += [*_merged(back_lines, bound=seen), f"if any(aside_) and ({back}):",
                     f"    for k_ in range({self.n}):",
                     "        hands_[k_] |= aside_[k_]", "        aside_[k_] = 0"]

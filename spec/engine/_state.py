@@ -247,15 +247,16 @@ def _generated(name: str, lines: list[str], **ns: Any) -> Any:
     return ns[name]
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(State))
+# the names of the fields of a State, in order
+STATE_FIELDS = tuple(f.name for f in fields(State))
 # thaw(state): a working copy of every field of ``state``
 thaw: Callable[[State], Any] = _generated(
     "thaw", ["def thaw(s):", "    w = _new(_Unfrozen)",
-             *(f"    w.{n} = s.{n}" for n in _STATE_FIELDS), "    return w"],
+             *(f"    w.{n} = s.{n}" for n in STATE_FIELDS), "    return w"],
     _new=object.__new__, _Unfrozen=_Unfrozen)
 # copy_into(w, state): every field of ``state`` into the working copy ``w``
 copy_into: Callable[[Any, State], None] = _generated(
-    "copy_into", ["def copy_into(w, s):", *(f"    w.{n} = s.{n}" for n in _STATE_FIELDS)])
+    "copy_into", ["def copy_into(w, s):", *(f"    w.{n} = s.{n}" for n in STATE_FIELDS)])
 _TRICK_FIELDS = tuple(f.name for f in fields(TrickRecord))
 # trick_record(number, leader, ...): a TrickRecord, all fields given in order
 trick_record: Callable[..., TrickRecord] = _generated(

@@ -48,6 +48,8 @@ from spec.engine import (
     play_deal,
     play_on,
 )
+from spec.engine._playout import CARD, ONCE, TRICK, NotInline, when_read
+from spec.registry import GAMES
 
 SEEDS = range(150)
 
@@ -154,3 +156,38 @@ def test_the_deals_take_every_rule_of_the_loops() -> None:
     for what in ("open", "hum", "last", "knock", "play.trump_led_voids", "2-card tricks",
                  "3-card tricks"):
         assert seen[what], f"no deal has {what}"
+
+
+@pytest.mark.parametrize("game", [ANNOUNCING, *GAMES.values()], ids=lambda g: g.key)
+def test_the_generic_play_of_the_cards_plays_the_deal_the_per_action_path_plays(
+        game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without its generated loops for the play of the cards (a game whose rules read what
+    they keep in local variables has none), a game plays by the generic handlers, with
+    the same draws: the plays of each legal card, or of each suit a card may name, then
+    the announcements."""
+    engine = engine_for(game)
+    monkeypatch.setattr(engine, "_quick_play", None)
+    monkeypatch.setattr(engine, "_rich_play", None)
+    for seed in SEEDS[:30]:
+        states = _walk(new_deal(game, seed=seed), seed)
+        end = _fields(states[-1])
+        for k in [k for k, s in enumerate(states) if s.phase is Phase.PLAY][::7]:
+            rng = random.Random(seed)
+            for _ in range(k):
+                rng.random()
+            assert _fields(play_on(states[k], rng)) == end, f"seed {seed}, from action {k + 1}"
+
+
+def test_when_a_generated_play_reads_each_value_of_the_rules() -> None:
+    lines = ["trump = s.trump", "number = s.trick_number", "after = number + 1",
+             "mine = hand & _MASK[trump]", "both = after + mine", "top = _MASK[trump]"]
+    read_at = when_read(lines, {"_MASK": ()}, live=frozenset({"hands"}),
+                        per_trick=frozenset({"trick_number"}), stale=frozenset({"won"}))
+    assert [read_at[line] for line in lines] == [ONCE, TRICK, TRICK, CARD, CARD, ONCE]
+
+
+@pytest.mark.parametrize("line", ["won = s.won[seat]", "held = s.hand(seat)", "n = len(s)"])
+def test_a_generated_play_refuses_a_rule_reading_what_it_keeps_aside(line: str) -> None:
+    with pytest.raises(NotInline):
+        when_read([line], {}, live=frozenset({"hands"}), per_trick=frozenset(),
+                  stale=frozenset({"won"}))
