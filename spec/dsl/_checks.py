@@ -43,7 +43,9 @@ from spec.dsl._nodes import (
 )
 
 if TYPE_CHECKING:
-    from spec.dsl._build import Bid, Rule
+    from spec.dsl._build import Bid, Property, Rule, Variant
+    from spec.dsl._program import DealProgram
+    from spec.errors import SpecDefinitionError
 
 _TRACKED_SCOPES = (Scope.CALL, Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS, Scope.DEAL)
 _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
@@ -65,7 +67,52 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
 }
 
 
-class SetupChecks:
+class _GameRead:
+    """What the checks read of the game being built (:class:`~spec.dsl._build.Game` has
+    each; declared here for the type checker only)."""
+
+    if TYPE_CHECKING:
+        name: str
+        rules: tuple[Rule, ...]
+        variants: tuple[Variant, ...]
+        properties: tuple[Property, ...]
+        active_variants: tuple[str, ...]
+        _lines: tuple[str, ...]
+
+        def _fail(self, msg: str, rule: Rule | None = None, loc: SrcLoc | None = None,
+                  rule_id: str | None = None) -> SpecDefinitionError: ...
+
+        def constructs(self, kind: type[K.Construct]) -> tuple[tuple[Rule, K.Construct], ...]: ...
+
+        def rules_with(self, *kinds: type[K.Construct]
+                       ) -> tuple[tuple[Rule, K.Construct], ...]: ...
+
+        @property
+        def players(self) -> int: ...
+
+        @property
+        def tricks(self) -> int: ...
+
+        @property
+        def program(self) -> DealProgram: ...
+
+        @property
+        def ladder(self) -> tuple[Bid, ...]: ...
+
+        @property
+        def tracked(self) -> dict[str, K.Track]: ...
+
+        @property
+        def joinable_bids(self) -> tuple[bool, ...]: ...
+
+        @property
+        def acceptable_bids(self) -> tuple[bool, ...]: ...
+
+        @property
+        def bid_keys(self) -> tuple[int, ...]: ...
+
+
+class SetupChecks(_GameRead):
     """The checks of the equipment, the pot, the turn-up, the sets of seats, the score
     sheet and the stages of the deal."""
 
@@ -348,7 +395,7 @@ class SetupChecks:
             offered[name] = rule.id
 
 
-class RuleChecks:
+class RuleChecks(_GameRead):
     """The checks of what each rule reads where, of the bid ladder, and of the sides."""
 
     def _check_scopes(self) -> None:
