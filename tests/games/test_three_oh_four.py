@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from spec import dsl
 from spec.cards import CardSet
 from spec.engine import (
     PASS,
@@ -23,6 +24,7 @@ from spec.engine import (
     play_on,
 )
 from spec.errors import IllegalActionError, NotationError
+from spec.games import three_oh_four as R
 from spec.games.three_oh_four import CARD_POINTS, DECK, GAME
 from spec.records import replay, to_record
 from verifier.properties import Verdict, check_game
@@ -390,3 +392,26 @@ def test_a_low_points_redeal_scores_nothing_and_keeps_the_dealer() -> None:
 
 def CARD_POINTS_OF(mask: int) -> int:  # noqa: N802  # reads like the table it sums
     return sum(CARD_POINTS.value(DECK[i]) for i in range(len(DECK)) if mask >> i & 1)
+
+
+def test_quick_tricks_with_the_indicator_aside_play_fast_as_action_by_action() -> None:
+    """304 without its announcements in the play, face-down cards and rules judged as a
+    trick ends has quick tricks, but its indicator lies aside until played from the table:
+    the richer generated loop plays those deals, with the per-action path's draws."""
+    dropped = {R.SPOILT_DECLARED, R.CAPS_CLAIM, R.FACE_DOWN, R.CUT_REVEALS, R.REVEAL_AT_250,
+               R.EXHAUSTED_TRIGGER, R.SPOILT_REDEAL, R.FACE_DOWN_NEVER_WINS, R.REDEAL_DEMANDED}
+    plain = dsl.Game(name="304, plain tricks", key="t304_plain_tricks", ref_prefix="304", doc="",
+                 rules=tuple(r for r in GAME.rules if r not in dropped))
+    engine = engine_for(plain)
+    assert engine._quick_tricks and engine._set_aside and engine._rich_play is not None
+    from_table = 0
+    for seed in range(80):
+        rng, walked = random.Random(seed), new_deal(plain, seed=seed)
+        while walked.phase is not Phase.OVER:
+            actions = legal_actions(walked)
+            walked = apply(walked, actions[pick(rng, len(actions))])
+        fast = play_deal(plain, seed=seed)
+        assert to_record(fast) == to_record(walked), seed
+        assert fast.fired == walked.fired, seed
+        from_table += any(rule == "closed.indicator_play" for _at, rule in fast.fired)
+    assert from_table >= 5, from_table  # the indicator comes from the table, so it can fail
