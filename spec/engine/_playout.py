@@ -9,6 +9,7 @@ from typing import Any
 from spec.dsl import _derive as D
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
+from spec.engine._env import _names_in
 from spec.engine._state import (
     PASS,
     STATE_FIELDS,
@@ -296,17 +297,8 @@ class Playout(CompiledRules):
             "            turn_ = seats_[pos_]",
             "            continue",
             f"        winner_ = {winner}",
-            "        won_[winner_] |= 1 << number_",
-            "        taken_[winner_] |= tmask_",
             "        cards_, names_ = zip(*trick_)",
-            "        tricks_.append(trick_record_(number_, leader_, cards_, names_, winner_, seats_,"
-            " (), False, -1))",
-            "        trick_.clear()",
-            "        number_, leader_, turn_, pos_, tmask_ = number_ + 1, winner_, winner_, 0, 0",
-            "        led_ = NO_SUIT_",
-            "        w.trick_number, w.leader = number_, leader_",
-            "        seats_ = order_[leader_]",
-            "        size_ = len(seats_)",
+            *(f"        {line}" for line in next_trick_lines("(), False, -1")),
             "        if not (any(hands_) if out_ < 0 else sum(hands_) - out_hand_):",
             "            break",
             *(f"        {line}" for line in per_trick),
@@ -348,19 +340,34 @@ class NotInline(Exception):
     something of the state that is not a field.  The game plays by the generic handlers."""
 
 
-def _names(expr: str) -> set[str]:
-    return {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)}
+def next_trick_lines(face_down: str) -> list[str]:
+    """The statements (unindented) of a generated play of the cards that close a trick
+    whose winner (``winner_``), cards and named suits (``cards_``, ``names_``) are known:
+    the trick won, its record (``face_down``: the record's face-down flags, whether the
+    trick was turned up and who saw it, as source), and the next trick begun."""
+    return [
+        "won_[winner_] |= 1 << number_",
+        "taken_[winner_] |= tmask_",
+        "tricks_.append(trick_record_(number_, leader_, cards_, names_, winner_, seats_,"
+        f" {face_down}))",
+        "trick_.clear()",
+        "number_, leader_, turn_, pos_, tmask_ = number_ + 1, winner_, winner_, 0, 0",
+        "led_ = NO_SUIT_",
+        "w.trick_number, w.leader = number_, leader_",
+        "seats_ = order_[leader_]",
+        "size_ = len(seats_)",
+    ]
 
 
 def _needed(lines: list[str], expr: str) -> list[str]:
     """The statements ``name = expression`` of ``lines`` (in reading order) that ``expr``
     reads, directly or through the statements after them."""
-    wanted, kept = _names(expr), []
+    wanted, kept = _names_in(expr), []
     for line in reversed(lines):
         name, source = line.split(" = ", 1)
         if name in wanted:
             kept.append(line)
-            wanted |= _names(source)
+            wanted |= _names_in(source)
     return kept[::-1]
 
 

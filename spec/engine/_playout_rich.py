@@ -21,7 +21,13 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import CompiledRules
-from spec.engine._playout import CARD, NotInline, reads_in_time, when_read
+from spec.engine._playout import (
+    CARD,
+    NotInline,
+    next_trick_lines,
+    reads_in_time,
+    when_read,
+)
 from spec.engine._state import ASK_PARTNER, PASS, Phase, fired, trick_record
 
 Loop = Callable[[Any, Callable[[], float]], None]
@@ -264,17 +270,8 @@ class RichPlayout(CompiledRules):
             out += ["if tv_ is not None:", "    w.tracked = tuple(tv_)"]
         return [
             *out,
-            "won_[winner_] |= 1 << number_",
-            "taken_[winner_] |= tmask_",
-            "tricks_.append(trick_record_(number_, leader_, cards_, names_, winner_, seats_,"
-            " faces_t_, revealed_, seen_))",
-            "trick_.clear()",
+            *next_trick_lines("faces_t_, revealed_, seen_"),
             "faces_.clear()",
-            "number_, leader_, turn_, pos_, tmask_ = number_ + 1, winner_, winner_, 0, 0",
-            "led_ = NO_SUIT_",
-            "w.trick_number, w.leader = number_, leader_",
-            "seats_ = order_[leader_]",
-            "size_ = len(seats_)",
             # cards left, but for a seat sitting out's (a sum of masks is 0 when all are)
             "if not ((any(hands_) or any(aside_)) if out_ < 0"
             " else (sum(hands_) - hands_[out_] or sum(aside_) - aside_[out_])):",
