@@ -207,25 +207,6 @@ def _bits(ctx: z3.Context, lits: list[z3.BoolRef]) -> z3.BitVecRef:
     return out
 
 
-class _DealEncoding(Encoding):
-    """The Z3 encoding of a deal search: :class:`Encoding`, with a count of cards made
-    through the C API.  The term is the one ``Encoding.popcount`` makes (a sum over the
-    deck of 1 for each bit set); a constraint counts cards a few times, at a hundred terms
-    a count, which is most of the time its compilation takes."""
-
-    def popcount(self, x: z3.BitVecRef) -> z3.ArithRef:
-        ctx, r = self.ctx, self.ctx.ref()
-        bit, one, zero = z3.BitVecVal(1, 1, ctx), self.int(1), self.int(0)
-        terms = []
-        for i in range(self.width):
-            b = z3.BitVecRef(z3.Z3_mk_extract(r, i, i, x.as_ast()), ctx)
-            is_set = z3.BoolRef(z3.Z3_mk_eq(r, b.as_ast(), bit.as_ast()), ctx)
-            terms.append(z3.ArithRef(z3.Z3_mk_ite(r, is_set.as_ast(), one.as_ast(),
-                                                  zero.as_ast()), ctx))
-        args = (z3.Ast * len(terms))(*[t.as_ast() for t in terms])
-        return z3.ArithRef(z3.Z3_mk_add(r, len(terms), args), ctx)
-
-
 class _Places:
     """Z3 variables for one deal, as the plain encoding a card player would write: a
     Boolean per card and place (a seat, or the talon) that says the card is dealt there,
@@ -242,7 +223,7 @@ class _Places:
     def __init__(self, game: Game, solving: Solving, dealer: int) -> None:
         self.game = game
         self.ctx = ctx = solving.ctx
-        self.enc = _DealEncoding(game, ctx)
+        self.enc = Encoding(game, ctx)
         n, size = game.players, len(game.deck)
         talon = game.program.talon_cards
         idle = engine_for(game).idle_seat(dealer)
