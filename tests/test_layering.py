@@ -60,6 +60,13 @@ def test_back_ends_name_no_game(path: pathlib.Path) -> None:
     for name in ("crescendo", "three_oh_four", "preference", "vint", "wiezen"):
         code = "\n".join(l for l in text.splitlines() if not l.strip().startswith(("#", ">>>", "...")))
         assert name not in code.replace('"""', ""), f"{path.name} names the game {name}"
+    # a game's key as a value in code (``key == "304"``), which the names above miss for
+    # a key that is a number
+    keys = {"304", "crescendo", "vint", "preference", "wiezen"}
+    named = [n.value for n in ast.walk(ast.parse(path.read_text()))
+             if isinstance(n, ast.Constant) and isinstance(n.value, str)
+             and n.value.strip().lower() in keys]
+    assert not named, f"{path.name} names the game {named[0]!r}"
 
 
 def _module_name(path: pathlib.Path) -> str:

@@ -60,7 +60,8 @@ class Course(CompiledRules):
         elif kind is PhaseKind.PLAY:
             enter = self._enter_play
         else:
-            raise UnsupportedNodeError(f"the engine does not run a phase of kind {kind.value!r}")
+            raise UnsupportedNodeError(self.game.rule(phase.opened_by).body, "the engine",
+                                       f"it runs no phase of kind {kind.value!r}")
         # whether it takes place, read in the state the phase before it leaves: cards
         # are laid aside as the auction's last call leaves it, the rest once it is settled
         if phase.when is None:

@@ -5,7 +5,7 @@ hand down; with one defender the tricks have two cards, and when both pass the d
 credited with every trick without play.  The auction and the score are plain.
 
 Its rules are stated as a game module states them, and every property the verifier
-derives for a game must hold for it; ``test_seats.py`` plays and proves it.
+derives for a game must hold for it; ``test_idle_and_drop_out.py`` plays and proves it.
 """
 from __future__ import annotations
 
