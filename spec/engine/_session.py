@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from spec.cards import CardSet
@@ -53,18 +53,21 @@ class Match:
 
 
 def session(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
-            dealer: int | None = None) -> Iterator[State]:
+            dealer: int | None = None, pot: Callable[[], int] | None = None) -> Iterator[State]:
     """Deals played one after another, as the rules pass from one deal to the next: the
     deal moves on by the game's rotation, and the pack is shuffled afresh or carried
     (gathered from the tricks and cut).  Deal *k* uses seed ``seed + k``: for its shuffle,
-    or for the cut of the pack deal *k - 1* left.  Matches and rubbers both play theirs.
+    or for the cut of the pack deal *k - 1* left.  In a game with a pot, ``pot()`` gives
+    the chips in it as each deal begins (by default the players' antes).  Matches, rubbers
+    and pots all play theirs.
     """
     eng = engine_for(game)
     steps = game.program.dealer_steps
     dealer = game.players - 1 if dealer is None else dealer
     pack: list[int] | None = None
     for k in itertools.count():
-        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer, pack=pack)
+        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer, pack=pack,
+                          pot=None if pot is None else pot())
         yield state
         dealer = (state.dealer + steps) % game.players
         pack = eng.next_pack(state, seed + k + 1)
@@ -132,17 +135,16 @@ def play_pot_session(game: Game, *, deals: int, seed: int = 0,
     body = eng.pot_rule
     if body is None:
         raise NotationError(f"{game.name} keeps no pot: play it with --match", value=game.key)
-    n, steps = game.players, game.program.dealer_steps
-    dealer = n - 1 if dealer is None else dealer
+    n = game.players
     chips = [-body.ante] * n  # type: ignore[attr-defined]
     pot = eng.full_pot
     played: list[State] = []
     history: list[tuple[int, ...]] = []
     pots: list[int] = []
     refilled: list[bool] = []
-    pack: list[int] | None = None
-    for k in range(deals):
-        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer, pack=pack, pot=pot)
+    # each deal begins with the pot as the deal before left it
+    deals_played = session(game, seed=seed, bots=bots, dealer=dealer, pot=lambda: pot)
+    for state in itertools.islice(deals_played, deals):
         scores = state.scores or (0,) * n
         chips = [c + x for c, x in zip(chips, scores)]
         pot -= sum(scores)
@@ -154,7 +156,5 @@ def play_pot_session(game: Game, *, deals: int, seed: int = 0,
         history.append(tuple(chips))
         pots.append(pot)
         refilled.append(refill)
-        dealer = (state.dealer + steps) % n
-        pack = eng.next_pack(state, seed + k + 1)
     return PotSession(tuple(played), tuple(history), tuple(pots), tuple(refilled),
                       body.ante)  # type: ignore[attr-defined]
