@@ -14,15 +14,18 @@ from __future__ import annotations
 
 from spec.dsl import (
     CallRule,
+    Expr,
     PlayRule,
     WinningTier,
     call,
+    calls_made,
     card_suit,
     cards_of,
     hand,
     is_leading,
     led_suit,
     no_suit,
+    passes_in_row,
     standing,
     trump,
 )
@@ -31,6 +34,13 @@ from spec.dsl import (
 def overcall() -> CallRule:
     """A bid must beat the standing bid (by the game's bid order)."""
     return CallRule(applies=call.is_bid & standing.exists, requires=call.bid.key > standing.bid.key)
+
+
+def ends_after_passes(after_bid: int, without_bid: int) -> Expr:
+    """When an auction ends (an ``AuctionTurns`` rule's ``ends_when``): ``after_bid``
+    passes in a row once a bid stands, or ``without_bid`` calls made without a bid."""
+    return ((standing.exists & (passes_in_row == after_bid))
+            | (~standing.exists & (calls_made == without_bid)))
 
 
 def follow_suit() -> PlayRule:
@@ -48,4 +58,4 @@ def led_suit_wins(tier: int = 1) -> WinningTier:
     return WinningTier(tier, when=card_suit == led_suit)
 
 
-__all__ = ["follow_suit", "led_suit_wins", "overcall", "trumps_win"]
+__all__ = ["ends_after_passes", "follow_suit", "led_suit_wins", "overcall", "trumps_win"]

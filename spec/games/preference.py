@@ -133,7 +133,7 @@ from spec.dsl import (
     tricks_won,
     trump,
 )
-from spec.dsl.blocks import follow_suit, led_suit_wins, trumps_win
+from spec.dsl.blocks import ends_after_passes, follow_suit, led_suit_wins, trumps_win
 
 TRICKS = 10
 ACTIVE = 3  # the seats that play a deal, with three players or with four
@@ -309,9 +309,8 @@ TURNS = Rule(
     "one have passed (two passes in a row after a bid), or when all three pass without a bid.",
     source=seed("PRF-AUC-2", also=("PRF-AUC-7", "PRF-AUC-10")),
     body=AuctionTurns(first=seat_after(dealer),
-                      ends_when=(standing.exists & ((passes_in_row == ACTIVE - 1)
-                                                    | (STANDING == HEARTS)))
-                      | (~standing.exists & (calls_made == ACTIVE))))
+                      ends_when=ends_after_passes(ACTIVE - 1, ACTIVE)
+                      | (standing.exists & (STANDING == HEARTS))))
 PASS_FINAL = Rule(
     id="auction.pass_final", text="A pass is final: a player who has passed may only pass "
     "when his turn comes round again.", source=seed("PRF-AUC-2"),

@@ -136,7 +136,7 @@ from spec.dsl import (
     tricks_won,
     trump,
 )
-from spec.dsl.blocks import follow_suit, led_suit_wins, overcall, trumps_win
+from spec.dsl.blocks import ends_after_passes, follow_suit, led_suit_wins, overcall, trumps_win
 
 # 1. Players and seats ---------------------------------------------------------------
 PLAYERS = 4
@@ -265,9 +265,7 @@ FOUR_CARD_TURNS = Rule(
     "round counter-clockwise as often as needed; it ends when a bid has been followed by "
     "three passes in a row, or when all four pass without a bid.",
     source=seed("304-AUC-1", also=("304-AUC-6",)),
-    body=AuctionTurns(first=seat_after(dealer),
-                      ends_when=(standing.exists & (passes_in_row == PLAYERS - 1))
-                      | (~standing.exists & (calls_made == PLAYERS)),
+    body=AuctionTurns(first=seat_after(dealer), ends_when=ends_after_passes(PLAYERS - 1, PLAYERS),
                       stage=1),
 )
 OVERCALL = Rule(

@@ -104,7 +104,7 @@ from spec.dsl import (
     trump,
     with_dealt,
 )
-from spec.dsl.blocks import follow_suit, led_suit_wins, overcall, trumps_win
+from spec.dsl.blocks import ends_after_passes, follow_suit, led_suit_wins, overcall, trumps_win
 
 # 1. Players and seats ---------------------------------------------------------------
 PLAYERS = 4
@@ -184,9 +184,7 @@ TURNS = Rule(
     "twice), and it ends at once if the first four calls are passes.",
     source=source("VNT-AUC-1", "[F] for the dealer calling first; the eight passes from the "
                   "seed", also=("VNT-AUC-7",)),
-    body=AuctionTurns(first=dealer,
-                      ends_when=(standing.exists & (passes_in_row == PASSES_TO_END))
-                      | (~standing.exists & (calls_made == PLAYERS))),
+    body=AuctionTurns(first=dealer, ends_when=ends_after_passes(PASSES_TO_END, PLAYERS)),
 )
 OVERCALL = Rule(
     id="auction.overcall",
@@ -541,8 +539,7 @@ VARIANTS = (
             id="auction.turns", text="The dealer calls first and the calls go round clockwise; "
             "after a bid the auction ends when twelve passes in a row follow it, and at once "
             "if the first four calls are passes.", source=TURNS.source,
-            body=AuctionTurns(first=dealer, ends_when=(standing.exists & (passes_in_row == 12))
-                              | (~standing.exists & (calls_made == PLAYERS))))),),
+            body=AuctionTurns(first=dealer, ends_when=ends_after_passes(12, PLAYERS)))),),
         source=source("VNT-AUC-7", "[PGV], from the 1886 Russian rulebook"),
     ),
     Variant(
