@@ -2,7 +2,8 @@
 public functions: the checks a general game-playing library runs on any game it hosts.
 
 No game is named here: the forms come from the registry, so a new game or variant is
-checked without a line added.  Deals are played by random bots from plain seeds; the
+checked without a line added; the small test games of the general constructs
+(``tests/constructs/*_game.py``) are checked alike.  Deals are played by random bots from plain seeds; the
 ``slow`` sweep plays many more.  For every form:
 
 * the deal shares out the pack, and no card is lost or doubled at any moment after;
@@ -17,8 +18,11 @@ checked without a line added.  Deals are played by random bots from plain seeds;
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
+import pathlib
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -65,7 +69,18 @@ def _forms(game: Game) -> list[Game]:
     return out
 
 
-FORMS: list[Game] = [form for game in GAMES.values() for form in _forms(game)]
+def _test_games() -> list[Game]:
+    """The test game of each general construct (``GAME`` of ``tests/constructs/*_game.py``),
+    imported as the construct tests import it."""
+    here = pathlib.Path(__file__).resolve().parent / "constructs"
+    if str(here) not in sys.path:
+        sys.path.insert(0, str(here))
+    return [importlib.import_module(path.stem).GAME for path in sorted(here.glob("*_game.py"))]
+
+
+TEST_GAMES = {game.key: game for game in _test_games()}  # not registered: by key
+FORMS: list[Game] = [form for game in [*GAMES.values(), *TEST_GAMES.values()]
+                     for form in _forms(game)]
 SEEDS = range(16)
 SLOW_SEEDS = range(16, 500)
 # A deal is thrown in and dealt again when nobody bids or a rule voids it; the rules set
@@ -225,12 +240,12 @@ def _check_bound(game: Game, seed: int) -> None:
 
 
 def _check_conservation(game: Game, seed: int) -> None:
-    """What the games declare of a finished deal.  The rules language has no zero-sum
-    declaration (a game that is not zero-sum says so in words only), so the checks are of
-    what every game states: each trick goes to one seat with its cards, the points in
-    tricks add up to the points of all the tricks played, the seats of a side (its
-    partnership, or a seat alone) score alike, and the lines of a score sheet add up to the
-    score."""
+    """What every game states of a finished deal: each trick goes to one seat with its
+    cards, the points in tricks add up to the points of all the tricks played, the seats of
+    a side (its partnership, or a seat alone) score alike, and the lines of a score sheet
+    add up to the score.  A game declares zero-sum scoring (or that its scoring is not) as
+    a claim, which ``tests/verifier/test_claims_in_the_engine.py`` checks on played deals
+    of every game and the verifier proves."""
     s = _walk(game, seed)[-1]
     at, eng, n = _at(game, seed), engine_for(game), game.players
     played = 0
@@ -274,7 +289,7 @@ def _check_record(game: Game, seed: int) -> None:
     played = play_deal(game, seed=seed)
     record = to_record(played)
     data = json.loads(json.dumps(record))
-    report = replay(data)
+    report = replay(data, TEST_GAMES.get(game.key))
     assert report.ok, f"{_at(game, seed)}: the record does not replay: {report.message}"
     assert report.state is not None
     assert to_record(report.state) == record, f"{_at(game, seed)}: the replay gives another record"
