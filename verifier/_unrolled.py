@@ -121,7 +121,8 @@ class Unrolled:
         else:
             self.trump = enc.bid_strain(self.contract)
         dealt = self.owners.hands
-        self.set_aside = {b.stage: (r, b) for r, b in game.constructs(K.SetAside)}  # type: ignore[attr-defined]
+        self.set_aside = {p.stage: (game.rule(p.opened_by), p.body) for p in game.program.phases
+                          if p.kind is PhaseKind.SET_ASIDE}
         self.aside0 = ([enc.cards_var(f"aside_{s}") for s in range(n)] if self.set_aside
                        else [enc.bv(0)] * n)
         self.tracked0 = {("tracked", name): self._initial(t) for name, t in game.tracked.items()}
@@ -186,8 +187,9 @@ class Unrolled:
             body = sits[0][1]
             comp = Z3Compiler(enc, self.status(1, tv))
             out = z3.If(comp.visit(body.when), comp.visit(body.seat), enc.int(-1))  # type: ignore[attr-defined]
-        play = game.one(K.TrickPlay)
-        leader = Z3Compiler(enc, {**base, **tv}).visit(play.first_lead)  # type: ignore[attr-defined]
+        play = game.program.phase(PhaseKind.PLAY)
+        assert play is not None and play.first is not None
+        leader = Z3Compiler(enc, {**base, **tv}).visit(play.first)
         self.facts += [leader >= 0, leader < n]
         # a seat's hand is what it holds (as dealt, less cards aside, plus cards aside once
         # returned) less what it has played; its cards aside likewise
@@ -392,7 +394,8 @@ class Unrolled:
         """A seat's choice before the first lead: one of the rule's options, allowed when
         its condition holds; the tracked values after it."""
         enc = self.enc
-        body = self.game.constructs(K.Decide)[0][1]
+        phase = self.game.program.phase(PhaseKind.DECIDE)
+        body = phase.body if phase is not None else None
         assert isinstance(body, K.Decide)
         choice = enc.int_var("decision")
         comp = Z3Compiler(enc, status(1, tv))
@@ -456,11 +459,13 @@ class Unrolled:
         play (not every one when the last must play); with exactly one left of two, the one
         who stayed may invite him back as his guest."""
         enc, n = self.enc, self.n
-        body = self.game.one(K.DropOut)
+        phase = self.game.program.phase(PhaseKind.DROP_OUT)
+        assert phase is not None and phase.when is not None
+        body = phase.body
         assert isinstance(body, K.DropOut)
         comp = Z3Compiler(enc, status)
-        takes = comp.visit(body.when) if when is None else z3.And(comp.visit(body.when),
-                                                                  comp.visit(when))
+        takes = comp.visit(phase.when) if when is None else z3.And(comp.visit(phase.when),
+                                                                   comp.visit(when))
         defends = [z3.And(self.declarer != s, enc.bool(self.idle != s)) for s in range(n)]
         leaves = [enc.bool_var(f"leaves_{s}") for s in range(n)]
         self.facts += [z3.Implies(leaves[s], z3.And(defends[s], takes)) for s in range(n)]
@@ -476,7 +481,8 @@ class Unrolled:
             self.facts.append(z3.Implies(invites, z3.And(left == 1, count == 2)))
         self.dropped = [z3.And(x, z3.Not(invites)) for x in leaves]
         self.invited = [z3.And(x, invites) for x in leaves]
-        self.drop_out = (takes, comp.visit(body.first), leaves, invites)
+        assert phase.first is not None
+        self.drop_out = (takes, comp.visit(phase.first), leaves, invites)
 
     def _no_void(self, number: int, values: dict[Any, Any], status: Any) -> None:
         """A scenario is a deal played out: no rule voids it on the way."""

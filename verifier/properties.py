@@ -455,8 +455,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
     dealer = enc.int_var(f"{prefix}dealer")
     facts: list[Any] = [dealer >= 0, dealer < n]
     hands = [enc.cards_var(f"{prefix}hand_{s}") for s in range(n)]
-    turns = g.stage_rule(K.AuctionTurns, stage)
-    assert isinstance(turns, K.AuctionTurns)
+    turns = g.program.phase(PhaseKind.AUCTION, stage)
+    assert turns is not None and turns.first is not None
     tracked: dict[Any, Any] = {}
     for name, track in g.tracked.items():
         v = enc.bool_var(f"{prefix}tv_{name}") if track.type is T.BOOL else enc.int_var(f"{prefix}tv_{name}")

@@ -161,7 +161,7 @@ def unsupported(game: Game) -> str:
             refused.add(rule.id)
     missing += [f"a phase of kind {p.kind.value!r}" for p in game.program.phases
                 if p.kind not in _UNROLLED and p.opened_by not in refused]
-    if game.program.talon_cards and game.constructs(K.SetAside):
+    if game.program.talon_cards and game.program.phase(PhaseKind.SET_ASIDE) is not None:
         missing.append("a talon and cards laid aside")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
@@ -253,7 +253,8 @@ def _drop_out_actions(u: Unrolled, value: Callable[[Any], Any]) -> list[Action]:
     takes, first, leaves, invites = u.drop_out
     if not value(takes):
         return []
-    body = u.game.one(K.DropOut)
+    phase = u.game.program.phase(PhaseKind.DROP_OUT)
+    body = phase.body if phase is not None else None
     assert isinstance(body, K.DropOut)
     n, declarer = u.n, value(u.declarer)
     order = [k for k in ((value(first) + j) % n for j in range(n))

@@ -127,6 +127,9 @@ class Phase:
     when: Expr | None = None  # the phase takes place only when this holds (None: always)
     ends_when: Expr | None = None
     rules: tuple[str, ...] = ()
+    # the construct of the rule that opens the phase, for what is particular to its kind
+    # (the options of a choice, the cards discarded from a talon ...)
+    body: K.Construct | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -227,6 +230,11 @@ class DealProgram:
         are empty."""
         return self.hand_size
 
+    def phase(self, kind: PhaseKind, stage: int = 1) -> Phase | None:
+        """The deal's phase of ``kind`` (in auction stage ``stage``), or None where the deal
+        has none: what each back end reads of it, rather than the rule that opened it."""
+        return next((p for p in self.phases if p.kind is kind and p.stage == stage), None)
+
     def part_of(self, rule_id: str) -> str:
         """The part of the program a rule belongs to (a phase's name, ``equipment``, ...)."""
         for part, ids in self.parts.items():
@@ -292,14 +300,15 @@ class Lowering(ConstructVisitor[None]):
             opened_by, turns = self.auctions[stage]
             phases.append(Phase(PhaseKind.AUCTION, Actor.IN_TURN, "call", opened_by, stage,
                                 first=turns.first,
-                                ends_when=turns.ends_when, rules=tuple(self.auction_rules)))
+                                ends_when=turns.ends_when, rules=tuple(self.auction_rules),
+                                body=turns))
             for rid, body in self.set_asides.get(stage, ()):
                 phases.append(Phase(PhaseKind.SET_ASIDE, Actor.HIGHEST_BIDDER, "lay a card aside",
-                                    rid, stage, when=body.when, rules=(rid,)))
+                                    rid, stage, when=body.when, rules=(rid,), body=body))
         if self.take_talon is not None:
             rid, take = self.take_talon
             phases.append(Phase(PhaseKind.EXCHANGE, Actor.DECLARER, "discard a card", rid,
-                                when=take.when, rules=(rid,)))
+                                when=take.when, rules=(rid,), body=take))
         # the defenders' choice and a seat's choice come in the order the rules state them
         later: list[tuple[int, Phase]] = []
         order = [r.id for r in self.game.rules]
@@ -307,15 +316,16 @@ class Lowering(ConstructVisitor[None]):
             rid, drop = self.drop_out
             later.append((order.index(rid), Phase(
                 PhaseKind.DROP_OUT, Actor.EACH_DEFENDER, f"{drop.stay} or {drop.leave}", rid,
-                first=drop.first, when=drop.when, rules=(rid,))))
+                first=drop.first, when=drop.when, rules=(rid,), body=drop)))
         if self.decide is not None:
             rid, decide = self.decide
             later.append((order.index(rid), Phase(PhaseKind.DECIDE, Actor.NAMED, "choose", rid,
-                                                  by=decide.by, rules=(rid,))))
+                                                  by=decide.by, rules=(rid,), body=decide)))
         phases += [p for _i, p in sorted(later, key=lambda t: t[0])]
         play_rule, play = self.trick_play
         phases.append(Phase(PhaseKind.PLAY, Actor.TRICK_LEADER, "play a card", play_rule,
-                            first=play.first_lead, rules=tuple(self.parts.get(PLAY, ()))))
+                            first=play.first_lead, rules=tuple(self.parts.get(PLAY, ())),
+                            body=play))
         packets = tuple(self.packets[s] for s in sorted(self.packets))
         turn_up = None
         if self.turn_up is not None:

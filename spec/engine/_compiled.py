@@ -8,6 +8,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
 from spec.dsl._nodes import NO_SUIT, Ctx, Ref, Scope, T
+from spec.dsl._program import PhaseKind
 from spec.dsl._pycompile import GameTables
 from spec.engine._env import Env, ScopeEnvs
 from spec.engine._plays import keyed_decoder, plain_decoder
@@ -90,15 +91,18 @@ class CompiledRules:
         self.stages = g.stages
         self._match_fns: dict[Any, Fn] = {}
         self._deals = [g.stage_rule(K.DealPackets, k) for k in range(1, self.stages + 1)]
-        self._turns = [g.stage_rule(K.AuctionTurns, k) for k in range(1, self.stages + 1)]
+        # the course of the deal, as the deal program states it: each auction stage, who
+        # calls first and when it ends; who leads to the first trick
+        program = g.program
+        self._turns = [program.phase(PhaseKind.AUCTION, k) for k in range(1, self.stages + 1)]
         self.packets = tuple(p for d in self._deals for p in d.packets)  # type: ignore[union-attr]
-        play = g.one(K.TrickPlay)
-        assert isinstance(play, K.TrickPlay)
+        play = program.phase(PhaseKind.PLAY)
+        assert play is not None and all(self._turns)
         self._deal_first = [self._fn(E.deal_first, d.first, "deal_first")  # type: ignore[union-attr]
                             for d in self._deals]
         self._auction_first = [self._fn(E.call, t.first, "auction_first")  # type: ignore[union-attr]
                                for t in self._turns]
-        self._first_lead = self._fn(E.first_lead, play.first_lead, "first_lead")
+        self._first_lead = self._fn(E.first_lead, play.first, "first_lead")
         self._ends = [self._fn(E.call, t.ends_when, "auction_over")  # type: ignore[union-attr]
                       for t in self._turns]
         # call rules: one function for legality and one per rule for the refusal message
@@ -252,36 +256,39 @@ class CompiledRules:
                 self._fn(env, body.required, "required") if body.required is not None else None,
                 self._sets(env, body.sets)))
         self._call_announce, self._play_announce = self._announce[Scope.CALL], self._announce[Scope.PLAY]
-        decide = g.constructs(K.Decide)
+        # the phases of choices and exchanges, from the program: who acts, and when the
+        # phase takes place; what is particular to each from the rule that opens it
+        program = g.program
+        decide = program.phase(PhaseKind.DECIDE)
         self._decide: tuple[Rule, Fn, tuple[tuple[Declare, Fn, Sets], ...]] | None = None
-        if decide:
-            rule, body = decide[0]
+        if decide is not None:
+            rule, body = g.rule(decide.opened_by), decide.body
             assert isinstance(body, K.Decide)
-            self._decide = (rule, self._fn(E.status, body.by, "decider"), tuple(
+            self._decide = (rule, self._fn(E.status, decide.by, "decider"), tuple(
                 (Declare(o.name), self._fn(E.status, o.when, "option"), self._sets(E.status, o.sets))
                 for o in body.options))
-        take = g.constructs(K.TakeTalon)
+        take = program.phase(PhaseKind.EXCHANGE)
         self._take_talon: tuple[Rule, Fn, int] | None = None
-        if take:
-            rule, body = take[0]
-            assert isinstance(body, K.TakeTalon)
-            self._take_talon = (rule, self._fn(E.status, body.when, "take_talon"), body.discards)
+        if take is not None:
+            assert isinstance(take.body, K.TakeTalon) and take.when is not None
+            self._take_talon = (g.rule(take.opened_by), self._fn(E.status, take.when, "take_talon"),
+                                take.body.discards)
         # a seat idle for the deal (read from the dealer), and defenders who drop out
-        idle = g.constructs(K.IdleSeat)
-        self._idle_of: Fn | None = (self._fn(E.deal_first, idle[0][1].seat, "idle_seat")  # type: ignore[attr-defined]
-                                    if idle else None)
-        drop = g.constructs(K.DropOut)
+        self._idle_of: Fn | None = (self._fn(E.deal_first, program.idle, "idle_seat")
+                                    if program.idle is not None else None)
+        drop = program.phase(PhaseKind.DROP_OUT)
         self._drop_out: tuple[Rule, K.DropOut, Fn, Fn, Declare, Declare] | None = None
-        if drop:
-            rule, body = drop[0]
-            assert isinstance(body, K.DropOut)
-            self._drop_out = (rule, body, self._fn(E.status, body.first, "first_defender"),
-                              self._fn(E.status, body.when, "drop_out"), Declare(body.stay),
+        self._invite: tuple[Declare, Declare] | None = None
+        if drop is not None:
+            body = drop.body
+            assert isinstance(body, K.DropOut) and drop.first is not None and drop.when is not None
+            self._drop_out = (g.rule(drop.opened_by), body,
+                              self._fn(E.status, drop.first, "first_defender"),
+                              self._fn(E.status, drop.when, "drop_out"), Declare(body.stay),
                               Declare(body.leave))
-        # the host's choice, to invite the defender who left back or to play alone
-        self._invite: tuple[Declare, Declare] | None = (
-            (Declare(drop[0][1].invite), Declare(drop[0][1].alone))  # type: ignore[attr-defined]
-            if drop and drop[0][1].invite else None)  # type: ignore[attr-defined]
+            # the host's choice, to invite the defender who left back or to play alone
+            if body.invite:
+                self._invite = (Declare(body.invite), Declare(body.alone))
         self._voids = tuple((self._fn(E.status, b.when, "void"), b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))
         # hands laid open: (rule, after which trick, on what condition, whose)

@@ -36,6 +36,7 @@ from spec.dsl._nodes import (
     WonTrick,
     walk,
 )
+from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import UnsupportedNodeError
 from verifier._z3.compile import Encoding, Z3Compiler
 
@@ -269,7 +270,8 @@ def trump_term(sit: Situation, contract: Any) -> Any:
         t = Z3Compiler(enc, env).visit(D.trump(enc.game))
         sit.values["trump"] = t
         return t
-    naming = [b.names_trump for _r, b in enc.game.constructs(K.SetAside)]  # type: ignore[attr-defined]
+    naming = [p.body.names_trump for p in enc.game.program.phases  # type: ignore[union-attr]
+              if p.kind is PhaseKind.SET_ASIDE]
     if any(naming):
         t = enc.int_var("trump")
         suit = z3.And(t >= 0, t < NO_SUIT)
@@ -331,22 +333,22 @@ def status_env(sit: Situation) -> dict[Any, Any]:
 def has_seat_sets(game: Any) -> bool:
     """Whether the seats in the play vary: a seat idle for the deal, or defenders who drop
     out (:func:`seats_in_play` then encodes who plays)."""
-    return bool(game.constructs(K.IdleSeat) or game.constructs(K.DropOut))
+    return game.program.idle is not None or game.program.phase(PhaseKind.DROP_OUT) is not None
 
 
 def idle_seat(enc: Encoding, dealer: Any) -> Any:
     """The seat idle for the deal of ``dealer`` (-1: none), as the engine reads it."""
-    idle = enc.game.constructs(K.IdleSeat)
-    if not idle:
+    idle = enc.game.program.idle
+    if idle is None:
         return enc.int(-1)
-    return Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(idle[0][1].seat)  # type: ignore[attr-defined]
+    return Z3Compiler(enc, {Ctx.DEALER: dealer}).visit(idle)
 
 
 def dealt_in(enc: Encoding, first: Any, idle: Any, count: int) -> list[Any]:
     """The first ``count`` seats dealt in from ``first`` in the direction of play, the idle
     seat passed over (as the engine's ``dealt_in``)."""
     n = enc.game.players
-    if not enc.game.constructs(K.IdleSeat):
+    if enc.game.program.idle is None:
         return [(first + k) % n for k in range(count)]
     seat = z3.If(first == idle, (first + 1) % n, first)
     out = [seat]
@@ -379,33 +381,34 @@ def seats_in_play(sit: Situation) -> SeatsInPlay:
     dealer, declarer = sit.env[Ctx.DEALER], sit.env[Ctx.DECLARER]
     idle = idle_seat(enc, dealer)
     sit.values["idle"] = idle
-    drop = g.constructs(K.DropOut)
+    drop = g.program.phase(PhaseKind.DROP_OUT)
     dropped: list[Any] = []
     for s in range(n):
-        if not drop:
+        if drop is None:
             dropped.append(enc.bool(False))
             continue
         d = enc.bool_var(f"dropped_{s}")
         sit.facts.append(z3.Implies(d, z3.And(declarer != s, idle != s)))
         sit.values[f"dropped_{s}"] = d
         dropped.append(d)
-    if drop:
-        body = drop[0][1]
-        assert isinstance(body, K.DropOut)
-        sit.facts.append(z3.Implies(z3.Or(*dropped), Z3Compiler(enc, status_env(sit)).visit(body.when)))
+    if drop is not None:
+        assert drop.when is not None
+        sit.facts.append(z3.Implies(z3.Or(*dropped), Z3Compiler(enc, status_env(sit)).visit(drop.when)))
     absent = [z3.Or(idle == s, dropped[s]) for s in range(n)]
     size = enc.int_var("trick_size")  # named, with its definition a fact: easier for Z3
     sit.facts += [size == z3.Sum([z3.If(a, enc.int(0), enc.int(1)) for a in absent]),
                   size <= g.program.dealt_seats]
     sit.facts.append(z3.Not(enc.select(declarer, absent)))
-    everyone_out = bool(drop) and drop[0][1].all_out is K.AllOut.DECLARER_TAKES_ALL  # type: ignore[attr-defined]
+    body = drop.body if drop is not None else None
+    assert body is None or isinstance(body, K.DropOut)
+    everyone_out = body is not None and body.all_out is K.AllOut.DECLARER_TAKES_ALL
     sit.facts.append(size >= (1 if everyone_out else 2))
     sit.values["trick_size"] = size
     sit.env[Idle] = lambda seat: seat == idle
     sit.env[Dropped] = lambda seat: enc.select(seat, dropped)
     # the guest: a defender invited back by the one who stayed, so both defenders play
     invited: list[Any] = [enc.bool(False)] * n
-    if drop and drop[0][1].invite:  # type: ignore[attr-defined]
+    if body is not None and body.invite:
         invited = [enc.bool_var(f"invited_{s}") for s in range(n)]
         for s in range(n):
             sit.values[f"invited_{s}"] = invited[s]
@@ -679,7 +682,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
                    for j in range(n)]
     before_aside = [z3.If(from_aside[j], asides[j] | cards[j], asides[j]) if j < played
                     else asides[j] for j in range(n)]
-    aside_rules = [b for _r, b in g.constructs(K.SetAside)]
+    aside_rules = [p.body for p in g.program.phases if p.kind is PhaseKind.SET_ASIDE]
     status = Z3Compiler(enc, status_env(sit))
     for j in range(n):
         if not aside_rules:
@@ -695,8 +698,9 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         sit.facts.append(z3.Implies(back, before_aside[j] == 0))
     # a value that only the end of a trick changes still has its first value in trick 1
     set_elsewhere = {name for _r, b in g.constructs(K.Announce) for name, _v in b.sets}  # type: ignore[attr-defined]
-    set_elsewhere |= {name for _r, b in g.constructs(K.Decide)
-                      for o in b.options for name, _v in o.sets}  # type: ignore[attr-defined]
+    decide = g.program.phase(PhaseKind.DECIDE)
+    set_elsewhere |= {name for o in (decide.body.options if decide is not None else ())  # type: ignore[union-attr]
+                      for name, _v in o.sets}
     for name, track in g.tracked.items():
         if name not in set_elsewhere:
             var = sit.env[("tracked", name)]
@@ -932,7 +936,8 @@ def exchange(enc: Encoding, held: list[Any], talon: Any, declarer: Any, takes: A
     takes them one at a time, each a card then in his hand: any set of that size from his
     hand and the talon); otherwise no hand changes and nothing is discarded.  Returns the
     hands, the discards and the facts that bind them."""
-    body = enc.game.one(K.TakeTalon)
+    phase = enc.game.program.phase(PhaseKind.EXCHANGE)
+    body = phase.body if phase is not None else None
     assert isinstance(body, K.TakeTalon)
     discards = enc.cards_var("discards")
     mine = enc.select(declarer, held) | talon
