@@ -8,7 +8,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
 from spec.dsl._nodes import NO_SUIT, Ctx, Ref, Scope, T
-from spec.dsl._program import PhaseKind
+from spec.dsl._program import Audience, PhaseKind, Seen
 from spec.dsl._pycompile import GameTables
 from spec.engine._env import Env, ScopeEnvs
 from spec.engine._plays import keyed_decoder, plain_decoder
@@ -141,6 +141,8 @@ class CompiledRules:
             self._set_aside[body.stage] = (body, self._fn(E.call, body.when, "set_aside"))
             self._set_aside_rule[body.stage] = rule
         self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
+        # who sees each kind of card, as the program's sights say (the views read it)
+        self.audience: dict[Seen, Audience] = {x.seen: x.by for x in program.sights}
         # the first rule that sets cards aside says when they go back to their owners
         returns = [b.returns_when for b, _f in self._set_aside.values()]
         self._aside_returns_when = returns[0] if returns else None

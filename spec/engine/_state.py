@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from spec.cards import Card, CardSet, Suit
 from spec.dsl._build import Bid, Game, Rule, suit_from_code
 from spec.dsl._nodes import NO_SUIT
+from spec.dsl._program import Audience, Seen
 
 if TYPE_CHECKING:
     from spec.engine._engine import Engine
@@ -287,7 +288,8 @@ class View:
     that only the seat allowed to inspect them sees, until a trick is turned face up.  The
     talon is face down: a seat sees how many cards it holds, never which.  Every seat sees
     the card dealt face up (the turn-up) and the cards left in a hand laid open.  The deal
-    program lists these (``game.program.sights``).
+    program states these (``game.program.sights``), and the view shows what they say: a
+    kind of card no sight lists is shown to nobody.
     """
 
     __slots__ = ("_state", "seat")
@@ -296,20 +298,38 @@ class View:
         self._state = state
         self.seat = seat
 
+    def _sees(self, seen: Seen, owner: int = -1, named: int = -1) -> bool:
+        """Whether this seat sees cards of the kind ``seen``, held or played by ``owner``
+        (and, for a card played face down, inspected by ``named``), by the program's
+        sights."""
+        audience = self._state.engine.audience.get(seen, Audience.NOBODY)
+        if audience is Audience.EVERY_SEAT:
+            return True
+        if audience is Audience.OWNER:
+            return self.seat == owner
+        if audience is Audience.DECLARER:
+            return self.seat == self._state.declarer
+        if audience is Audience.PLAYER_AND_NAMED:
+            return self.seat in (owner, named)
+        return False
+
     @property
     def hand(self) -> CardSet:
-        return self._state.hand(self.seat)
+        s = self._state
+        return s.hand(self.seat) if self._sees(Seen.OWN_HAND, self.seat) else CardSet(s.game.deck, 0)
 
     @property
     def aside(self) -> CardSet:
         s = self._state
-        return CardSet(s.game.deck, s.aside[self.seat] if s.aside else 0)
+        shown = s.aside and self._sees(Seen.ASIDE, self.seat)
+        return CardSet(s.game.deck, s.aside[self.seat] if shown else 0)
 
     @property
     def discards(self) -> CardSet:
-        """The cards this seat discarded after taking the talon (no other seat sees them)."""
+        """The cards the declarer discarded after taking the talon, to the seats that see
+        them (the declarer alone)."""
         s = self._state
-        return CardSet(s.game.deck, s.discards if self.seat == s.declarer else 0)
+        return CardSet(s.game.deck, s.discards if self._sees(Seen.DISCARDS) else 0)
 
     @property
     def talon_size(self) -> int:
@@ -320,13 +340,14 @@ class View:
     def turn_up(self) -> Card | None:
         """The card dealt face up, which every seat sees (None in a game without one)."""
         s = self._state
-        return s.game.deck[s.turn_up] if s.turn_up >= 0 else None
+        return s.game.deck[s.turn_up] if s.turn_up >= 0 and self._sees(Seen.TURN_UP) else None
 
     @property
     def open_hands(self) -> tuple[tuple[int, CardSet], ...]:
         """(seat, the cards it still holds) for each hand laid open, which every seat sees."""
         s = self._state
-        return tuple((seat, s.hand(seat)) for seat, _after in s.laid_open)
+        return tuple((seat, s.hand(seat)) for seat, _after in s.laid_open
+                     if self._sees(Seen.OPEN_HAND, seat))
 
     @property
     def phase(self) -> Phase:
@@ -344,14 +365,16 @@ class View:
     def trump(self) -> Suit | None:
         """The trump suit if this seat knows it (a face-down indicator hides it from others)."""
         s = self._state
-        if s.engine.trump_from_aside and any(s.aside) and not s.aside[self.seat]:
-            return None
+        if s.engine.trump_from_aside and any(s.aside):  # named by a card lying aside
+            holder = next(k for k, a in enumerate(s.aside) if a)
+            if not self._sees(Seen.ASIDE, holder):
+                return None
         return suit_from_code(s.trump) if s.trump != NO_SUIT else None
 
     def _shown(self, seat: int, card: int, down: bool, revealed: bool, seen_by: int) -> int | None:
-        if not down or revealed or self.seat in (seat, seen_by):
-            return card
-        return None
+        if down and not revealed:
+            return card if self._sees(Seen.FACE_DOWN, seat, seen_by) else None
+        return card if self._sees(Seen.TRICKS, seat) else None
 
     @property
     def dropped(self) -> tuple[int, ...]:
@@ -385,9 +408,8 @@ class View:
     def seen_cards(self) -> CardSet:
         """Every card this seat has seen: its hand, its cards aside, the cards shown, the
         turn-up and the hands laid open."""
-        mask = (self._state.hands[self.seat] | (self._state.aside[self.seat] if self._state.aside else 0)
-                | self.discards.mask)
-        if self._state.turn_up >= 0:
+        mask = self.hand.mask | self.aside.mask | self.discards.mask
+        if self.turn_up is not None:
             mask |= 1 << self._state.turn_up
         for _seat, held in self.open_hands:
             mask |= held.mask

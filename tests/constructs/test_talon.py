@@ -9,12 +9,13 @@ from talon_game import GAME, RULES
 
 from spec.constraints import parse_where
 from spec.dsl import Rule, TakeTalon, Talon, assumption, const
-from spec.dsl._program import PhaseKind
+from spec.dsl._program import Audience, PhaseKind, Seen
 from spec.engine import (
     Discard,
     Phase,
     Play,
     apply,
+    engine_for,
     legal_actions,
     new_deal,
     pick,
@@ -77,6 +78,23 @@ def test_the_declarer_takes_the_talon_and_discards_two() -> None:
         assert all(state.view(s).discards.mask == 0 for s in others)
         done += 1
     assert done > 50
+
+
+def test_the_views_show_what_the_programs_sights_say(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The views read who sees what from the deal program: with the discards shown to
+    every seat, or a seat's own hand hidden from it, they show it so."""
+    state = next(s for s in map(_to_exchange, SEEDS) if s.phase is Phase.EXCHANGE)
+    d = state.declarer
+    while state.phase is Phase.EXCHANGE:
+        state = apply(state, legal_actions(state)[0])
+    other = (d + 1) % 3
+    audience = engine_for(GAME).audience
+    assert audience[Seen.DISCARDS] is Audience.DECLARER and audience[Seen.TALON] is Audience.NOBODY
+    assert state.view(other).discards.mask == 0
+    monkeypatch.setitem(audience, Seen.DISCARDS, Audience.EVERY_SEAT)
+    assert state.view(other).discards.mask == state.discards
+    monkeypatch.setitem(audience, Seen.OWN_HAND, Audience.NOBODY)
+    assert state.view(d).hand.mask == 0 and state.hands[d]
 
 
 def test_a_card_not_held_cannot_be_discarded_and_the_state_is_kept() -> None:
