@@ -54,7 +54,7 @@ from spec.errors import IllegalActionError, NotationError
 from spec.records import replay, to_record
 from spec.registry import GAMES
 from verifier._z3.solver import Solving
-from verifier.properties import Options, _ranking_end
+from verifier.properties import Options, auction_bound
 
 
 def _forms(game: Game) -> list[Game]:
@@ -119,20 +119,16 @@ _BOUNDS: dict[int, tuple[tuple[tuple[int, str], ...], int]] = {}
 
 
 def _call_bounds(game: Game) -> tuple[tuple[int, str], ...]:
-    """The most calls each auction stage can take, and where the figure comes from.
-
-    The verifier proves these by a ranking argument (a pass always legal, every bid
-    beating the last, so many passes in a row ending the stage).  Where it cannot, a
-    generous figure stands in: every bid on the ladder made once, each followed by up to a
-    round of calls, and a round to open, the shape of any auction in which bids rise and a
-    round of passes ends it.
-    """
+    """The most calls each auction stage can take, and how the verifier proved it (a
+    ranking argument: a pass always legal, every bid beating the last, so many passes in a
+    row ending the stage; or else the auction unrolled call by call).  An auction the
+    verifier cannot bound fails the test."""
     solving = Solving(Options().timeout, Options().rlimit)
     out = []
     for stage in range(1, game.stages + 1):
-        ranked = _ranking_end(game, solving, stage)
-        out.append((ranked[0], "proved by the verifier") if ranked is not None
-                   else ((len(game.ladder) + 1) * game.players, "unproved: a round per bid"))
+        found = auction_bound(game, solving, stage, Options().bound)
+        assert found is not None, f"{_name(game)}: stage {stage} of the auction has no proved bound"
+        out.append(found)
     return tuple(out)
 
 

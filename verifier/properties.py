@@ -661,39 +661,29 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
             continue
         enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
-        s = solving.solver()
-        s.add(*facts)
-        done = False
-        for t, r in enumerate(rows):
-            # is there a legal sequence of t+1 calls after which the auction is still going?
-            s.push()
-            s.add(*[rows[i]["legal"] for i in range(t + 1)])
-            s.add(*[z3.Not(rows[i]["ends"]) for i in range(t + 1)])
-            going = solving.sat(s)
-            s.pop()
-            if going:
-                continue
+        calls = _calls_to_end(solving, facts, rows)
+        if calls is not None:
+            t = calls - 1
             # and when it is over it has a declarer or is redealt: the last bid stands
             ok = _prove(solving, facts + [rows[i]["legal"] for i in range(t + 1)],
                         z3.Implies(rows[t]["ends"], z3.Or(z3.Not(rows[t]["has_after"]),
                                                           z3.And(rows[t]["high_after"] >= 0,
                                                                  rows[t]["high_after"] < game.players))))
             if ok is not None:
-                calls = _decode_calls(ok, rows, t + 1)
-                pt = trace.replay_auction(game, calls, ok.eval(dealer).as_long(), "no declarer",
+                decoded = _decode_calls(ok, rows, t + 1)
+                pt = trace.replay_auction(game, decoded, ok.eval(dealer).as_long(), "no declarer",
                                           stage=stage, start=_start(ok, stage))
                 return Verdict.VIOLATED, "an auction ends with a bid but no declarer", pt
-            found.append(f"{_stage_name(game, stage)} is over after at most {t + 1} calls")
-            done = True
-            break
-        if done:
+            found.append(f"{_stage_name(game, stage)} is over after at most {calls} calls")
             continue
+        s = solving.solver()
+        s.add(*facts)
         # still going after the bound: show the sequence
         s.add(*[r["legal"] for r in rows], *[z3.Not(r["ends"]) for r in rows])
         if solving.sat(s):
             model = s.model()
-            calls = _decode_calls(model, rows, len(rows))
-            pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
+            decoded = _decode_calls(model, rows, len(rows))
+            pt = trace.replay_auction(game, decoded, model.eval(dealer).as_long(),
                                       f"still not over after {len(rows)} calls", stage=stage,
                                       start=_start(model, stage))
             return (Verdict.UNKNOWN,
@@ -702,6 +692,35 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
         found.append(f"{_stage_name(game, stage)} is over within {opts.bound} calls")  # pragma: no cover
     return Verdict.HOLDS, ("; ".join(found) + ", with the highest bidder declaring or a "
                            "redeal"), None
+
+
+def _calls_to_end(solving: Solving, facts: list[Any], rows: list[dict[str, Any]]) -> int | None:
+    """The fewest calls after which every legal sequence of calls of an unrolled auction
+    stage (``rows``, see :func:`_auction_steps`) is over; None if one is still going after
+    them all.  Z3's unknown raises (``SolverUnknownError``), never reads as over."""
+    s = solving.solver()
+    s.add(*facts)
+    for t in range(len(rows)):
+        # is there a legal sequence of t+1 calls after which the auction is still going?
+        s.push()
+        s.add(*[rows[i]["legal"] for i in range(t + 1)])
+        s.add(*[z3.Not(rows[i]["ends"]) for i in range(t + 1)])
+        going = solving.sat(s)
+        s.pop()
+        if not going:
+            return t + 1
+    return None
+
+
+def auction_bound(game: Game, solving: Solving, stage: int, bound: int) -> tuple[int, str] | None:
+    """The most calls an auction stage can take, and how it was found: by the ranking
+    argument, or else by unrolling up to ``bound`` calls; None when neither finds one."""
+    ranked = _ranking_end(game, solving, stage)
+    if ranked is not None:
+        return ranked
+    facts, rows, _dealer = _auction_steps(Encoding.of(game, solving), bound, stage)
+    calls = _calls_to_end(solving, facts, rows)
+    return None if calls is None else (calls, f"unrolled: over after at most {calls} calls")
 
 
 def _raises_everywhere(game: Game, solving: Solving, stage: int, joins: bool = False) -> bool:
