@@ -2,7 +2,8 @@
 
 Z3 proves a claim over abstract situations; the engine judges the same expression, as it
 compiles the rules, at every card played, every trick and every finished deal of deals
-played by random and modest bots, for every registered game.  A claim the engine finds
+played by random and modest bots, for every registered game and every test game of the
+general constructs.  A claim the engine finds
 false in a real deal is a disagreement between the back ends.
 """
 from __future__ import annotations
@@ -11,15 +12,17 @@ import itertools
 import random
 
 import pytest
+from construct_games import construct_games
 
 from spec.constraints import history_test
 from spec.dsl import _constructs as K
+from spec.dsl._build import Game
 from spec.dsl._nodes import Scope
 from spec.engine import Call, Phase, Play, State, View, modest_bot, new_deal, random_bot
-from spec.dsl._build import Game
 from spec.registry import GAMES
 
 DEALS = 60
+FORMS = {**GAMES, **construct_games()}
 
 
 def _claims(game: Game) -> list[tuple[str, Scope, object]]:
@@ -53,9 +56,9 @@ def _deals(game: Game) -> list[tuple[State, list[tuple[State, Play]], list[tuple
     return out
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("key", sorted(FORMS))
 def test_every_claim_holds_in_played_deals(key: str) -> None:
-    game = GAMES[key]
+    game = FORMS[key]
     claims = _claims(game)
     assert claims
     deals = _deals(game)
