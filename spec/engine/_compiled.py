@@ -133,17 +133,20 @@ class CompiledRules:
         self._trump_is = (self._fn(E.status, D.trump(g), "trump")
                           if g.constructs(K.TrumpIs) else None)
         self._turn_up_at = g.program.turn_up
-        # cards set aside after an auction stage
+        # cards set aside after an auction stage, in the program's order of phases
         self._set_aside: dict[int, tuple[K.SetAside, Fn]] = {}
         self._set_aside_rule: dict[int, Rule] = {}
-        for rule, body in g.constructs(K.SetAside):
-            assert isinstance(body, K.SetAside)
-            self._set_aside[body.stage] = (body, self._fn(E.call, body.when, "set_aside"))
-            self._set_aside_rule[body.stage] = rule
+        for phase in program.phases:
+            if phase.kind is PhaseKind.SET_ASIDE:
+                body = phase.body
+                assert isinstance(body, K.SetAside) and phase.when is not None
+                self._set_aside[phase.stage] = (body, self._fn(E.call, phase.when, "set_aside"))
+                self._set_aside_rule[phase.stage] = g.rule(phase.opened_by)
         self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
         # who sees each kind of card, as the program's sights say (the views read it)
         self.audience: dict[Seen, Audience] = {x.seen: x.by for x in program.sights}
-        # the first rule that sets cards aside says when they go back to their owners
+        # the rule of the first stage that sets cards aside says when they go back (the Z3
+        # unrolling reads the same one)
         returns = [b.returns_when for b, _f in self._set_aside.values()]
         self._aside_returns_when = returns[0] if returns else None
         self._aside_returns = self._fn(E.status, returns[0], "returns") if returns else None
