@@ -121,8 +121,8 @@ class Unrolled:
         else:
             self.trump = enc.bid_strain(self.contract)
         dealt = self.owners.hands
-        self.set_aside = {p.stage: (game.rule(p.opened_by), p.body) for p in game.program.phases
-                          if p.kind is PhaseKind.SET_ASIDE}
+        self.set_aside = {p.stage: (game.rule(p.opened_by), p.body)
+                          for p in game.program.phases_of(PhaseKind.SET_ASIDE)}
         self.aside0 = ([enc.cards_var(f"aside_{s}") for s in range(n)] if self.set_aside
                        else [enc.bv(0)] * n)
         self.tracked0 = {("tracked", name): self._initial(t) for name, t in game.tracked.items()}

@@ -346,9 +346,9 @@ def _decide_choice_exists(game: Game, solving: Solving, opts: Options):  # type:
     """Whoever must choose after the auction (trumps, say) has a choice the rules allow,
     for every contract the auction can end with, declarer, dealer and hands as dealt."""
     enc = Encoding.of(game, solving)
-    rule, body = game.constructs(K.Decide)[0]
-    assert isinstance(body, K.Decide)
-    phase = next(p for p in game.program.phases if p.kind is PhaseKind.DECIDE)
+    phase = game.program.phase(PhaseKind.DECIDE)
+    assert phase is not None and isinstance(phase.body, K.Decide)
+    rule, body = game.rule(phase.opened_by), phase.body
     sit = E.outcome_situation(enc)  # the status the play starts from, and what it reads
     comp = Z3Compiler(enc, {**E.status_env(sit), Ctx.TRICK_NUMBER: enc.int(1)})
     applies = enc.bool(True) if phase.when is None else comp.visit(phase.when)

@@ -161,7 +161,7 @@ def unsupported(game: Game) -> str:
             refused.add(rule.id)
     missing += [f"a phase of kind {p.kind.value!r}" for p in game.program.phases
                 if p.kind not in _UNROLLED and p.opened_by not in refused]
-    if game.program.talon_cards and any(p.kind is PhaseKind.SET_ASIDE for p in game.program.phases):
+    if game.program.talon_cards and game.program.phases_of(PhaseKind.SET_ASIDE):
         missing.append("a talon and cards laid aside")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "

@@ -235,6 +235,10 @@ class DealProgram:
         has none: what each back end reads of it, rather than the rule that opened it."""
         return next((p for p in self.phases if p.kind is kind and p.stage == stage), None)
 
+    def phases_of(self, kind: PhaseKind) -> tuple[Phase, ...]:
+        """The deal's phases of ``kind``, every auction stage's, in the program's order."""
+        return tuple(p for p in self.phases if p.kind is kind)
+
     def part_of(self, rule_id: str) -> str:
         """The part of the program a rule belongs to (a phase's name, ``equipment``, ...)."""
         for part, ids in self.parts.items():

@@ -136,12 +136,11 @@ class CompiledRules:
         # cards set aside after an auction stage, in the program's order of phases
         self._set_aside: dict[int, tuple[K.SetAside, Fn]] = {}
         self._set_aside_rule: dict[int, Rule] = {}
-        for phase in program.phases:
-            if phase.kind is PhaseKind.SET_ASIDE:
-                body = phase.body
-                assert isinstance(body, K.SetAside) and phase.when is not None
-                self._set_aside[phase.stage] = (body, self._fn(E.call, phase.when, "set_aside"))
-                self._set_aside_rule[phase.stage] = g.rule(phase.opened_by)
+        for phase in program.phases_of(PhaseKind.SET_ASIDE):
+            body = phase.body
+            assert isinstance(body, K.SetAside) and phase.when is not None
+            self._set_aside[phase.stage] = (body, self._fn(E.call, phase.when, "set_aside"))
+            self._set_aside_rule[phase.stage] = g.rule(phase.opened_by)
         self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
         # who sees each kind of card, as the program's sights say (the views read it)
         self.audience: dict[Seen, Audience] = {x.seen: x.by for x in program.sights}

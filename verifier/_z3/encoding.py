@@ -270,8 +270,8 @@ def trump_term(sit: Situation, contract: Any) -> Any:
         t = Z3Compiler(enc, env).visit(D.trump(enc.game))
         sit.values["trump"] = t
         return t
-    naming = [p.body.names_trump for p in enc.game.program.phases  # type: ignore[union-attr]
-              if p.kind is PhaseKind.SET_ASIDE]
+    naming = [p.body.names_trump  # type: ignore[union-attr]
+              for p in enc.game.program.phases_of(PhaseKind.SET_ASIDE)]
     if any(naming):
         t = enc.int_var("trump")
         suit = z3.And(t >= 0, t < NO_SUIT)
@@ -682,7 +682,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
                    for j in range(n)]
     before_aside = [z3.If(from_aside[j], asides[j] | cards[j], asides[j]) if j < played
                     else asides[j] for j in range(n)]
-    aside_rules = [p.body for p in g.program.phases if p.kind is PhaseKind.SET_ASIDE]
+    aside_rules = [p.body for p in g.program.phases_of(PhaseKind.SET_ASIDE)]
     status = Z3Compiler(enc, status_env(sit))
     for j in range(n):
         if not aside_rules:
