@@ -3,8 +3,8 @@ public functions: the checks a general game-playing library runs on any game it 
 
 No game is named here: the forms come from the registry, so a new game or variant is
 checked without a line added; the small test games of the general constructs
-(``tests/constructs/*_game.py``) are checked alike.  Deals are played by random bots from plain seeds; the
-``slow`` sweep plays many more.  For every form:
+(``tests/constructs/*_game.py``) are checked alike.  Deals are played by random bots from
+plain seeds; the ``slow`` sweep plays many more.  For every form:
 
 * the deal shares out the pack, and no card is lost or doubled at any moment after;
 * until the deal is over some action is legal, and after it none is;

@@ -6,6 +6,8 @@ import pathlib
 
 import pytest
 
+from spec.registry import GAMES
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_SPEC = ("z3", "verifier", "hypothesis", "sphinx", "pytest", "rulebook")
 EXTENSION = ROOT / "docs" / "_ext"
@@ -62,8 +64,6 @@ def test_back_ends_name_no_game(path: pathlib.Path) -> None:
         assert name not in code.replace('"""', ""), f"{path.name} names the game {name}"
     # a game's key as a value in code (``key == "304"``), which the names above miss for
     # a key that is a number
-    from spec.registry import GAMES
-
     keys = {*GAMES, "wiezen"}  # and the game to come
     named = [n.value for n in ast.walk(ast.parse(path.read_text()))
              if isinstance(n, ast.Constant) and isinstance(n.value, str)

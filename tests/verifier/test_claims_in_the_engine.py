@@ -3,8 +3,8 @@
 Z3 proves a claim over abstract situations; the engine judges the same expression, as it
 compiles the rules, at every card played, every trick and every finished deal of deals
 played by random and modest bots, for every registered game and every test game of the
-general constructs.  A claim the engine finds
-false in a real deal is a disagreement between the back ends.
+general constructs.  A claim the engine finds false in a real deal is a disagreement
+between the back ends.
 """
 from __future__ import annotations
 
