@@ -489,6 +489,13 @@ class Game(SetupChecks, RuleChecks):
                 )
         if not self.constructs(K.TrickValue) and not self.constructs(K.CardPoints):
             raise self._fail("no rule says what tricks are worth (TrickValue or CardPoints)")
+        readied = self.rules_with(K.Shuffle, K.GatherAndCut)
+        if not readied:
+            raise self._fail("no rule says how the pack is readied for a deal (Shuffle, or "
+                             "GatherAndCut between deals)")
+        if len(readied) > 1:
+            raise self._fail(f"the pack is readied twice: shuffled afresh and gathered and cut "
+                             f"(also by {readied[0][0].id})", readied[1][0])
         self._check_stages()
         self._check_sheet()
         self._check_pot()

@@ -508,8 +508,9 @@ class RuleChecks(_GameRead):
                 continue
             for name in r.body.__dataclass_fields__:  # type: ignore[attr-defined]
                 scope = K.FIELD_SCOPES.get((type(r.body), name))
-                if scope is not None:
-                    check(r.id, r.src_loc, getattr(r.body, name), scope)
+                value = getattr(r.body, name)
+                if scope is not None and value is not None:  # None: an optional field left out
+                    check(r.id, r.src_loc, value, scope)
             if isinstance(r.body, K.Announce):
                 if r.body.scope not in (Scope.CALL, Scope.PLAY):
                     raise self._fail("an announcement is made in the auction (Scope.CALL) or "

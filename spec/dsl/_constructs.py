@@ -456,10 +456,12 @@ class VoidWhen(Construct):
 
 @_c
 class Shuffle(Construct):
-    """The dealer shuffles and ``cut_by`` (scope: STATUS) may cut; the engine's seeded
-    shuffle puts the pack in uniformly random order, which a cut leaves uniform."""
+    """The pack is shuffled afresh for every deal (the engine's seeded shuffle puts it in
+    uniformly random order); ``cut_by`` (scope: STATUS), where the rules name one, is the
+    seat that may cut, which leaves the order uniform.  A game states this or
+    :class:`GatherAndCut`: how the pack is readied is a rule, never a default."""
 
-    cut_by: Expr
+    cut_by: Expr | None = None
 
 
 @_c

@@ -273,7 +273,7 @@ class Lowering(ConstructVisitor[None]):
         self.cut_by: Expr | None = None
         self.talon = (0, 1, 0)
         self.take_talon: tuple[str, K.TakeTalon] | None = None
-        self.pack = PackBetweenDeals.FRESH_SHUFFLE
+        self.pack: PackBetweenDeals | None = None  # a rule states it (checked when built)
         self.least_cut = 0
         self.dealer_steps = 1
         self.declarer: Declarer | None = None
@@ -299,6 +299,7 @@ class Lowering(ConstructVisitor[None]):
             self.rule = rule
             self.visit(rule.body)
         assert self.seats is not None and self.declarer is not None and self.trick_play is not None
+        assert self.pack is not None  # Game._check refuses a game that readies no pack
         phases: list[Phase] = []
         for stage in sorted(self.auctions):
             opened_by, turns = self.auctions[stage]
@@ -422,7 +423,8 @@ class Lowering(ConstructVisitor[None]):
         self._file(PhaseKind.DROP_OUT.value)
 
     def visit_Shuffle(self, b: K.Shuffle) -> None:
-        self.cut_by = self.cut_by or b.cut_by
+        self.pack = PackBetweenDeals.FRESH_SHUFFLE
+        self.cut_by = b.cut_by
         self._file(DEAL)
 
     def visit_GatherAndCut(self, b: K.GatherAndCut) -> None:

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from spec.cards import JOKER, SUITS, Card, Suit, make_deck, ranks
 from spec.dsl import (
-    deals_played,
-    match_over,
     AlwaysPlayable,
     AuctionTurns,
     BidOrder,
@@ -27,8 +25,8 @@ from spec.dsl import (
     CountsAsSuit,
     DealerRotation,
     DealPackets,
-    DeclarationRule,
     DeckIs,
+    DeclarationRule,
     Direction,
     Expr,
     Game,
@@ -46,42 +44,45 @@ from spec.dsl import (
     Scope,
     ScoreRule,
     Seats,
+    Shuffle,
     SidesByContract,
     TrickPlay,
     TrickValue,
     Variant,
     all_of,
     assumption,
+    auction_over,
     bid,
     call,
-    auction_over,
+    caller_of,
     calls_made,
     card,
     cards,
     cards_of,
     contract,
     dealer,
+    deals_played,
     declared_suit,
     declarer,
     free_bid,
     hand,
     if_then_else,
-    caller_of,
-    next_dealer,
-    receives,
-    leader_of,
     implies,
     is_leading,
+    leader_of,
     led_suit,
     legal_call,
     legal_cards,
     let,
+    match_over,
+    next_dealer,
     no_suit,
     played_card,
     played_declared,
     played_suit,
     points,
     points_won,
+    receives,
     score_of,
     seat,
     seat_after,
@@ -147,6 +148,15 @@ TRICK_VALUES = Rule(
 )
 
 # 3. The deal --------------------------------------------------------------------------
+SHUFFLE = Rule(
+    id="deal.shuffle",
+    text="The dealer shuffles the pack before every deal.",
+    source=assumption(
+        "CR-DEAL-1", "the seed names a shuffle only for the redeal after three passes "
+        "(CR-AUC-6); no rule carries the cards from one deal to the next unshuffled"
+    ),
+    body=Shuffle(),
+)
 DEAL = Rule(
     id="deal.one_at_a_time",
     text="The dealer deals the whole pack one card at a time clockwise, starting with "
@@ -792,7 +802,7 @@ GAME = Game(
     rules=(
         SEATING, CLOCKWISE, SOLOIST_ALONE,
         PACK, RANKS, TRICK_VALUES,
-        DEAL, NEXT_DEALER,
+        SHUFFLE, DEAL, NEXT_DEALER,
         ONE_ROUND, BIDS, BID_ORDER, OVERCALL, SOLOIST, ALL_PASS, MAKEABLE_BIDS,
         TRICK_PLAY, LEAD_ANY, FOLLOW_SUIT, NO_OBLIGATION, TRUMPS_WIN, LED_SUIT_WINS, RECORD,
         JOKER_ANY_TIME, JOKER_FOLLOWING, JOKER_LED, JOKER_LED_WINS, JOKER_NAMES_TRUMP,

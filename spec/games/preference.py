@@ -70,6 +70,7 @@ from spec.dsl import (
     Scope,
     ScoreRule,
     Seats,
+    Shuffle,
     SidesByContract,
     T,
     TakeTalon,
@@ -288,6 +289,11 @@ TRICK_VALUE = Rule(
     body=TrickValue(const(1)))
 
 # -- the deal -----------------------------------------------------------------------------
+SHUFFLE = Rule(
+    id="deal.shuffle", text="The dealer shuffles the pack before every deal.",
+    source=assumption("PRF-DEAL-1", "the digest does not say how the pack is readied; a fresh "
+                      "shuffle is the custom, and no rule carries the cards over"),
+    body=Shuffle())
 PACKETS = Rule(
     id="deal.packets", text="Clockwise from forehand: 3 cards each, then 4 each, then 3 each: "
     "10 to each player.", source=source("PRF-DEAL-1", "[seed] + [WP], [KS]"),
@@ -900,7 +906,7 @@ GAME = Game(
     rules=(
         SEATS3["seats"], SIDES, CLOCKWISE, SEATS3["sits_out"], NEXT_DEALER,
         PACK, RANKS, TRICK_VALUE,
-        PACKETS, TALON,
+        SHUFFLE, PACKETS, TALON,
         SEED_TRUMPS["ladder"], BID_ORDER, TURNS, PASS_FINAL, OPEN_ONE, ONE_STEP, HOLD,
         FIRST_TURN, AFTER_GAME, GAME_SUITS, DECLARER, ALL_PASS,
         EXCHANGE, TRUMPS_NAMED, SEED_TRUMPS["name_trumps"], TRUMPS,

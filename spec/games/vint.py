@@ -29,10 +29,6 @@ from __future__ import annotations
 
 from spec.cards import FRENCH_52, SUITS, Card, CardSet, Rank, Suit
 from spec.dsl import (
-    games_won,
-    match_over,
-    game_bonus,
-    carries_over,
     AfterGame,
     AuctionTurns,
     BidOrder,
@@ -57,28 +53,30 @@ from spec.dsl import (
     Scope,
     ScoreRule,
     Seats,
+    Shuffle,
     TrickPlay,
     TrickScores,
     TrickValue,
     Variant,
     all_of,
     assumption,
+    auction_over,
     awarded,
     bid,
     call,
-    auction_over,
     calls_made,
-    next_dealer,
-    first_leader,
-    receives,
     cards_of,
+    carries_over,
     const,
     contract,
     dealer,
     dealt_hand,
     declarer,
+    first_leader,
     free_bid,
     free_cards,
+    game_bonus,
+    games_won,
     hand,
     if_then_else,
     implies,
@@ -87,12 +85,15 @@ from spec.dsl import (
     legal_call,
     legal_cards,
     let,
+    match_over,
+    next_dealer,
     no_suit,
     partner,
     passes_in_row,
     played_card,
     rank_table,
     ranks,
+    receives,
     score_of,
     seat,
     seat_after,
@@ -104,7 +105,13 @@ from spec.dsl import (
     trump,
     with_dealt,
 )
-from spec.dsl.blocks import ends_after_passes, follow_suit, led_suit_wins, overcall, trumps_win
+from spec.dsl.blocks import (
+    ends_after_passes,
+    follow_suit,
+    led_suit_wins,
+    overcall,
+    trumps_win,
+)
 
 # 1. Players and seats ---------------------------------------------------------------
 PLAYERS = 4
@@ -151,6 +158,13 @@ RANKS = Rule(
 )
 
 # 3. The deal --------------------------------------------------------------------------
+SHUFFLE = Rule(
+    id="deal.shuffle",
+    text="The dealer shuffles the pack before every deal.",
+    source=assumption("VNT-DEAL-1", "the digest does not say how the pack is readied; a fresh "
+                      "shuffle is whist's custom, and no rule carries the cards over"),
+    body=Shuffle(),
+)
 DEAL = Rule(
     id="deal.one_at_a_time",
     text="The dealer deals the whole pack one card at a time clockwise, starting on his "
@@ -969,7 +983,7 @@ GAME = Game(
     rules=(
         SEATING, CLOCKWISE, NEXT_DEALER,
         PACK, RANKS,
-        DEAL,
+        SHUFFLE, DEAL,
         LADDER, BID_ORDER, TURNS, OVERCALL, PASS_NOT_FINAL, NO_SELF_OVERCALL, ALL_PASS,
         DECLARER,
         FIRST_LEAD, FOLLOW_SUIT, NO_OBLIGATION, TRUMPS_WIN, LED_SUIT_WINS,

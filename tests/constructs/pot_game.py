@@ -36,6 +36,7 @@ from spec.dsl import (
     Scope,
     ScoreRule,
     Seats,
+    Shuffle,
     SidesByContract,
     TakeTalon,
     Talon,
@@ -108,6 +109,8 @@ RULES = (
     _rule("pot.ante", "POT-POT-1", f"Before the first deal every player puts {ANTE} chips into "
           "the pot; whenever a deal leaves it empty they fill it again the same way.  Each "
           "deal is paid from and into it.", Pot(ante=ANTE, granularity=10)),
+    _rule("deal.shuffle", "POT-DEAL-1", "The dealer shuffles the pack before every deal.",
+          Shuffle()),
     _rule("deal.packets", "POT-DEAL-1", "Three cards each from the dealer's left, then four, "
           "then three.", DealPackets((3, 4, 3), first=seat_after(dealer))),
     _rule("deal.talon", "POT-DEAL-2", "After the first round two cards go face down to the "

@@ -34,6 +34,7 @@ from spec.dsl import (
     Scope,
     ScoreRule,
     Seats,
+    Shuffle,
     SidesByContract,
     TakeTalon,
     Talon,
@@ -92,6 +93,8 @@ RULES = (
     _rule("deck.rank_order", "SEA-DECK-2", "Ace, king, queen, jack, ten, nine, eight, seven.",
           RankOrder(ranks("A K Q J 10 9 8 7"))),
     _rule("deck.trick_value", "SEA-DECK-3", "Each trick counts one.", TrickValue(const(1))),
+    _rule("deal.shuffle", "SEA-DEAL-1", "The dealer shuffles the pack before every deal.",
+          Shuffle()),
     _rule("deal.packets", "SEA-DEAL-1", "Three cards each from the dealer's left, then four, "
           "then three, to the three who play.", DealPackets((3, 4, 3), first=seat_after(dealer))),
     _rule("deal.talon", "SEA-DEAL-2", "After the first round two cards go face down to the "

@@ -38,6 +38,7 @@ from spec.dsl import (
     Scope,
     ScoreRule,
     Seats,
+    Shuffle,
     SidesByContract,
     TrickPlay,
     TrickValue,
@@ -107,6 +108,8 @@ RULES = (
     _rule("deck.rank_order", "SID-DECK-2", "Ace, king, queen, jack, ten down to two.",
           RankOrder(ranks("A K Q J 10 9 8 7 6 5 4 3 2"))),
     _rule("deck.trick_value", "SID-DECK-3", "Each trick counts one.", TrickValue(const(1))),
+    _rule("deal.shuffle", "SID-DEAL-1", "The dealer shuffles the pack before every deal.",
+          Shuffle()),
     _rule("deal.packets", "SID-DEAL-1", "Four cards each from the dealer's left, again four, "
           "then five.", DealPackets((4, 4, 5), first=seat_after(dealer))),
     _rule("deal.next_dealer", "SID-DEAL-2", "The deal passes to the left.", DealerRotation(1)),

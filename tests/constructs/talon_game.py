@@ -29,6 +29,7 @@ from spec.dsl import (
     Scope,
     ScoreRule,
     Seats,
+    Shuffle,
     SidesByContract,
     TakeTalon,
     Talon,
@@ -73,6 +74,8 @@ RULES = (
     _rule("deck.rank_order", "TAL-DECK-2", "Ace, king, queen, jack, ten, nine, eight, seven.",
           RankOrder(ranks("A K Q J 10 9 8 7"))),
     _rule("deck.trick_value", "TAL-DECK-3", "Each trick counts one.", TrickValue(const(1))),
+    _rule("deal.shuffle", "TAL-DEAL-1", "The dealer shuffles the pack before every deal.",
+          Shuffle()),
     _rule("deal.packets", "TAL-DEAL-1", "Three cards each from the dealer's left, then four, "
           "then three.", DealPackets((3, 4, 3), first=seat_after(dealer))),
     _rule("deal.talon", "TAL-DEAL-2", "After the first round two cards go face down to the "

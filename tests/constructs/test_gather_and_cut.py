@@ -10,9 +10,9 @@ import pytest
 from spec.dsl import GatherAndCut, Rule, assumption, dealer, seat_after
 from spec.dsl._program import PackBetweenDeals
 from spec.engine import PASS, apply, engine_for, new_deal
-from spec.sheet import play_rubber
 from spec.errors import SpecDefinitionError
 from spec.games import vint
+from spec.sheet import play_rubber
 from verifier.properties import Verdict, check_game
 
 LEAST = 4
@@ -23,7 +23,9 @@ CARRIED = Rule(
     source=assumption("VNT-DEAL-1", "a test game: Vint with the pack carried between deals"),
     body=GatherAndCut(cut_by=seat_after(dealer, 3), least=LEAST),
 )
-GAME = vint.GAME.with_rules(vint.GAME.rules + (CARRIED,))
+# the pack carried between deals in place of Vint's shuffle
+GAME = vint.GAME.with_rules(tuple(CARRIED if r.id == "deal.shuffle" else r
+                                  for r in vint.GAME.rules))
 
 
 def _gathered(state) -> list[int]:  # type: ignore[no-untyped-def]
@@ -84,7 +86,19 @@ def test_a_cut_must_leave_cards_in_both_parts() -> None:
     bad = Rule(id=CARRIED.id, text=CARRIED.text, source=CARRIED.source,
                body=GatherAndCut(cut_by=seat_after(dealer, 3), least=30))
     with pytest.raises(SpecDefinitionError, match="deal.gather_and_cut.*at most 26"):
-        vint.GAME.with_rules(vint.GAME.rules + (bad,))
+        GAME.with_rules(tuple(bad if r.id == CARRIED.id else r for r in GAME.rules))
+
+
+def test_the_pack_is_readied_by_a_rule_and_by_one_only() -> None:
+    """How the pack is readied is a rule, never a default: a game stating neither a
+    shuffle nor a carried pack, or both, is refused when built, naming the rule."""
+    without = tuple(r for r in vint.GAME.rules if r.id != "deal.shuffle")
+    with pytest.raises(SpecDefinitionError, match="no rule says how the pack is readied"):
+        vint.GAME.with_rules(without)
+    with pytest.raises(SpecDefinitionError,
+                       match=r"vint/deal.gather_and_cut \(test_gather_and_cut.py:\d+\): the pack "
+                       r"is readied twice.*also by deal.shuffle"):
+        vint.GAME.with_rules(vint.GAME.rules + (CARRIED,))
 
 
 def test_the_test_game_is_proved() -> None:

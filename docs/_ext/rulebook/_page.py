@@ -21,7 +21,7 @@ from typing import Any
 from spec.cards import CardSet, Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
-from spec.dsl._program import PackBetweenDeals, Sides
+from spec.dsl._program import Sides
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import low_bidder
 from spec.engine._reading import EngineReading
@@ -261,9 +261,8 @@ def _format_overview(page: _Page) -> Iterator[str]:
                       game.constructs(K.PartnerAccepts)[0][0].id))
     facts.append(("Direction", f"{t.direction.value}", game.constructs(K.PlayDirection)[0][0].id))
     facts.append(("Deck", _deck_text(game), game.constructs(K.DeckIs)[0][0].id))
-    if program.pack is not PackBetweenDeals.FRESH_SHUFFLE:
-        facts.append(("Pack", f"between deals, {program.pack.value}",
-                      game.constructs(K.GatherAndCut)[0][0].id))
+    facts.append(("Pack", f"between deals, {program.pack.value}",
+                  game.rules_with(K.Shuffle, K.GatherAndCut)[0][0].id))
     deals = [b for _r, b in game.constructs(K.DealPackets)]
     packets = ", then ".join(_packets(d.packets) for d in deals)  # type: ignore[attr-defined]
     facts.append(("Deal", f"{game.tricks} cards to each seat: {packets}"
