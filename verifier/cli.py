@@ -381,12 +381,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise InputError("give one file to play: --pbn FILE or --deal FILE")
     if args.deal and (args.rubber or args.match):
         raise InputError("--deal plays one deal from the file; leave out --rubber and --match")
+    if args.deals is not None and not (args.session or args.match):
+        raise InputError("--deals counts the deals of a --session, or of a --match where the "
+                         "players agree on its length")
+    if args.deals is not None and (args.rubber or (args.match and rubber)):
+        raise InputError(f"a rubber of {game.name} ends when a side has won its games; leave "
+                         "out --deals")
     if args.session:
         if args.match or args.rubber or args.pbn or args.deal or args.format == "pbn":
             raise InputError("--session plays deals for a pot; leave out --match, --rubber, "
                              "--pbn, --deal and --format pbn")
         try:
-            pots = play_pot_session(game, deals=args.deals, seed=args.seed, dealer=dealer)
+            pots = play_pot_session(game, deals=DEFAULT_SESSION if args.deals is None
+                                    else args.deals, seed=args.seed, dealer=dealer)
         except SpecError as e:
             raise InputError(str(e)) from None
         text = (json.dumps(session_json(pots), indent=2, ensure_ascii=False) if args.json
@@ -399,7 +406,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _emit(args, text)
     if args.match:
         try:
-            match = play_match(game, seed=args.seed, dealer=dealer)
+            match = play_match(game, seed=args.seed, dealer=dealer, deals=args.deals)
         except SpecError as e:
             raise InputError(str(e)) from None
         if args.json:
@@ -843,6 +850,7 @@ _deals_arg = _arg(lambda t: whole_number(t, what="the count of distinct deals", 
 _pbn_count_arg = _arg(lambda t: whole_number(t, what="the count of deals", least=1,
                                              most=MAX_PBN_DEALS), "count")
 MAX_SESSION = 100_000  # deals of one session, kept together
+DEFAULT_SESSION = 10  # deals of a session for a pot, unless --deals says otherwise
 _session_arg = _arg(lambda t: whole_number(t, what="the count of deals", least=1,
                                            most=MAX_SESSION), "count")
 _search_arg = _arg(lambda t: whole_number(t, what="the count of random deals", least=1,
@@ -915,8 +923,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play deals for a pot (in a game that keeps one): every player "
                     "antes, the pot is filled again whenever a deal empties it, and a running "
                     "sheet shows each player's chips and the pot")
-    pl.add_argument("--deals", type=_session_arg, default=10, metavar="N",
-                    help="with --session: the number of deals (default 10)")
+    pl.add_argument("--deals", type=_session_arg, default=None, metavar="N",
+                    help=f"with --session: the number of deals (default {DEFAULT_SESSION}); "
+                    "with --match, in a game played for a number of deals: the number the "
+                    "players agree on, which the rules may ask to be a multiple of the seats "
+                    "(default: the rules' own)")
     pl.add_argument("--pbn", metavar="FILE",
                     help="play the deal of a PBN file ('-' reads standard input) instead of "
                     "dealing from the seed (52-card four-hand games)")

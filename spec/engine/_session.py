@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
-from spec.dsl._build import Game
+from spec.dsl._build import Game, Rule
 from spec.engine._deal import int_seeded
 from spec.engine._engine import engine_for, new_deal
 from spec.engine._playout import Bot, play_on, random_bot
@@ -74,34 +74,61 @@ def session(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
 
 
 def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
-               dealer: int | None = None, max_deals: int = 1000) -> Match:
+               dealer: int | None = None, max_deals: int = 1000,
+               deals: int | None = None) -> Match:
     """Play a :func:`session` until the game ends.
 
     The game ends by its ``MatchTarget`` rule (a side reaches the target, or leads by it)
-    or after ``MatchLength`` deals.
+    or after the ``MatchLength`` deals: ``deals`` of them where the players agree on another
+    number, which the rule may ask to be a multiple of the seats (every seat deals equally
+    often).  The side with the highest total wins (``MatchOf``, or the side that reached
+    the ``MatchTarget``); equal totals share the win where ``MatchLength`` says so (the
+    engine refuses a game that breaks such ties when it is built).
 
     Raises:
-        NotationError: the game states no way for a match to end.
+        NotationError: the game states no end of a match or no winner of one, or ``deals``
+            is a length its rules do not allow.
     """
     target = game.constructs(K.MatchTarget)
     length = game.constructs(K.MatchLength)
     if not target and not length:
         raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
+    if not target and not game.constructs(K.MatchOf):
+        raise NotationError(f"{game.name} states how long a match lasts but not who wins it "
+                            f"(MatchOf)")
+    if deals is not None:
+        _check_length(game, deals, target, length)
     eng = engine_for(game)
     sides = game.table.sides
     totals = [0] * len(sides)
-    deals: list[State] = []
+    played: list[State] = []
     history: list[tuple[int, ...]] = []
-    for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer), max_deals):
-        deals.append(state)
+    most = max_deals if deals is None else deals  # a match to a target no side reaches
+    for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer), most):
+        played.append(state)
         for i, side in enumerate(sides):
             totals[i] += sum(state.scores[s] for s in side) // len(side)  # type: ignore[index]
         history.append(tuple(totals))
-        if eng.match_over(len(deals), max(totals), min(totals)):
+        if deals is None and eng.match_over(len(played), max(totals), min(totals)):
             break
     best = max(totals)
-    return Match(tuple(deals), tuple(sides), tuple(history),
+    return Match(tuple(played), tuple(sides), tuple(history),
                  tuple(i for i, x in enumerate(totals) if x == best))
+
+
+def _check_length(game: Game, deals: int, target: tuple[tuple[Rule, K.Construct], ...],
+                  length: tuple[tuple[Rule, K.Construct], ...]) -> None:
+    """Refuse a match of ``deals`` deals unless the game's ``MatchLength`` allows it."""
+    if target:
+        raise NotationError(f"{game.name} plays a match to its target "
+                            f"({target[0][0].id}), not a number of deals", value=deals)
+    rule, body = length[0]
+    assert isinstance(body, K.MatchLength)
+    if deals < 1 or deals % body.multiple_of:
+        whole = (f"a multiple of {body.multiple_of} deals" if body.multiple_of > 1
+                 else "one deal or more")
+        raise NotationError(f"a match of {game.name} is {whole} ({rule.id}), not {deals}",
+                            value=deals)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spec.cards import SUITS, Card, CardSet, Suit
-from spec.dsl import NO_SUIT
+from spec.dsl import NO_SUIT, MatchLength, Rule
+from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import (
     Call,
     Engine,
@@ -26,8 +27,9 @@ from spec.engine import (
     legal_actions,
     new_deal,
     play_deal,
+    play_match,
 )
-from spec.errors import IllegalActionError
+from spec.errors import IllegalActionError, NotationError
 from spec.games.crescendo import GAME, TOTAL_POINTS, TRICKS
 
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
@@ -420,3 +422,43 @@ def test_every_random_deal_plays_out_by_the_rules(seed: int) -> None:
     p = sum(t.number for t in final.tricks if t.winner == soloist)
     assert p == ENGINE.points(final, soloist)
     assert score == (2 * bid if p == bid else p if p > bid else -bid)
+
+
+# -- the match: its length and its winner (CR-GAME-1, CR-GAME-2) ------------------------
+
+
+def test_a_match_is_the_rules_length_or_an_agreed_multiple_of_three() -> None:
+    assert len(play_match(GAME, seed=4).deals) == 3  # the rules' default
+    agreed = play_match(GAME, seed=4, deals=6)
+    assert len(agreed.deals) == 6
+    # the same session of deals, played on
+    assert [d.log for d in agreed.deals[:3]] == [d.log for d in play_match(GAME, seed=4).deals]
+    for wrong in (0, 4, 5):
+        with pytest.raises(NotationError, match=rf"multiple of 3 deals \(game.match_length\), "
+                           rf"not {wrong}"):
+            play_match(GAME, seed=4, deals=wrong)
+
+
+def test_the_highest_total_wins_and_equal_totals_share_it() -> None:
+    for seed in range(12):
+        match = play_match(GAME, seed=seed)
+        best = max(match.final)
+        assert match.winners == tuple(i for i, x in enumerate(match.final) if x == best)
+
+
+def test_a_match_needs_a_rule_saying_who_wins_it() -> None:
+    without = GAME.with_rules(tuple(r for r in GAME.rules if r.id != "game.match"))
+    with pytest.raises(NotationError, match="not who wins it"):
+        play_match(without, seed=0)
+
+
+def test_a_tie_break_the_engine_does_not_play_is_refused_when_built() -> None:
+    rule = GAME.rule("game.match_length")
+    body = rule.body
+    assert isinstance(body, MatchLength)
+    broken = Rule(id=rule.id, text=rule.text, source=rule.source,
+                  body=MatchLength(deals=body.deals, multiple_of=body.multiple_of,
+                                   ties_shared=False))
+    game = GAME.with_rules(tuple(broken if r.id == rule.id else r for r in GAME.rules))
+    with pytest.raises(UnsupportedNodeError, match="equal totals share the win"):
+        Engine(game)

@@ -166,6 +166,16 @@ CASES: dict[str, Case] = {
                                  message="a seed is at most"),
     "play-seed-empty": bad("play", "crescendo", "--seed", "", message="got ''"),
     "pbn-seed-word": bad("pbn", "vint", "--seed", "x", message="a seed is a whole number"),
+    # -- the length of a match or a session ----------------------------------------------
+    "match-length-not-a-multiple": bad("play", "crescendo", "--match", "--deals", "5",
+                                       message="a match of Crescendo is a multiple of 3 deals "
+                                       "(game.match_length), not 5"),
+    "match-length-to-a-target": bad("play", "304", "--match", "--deals", "4",
+                                    message="304 plays a match to its target (game.to_eleven)"),
+    "match-length-of-a-rubber": bad("play", "vint", "--match", "--deals", "4",
+                                    message="a rubber of Vint ends when a side has won its games"),
+    "deals-without-match-or-session": bad("play", "crescendo", "--deals", "6",
+                                          message="--deals counts the deals of a --session"),
     "deals-seed-float": bad("deals", "crescendo", "--where", "true", "--seed", "1.0",
                             message="got '1.0'"),
     "fixtures-seed-fullwidth": bad("fixtures", "crescendo", "--out", "fx", "--seed", "１",
