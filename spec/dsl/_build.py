@@ -501,6 +501,7 @@ class Game(SetupChecks, RuleChecks):
         self._check_pot()
         self._check_equipment()
         self._check_scopes()
+        self._check_tricks_by_number()
         self._check_ladder()
         self._check_sides()
         self._check_variants_and_properties(seen)

@@ -8,6 +8,7 @@ one for the equipment and the course of a deal, one for what the rules read.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from spec.dsl import _constructs as K
@@ -39,6 +40,7 @@ from spec.dsl._nodes import (
     Var,
     WinnerOf,
     WithDealt,
+    WonTrick,
     walk,
 )
 
@@ -398,6 +400,26 @@ class SetupChecks(_GameRead):
 class RuleChecks(_GameRead):
     """The checks of what each rule reads where, of the bid ladder, and of the sides."""
 
+    def _check_tricks_by_number(self) -> None:
+        """A rule that reads which tricks a seat won by their number (``won_trick``), or
+        values a trick by its number, needs the tricks kept by number (``RecordTricks``):
+        at the table tricks are stacked as they are won unless a rule says otherwise.
+        (A property may read them always: it watches the deal, it does not play it.)"""
+        if self.constructs(K.RecordTricks):
+            return
+        for rule in self.rules:
+            for expr in _expressions(rule.body):
+                for node in walk(expr):
+                    if isinstance(node, WonTrick):
+                        what = "reads which tricks a seat won by their number"
+                    elif (isinstance(rule.body, K.TrickValue) and isinstance(node, Ref)
+                          and node.ctx is Ctx.TRICK_NUMBER):
+                        what = "values each trick by its number"
+                    else:
+                        continue
+                    raise self._fail(f"the rule {what}, but no rule keeps the tricks won by "
+                                     "their number (RecordTricks)", rule)
+
     def _check_scopes(self) -> None:
         announced = {b.name: b.scope for _r, b in self.constructs(K.Announce)}  # type: ignore[attr-defined]
         # a choice of a Decide rule is judged between actions, which a card's moment includes
@@ -614,3 +636,15 @@ class RuleChecks(_GameRead):
                         raise self._fail(f"a bid is either joined by several declarers "
                                          f"({joins.id}) or accepted by one partner, not both: "
                                          f"{', '.join(both)}", rule)
+
+
+def _expressions(value: object) -> Iterator[Expr]:
+    """The expressions a construct states, in its fields and those of its parts."""
+    if isinstance(value, Expr):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _expressions(v)
+    elif isinstance(value, K.Construct):
+        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
+            yield from _expressions(getattr(value, name))

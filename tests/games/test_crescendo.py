@@ -29,7 +29,7 @@ from spec.engine import (
     play_deal,
     play_match,
 )
-from spec.errors import IllegalActionError, NotationError
+from spec.errors import IllegalActionError, NotationError, SpecDefinitionError
 from spec.games.crescendo import GAME, TOTAL_POINTS, TRICKS
 
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
@@ -462,3 +462,13 @@ def test_a_tie_break_the_engine_does_not_play_is_refused_when_built() -> None:
     game = GAME.with_rules(tuple(broken if r.id == rule.id else r for r in GAME.rules))
     with pytest.raises(UnsupportedNodeError, match="equal totals share the win"):
         Engine(game)
+
+
+def test_tricks_valued_by_their_number_must_be_kept_by_number() -> None:
+    """CR-PLAY-7: the tricks are kept by number since the number is the value; without
+    that rule the value of a trick could not be counted, and the game is refused."""
+    without = tuple(r for r in GAME.rules if r.id != "play.record_tricks")
+    with pytest.raises(SpecDefinitionError, match=r"crescendo/deck.trick_values \(crescendo.py:\d+\): "
+                       r"the rule values each trick by its number, but no rule keeps the "
+                       r"tricks won by their number \(RecordTricks\)"):
+        GAME.with_rules(without)

@@ -44,9 +44,17 @@ def test_a_rank_order_mutant_plays_differently_and_a_property_kills_it() -> None
     assert got.killed_by, got
 
 
-def test_dropping_a_rule_that_only_records_is_probably_equivalent() -> None:
-    m = _one("crescendo", "play.record_tricks#drop")
-    assert screen(CRESCENDO, m.build(), seeds=30, matches=2).equivalent
+def test_a_game_that_plays_alike_is_screened_as_probably_equivalent() -> None:
+    # without a claim, a consequence the rules state, every deal and match plays alike
+    alike = CRESCENDO.with_rules(tuple(r for r in CRESCENDO.rules
+                                       if r.id != "score.strain_irrelevant"))
+    assert screen(CRESCENDO, alike, seeds=30, matches=2).equivalent
+
+
+def test_dropping_the_rule_that_keeps_the_tricks_by_number_is_killed_by_the_build() -> None:
+    # Crescendo values each trick by its number, which needs the tricks kept by number
+    report = mutate(CRESCENDO, jobs=1, only=["play.record_tricks"], seeds=5, matches=0)
+    assert [r.outcome for r in report.results] == [Outcome.BUILD]
 
 
 def test_a_mutant_the_build_refuses_is_killed_by_the_build() -> None:
