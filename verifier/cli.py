@@ -245,7 +245,9 @@ def render(state: State) -> str:
     game = state.game
     t = game.table
     eng = state.engine
+    cutter = -1 if eng.carries_pack else eng.cutter(state)  # a carried pack: cut before
     lines = [f"{game.name}, seed {state.seed}, dealer {t.name(state.dealer)}"
+             + (f", cut by {t.name(cutter)}" if cutter >= 0 else "")
              + (f", variants {', '.join(game.active_variants)}" if game.active_variants else "")]
     for thrown in state.thrown_in:
         lines.append(f"Thrown in ({thrown.reason}): " + "; ".join(
@@ -334,6 +336,7 @@ def render_pot_session(game: Game, pots: Any) -> str:
                      + ("  refilled" if refill else ""))
     lines.append("Net chips: " + ", ".join(f"{n} {x:+}" for n, x in zip(names, pots.chips[-1]))
                  + f"; the pot holds {pots.pots[-1]}")
+    lines.append("Most chips: " + ", ".join(names[i] for i in pots.winners))
     return "\n".join(lines)
 
 

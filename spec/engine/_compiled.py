@@ -133,6 +133,9 @@ class CompiledRules:
         self._trump_is = (self._fn(E.status, D.trump(g), "trump")
                           if g.constructs(K.TrumpIs) else None)
         self._turn_up_at = g.program.turn_up
+        # the seat that cuts the pack, where a rule names one (read in a deal's state)
+        self._cut_by = (self._fn(E.status, g.program.cut_by, "cut_by")
+                        if g.program.cut_by is not None else None)
         # cards set aside after an auction stage, in the program's order of phases
         self._set_aside: dict[int, tuple[K.SetAside, Fn]] = {}
         self._set_aside_rule: dict[int, Rule] = {}

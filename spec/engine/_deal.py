@@ -151,6 +151,12 @@ class Dealing(CompiledRules):
             order += [i for i in range(len(self.game.deck)) if hand >> i & 1]
         return order
 
+    def cutter(self, s: State) -> int:
+        """The seat that cuts the pack, by the rule that names one (-1: none): with a
+        fresh shuffle, the pack ``s`` was dealt from; with the pack carried, the pack
+        gathered from ``s``, for the deal after it."""
+        return -1 if self._cut_by is None else int(self._cut_by(s))  # type: ignore[attr-defined]
+
     def cut(self, order: Sequence[int], seed: int, redeals: int) -> list[int]:
         """The pack cut at a point drawn from the seed, leaving each part the least the
         game allows: the top part goes under the rest."""

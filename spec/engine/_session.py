@@ -148,6 +148,12 @@ class PotSession:
         players hold plus the pot is zero after every deal (the antes came from them)."""
         return all(sum(c) + p == 0 for c, p in zip(self.chips, self.pots))
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The players with the most chips at the end (``MatchOf``: the highest total)."""
+        best = max(self.chips[-1]) if self.chips else 0
+        return tuple(i for i, x in enumerate(self.chips[-1] if self.chips else ()) if x == best)
+
 
 def play_pot_session(game: Game, *, deals: int, seed: int = 0,
                      bots: Sequence[Bot] | None = None, dealer: int | None = None) -> PotSession:
@@ -162,6 +168,9 @@ def play_pot_session(game: Game, *, deals: int, seed: int = 0,
     body = eng.pot_rule
     if body is None:
         raise NotationError(f"{game.name} keeps no pot: play it with --match", value=game.key)
+    if not game.constructs(K.MatchOf):
+        raise NotationError(f"{game.name} states no result of a session (MatchOf)",
+                            value=game.key)
     n = game.players
     chips = [-body.ante] * n  # type: ignore[attr-defined]
     pot = eng.full_pot

@@ -9,7 +9,7 @@ import pytest
 
 from spec.dsl import GatherAndCut, Rule, assumption, dealer, seat_after
 from spec.dsl._program import PackBetweenDeals
-from spec.engine import PASS, apply, engine_for, new_deal
+from spec.engine import PASS, apply, engine_for, new_deal, play_deal
 from spec.errors import SpecDefinitionError
 from spec.games import vint
 from spec.sheet import play_rubber
@@ -112,3 +112,9 @@ def test_every_property_of_the_test_game_holds() -> None:
     results = check_game(GAME)
     assert all(r.verdict is Verdict.HOLDS for r in results), [(r.id, r.verdict) for r in results
                                                                if r.verdict is not Verdict.HOLDS]
+
+
+def test_the_cutter_of_a_carried_pack_is_read_from_the_deal_just_played() -> None:
+    first = play_deal(GAME, seed=2, dealer=1)
+    assert engine_for(GAME).cutter(first) == 0  # the seat on the dealer's right
+    assert engine_for(vint.GAME).cutter(play_deal(vint.GAME, seed=2)) == -1  # no cut named

@@ -237,3 +237,14 @@ def test_a_scenario_unrolls_a_deal_paid_from_the_pot() -> None:
     state = result.states[0]
     assert state.pot == 40 and state.is_over and state.scores[state.declarer] == 40
     assert replay(to_record(state), OLD).ok
+
+
+def test_a_session_reads_its_result_from_the_rules() -> None:
+    """The result of a session is each player's net chips, the most winning (MatchOf);
+    a game with a pot but no such rule plays no session."""
+    pots = play_pot_session(GAME, deals=12, seed=3)
+    final = pots.chips[-1]
+    assert pots.winners == tuple(i for i, x in enumerate(final) if x == max(final))
+    without = GAME.with_rules(tuple(r for r in GAME.rules if r.id != "game.session"))
+    with pytest.raises(NotationError, match="states no result of a session"):
+        play_pot_session(without, deals=3, seed=1)

@@ -415,3 +415,15 @@ def test_quick_tricks_with_the_indicator_aside_play_fast_as_action_by_action() -
         assert fast.fired == walked.fired, seed
         from_table += any(rule == "closed.indicator_play" for _at, rule in fast.fired)
     assert from_table >= 5, from_table  # the indicator comes from the table, so it can fail
+
+
+def test_the_player_on_the_dealers_left_cuts() -> None:
+    """304-DEAL-1: the dealer shuffles and the player on his left may cut (with play going
+    counter-clockwise, the seat before the dealer in the order of play)."""
+    from verifier.cli import render
+
+    for dealer in range(4):
+        state = play_deal(GAME, seed=dealer, dealer=dealer)
+        left = (dealer - 1) % 4
+        assert state.engine.cutter(state) == left
+        assert render(state).splitlines()[0].endswith(f"cut by {GAME.table.name(left)}")
