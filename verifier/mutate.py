@@ -33,15 +33,13 @@ Run it with ``trickspec mutate GAME [options]`` (``--help`` lists them).
 """
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import dataclasses
 import enum
-import json
+import itertools
 import os
 import random
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -64,9 +62,9 @@ from spec.dsl._nodes import (
     SeatAfter,
     T,
 )
-from spec.engine import drop_engine, play_deal, play_match
+from spec.engine import drop_engine, play_deal, play_match, play_pot_session, session
 from spec.errors import NotationError, SpecDefinitionError, SrcLoc
-from spec.records import to_record
+from spec.records import session_json, to_record
 from spec.sheet import play_rubber, rubber_json
 from verifier._z3.solver import Remembering
 from verifier.errors import SolverUnknownError
@@ -79,6 +77,8 @@ __all__ = [
 
 DEFAULT_SEEDS = 200
 DEFAULT_MATCHES = 20
+# deals of a session the screen plays in a game without a match or a rubber (a pot's, say)
+SESSION_DEALS = 6
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(K.__file__)))
 _REPO = os.path.dirname(_ROOT)
 
@@ -553,7 +553,9 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
 
 def _plays(game: Game, seeds: int, seed: int, matches: int) -> Iterator[tuple[str, Any]]:
     """What the random bots do in a game, one observation at a time: each deal's record
-    (without the variants in force), then whole matches or rubbers."""
+    (without the variants in force), then whole matches, rubbers or sessions for a pot (in
+    a game with none of them, deals played one after another as the rules pass the deal
+    on)."""
     def plain(record: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in record.items() if k != "variants"}
 
@@ -561,6 +563,7 @@ def _plays(game: Game, seeds: int, seed: int, matches: int) -> Iterator[tuple[st
         yield f"deal seed {s}", plain(to_record(play_deal(game, seed=s)))
     has_sheet = bool(game.constructs(K.GameTarget))
     has_match = bool(game.constructs(K.MatchTarget) or game.constructs(K.MatchLength))
+    has_pot = bool(game.constructs(K.Pot))
     for i in range(matches):
         s = seed + 100_000 + 1_000 * i
         if has_sheet:
@@ -571,6 +574,14 @@ def _plays(game: Game, seeds: int, seed: int, matches: int) -> Iterator[tuple[st
             m = play_match(game, seed=s)
             yield f"match seed {s}", {"deals": [plain(to_record(d)) for d in m.deals],
                                       "totals": m.totals, "winners": m.winners}
+        elif has_pot:
+            pots = play_pot_session(game, deals=SESSION_DEALS, seed=s)
+            record = session_json(pots)
+            record["deals"] = [plain(d) for d in record["deals"]]
+            yield f"session seed {s}", {**plain(record), "winners": pots.winners}
+        else:
+            played = itertools.islice(session(game, seed=s), SESSION_DEALS)
+            yield f"session seed {s}", {"deals": [plain(to_record(d)) for d in played]}
 
 
 @dataclass(frozen=True)

@@ -499,6 +499,7 @@ class Game(SetupChecks, RuleChecks):
         self._check_stages()
         self._check_sheet()
         self._check_pot()
+        self._check_match()
         self._check_equipment()
         self._check_scopes()
         self._check_tricks_by_number()

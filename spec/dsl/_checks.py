@@ -128,6 +128,23 @@ class SetupChecks(_GameRead):
             if body.ante * self.players % body.granularity:
                 raise self._fail(f"the antes ({self.players} x {body.ante}) must fill the pot with "
                                  f"a multiple of {body.granularity} chips", rule)
+            if not self.constructs(K.MatchOf):
+                raise self._fail("deals played for a pot need a rule saying how a session is "
+                                 "won (MatchOf)", rule)
+
+    def _check_match(self) -> None:
+        """A match of a number of deals needs a rule saying who wins it (a match to a
+        target is won by reaching it)."""
+        for rule, body in self.constructs(K.MatchLength):
+            assert isinstance(body, K.MatchLength)
+            if not (body.multiple_of >= 1 and body.deals >= 1
+                    and body.deals % body.multiple_of == 0):
+                raise self._fail(f"a match of {body.deals} deals, a multiple of "
+                                 f"{body.multiple_of}: the length must be a whole, positive "
+                                 "multiple", rule)
+            if not self.constructs(K.MatchOf) and not self.constructs(K.MatchTarget):
+                raise self._fail("a match of a number of deals needs a rule saying who wins "
+                                 "it (MatchOf)", rule)
 
     def _check_equipment(self) -> None:
         (seats_rule, seats), = self.constructs(K.Seats)

@@ -627,11 +627,11 @@ class MatchTarget(Construct):
 
 @_c
 class MatchLength(Construct):
-    """A match is ``deals`` deals by default, always a multiple of ``multiple_of``."""
+    """A match is ``deals`` deals by default, always a multiple of ``multiple_of``;
+    equal totals share the win."""
 
     deals: int
     multiple_of: int = 1
-    ties_shared: bool = True
 
 
 # -- Consequences the rulebook states ---------------------------------------------

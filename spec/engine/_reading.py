@@ -8,7 +8,7 @@ the rule were not there; the rulebook shows the answer beside each rule.
 from __future__ import annotations
 
 from spec.dsl import _constructs as K
-from spec.dsl._visitor import ConstructVisitor, UnsupportedNodeError
+from spec.dsl._visitor import ConstructVisitor
 
 TABLE = "the table and the pack (spec/engine/_compiled.py)"
 DEALING = "dealing (spec/engine/_deal.py)"
@@ -75,13 +75,7 @@ class EngineReading(ConstructVisitor[str]):
 
     visit_DealerRotation = visit_GameTarget = visit_AfterGame = visit_GameBonus = _session
     visit_Rubber = visit_RubberSettlement = visit_MatchOf = visit_MatchTarget = _session
-    visit_Pot = _session
-
-    def visit_MatchLength(self, b: K.MatchLength) -> str:
-        if not b.ties_shared:
-            raise UnsupportedNodeError(b, "the engine", "a match plays no tie-break: equal "
-                                       "totals share the win (ties_shared=True)")
-        return SESSION
+    visit_Pot = visit_MatchLength = _session
 
     def visit_Claim(self, b: K.Claim) -> str:
         return ("not run: a consequence the rules state, checked on played deals by the "

@@ -82,20 +82,16 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     or after the ``MatchLength`` deals: ``deals`` of them where the players agree on another
     number, which the rule may ask to be a multiple of the seats (every seat deals equally
     often).  The side with the highest total wins (``MatchOf``, or the side that reached
-    the ``MatchTarget``); equal totals share the win where ``MatchLength`` says so (the
-    engine refuses a game that breaks such ties when it is built).
+    the ``MatchTarget``); equal totals share the win.
 
     Raises:
-        NotationError: the game states no end of a match or no winner of one, or ``deals``
-            is a length its rules do not allow.
+        NotationError: the game states no end of a match, or ``deals`` is a length its
+            rules do not allow.
     """
     target = game.constructs(K.MatchTarget)
     length = game.constructs(K.MatchLength)
     if not target and not length:
         raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
-    if not target and not game.constructs(K.MatchOf):
-        raise NotationError(f"{game.name} states how long a match lasts but not who wins it "
-                            f"(MatchOf)")
     if deals is not None:
         _check_length(game, deals, target, length)
     eng = engine_for(game)
@@ -168,9 +164,6 @@ def play_pot_session(game: Game, *, deals: int, seed: int = 0,
     body = eng.pot_rule
     if body is None:
         raise NotationError(f"{game.name} keeps no pot: play it with --match", value=game.key)
-    if not game.constructs(K.MatchOf):
-        raise NotationError(f"{game.name} states no result of a session (MatchOf)",
-                            value=game.key)
     n = game.players
     chips = [-body.ante] * n  # type: ignore[attr-defined]
     pot = eng.full_pot

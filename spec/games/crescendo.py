@@ -389,7 +389,7 @@ MATCH_LENGTH = Rule(
     text="By default a match is a multiple of three deals, so every seat deals equally "
     "often, and equal totals share the win.",
     source=assumption("CR-GAME-2", "the seat says 'several games'; any count or a target score works"),
-    body=MatchLength(deals=PLAYERS, multiple_of=PLAYERS, ties_shared=True),
+    body=MatchLength(deals=PLAYERS, multiple_of=PLAYERS),
 )
 
 # 8. Variants --------------------------------------------------------------------------

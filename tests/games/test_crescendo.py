@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from spec.cards import SUITS, Card, CardSet, Suit
 from spec.dsl import NO_SUIT, MatchLength, Rule
-from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import (
     Call,
     Engine,
@@ -447,21 +446,19 @@ def test_the_highest_total_wins_and_equal_totals_share_it() -> None:
 
 
 def test_a_match_needs_a_rule_saying_who_wins_it() -> None:
-    without = GAME.with_rules(tuple(r for r in GAME.rules if r.id != "game.match"))
-    with pytest.raises(NotationError, match="not who wins it"):
-        play_match(without, seed=0)
+    with pytest.raises(SpecDefinitionError, match=r"crescendo/game.match_length \(crescendo.py:"
+                       r"\d+\): a match of a number of deals needs a rule saying who wins it"):
+        GAME.with_rules(tuple(r for r in GAME.rules if r.id != "game.match"))
 
 
-def test_a_tie_break_the_engine_does_not_play_is_refused_when_built() -> None:
+def test_a_match_length_that_is_not_its_own_multiple_is_refused_when_built() -> None:
     rule = GAME.rule("game.match_length")
-    body = rule.body
-    assert isinstance(body, MatchLength)
-    broken = Rule(id=rule.id, text=rule.text, source=rule.source,
-                  body=MatchLength(deals=body.deals, multiple_of=body.multiple_of,
-                                   ties_shared=False))
-    game = GAME.with_rules(tuple(broken if r.id == rule.id else r for r in GAME.rules))
-    with pytest.raises(UnsupportedNodeError, match="equal totals share the win"):
-        Engine(game)
+    for deals, multiple_of in ((3, 2), (3, 0), (0, 3)):
+        broken = Rule(id=rule.id, text=rule.text, source=rule.source,
+                      body=MatchLength(deals=deals, multiple_of=multiple_of))
+        with pytest.raises(SpecDefinitionError, match=rf"a match of {deals} deals, a multiple "
+                           rf"of {multiple_of}: the length must be a whole, positive multiple"):
+            GAME.with_rules(tuple(broken if r.id == rule.id else r for r in GAME.rules))
 
 
 def test_tricks_valued_by_their_number_must_be_kept_by_number() -> None:
