@@ -240,12 +240,14 @@ def _hand_text(game: Game, mask: int) -> str:
     return "   ".join(parts) if parts else "-"
 
 
-def render(state: State) -> str:
-    """A deal as players would read it: hands, calls, tricks, points and scores."""
+def render(state: State, *, shuffled: bool = False) -> str:
+    """A deal as players would read it: hands, calls, tricks, points and scores; with
+    ``shuffled`` (a deal shuffled from its seed, not hands given), who cut the pack."""
     game = state.game
     t = game.table
     eng = state.engine
-    cutter = -1 if eng.carries_pack else eng.cutter(state)  # a carried pack: cut before
+    # a carried pack is cut as the deal before says, which one deal's text does not show
+    cutter = eng.cutter(state) if shuffled and not eng.carries_pack else -1
     lines = [f"{game.name}, seed {state.seed}, dealer {t.name(state.dealer)}"
              + (f", cut by {t.name(cutter)}" if cutter >= 0 else "")
              + (f", variants {', '.join(game.active_variants)}" if game.active_variants else "")]
@@ -399,7 +401,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                                     else args.deals, seed=args.seed, dealer=dealer)
         except SpecError as e:
             raise InputError(str(e)) from None
-        text = (json.dumps(session_json(pots), indent=2, ensure_ascii=False) if args.json
+        # the record of the session, and who ends it with the most chips (MatchOf)
+        record = {**session_json(pots),
+                  "winners": [game.table.name(i) for i in pots.winners]}
+        text = (json.dumps(record, indent=2, ensure_ascii=False) if args.json
                 else render_pot_session(game, pots))
         return _emit(args, text)
     if args.rubber or (args.match and rubber):
@@ -437,7 +442,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     elif args.json:
         text = json.dumps(to_record(state), indent=2, ensure_ascii=False)
     else:
-        text = render(state)
+        text = render(state, shuffled=not (args.pbn or args.deal))
     return _emit(args, text)
 
 
@@ -929,8 +934,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--deals", type=_session_arg, default=None, metavar="N",
                     help=f"with --session: the number of deals (default {DEFAULT_SESSION}); "
                     "with --match, in a game played for a number of deals: the number the "
-                    "players agree on, which the rules may ask to be a multiple of the seats "
-                    "(default: the rules' own)")
+                    "players agree on, a multiple of what the rules ask (default: the rules' "
+                    "own)")
     pl.add_argument("--pbn", metavar="FILE",
                     help="play the deal of a PBN file ('-' reads standard input) instead of "
                     "dealing from the seed (52-card four-hand games)")
@@ -1050,8 +1055,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--seeds", type=_screen_arg, default=DEFAULT_SEEDS, metavar="N",
                    help=f"deals the equivalence screen plays per mutant (default {DEFAULT_SEEDS})")
     m.add_argument("--matches", type=_screen_arg, default=DEFAULT_MATCHES, metavar="N",
-                   help="whole matches or rubbers the screen plays after the deals (default "
-                   f"{DEFAULT_MATCHES})")
+                   help="whole matches, rubbers or sessions the screen plays after the deals "
+                   f"(default {DEFAULT_MATCHES})")
     m.add_argument("--seed", type=_seed_arg, default=0, help="first seed of the screen, and of "
                    "the sample of --max (default 0)")
     m.add_argument("--max", type=_sample_arg, default=None, dest="limit", metavar="N",

@@ -12,10 +12,10 @@ order, each with a stable id, the rule it touched and a one-line description.
    (:class:`~spec.errors.SpecDefinitionError`, :class:`~spec.errors.NotationError`,
    raised by the rules language or the game's static checks) kills it.
 2. **Equivalence screen.**  The random bots play the same seeds with the original and
-   with the mutant (and a few whole matches or rubbers); when every record is the same the
-   mutant is *probably equivalent* and is left out of the kill rate.  An exception in the
-   mutant's engine is an *engine error*: it kills nothing by itself, and is a finding to
-   fix unless a property or the build kills the mutant.
+   with the mutant (and a few whole matches, rubbers or sessions); when every record is
+   the same the mutant is *probably equivalent* and is left out of the kill rate.  An
+   exception in the mutant's engine is an *engine error*: it kills nothing by itself, and
+   is a finding to fix unless a property or the build kills the mutant.
 3. **Check.**  The properties of :func:`verifier.properties.checks_for` run on the mutant,
    those covering the touched rule first and the rest from the quickest (on the original)
    up, until one is VIOLATED or VACUOUS (killed: either fails ``trickspec check``).  Only
@@ -628,8 +628,9 @@ def screen(game: Game, mutant: Game, *, seeds: int = DEFAULT_SEEDS, seed: int = 
     """Play the same seeds with the random bots in both games and compare the records.
 
     ``seeds`` deals from ``seed`` on, then ``matches`` whole matches (or rubbers, in a game
-    with a score sheet), so that rules about the dealer's rotation and the end of a game
-    are seen.  The original's records are kept between calls.  An exception in the
+    with a score sheet; sessions of deals, for a pot or passed on by the rules, in a game
+    with neither), so that rules about the dealer's rotation and the end of a game are
+    seen.  The original's records are kept between calls.  An exception in the
     mutant, or play that goes on past ``time_limit`` seconds (by default 5 s plus ten
     times what the original took), is the screen's engine error.
     """
@@ -1056,7 +1057,7 @@ def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, s
         game: the game (any ``Game``; the registered ones are in ``spec.registry.GAMES``).
         jobs: worker processes (default: the number of cores); 1 runs in this process.
         seeds: deals the screen plays per mutant, from seed ``seed`` on; ``matches`` whole
-            matches or rubbers after them.
+            matches, rubbers or sessions after them.
         only: judge only the mutants touching these rule ids.
         limit: judge a sample of at most this many mutants (drawn with ``seed``).
         timeout: seconds per solver query; rlimit: Z3 resource units per query.

@@ -493,7 +493,7 @@ class Game(SetupChecks, RuleChecks):
         if not readied:
             raise self._fail("no rule says how the pack is readied for a deal (Shuffle, or "
                              "GatherAndCut between deals)")
-        if len(readied) > 1:
+        if len(readied) > 1:  # two of one kind are refused as stated twice, above
             raise self._fail(f"the pack is readied twice: shuffled afresh and gathered and cut "
                              f"(also by {readied[0][0].id})", readied[1][0])
         self._check_stages()

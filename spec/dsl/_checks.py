@@ -420,11 +420,15 @@ class RuleChecks(_GameRead):
     def _check_tricks_by_number(self) -> None:
         """A rule that reads which tricks a seat won by their number (``won_trick``), or
         values a trick by its number, needs the tricks kept by number (``RecordTricks``):
-        at the table tricks are stacked as they are won unless a rule says otherwise.
-        (A property may read them always: it watches the deal, it does not play it.)"""
+        at the table tricks are stacked as they are won unless a rule says otherwise, and
+        a value read from a trick's number (a last-trick bonus too) is counted from the
+        tricks as they were kept.  A claim or a property may read them always: it watches
+        the deal, it does not play it."""
         if self.constructs(K.RecordTricks):
             return
         for rule in self.rules:
+            if isinstance(rule.body, K.Claim):
+                continue
             for expr in _expressions(rule.body):
                 for node in walk(expr):
                     if isinstance(node, WonTrick):

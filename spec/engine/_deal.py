@@ -152,9 +152,10 @@ class Dealing(CompiledRules):
         return order
 
     def cutter(self, s: State) -> int:
-        """The seat that cuts the pack, by the rule that names one (-1: none): with a
-        fresh shuffle, the pack ``s`` was dealt from; with the pack carried, the pack
-        gathered from ``s``, for the deal after it."""
+        """The seat that cuts the pack, by the rule that names one (-1: none), read in
+        the state ``s`` of a deal: with a fresh shuffle, who cut the pack ``s`` was dealt
+        from; with the pack carried, who cuts the pack gathered from ``s`` for the deal
+        after it (the rule is read in the deal just played, as ``GatherAndCut`` says)."""
         return -1 if self._cut_by is None else int(self._cut_by(s))  # type: ignore[attr-defined]
 
     def cut(self, order: Sequence[int], seed: int, redeals: int) -> list[int]:

@@ -80,9 +80,10 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
 
     The game ends by its ``MatchTarget`` rule (a side reaches the target, or leads by it)
     or after the ``MatchLength`` deals: ``deals`` of them where the players agree on another
-    number, which the rule may ask to be a multiple of the seats (every seat deals equally
-    often).  The side with the highest total wins (``MatchOf``, or the side that reached
-    the ``MatchTarget``); equal totals share the win.
+    number, a multiple of the rule's ``multiple_of`` (the seats, say, so that every seat
+    deals equally often).  ``max_deals`` bounds a match to a target that no side reaches;
+    a match of ``deals`` deals plays them all.  The side with the highest total wins
+    (``MatchOf``, or the side that reached the ``MatchTarget``); equal totals share the win.
 
     Raises:
         NotationError: the game states no end of a match, or ``deals`` is a length its
@@ -99,7 +100,7 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     totals = [0] * len(sides)
     played: list[State] = []
     history: list[tuple[int, ...]] = []
-    most = max_deals if deals is None else deals  # a match to a target no side reaches
+    most = max_deals if deals is None else deals
     for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer), most):
         played.append(state)
         for i, side in enumerate(sides):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from spec.dsl import GatherAndCut, Rule, assumption, dealer, seat_after
+from spec.dsl import GatherAndCut, Rule, assumption, dealer
 from spec.dsl._program import PackBetweenDeals
 from spec.engine import PASS, apply, engine_for, new_deal, play_deal
 from spec.errors import SpecDefinitionError
@@ -19,9 +19,10 @@ LEAST = 4
 CARRIED = Rule(
     id="deal.gather_and_cut",
     text="The cards are not shuffled between deals: the tricks are gathered in order and the "
-    "player on the dealer's right cuts, leaving at least four cards in each part.",
+    "player on the next dealer's right, the one who has just dealt, cuts, leaving at least "
+    "four cards in each part.",
     source=assumption("VNT-DEAL-1", "a test game: Vint with the pack carried between deals"),
-    body=GatherAndCut(cut_by=seat_after(dealer, 3), least=LEAST),
+    body=GatherAndCut(cut_by=dealer, least=LEAST),
 )
 # the pack carried between deals in place of Vint's shuffle
 GAME = vint.GAME.with_rules(tuple(CARRIED if r.id == "deal.shuffle" else r
@@ -84,7 +85,7 @@ def test_a_deal_thrown_in_is_gathered_hand_by_hand_and_cut() -> None:
 
 def test_a_cut_must_leave_cards_in_both_parts() -> None:
     bad = Rule(id=CARRIED.id, text=CARRIED.text, source=CARRIED.source,
-               body=GatherAndCut(cut_by=seat_after(dealer, 3), least=30))
+               body=GatherAndCut(cut_by=dealer, least=30))
     with pytest.raises(SpecDefinitionError, match="deal.gather_and_cut.*at most 26"):
         GAME.with_rules(tuple(bad if r.id == CARRIED.id else r for r in GAME.rules))
 
@@ -115,6 +116,8 @@ def test_every_property_of_the_test_game_holds() -> None:
 
 
 def test_the_cutter_of_a_carried_pack_is_read_from_the_deal_just_played() -> None:
+    # read in the deal just played: its dealer, on the right of the next one
     first = play_deal(GAME, seed=2, dealer=1)
-    assert engine_for(GAME).cutter(first) == 0  # the seat on the dealer's right
+    assert engine_for(GAME).cutter(first) == 1
+    assert engine_for(GAME).cutter(play_deal(GAME, seed=2, dealer=3)) == 3
     assert engine_for(vint.GAME).cutter(play_deal(vint.GAME, seed=2)) == -1  # no cut named

@@ -294,10 +294,13 @@ def test_an_emptied_pot_is_filled_again() -> None:
 def test_the_session_command(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["play", "preference", "--session", "--deals", "5", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "5 deals for a pot" in out and "Net chips" in out
+    assert "5 deals for a pot" in out and "Net chips" in out and "Most chips: " in out
     path = tmp_path / "session.json"
     assert main(["play", "preference", "--session", "--deals", "12", "--json",
                  "--out", str(path)]) == 0
+    data = json.loads(path.read_text())
+    final = data["chips"][-1]
+    assert data["winners"] == [name for name, x in final.items() if x == max(final.values())]
     assert main(["replay", str(path)]) == 0
     assert main(["play", "vint", "--session"]) == 2
     assert "keeps no pot" in capsys.readouterr().err

@@ -426,4 +426,6 @@ def test_the_player_on_the_dealers_left_cuts() -> None:
         state = play_deal(GAME, seed=dealer, dealer=dealer)
         left = (dealer - 1) % 4
         assert state.engine.cutter(state) == left
-        assert render(state).splitlines()[0].endswith(f"cut by {GAME.table.name(left)}")
+        assert render(state, shuffled=True).splitlines()[0].endswith(
+            f"cut by {GAME.table.name(left)}")
+        assert "cut by" not in render(state)  # hands given (a PBN deal, say): no cut
