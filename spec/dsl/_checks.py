@@ -539,7 +539,10 @@ class RuleChecks(_GameRead):
                     if not found or not isinstance(found[0].body, (K.ScoreRule, K.TrickScores)):
                         raise self._fail(f"awarded({node.rule_id!r}) names no scoring rule of "
                                          f"{self.name}", rule_id=rule_id, loc=node.src_loc)
-                if isinstance(node, Var) and node not in free:
+                # by name and type: ``in`` would compare with ``==``, which builds a
+                # comparison node of the rules language rather than answering
+                if isinstance(node, Var) and (node.name, node.type) not in {
+                        (f.name, f.type) for f in free}:
                     raise self._fail(f"free variable {node.name} is not declared in free=",
                                      rule_id=rule_id, loc=node.src_loc)
 

@@ -418,3 +418,16 @@ def test_an_announcement_offered_by_two_rules_is_refused() -> None:
              variants=T.GAME.variants, properties=T.GAME.properties)
     assert "'caps' is offered by caps.claim already" in str(info.value)
     assert "caps.claim_again" in str(info.value)
+
+
+def test_a_free_variable_left_out_of_free_is_refused_beside_one_of_its_type() -> None:
+    # a variable of the same type as the one declared was taken for it (``in`` compared
+    # with the rules language's ``==``, whose comparison node is always true)
+    from spec.dsl import Property, Scope, free_suit, trump
+
+    declared, stray = free_suit("declared"), free_suit("stray")
+    prop = Property(id="play.probe", text="A probe.", scope=Scope.OUTCOME, free=(declared,),
+                    holds=(trump != declared) | (trump != stray))
+    with pytest.raises(SpecDefinitionError, match="free variable stray is not declared in free="):
+        Game(name=GAME.name, key=GAME.key, ref_prefix=GAME.ref_prefix, rules=GAME.rules,
+             variants=GAME.variants, properties=(*GAME.properties, prop))
