@@ -18,6 +18,7 @@ situation or a premise can never occur, or ``UNKNOWN`` with the solver's reason.
 from __future__ import annotations
 
 import enum
+import itertools
 import linecache
 import random
 import time
@@ -32,8 +33,9 @@ from spec.cards import CardSet
 from spec.constraints import history_test
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
-from spec.dsl._build import Game
+from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import (
+    NO_SUIT,
     Arith,
     Compare,
     Const,
@@ -350,12 +352,14 @@ def _decide_choice_exists(game: Game, solving: Solving, opts: Options):  # type:
     assert phase is not None and isinstance(phase.body, K.Decide)
     rule, body = game.rule(phase.opened_by), phase.body
     sit = E.outcome_situation(enc)  # the status the play starts from, and what it reads
+    # not what holds once the choice is made: that a choice was allowed is the question
+    facts = sit.before_the_choice()
     comp = Z3Compiler(enc, {**E.status_env(sit), Ctx.TRICK_NUMBER: enc.int(1)})
     applies = enc.bool(True) if phase.when is None else comp.visit(phase.when)
     allowed = [comp.visit(o.when) for o in body.options]
-    if not _witnessed(solving, [(sit.facts, applies)]):
+    if not _witnessed(solving, [(facts, applies)]):
         return Verdict.VACUOUS, f"the choice of {rule.id} is never made", None
-    model = _prove(solving, sit.facts, z3.Implies(applies, z3.Or(*allowed)))
+    model = _prove(solving, facts, z3.Implies(applies, z3.Or(*allowed)))
     names = ", ".join(o.name for o in body.options)
     if model is None:
         return (Verdict.HOLDS, f"one of {names} is allowed for every contract, declarer, dealer "
@@ -1208,9 +1212,12 @@ def _history_decider(holds: Expr):  # type: ignore[no-untyped-def]
 
 def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, holds: Expr,
                    free: tuple[Var, ...]):  # type: ignore[no-untyped-def]
-    """For every value of a free bid, some situation makes ``holds`` true; with other free
-    variables (or none), some situation and some values of them do: a witness, replayed."""
-    if len(free) != 1 or free[0].type is not T.BID:
+    """For every value of free variables that range over a few values (bids the rules
+    allow, suits, seats, yes and no), some situation makes ``holds`` true; with other free
+    variables (numbers, sets of cards) or none, some situation and some values of them
+    do: a witness, replayed."""
+    domains = [_few_values(solving, enc, v) for v in free]
+    if not free or any(d is None for d in domains):
         for sit, played in _situations(enc, scope):
             E.bind_free(sit, free)
             s = solving.solver()
@@ -1224,23 +1231,53 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
                     pt = trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
                 return Verdict.HOLDS, "shown by the example below", pt
         return Verdict.VIOLATED, "no situation makes it true", None
-    (var,) = free
     checked = 0
-    legal = _legal_bids(solving, enc)  # the same bids for every situation: found once
     for sit, _played in _situations(enc, scope):
         E.bind_free(sit, free)
         s = solving.solver()
         s.add(*sit.facts)
-        term = sit.env[var]
         s.add(sit.compile(holds))
-        for i in legal:
-            bid = game.ladder[i]
+        terms = [sit.env[v] for v in free]
+        for values in itertools.product(*domains):  # type: ignore[arg-type]
             checked += 1
-            if not solving.sat(s, term == i):
-                pt = trace.Playthrough([f"no situation works for {var.name} = {bid.symbol}"],
-                                       {var.name: str(bid)})
-                return Verdict.VIOLATED, f"fails for {bid}", pt
-    return Verdict.HOLDS, f"witnessed for each of the {checked} legal bids", None
+            if not solving.sat(s, *[t == x for t, x in zip(terms, values)]):
+                if len(free) == 1 and free[0].type is T.BID:  # a bid, as the ladder names it
+                    bid = game.ladder[values[0]]
+                    pt = trace.Playthrough([f"no situation works for {free[0].name} = "
+                                            f"{bid.symbol}"], {free[0].name: str(bid)})
+                    return Verdict.VIOLATED, f"fails for {bid}", pt
+                shown = {v.name: _value_text(game, v, x) for v, x in zip(free, values)}
+                what = ", ".join(f"{k} = {x}" for k, x in shown.items())
+                pt = trace.Playthrough([f"no situation works for {what}"], shown)
+                return Verdict.VIOLATED, f"fails for {what}", pt
+    if len(free) == 1 and free[0].type is T.BID:
+        return Verdict.HOLDS, f"witnessed for each of the {checked} legal bids", None
+    names = " and ".join(v.name for v in free)
+    values = len(list(itertools.product(*domains)))  # type: ignore[arg-type]
+    return Verdict.HOLDS, f"witnessed for each of the {values} values of {names}", None
+
+
+def _few_values(solving: Solving, enc: Encoding, var: Var) -> tuple[Any, ...] | None:
+    """The values a free variable ranges over, as its terms take them, where they are
+    few (None for a number or a set of cards)."""
+    if var.type is T.BID:
+        return _legal_bids(solving, enc)  # the same bids for every situation: found once
+    if var.type is T.SUIT:
+        return tuple(range(NO_SUIT))
+    if var.type is T.SEAT:
+        return tuple(range(enc.game.players))
+    if var.type is T.BOOL:
+        return (z3.BoolVal(False, enc.ctx), z3.BoolVal(True, enc.ctx))
+    return None
+
+
+def _value_text(game: Game, var: Var, value: Any) -> str:
+    """A free variable's value as a player would name it."""
+    if var.type is T.SUIT:
+        return suit_from_code(value).name.lower()
+    if var.type is T.SEAT:
+        return game.table.name(value)
+    return str(value)
 
 
 def _setters(game: Game, name: str) -> list[tuple[str, Scope, Expr]]:

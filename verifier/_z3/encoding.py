@@ -18,17 +18,30 @@ from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import (
     NO_SUIT,
+    Arith,
+    BidAttr,
+    BoolOp,
     CardsOfSuit,
+    Compare,
     Const,
+    Contains,
+    Count,
     Ctx,
     DealtHand,
     Dropped,
     Idle,
+    IfThenElse,
+    Implies,
     Invited,
     IsDeclarer,
+    IsEmpty,
+    Not,
     PointsWon,
     Receives,
     Ref,
+    SeatAfter,
+    SetOp,
+    SuitOf,
     T,
     Taken,
     TricksWon,
@@ -49,13 +62,21 @@ class Situation:
     facts: list[Any] = field(default_factory=list)
     env: dict[Any, Any] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)  # name -> z3 term to decode
+    # the facts among ``facts`` that hold only once a seat's choice is made (see
+    # :func:`decided`): a question about the choice itself leaves them out
+    chosen: list[Any] = field(default_factory=list)
 
     def compile(self, expr: Any) -> Any:
         return Z3Compiler(self.enc, self.env).visit(expr)
 
     def copy(self) -> Situation:
         """The same situation, with lists of its own to add facts and values to."""
-        return Situation(self.enc, list(self.facts), dict(self.env), dict(self.values))
+        return Situation(self.enc, list(self.facts), dict(self.env), dict(self.values),
+                         list(self.chosen))
+
+    def before_the_choice(self) -> list[Any]:
+        """The facts without those that hold only once a seat's choice is made."""
+        return [f for f in self.facts if not any(f is c for c in self.chosen)]
 
     def decode(self, model: z3.ModelRef) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -328,6 +349,55 @@ def status_env(sit: Situation) -> dict[Any, Any]:
     env = {k: sit.env[k] for k in keys if k in sit.env}
     env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
     return env
+
+
+# what a seat's choice may read for it to be judged again at any later moment of the
+# deal: values fixed by the time the choice is made (before the first lead), and nodes
+# that compute from their operands alone
+_FIXED_BY_THE_CHOICE = frozenset({Ctx.DEALER, Ctx.CONTRACT, Ctx.DECLARER})
+_PURE_NODES = (Const, Not, BoolOp, Implies, Compare, Arith, IfThenElse, BidAttr, SeatAfter,
+               SuitOf, CardsOfSuit, SetOp, Contains, IsEmpty, Count)
+
+
+def decided(sit: Situation) -> None:
+    """The values a seat's choice sets (``Decide``: the trumps the declarer names, say),
+    from the choice on: those of one option the rules allowed, or what they were before it
+    for a value that option leaves alone.  The fact presumes the choice was made: it is
+    also in ``sit.chosen``, which a question about the choice itself leaves out.
+
+    Stated only where it is sound to judge the options later than they were made: the
+    choice always takes place, what its options read is fixed by then (the dealer, the
+    contract, the declarer), and no other rule sets those values.  Elsewhere the values
+    stay free, as :func:`tracked_vars` makes them.  ``sit.env`` holds the dealer, the
+    contract and the declarer by now."""
+    enc = sit.enc
+    g = enc.game
+    phase = g.program.phase(PhaseKind.DECIDE)
+    if phase is None or phase.when is not None:
+        return
+    body = phase.body
+    assert isinstance(body, K.Decide)
+    names = {name for o in body.options for name, _v in o.sets}
+    elsewhere = {name for _r, b in g.rules_with(K.Announce, K.Update)
+                 for name, _v in b.sets}  # type: ignore[attr-defined]
+    if names & elsewhere:
+        return
+    read = [o.when for o in body.options] + [v for o in body.options for _n, v in o.sets]
+    for node in (n for expr in read for n in walk(expr)):
+        fixed = isinstance(node, Ref) and node.ctx in _FIXED_BY_THE_CHOICE
+        if not (fixed or isinstance(node, _PURE_NODES)):
+            return
+    comp = Z3Compiler(enc, {k: sit.env[k] for k in _FIXED_BY_THE_CHOICE})
+    chosen = []
+    for o in body.options:
+        sets = dict(o.sets)
+        chosen.append(z3.And(comp.visit(o.when), *[
+            sit.env[("tracked", name)] == (comp.visit(sets[name]) if name in sets
+                                           else tracked_initial(enc, g.tracked[name]))
+            for name in sorted(names)]))
+    fact = z3.Or(*chosen)
+    sit.facts.append(fact)
+    sit.chosen.append(fact)
 
 
 def has_seat_sets(game: Any) -> bool:
@@ -628,6 +698,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         base[Ctx.TURN_UP] = up
     sit.env.update(base)
     base.update({key: v for key, v in sit.env.items() if isinstance(key, tuple)})
+    decided(sit)
     in_play = seats_in_play(sit) if has_seat_sets(g) else None
     size = short_trick_size(sit) if in_play is None else in_play.size
     if played < n:
@@ -836,6 +907,7 @@ def outcome_situation(enc: Encoding) -> Situation:
         DealtHand: pick(dealt), Ctx.TRICK_NUMBER: enc.int(g.tricks + 1),
     })
     sides(sit, contract, declarer)
+    decided(sit)
     for _r, body in g.constructs(K.Pot):  # any pot a deal can start with
         # a whole number of units of the granularity, at least one: written as a product,
         # so that a rule's fraction of the pot (pot // 10) simplifies to a number of units
