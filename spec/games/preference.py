@@ -99,6 +99,7 @@ from spec.dsl import (
     dropped,
     first_leader,
     first_to_call,
+    free_suit,
     hand,
     idle,
     if_then_else,
@@ -602,6 +603,13 @@ VARIANTS = (
 # more than the rest of the check together.  tests/games/test_preference.py proves that
 # every case (a situation and what holds in it) can occur.
 _ONE, _TWO, _THREE, _FOUR, _GAME_S, _GAME_C, _GAME_D, _HEARTS = range(1, 9)
+_SUIT = free_suit("suit")
+
+
+def _seed_number(suit: Expr) -> Expr:
+    """A suit's number as the seed gives it, written out apart from the rules' table."""
+    return if_then_else(suit == Suit.SPADES, 1, if_then_else(
+        suit == Suit.CLUBS, 2, if_then_else(suit == Suit.DIAMONDS, 3, 4)))
 # [seed] PRF-DECK-2: in each suit A > K > Q > J > 10 > 9 > 8 > 7
 _SEED_RANK = rank_table("seed_rank", ranks("A K Q J 10 9 8 7"), PIQUET_32)
 
@@ -875,6 +883,38 @@ FACTS = (
         source=seed("PRF-AUC-9", "the suit named with the Game bid, in seniority order, is "
                     "the digest's assumption (G9): a junior's Game in an equal suit would lose",
                     also=("PRF-AUC-6", "PRF-AUC-8", "PRF-AUC-2")),
+    ),
+    Property(
+        id="exchange.trumps_seen",
+        text="The trumps the declarer names follow his contract: in Two never spades, in "
+        "Three diamonds or hearts, in Four hearts; in Game the suit of the Game (spades, "
+        "clubs or diamonds), in Hearts hearts.",
+        scope=Scope.OUTCOME,
+        holds=all_of(
+            implies(LEVEL == _TWO, trump != Suit.SPADES),
+            implies(LEVEL == _THREE, (trump == Suit.DIAMONDS) | (trump == Suit.HEARTS)),
+            implies(LEVEL == _FOUR, trump == Suit.HEARTS),
+            implies(LEVEL == _GAME_S, trump == Suit.SPADES),
+            implies(LEVEL == _GAME_C, trump == Suit.CLUBS),
+            implies(LEVEL == _GAME_D, trump == Suit.DIAMONDS),
+            implies(LEVEL == _HEARTS, trump == Suit.HEARTS)),
+        covers=("exchange.name_trumps", "exchange.trumps"),
+        unless=("pagat_suit_order",),
+        source=seed("PRF-EXCH-3", "the suit numbers of the seed: spades 1, clubs 2, "
+                    "diamonds 3, hearts 4", also=("PRF-DECK-3",)),
+    ),
+    Property(
+        id="exchange.trumps_offered",
+        text="Each suit can be trumps in the highest numbered contract its number allows "
+        "(the seed's suit numbers): spades in One, clubs in Two, diamonds in Three, hearts "
+        "in Four.",
+        scope=Scope.OUTCOME,
+        free=(_SUIT,),
+        exists=True,
+        holds=(LEVEL == _seed_number(_SUIT)) & (trump == _SUIT),
+        covers=("exchange.name_trumps",),
+        unless=("pagat_suit_order",),
+        source=seed("PRF-EXCH-3", also=("PRF-DECK-3",)),
     ),
     Property(
         id="pay.worked_examples",

@@ -336,3 +336,17 @@ def test_every_case_of_a_fact_can_occur(scope: Scope, cases) -> None:  # type: i
     (check,) = [c for c in checks_for(game) if c.id == "facts.cases"]
     result = run_check(game, check)
     assert result.verdict is Verdict.HOLDS, result.detail
+
+
+def test_the_trumps_named_follow_the_contract_and_a_wrong_table_is_caught() -> None:
+    """PRF-EXCH-3: the suits a contract allows, proved from the seat's choice; with the
+    other suit numbers (spades 2, clubs 1) stated as if they were the seed's, both facts
+    fail: Two allows spades, and clubs can no longer be trumps in Two."""
+    from spec.games.preference import PAGAT_TRUMPS
+    from verifier.properties import check_game
+
+    ids = ("exchange.trumps_seen", "exchange.trumps_offered")
+    assert [r.verdict for r in check_game(GAME, only=ids)] == [Verdict.HOLDS] * 2
+    wrong = GAME.with_rules(tuple(PAGAT_TRUMPS["name_trumps"] if r.id == "exchange.name_trumps"
+                                  else r for r in GAME.rules))
+    assert [r.verdict for r in check_game(wrong, only=ids)] == [Verdict.VIOLATED] * 2
