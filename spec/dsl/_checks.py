@@ -137,8 +137,7 @@ class SetupChecks(_GameRead):
         target is won by reaching it)."""
         for rule, body in self.constructs(K.MatchLength):
             assert isinstance(body, K.MatchLength)
-            if not (body.multiple_of >= 1 and body.deals >= 1
-                    and body.deals % body.multiple_of == 0):
+            if not body.allows(body.deals):
                 raise self._fail(f"a match of {body.deals} deals, a multiple of "
                                  f"{body.multiple_of}: the length must be a whole, positive "
                                  "multiple", rule)

@@ -633,6 +633,10 @@ class MatchLength(Construct):
     deals: int
     multiple_of: int = 1
 
+    def allows(self, deals: int) -> bool:
+        """Whether a match may be ``deals`` deals long: one or more, a whole multiple."""
+        return deals >= 1 and self.multiple_of >= 1 and deals % self.multiple_of == 0
+
 
 # -- Consequences the rulebook states ---------------------------------------------
 

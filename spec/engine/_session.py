@@ -121,7 +121,7 @@ def _check_length(game: Game, deals: int, target: tuple[tuple[Rule, K.Construct]
                             f"({target[0][0].id}), not a number of deals", value=deals)
     rule, body = length[0]
     assert isinstance(body, K.MatchLength)
-    if deals < 1 or deals % body.multiple_of:
+    if not body.allows(deals):
         whole = (f"a multiple of {body.multiple_of} deals" if body.multiple_of > 1
                  else "one deal or more")
         raise NotationError(f"a match of {game.name} is {whole} ({rule.id}), not {deals}",
