@@ -73,6 +73,13 @@ def session(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
         pack = eng.next_pack(state, seed + k + 1)
 
 
+def highest(totals: Sequence[int]) -> tuple[int, ...]:
+    """Who wins by ``MatchOf``: the sides (or players) with the highest total, all of them
+    when several share it."""
+    best = max(totals)
+    return tuple(i for i, x in enumerate(totals) if x == best)
+
+
 def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
                dealer: int | None = None, max_deals: int = 1000,
                deals: int | None = None) -> Match:
@@ -108,9 +115,7 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
         history.append(tuple(totals))
         if deals is None and eng.match_over(len(played), max(totals), min(totals)):
             break
-    best = max(totals)
-    return Match(tuple(played), tuple(sides), tuple(history),
-                 tuple(i for i, x in enumerate(totals) if x == best))
+    return Match(tuple(played), tuple(sides), tuple(history), highest(totals))
 
 
 def _check_length(game: Game, deals: int, target: tuple[tuple[Rule, K.Construct], ...],
@@ -148,8 +153,7 @@ class PotSession:
     @property
     def winners(self) -> tuple[int, ...]:
         """The players with the most chips at the end (``MatchOf``: the highest total)."""
-        best = max(self.chips[-1]) if self.chips else 0
-        return tuple(i for i, x in enumerate(self.chips[-1] if self.chips else ()) if x == best)
+        return highest(self.chips[-1]) if self.chips else ()
 
 
 def play_pot_session(game: Game, *, deals: int, seed: int = 0,
