@@ -17,7 +17,7 @@ Context values (what a rule can read) depend on where it is judged:
 * the **end of the play**: ``seat``, ``declarer``, ``contract``, ``points_won(seat)``,
   ``tricks_won(seat)``, ``score_of(seat)``, ``taken(seat)``, ``declarer_partner``,
   ``declares(seat)`` and ``each_declarer(amount)`` (several declarers, each settled on his
-  own);
+  own), ``each_seat(amount)`` (a total over every seat at the table, whatever their number);
 * **between actions** (scope STATUS): ``dealer``, ``contract``, ``declarer``, ``trump``,
   ``trick_number``.
 
@@ -50,6 +50,7 @@ from spec.dsl._build import (
     Rule,
     Source,
     Variant,
+    amended,
     assumption,
     seed,
     source,
@@ -150,6 +151,7 @@ from spec.dsl._nodes import (
     Receives,
     IsDeclarer,
     EachDeclarer,
+    EachSeat,
     TrackedAfter,
     Op,
     PointsWon,
@@ -391,6 +393,13 @@ def each_declarer(amount: object) -> Expr:
     return EachDeclarer(lift(amount, T.INT))
 
 
+def each_seat(amount: object) -> Expr:
+    """``amount`` added up over every seat at the table, ``seat`` read as each in turn: a
+    total that names no seat, so a rule holds as written with three players or four
+    (scope: OUTCOME)."""
+    return EachSeat(lift(amount, T.INT))
+
+
 def tracked(name: str, type: T = T.BOOL) -> Expr:
     """A value the game keeps through the deal (declared by a ``Track`` rule)."""
     return Tracked(name, type)
@@ -524,7 +533,7 @@ __all__ = [
     # values and equipment
     "SUITS", "Card", "CardSet", "Deck", "Rank", "Suit", "ranks", "Direction", "Bid",
     # rules and games
-    "Game", "Origin", "Property", "Rule", "Source", "Variant", "assumption", "seed", "source",
+    "Game", "Origin", "Property", "Rule", "Source", "Variant", "amended", "assumption", "seed", "source",
     "Scope", "T", "Ctx", "Expr", "Var", "NO_SUIT", "BidAttr", "BidField", "CardTable",
     # constructs
     "AlwaysPlayable", "Announce", "CardPoints", "FaceDown", "MatchTarget", "Moment",
@@ -544,7 +553,7 @@ __all__ = [
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "seat_passed", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
-    "awarded", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
+    "awarded", "each_seat", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
     "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",
     "PartnerAccepts", "Pot", "pot",
 ]

@@ -20,6 +20,7 @@ from spec.dsl._nodes import (
     DealtHand,
     Dropped,
     EachDeclarer,
+    EachSeat,
     Expr,
     Idle,
     Invited,
@@ -66,6 +67,7 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     Invited: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     IsDeclarer: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     EachDeclarer: (Scope.OUTCOME,),
+    EachSeat: (Scope.OUTCOME,),
 }
 
 

@@ -28,6 +28,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     EachDeclarer,
+    EachSeat,
     Expr,
     IsDeclarer,
     IfThenElse,
@@ -91,6 +92,9 @@ class ByDerivation:
     def visit_EachDeclarer(self, node: Any) -> Any:
         return self.visit(each_declarer(self.game, node))
 
+    def visit_EachSeat(self, node: Any) -> Any:
+        return self.visit(each_seat(self.game, node))
+
 
 def each_declarer(game: Game, node: EachDeclarer) -> Expr:
     """The amount summed over the declarers, ``declarer`` read as each (scope: OUTCOME)."""
@@ -102,6 +106,14 @@ def each_declarer(game: Game, node: EachDeclarer) -> Expr:
                              seat)
         each = Let(Ctx.DECLARER_PARTNER, partner, Let(Ctx.DECLARER, seat, node.amount))
         total = total + IfThenElse(IsDeclarer(seat), each, Const(0, T.INT))
+    return total
+
+
+def each_seat(game: Game, node: EachSeat) -> Expr:
+    """The amount summed over every seat at the table, ``seat`` read as each."""
+    total: Expr = Const(0, T.INT)
+    for k in range(game.players):
+        total = total + Let(Ctx.SEAT, Const(k, T.SEAT), node.amount)
     return total
 
 

@@ -1027,13 +1027,30 @@ class EachDeclarer(Expr):
     type = T.INT
 
 
+@_node
+class EachSeat(Expr):
+    """The sum of ``amount`` over every seat at the table, with ``seat`` read as each of
+    them in turn: a total that names no seat, so the same rule holds with three players or
+    four (scope: OUTCOME)."""
+
+    amount: Expr
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    def __post_init__(self) -> None:
+        if self.amount.type is not T.INT:
+            raise _type_error(f"each_seat() sums numbers, got a {self.amount.type.value}",
+                              self.src_loc)
+
+    type = T.INT
+
+
 NODE_CLASSES: tuple[type[Expr], ...] = (
     Const, Ref, Var, Not, BoolOp, Implies, Compare, Arith, IfThenElse, SetOp, Contains,
     IsEmpty, Count, SuitOf, CardsOfSuit, Lowest, CardValue, SumValues, BidAttr, SeatAfter, PartnerOf,
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped, Invited,
-    IsDeclarer, EachDeclarer,
+    IsDeclarer, EachDeclarer, EachSeat,
 )
 
 Node = Union[
@@ -1042,7 +1059,7 @@ Node = Union[
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped, Invited,
-    IsDeclarer, EachDeclarer,
+    IsDeclarer, EachDeclarer, EachSeat,
 ]
 
 

@@ -97,6 +97,7 @@ from spec.dsl import (
     dealt_hand,
     declarer,
     dropped,
+    each_seat,
     first_leader,
     first_to_call,
     free_suit,
@@ -181,15 +182,11 @@ def allowed(suit: Suit, numbers: dict[Suit, int]) -> Expr:
 
 
 # -- who is what in the play, for the payoff --------------------------------------------
-def has_guest(n: int) -> Expr:
-    return any_of(*(invited(k) for k in range(n)))
-
-
-def guest_tricks(n: int) -> Expr:
-    total: Expr = const(0)
-    for k in range(n):
-        total = total + if_then_else(invited(k), tricks_won(k), 0)
-    return total
+# Totals over every seat at the table (``each_seat``), so that each payoff rule is the same
+# with three players or four, and the variants that change the payoff and the number of
+# players go together.
+HAS_GUEST = each_seat(if_then_else(invited(seat), 1, 0)) > 0
+GUEST_TRICKS = each_seat(if_then_else(invited(seat), tricks_won(seat), 0))
 
 
 DEFENDS = (seat != declarer) & ~idle(seat) & ~dropped(seat) & ~invited(seat)
@@ -213,31 +210,31 @@ def _seat_rules(n: int) -> dict[str, Rule]:
             body=(Claim(Scope.DEAL, all_of(*(any_of(*(receives(k) == s for k in range(1, 3 * n + 1)))
                                              for s in range(n)))) if n == 3
                   else IdleSeat(seat=dealer))),
-        "host": Rule(
-            id="pay.host", text="The host pays 10 chips into the pot if he and his guest took "
-            "fewer than 4 tricks together; the guest never pays.", source=seed("PRF-PAY-5"),
-            body=ScoreRule(when=DEFENDS & has_guest(n)
-                           & (tricks_won(seat) + guest_tricks(n) < TEAM_MINIMUM),
-                           amount=const(-10))),
-        "own_account": Rule(
-            id="pay.defender", text="A defender who played on his own account (neither host "
-            "nor guest) and took fewer than 2 tricks pays 10 chips into the pot.",
-            source=seed("PRF-PAY-4", also=("PRF-DEF-2",)),
-            body=ScoreRule(when=DEFENDS & ~has_guest(n) & (tricks_won(seat) < DEFENDER_MINIMUM),
-                           amount=const(-10))),
-        "trick_chips": Rule(
-            id="pay.trick_chips", text="From those 10 chips the declarer pays each defender who "
-            "played 1 chip for each trick he took, the guest's to the host, and keeps the rest.",
-            source=seed("PRF-PAY-2"),
-            body=ScoreRule(when=DEFENDS,
-                           amount=tricks_won(seat) + if_then_else(has_guest(n), guest_tricks(n), 0))),
-        "ten_tricks": Rule(
-            id="play.ten_tricks", text="All 10 tricks are played, with two cards each when one "
-            "defender plays; when both pass the declarer is credited with all 10.",
-            source=seed("PRF-PLAY-6", also=("PRF-DEF-5",)),
-            body=Claim(Scope.OUTCOME, sum((tricks_won(k) for k in range(1, n)), tricks_won(0))
-                       == TRICKS)),
     }
+
+
+HOST = Rule(
+    id="pay.host", text="The host pays 10 chips into the pot if he and his guest took "
+    "fewer than 4 tricks together; the guest never pays.", source=seed("PRF-PAY-5"),
+    body=ScoreRule(when=DEFENDS & HAS_GUEST & (tricks_won(seat) + GUEST_TRICKS < TEAM_MINIMUM),
+                   amount=const(-10)))
+OWN_ACCOUNT = Rule(
+    id="pay.defender", text="A defender who played on his own account (neither host "
+    "nor guest) and took fewer than 2 tricks pays 10 chips into the pot.",
+    source=seed("PRF-PAY-4", also=("PRF-DEF-2",)),
+    body=ScoreRule(when=DEFENDS & ~HAS_GUEST & (tricks_won(seat) < DEFENDER_MINIMUM),
+                   amount=const(-10)))
+TRICK_CHIPS = Rule(
+    id="pay.trick_chips", text="From those 10 chips the declarer pays each defender who "
+    "played 1 chip for each trick he took, the guest's to the host, and keeps the rest.",
+    source=seed("PRF-PAY-2"),
+    body=ScoreRule(when=DEFENDS,
+                   amount=tricks_won(seat) + if_then_else(HAS_GUEST, GUEST_TRICKS, 0)))
+TEN_TRICKS = Rule(
+    id="play.ten_tricks", text="All 10 tricks are played, with two cards each when one "
+    "defender plays; when both pass the declarer is credited with all 10.",
+    source=seed("PRF-PLAY-6", also=("PRF-DEF-5",)),
+    body=Claim(Scope.OUTCOME, each_seat(tricks_won(seat)) == TRICKS))
 
 
 SEATS3, SEATS4 = _seat_rules(3), _seat_rules(4)
@@ -478,14 +475,12 @@ def _aces(k: Expr | int) -> Expr:
     return (dealt_hand(k) & ACES).count
 
 
-def _bonus(n: int) -> Expr:
+def _bonus() -> Expr:
     """The bonuses, as transfers between the seats dealt in: each pays every other the
-    bonus per ace that one holds, and the bonus for holding none."""
-    aces_total: Expr = const(0)
-    none_total: Expr = const(0)
-    for k in range(n):
-        aces_total = aces_total + if_then_else(idle(k), 0, _aces(k))
-        none_total = none_total + if_then_else(~idle(k) & (_aces(k) == 0), 1, 0)
+    bonus per ace that one holds, and the bonus for holding none.  The totals run over
+    every seat at the table, so the rule is the same with three players or four."""
+    aces_total = each_seat(if_then_else(idle(seat), 0, _aces(seat)))
+    none_total = each_seat(if_then_else(~idle(seat) & (_aces(seat) == 0), 1, 0))
     return (ACE_BONUS * (ACTIVE * _aces(seat) - aces_total)
             + NO_ACE_BONUS * (ACTIVE * if_then_else(_aces(seat) == 0, 1, 0) - none_total))
 
@@ -503,8 +498,7 @@ BONUSES_OFF = Rule(
 UNIT = pot // 10
 
 
-def _old_scoring(n: int) -> tuple[tuple[Rule, Rule], ...]:
-    seats = SEATS3 if n == 3 else SEATS4
+def _old_scoring() -> tuple[tuple[Rule, Rule], ...]:
     old = "PRF-VAR-1"
     return (
         (FROM_THE_POT, Rule(id=FROM_THE_POT.id, text="The declarer takes the whole pot.",
@@ -518,20 +512,20 @@ def _old_scoring(n: int) -> tuple[tuple[Rule, Rule], ...]:
                               source=seed(old), body=ScoreRule(
                                   when=(seat == declarer) & (DECLARER_TRICKS < TO_MAKE),
                                   amount=-2 * pot))),
-        (seats["trick_chips"], Rule(
+        (TRICK_CHIPS, Rule(
             id="pay.trick_chips", text="Each defender who played receives a tenth of the pot "
             "for each trick he took, the guest's going to the host.", source=seed(old),
-            body=ScoreRule(when=DEFENDS, amount=(tricks_won(seat) + guest_tricks(n)) * UNIT))),
-        (seats["own_account"], Rule(
+            body=ScoreRule(when=DEFENDS, amount=(tricks_won(seat) + GUEST_TRICKS) * UNIT))),
+        (OWN_ACCOUNT, Rule(
             id="pay.defender", text="A defender on his own account with fewer than 2 tricks "
             "pays the pot into it.", source=seed(old),
-            body=ScoreRule(when=DEFENDS & ~has_guest(n) & (tricks_won(seat) < DEFENDER_MINIMUM),
+            body=ScoreRule(when=DEFENDS & ~HAS_GUEST & (tricks_won(seat) < DEFENDER_MINIMUM),
                            amount=-pot))),
-        (seats["host"], Rule(
+        (HOST, Rule(
             id="pay.host", text="A host whose team took fewer than 4 tricks pays the pot into "
             "it.", source=seed(old),
-            body=ScoreRule(when=DEFENDS & has_guest(n)
-                           & (tricks_won(seat) + guest_tricks(n) < TEAM_MINIMUM), amount=-pot))),
+            body=ScoreRule(when=DEFENDS & HAS_GUEST
+                           & (tricks_won(seat) + GUEST_TRICKS < TEAM_MINIMUM), amount=-pot))),
     )
 
 
@@ -541,7 +535,7 @@ VARIANTS = (
         text="Old scoring, with an unlimited pot: the declarer takes the whole pot and pays a "
         "tenth of it per trick to the defenders who played; a failing declarer pays twice the "
         "pot into it, a failing defender the pot.",
-        replaces=_old_scoring(3),
+        replaces=_old_scoring(),
         source=seed("PRF-VAR-1", "the pot a multiple of 10 so that a tenth is whole (G15)"),
     ),
     Variant(
@@ -583,7 +577,7 @@ VARIANTS = (
             source=assumption("PRF-BON-1", "amounts unknown (G13); a transfer between active "
                               "players only, so chips stay conserved (PRF-BON-3)",
                               also=("PRF-BON-2", "PRF-BON-3")),
-            body=ScoreRule(when=~idle(seat), amount=_bonus(3)))),),
+            body=ScoreRule(when=~idle(seat), amount=_bonus()))),),
         source=assumption("PRF-BON-1", "amounts unknown (G13)"),
     ),
 )
@@ -951,9 +945,9 @@ GAME = Game(
         FIRST_TURN, AFTER_GAME, GAME_SUITS, DECLARER, ALL_PASS,
         EXCHANGE, TRUMPS_NAMED, SEED_TRUMPS["name_trumps"], TRUMPS,
         DEFENCE,
-        FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, MUST_BEAT, LOWEST_WINNER, TRUMPS_WIN, LED_WINS, SEATS3["ten_tricks"],
-        FROM_THE_POT, PAYS_TRICKS, DECLARER_FAILS, SEATS3["trick_chips"],
-        SEATS3["own_account"], SEATS3["host"], GUEST, PASSER,
+        FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, MUST_BEAT, LOWEST_WINNER, TRUMPS_WIN, LED_WINS, TEN_TRICKS,
+        FROM_THE_POT, PAYS_TRICKS, DECLARER_FAILS, TRICK_CHIPS,
+        OWN_ACCOUNT, HOST, GUEST, PASSER,
         BONUSES_OFF, POT, SESSION,
     ),
     variants=VARIANTS,

@@ -39,6 +39,7 @@ from spec.dsl._nodes import (
     Invited,
     Idle,
     EachDeclarer,
+    EachSeat,
     IsDeclarer,
     Expr,
     IfThenElse,
@@ -292,6 +293,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_EachDeclarer(self, node: EachDeclarer) -> str:
         return _call("each_declarer", (self.visit(node.amount),))
+
+    def visit_EachSeat(self, node: EachSeat) -> str:
+        return _call("each_seat", (self.visit(node.amount),))
 
     def visit_Taken(self, node: Taken) -> str:
         return _call("taken", (self.visit(node.seat),))
