@@ -85,6 +85,9 @@ class Rule:
     source: Source
     body: K.Construct
     src_loc: SrcLoc = field(default_factory=caller_loc)
+    # the fields of its construct this rule changes in the rule of the same id it stands
+    # in for (see :func:`amended`); empty for a rule stated whole
+    amends: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _RULE_ID.match(self.id):
@@ -110,6 +113,23 @@ class Rule:
             )
 
 
+def amended(rule: Rule, *, text: str | None = None, **fields: object) -> Rule:
+    """``rule`` with some fields of its construct changed, for a variant to stand in for it:
+    the same id and source, and its text unless a new one is given.  Two variants that
+    amend different fields of one rule go together (both changes are made), unless both
+    give the rule a new text; two that change the same rule otherwise cannot."""
+    import dataclasses
+
+    unknown = sorted(set(fields) - {f.name for f in dataclasses.fields(rule.body)})
+    if unknown or not fields:
+        raise SpecDefinitionError(
+            f"amended() needs fields of {type(rule.body).__name__}, got {unknown or 'none'}",
+            rule_id=rule.id, src_loc=caller_loc())
+    return Rule(id=rule.id, text=rule.text if text is None else text, source=rule.source,
+                body=dataclasses.replace(rule.body, **fields), src_loc=caller_loc(),
+                amends=tuple(sorted(fields)) + (("text",) if text is not None else ()))
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Variant:
     """A named alternative: rules it replaces (by a new rule, or by nothing)."""
@@ -120,6 +140,9 @@ class Variant:
     source: Source
     src_loc: SrcLoc = field(default_factory=caller_loc)
     not_decidable: str = ""  # why the engine cannot decide this variant yet ("" = it can)
+    # another reading of the source text of the rules it replaces, where the digest leaves
+    # the reading open: ``check`` shows a deal the two readings play otherwise
+    reading: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -266,22 +289,51 @@ class Game(SetupChecks, RuleChecks):
     def with_variants(self, *variant_ids: str) -> Game:
         """The same game with named variants in force.
 
+        Two variants that change the same rule go together only where each amends other
+        fields of its construct (:func:`amended`): both changes are then made.
+
         Raises:
-            NotationError: a variant id is unknown.
+            NotationError: a variant id is unknown, cannot be played yet, is named twice, or
+                cannot go together with another one named (the message names both).
             SpecDefinitionError: the result is malformed.
         """
+        import dataclasses
+
         rules = list(self.rules)
+        by: dict[str, tuple[str, Rule | None]] = {}  # rule id -> (variant, its new rule)
+        for vid in self.active_variants:  # in force already
+            by.update((old.id, (vid, new)) for old, new in self.variant(vid).replaces)
         for vid in variant_ids:
             var = self.variant(vid)
             if var.not_decidable:
                 raise NotationError(
                     f"variant {vid} of {self.name} is stated but cannot be played or checked "
                     f"yet: {var.not_decidable}", value=vid)
+            if vid in self.active_variants or variant_ids.count(vid) > 1:
+                raise NotationError(f"variant {vid} of {self.name} is named twice", value=vid)
             for old, new in var.replaces:
                 idx = [i for i, r in enumerate(rules) if r is old or r.id == old.id]
+                earlier = by.get(old.id)
+                if earlier is not None:
+                    other, theirs = earlier
+                    if (new is None or theirs is None or not new.amends or not theirs.amends
+                            or set(new.amends) & set(theirs.amends)):
+                        what = ("both change " + ", ".join(sorted(set(new.amends) & set(theirs.amends)))
+                                if new is not None and theirs is not None and new.amends
+                                and theirs.amends else "each states it its own way")
+                        raise NotationError(
+                            f"variants {other} and {vid} of {self.name} cannot go together: "
+                            f"both change rule {old.id} ({what})", value=vid)
+                    current = rules[idx[0]]
+                    new = dataclasses.replace(current, body=dataclasses.replace(
+                        current.body, **{f: getattr(new.body, f) for f in new.amends
+                                         if f != "text"}),
+                        text=new.text if "text" in new.amends else current.text,
+                        amends=tuple(sorted({*current.amends, *new.amends})))
                 if not idx:
                     raise self._fail(f"variant {vid} replaces rule {old.id}, which is not in force",
                                      loc=var.src_loc)
+                by[old.id] = (vid, new)
                 if new is None:
                     del rules[idx[0]]
                 else:
