@@ -599,6 +599,7 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
     trump: Any = enc.int(NO_SUIT)
     standing: Any = None
     high: Any = None
+    maker: Any = None  # the seat that would declare the standing bid
     for k, count in enumerate(calls, start=1):
         prefix = f"s{k}_" if len(calls) > 1 else ""
         f, rows, dealer = _auction_steps(enc, count, k, prefix)
@@ -610,7 +611,8 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
             facts.append(var == value)
         if k > 1:
             facts += [enc.int_var(f"{prefix}standing_0") == standing,
-                      enc.int_var(f"{prefix}high_0") == high]
+                      enc.int_var(f"{prefix}high_0") == high,
+                      enc.int_var(f"{prefix}maker_0") == maker]
             if game.program.partner_by_call:  # an acceptance carries over
                 facts.append(enc.int_var(f"{prefix}accepter_0")
                              == rows_all[-1]["accepter_after"])
@@ -619,7 +621,7 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
         for r in rows:
             standing = z3.If(r["is_bid"], r["bid"], standing if standing is not None
                              else enc.int(-1))
-        high = rows[-1]["high_after"]
+        high, maker = rows[-1]["high_after"], rows[-1]["maker_after"]
         if not game.constructs(K.ProxyCall):
             facts += [z3.Not(r["proxy"]) for r in rows]
         rows_all += rows
@@ -636,14 +638,14 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
             if body.count != 1:
                 raise NotationError(f"{game.name}: Z3 unrolls a card laid aside one at a time only")
             # cards laid aside before go back to their owners first
-            held = enc.select(high, stage_cards[k - 1])
+            held = enc.select(maker, stage_cards[k - 1])
             facts += [z3.Implies(lays, z3.And(enc.one_hot(card), card & ~held == 0))]
-            aside = [z3.If(lays, z3.If(high == s, card, enc.bv(0)), aside[s]) for s in range(n)]
+            aside = [z3.If(lays, z3.If(maker == s, card, enc.bv(0)), aside[s]) for s in range(n)]
             if body.names_trump:
                 suit = Z3Compiler(enc, {Ctx.CARD: card}).visit(Ref(Ctx.CARD).suit)
                 trump = z3.If(lays, suit, trump)
             rows[-1]["lay"] = (lays, card)
-    facts += [standing == u.contract, high == u.declarer]
+    facts += [standing == u.contract, maker == u.declarer]
     if game.program.several_declarers:  # the seats that joined the final bid
         joined = [enc.bool(False)] * n
         for r in rows_all:

@@ -166,19 +166,24 @@ class ProxyCall(Construct):
     """When ``when`` holds, the seat may ask its partner to call in its place.
 
     The partner names the call at once, and it is the asking seat's own call for every
-    rule: it uses the asking seat's turn and is judged as his, and a bid so made is his
-    bid (he holds it, and becomes declarer if it stands).  With ``counts_for_partner`` it
-    also counts as one of the partner's own calls (``seat_calls``).
+    rule of the auction: it uses the asking seat's turn and is judged as his, and a bid so
+    made is his bid (he holds it: ``standing.bidder``).  If it stands, the asking seat
+    declares it, or with ``namer_declares`` the partner who named it (he lays any card set
+    aside and makes trumps).  With ``counts_for_partner`` it also counts as one of the
+    partner's own calls (``seat_calls``).
     """
 
     when: Expr
     counts_for_partner: bool = False
+    namer_declares: bool = False
 
 
 @_c
 class SetAside(Construct):
-    """After the auction of ``stage``, when ``when`` holds, the highest bidder lays ``count``
-    cards from his hand aside face down (scope of ``when``: CALL, after the last call).
+    """After the auction of ``stage``, when ``when`` holds, the seat that would declare the
+    standing bid (its highest bidder, or the partner who named it, see ``ProxyCall``) lays
+    ``count`` cards from his hand aside face down (scope of ``when``: CALL, after the last
+    call).
 
     Cards set aside earlier first return to their owners' hands.  With ``names_trump`` the
     suit of the card laid aside is trumps.  The cards go back to the owner's hand as soon

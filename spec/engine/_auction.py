@@ -105,7 +105,8 @@ class Auction(CompiledRules):
 
     def _do_call(self, w: Any, call: Call, b: int) -> None:
         # a call named by the partner in a seat's place is that seat's own call, for every
-        # rule: it uses his turn, and a bid so made is his; only the log says who named it
+        # rule of the auction: it uses his turn, and a bid so made is his; the log and the
+        # seat that would declare it (a ProxyCall rule says which) know who named it
         namer, proxy = w.turn, w.proxy
         seat = proxy if proxy >= 0 else namer
         w.calls = w.calls + ((seat, b),)
@@ -127,7 +128,7 @@ class Auction(CompiledRules):
             else:
                 # a new highest bid: the seats that joined or accepted the last lose it
                 w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
-                w.joined, w.accepter = 0, -1
+                w.high_namer, w.joined, w.accepter = namer, 0, -1
         else:
             w.passes_in_row += 1
             w.passed |= 1 << seat

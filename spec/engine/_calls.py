@@ -25,7 +25,8 @@ class QuickCalls(CompiledRules):
         (-1: a pass) to the working copy ``w`` (also bound to ``s``, the input of the
         rule that ends the auction) by the seat to call, up to the end of the stage:
         ``over_`` says whether the auction of this stage is over, for the caller to act on."""
-        new_high = ["w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b_, seat_, 0, True"]
+        new_high = ["w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b_, seat_, 0, True",
+                    "w.high_namer = seat_"]
         branches: list[tuple[str, list[str]]] = []
         if self._joinable is not None:
             # the same bid again, which the rules let a seat join

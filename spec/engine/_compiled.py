@@ -118,6 +118,7 @@ class CompiledRules:
         self._proxy_rule = proxy[0][0] if proxy else None
         self._partner_of = tuple(self.table.partner(seat) for seat in range(self.n))
         self._proxy_counts = bool(proxy and proxy[0][1].counts_for_partner)  # type: ignore[attr-defined]
+        self._namer_declares = bool(proxy and proxy[0][1].namer_declares)  # type: ignore[attr-defined]
         self._proxy_when = (self._fn(E.call, proxy[0][1].when, "proxy")  # type: ignore[attr-defined]
                             if proxy else None)
         self.ladder = g.ladder

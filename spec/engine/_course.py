@@ -89,10 +89,15 @@ class Course(CompiledRules):
                 return
         raise AssertionError("the play is the last phase and always takes place")
 
+    def maker(self, w: Any) -> int:
+        """The seat that would declare the standing bid: its highest bidder, or the partner
+        who named it for him where the ProxyCall rule says the namer declares."""
+        return w.high_namer if self._namer_declares else w.high_bidder  # type: ignore[attr-defined,no-any-return]
+
     def _settle(self, w: Any) -> None:
         """The auction is over: the contract, its declarer and trumps, who sits out and
         who leads."""
-        w.contract, w.declarer = w.standing, w.high_bidder
+        w.contract, w.declarer = w.standing, self.maker(w)
         if self._trump_is is not None:
             w.trump = self._trump_is(w)
         elif not self.trump_from_aside:
@@ -137,7 +142,7 @@ class Course(CompiledRules):
     def _enter_set_aside(self, w: Any) -> None:
         # cards laid aside earlier go back to their owners first
         self._return_aside(w)  # type: ignore[attr-defined]
-        w.turn = w.high_bidder
+        w.turn = self.maker(w)
 
     def _enter_exchange(self, w: Any) -> None:
         # the declarer takes the talon into his hand, then discards

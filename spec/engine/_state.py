@@ -126,6 +126,7 @@ class State:
     calls: tuple[tuple[int, int], ...] = ()  # (whose call, bid number or -1 for pass)
     standing: int = -1
     high_bidder: int = -1
+    high_namer: int = -1  # who named the standing bid: its bidder, or his partner for him
     passes_in_row: int = 0
     thrown_in: tuple[ThrownIn, ...] = ()
     contract: int = -1

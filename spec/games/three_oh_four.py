@@ -77,6 +77,7 @@ from spec.dsl import (
     Variant,
     VoidWhen,
     all_of,
+    amended,
     any_of,
     assumption,
     bid,
@@ -296,11 +297,15 @@ FLOOR_200 = Rule(
 PARTNER_REQUEST = Rule(
     id="auction.partner_request",
     text="On his turn in the four-card auction a player may ask his partner to call for "
-    "him: the partner bids or passes at once in his place, using his turn, and the call is "
-    "the asker's own, so a bid so made is his and makes him trump maker if it stands.",
+    "him: the partner bids or passes at once in his place, using his turn, and for the "
+    "turn and floor rules the call is the asker's; a bid so made belongs to the "
+    "partnership, and if it stands the partner who named it is trump maker and lays the "
+    "indicator from his own cards.",
     source=source("304-AUC-5", "seed: the partner only bids as a proxy and it is not his "
-                  "own bid; turn accounting from [ML] H-1..H-4"),
-    body=ProxyCall(when=stage == 1, counts_for_partner=False),
+                  "own bid; turn accounting from [ML] H-1..H-4; the partner who named the "
+                  "bid as trump maker is the digest's resolution of G4 ([assumption]), the "
+                  "asker as trump maker the variant asker_makes_trump"),
+    body=ProxyCall(when=stage == 1, counts_for_partner=False, namer_declares=True),
 )
 MAKER = Rule(
     id="auction.trump_maker",
@@ -690,17 +695,28 @@ VARIANTS = (
         id="proxy_counts_as_partner_call",
         text="A call made for his partner also counts as the asked player's own call, so he "
         "too may no longer bid below 200.",
-        replaces=((PARTNER_REQUEST, Rule(
-            id="auction.partner_request", text=PARTNER_REQUEST.text, source=PARTNER_REQUEST.source,
-            body=ProxyCall(when=stage == 1, counts_for_partner=True))),),
+        replaces=((PARTNER_REQUEST, amended(PARTNER_REQUEST, counts_for_partner=True)),),
         source=source("304-AUC-5", "[ML] counts it; the seed's wording suggests not"),
+    ),
+    Variant(
+        id="asker_makes_trump",
+        text="A bid the partner names for the asker is the asker's for every rule: if it "
+        "stands the asker is trump maker and lays the indicator from his own cards (the "
+        "seed's 'it is not the partner's own bid' read as who makes trump).",
+        replaces=((PARTNER_REQUEST, amended(
+            PARTNER_REQUEST, namer_declares=False,
+            text="On his turn in the four-card auction a player may ask his partner to call "
+            "for him: the partner bids or passes at once in his place, using his turn, and "
+            "the call is the asker's own, so a bid so made is his and makes him trump maker "
+            "if it stands.")),),
+        source=seed("304-AUC-5", "the seed: the partner bids only as a proxy, 'and it does "
+                    "not become the partner's own bid' (digest G4)"),
+        reading=True,
     ),
     Variant(
         id="partner_request_in_eight_card_auction",
         text="A player may also ask his partner to call for him in the eight-card auction.",
-        replaces=((PARTNER_REQUEST, Rule(
-            id="auction.partner_request", text=PARTNER_REQUEST.text, source=PARTNER_REQUEST.source,
-            body=ProxyCall(when=(stage == 1) | (stage == 2)))),),
+        replaces=((PARTNER_REQUEST, amended(PARTNER_REQUEST, when=(stage == 1) | (stage == 2))),),
         source=source("304-AUC8-7", "[ML] standard column"),
     ),
     Variant(

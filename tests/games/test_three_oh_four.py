@@ -164,21 +164,28 @@ def test_pcc_only_in_the_eight_card_auction() -> None:
     assert "auction.pcc_eight_card_only" in str(e.value)
 
 
-def test_partner_request_lets_the_partner_call() -> None:
-    s = new_deal(GAME, seed=5)
+@pytest.mark.parametrize(("variants", "maker"), [((), SOUTH), (("asker_makes_trump",), NORTH)],
+                         ids=["namer-makes-trump", "asker_makes_trump"])
+def test_partner_request_lets_the_partner_call(variants: tuple[str, ...], maker: int) -> None:
+    """304-AUC-5 (digest G4): the bid a partner names is the asker's for the turn and floor
+    rules; if it stands, the partner who named it is trump maker and lays the indicator
+    from his own cards, or the asker with the variant asker_makes_trump."""
+    game = GAME.with_variants(*variants)
+    s = new_deal(game, seed=5)
     s = apply(s, Declare("partner"))
     assert s.turn == SOUTH and s.proxy == NORTH
-    s = apply(s, Call(GAME.parse_bid("160")))
-    # the seed: the partner bids only as a proxy, and the bid is not his own: it is
-    # North's, on North's turn; the record still shows who named it
+    s = apply(s, Call(game.parse_bid("160")))
+    # the call is North's, on North's turn; the record still shows who named it
     assert s.high_bidder == NORTH and s.turn == WEST
     assert s.calls[-1] == (NORTH, _bid("160")) and s.log[-1][0] == SOUTH
     for _ in range(3):
         s = apply(s, PASS)
-    # North is the trump maker and lays the indicator from his own four cards
-    assert s.phase is Phase.SET_ASIDE and s.turn == NORTH
-    s = apply(s, Lay(next(iter(s.hand(NORTH)))))
-    assert s.aside[NORTH] and not s.aside[SOUTH]
+    assert s.phase is Phase.SET_ASIDE and s.turn == maker
+    other = NORTH + SOUTH - maker
+    with pytest.raises(IllegalActionError):
+        apply(s, Lay(next(iter(s.hand(other)))))
+    s = apply(s, Lay(next(iter(s.hand(maker)))))
+    assert s.aside[maker] and not s.aside[other]
 
 
 def test_a_bid_named_for_the_partner_counts_as_his_for_the_floor() -> None:
