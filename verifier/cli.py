@@ -134,18 +134,17 @@ def _print_result(r: Result, name_width: int) -> None:
 
 
 @functools.cache
-def _worker_game(key: str, variants: tuple[str, ...], timeout: float, rlimit: int | None
-                 ) -> tuple[Game, dict[str, Check], Solving]:
-    """In a worker process: the game, its checks by id, and the one Z3 context that the
-    checks of the game this worker is sent share, as those of ``check_game`` do."""
+def _worker_game(key: str, variants: tuple[str, ...]) -> tuple[Game, dict[str, Check]]:
+    """In a worker process: the game and its checks by id."""
     game = _game(key, variants)
-    return game, {c.id: c for c in checks_for(game)}, Solving(timeout, rlimit)
+    return game, {c.id: c for c in checks_for(game)}
 
 
 def _check_one(key: str, variants: tuple[str, ...], check_id: str, opts: Options) -> Result:
-    """One property of a game, in a worker process (checks hold closures: sent by id)."""
-    game, checks, solving = _worker_game(key, variants, opts.timeout, opts.rlimit)
-    return run_check(game, checks[check_id], opts, solving)
+    """One property of a game, in a worker process (checks hold closures: sent by id), in a
+    Z3 context of its own as every check is."""
+    game, checks = _worker_game(key, variants)
+    return run_check(game, checks[check_id], opts)
 
 
 def _check_in_parallel(games: list[Game], only: tuple[str, ...], opts: Options,
@@ -213,7 +212,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if any(r.verdict is Verdict.UNKNOWN for r in flat):
         code = max(code, EXIT_ERROR) if code == EXIT_OK else code
     if args.json:
-        json.dump({"games": {k: [r.to_json() for r in rs] for k, rs in all_results.items()},
+        json.dump({"games": {k: [r.to_json(timings=args.timings) for r in rs]
+                             for k, rs in all_results.items()},
                    "exit": code}, sys.stdout, indent=2)
         print()
     else:
@@ -909,7 +909,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=_jobs_arg, default=1, metavar="N",
                    help="properties checked at once, in N processes (default 1; the times "
                    "shown then include waiting for a core)")
-    c.add_argument("--json", action="store_true", help="print the results as JSON")
+    c.add_argument("--json", action="store_true", help="print the results as JSON (the same "
+                   "bytes on any machine, with any -j)")
+    c.add_argument("--timings", action="store_true",
+                   help="with --json: add each property's seconds, which vary from run to run")
     c.set_defaults(fn=cmd_check)
 
     pl = sub.add_parser("play", help="play a whole deal with random bots",

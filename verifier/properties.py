@@ -54,7 +54,7 @@ from spec.dsl._nodes import (
     WonTrick,
 )
 from spec.dsl._program import PhaseKind
-from spec.engine import Phase, apply, engine_for, legal_actions, new_deal, pick
+from spec.engine import Phase, apply, engine_for, legal_actions, new_deal, pick, play_deal
 from spec.errors import NoLegalActionError
 from spec.records import to_record
 from verifier import trace
@@ -92,12 +92,15 @@ class Result:
     finding: bool = False
     covers: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, timings: bool = False) -> dict[str, Any]:
+        """The result for scripts; its seconds only with ``timings`` (they differ from run
+        to run, and everything else is the same on any machine)."""
         out: dict[str, Any] = {
             "id": self.id, "text": self.text, "verdict": self.verdict.value,
-            "seconds": round(self.seconds, 3), "kind": self.kind, "finding": self.finding,
-            "covers": list(self.covers),
+            "kind": self.kind, "finding": self.finding, "covers": list(self.covers),
         }
+        if timings:
+            out["seconds"] = round(self.seconds, 3)
         if self.detail:
             out["detail"] = self.detail
         if self.playthrough is not None:
@@ -469,13 +472,15 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
     accepter: Any = enc.int(-1)
     if stage == 1:
         standing, has, high = enc.int(-1), enc.bool(False), enc.int(-1)
+        maker: Any = enc.int(-1)
     else:
         standing, high = enc.int_var(f"{prefix}standing_0"), enc.int_var(f"{prefix}high_0")
+        maker = enc.int_var(f"{prefix}maker_0")
         earlier = E.call_situation(enc, f"{prefix}earlier")
         earlier.env.update({Ctx.CALL_IS_BID: enc.bool(True), Ctx.CALL_BID: standing,
                             Ctx.STAGE: enc.int(stage - 1)})
         facts += earlier.facts + [enc.bid_in_ladder(standing), high >= 0, high < n,
-                                  earlier.compile(D.call_legal(g))]
+                                  maker >= 0, maker < n, earlier.compile(D.call_legal(g))]
         has = enc.bool(True)
         if g.program.partner_by_call:
             accepter = enc.int_var(f"{prefix}accepter_0")
@@ -495,6 +500,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
     if g.constructs(K.IdleSeat):
         seat = z3.If(seat == idle, (seat + 1) % n, seat)
     proxy_rules = g.constructs(K.ProxyCall)
+    namer_declares = bool(proxy_rules and proxy_rules[0][1].namer_declares)  # type: ignore[attr-defined]
     over = enc.bool(False)
     rows = []
     for t in range(steps):
@@ -528,7 +534,10 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                  else enc.bool(False))
         accepts = (Z3Compiler(enc, env).visit(D.call_accepts(g)) if g.program.partner_by_call
                    else enc.bool(False))
-        new_high = z3.If(z3.And(is_bid, z3.Not(joins), z3.Not(accepts)), seat, high)
+        renews = z3.And(is_bid, z3.Not(joins), z3.Not(accepts))
+        new_high = z3.If(renews, seat, high)
+        # the seat that would declare the standing bid: its bidder, or who named it
+        new_maker = z3.If(renews, namer if namer_declares else seat, maker)
         # a new highest bid takes the standing bid, and its acceptance, from the pair
         new_accepter = z3.If(accepts, seat,
                              z3.If(z3.And(is_bid, z3.Not(joins)), enc.int(-1), accepter))
@@ -556,8 +565,10 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                      "joins": joins, "accepts": accepts, "accepter": accepter,
                      "accepter_after": new_accepter,
                      "had": has, "over_before": over, "ends": ends, "has_after": new_has,
-                     "high_after": new_high, "seat": seat, "proxy": proxy, "after": after})
+                     "high_after": new_high, "maker_after": new_maker, "seat": seat,
+                     "proxy": proxy, "after": after})
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes
+        maker = new_maker
         accepter = new_accepter
         stage_bid, seat_calls, passed = new_stage_bid, new_seat_calls, new_passed
         over = z3.Or(over, ends)
@@ -656,17 +667,27 @@ def _ranking_end(game: Game, solving: Solving, stage: int) -> tuple[int, str] | 
 
 def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     """Bound, for each auction stage, the number of calls after which it is over: by a
-    ranking argument on single calls, or else by unrolling the auction call by call."""
+    ranking argument on single calls, or else by unrolling the auction call by call.  An
+    auction that cannot go on (the seat to call has no legal call) never ends: within the
+    bound, none may."""
     found: list[str] = []
     for stage in range(1, game.stages + 1):
         ranked = _ranking_end(game, solving, stage)
         if ranked is not None:
+            stuck = (None if _always_a_call(game, solving, stage)
+                     else _cannot_go_on(game, solving, stage, ranked[0]))
+            if stuck is not None:
+                return Verdict.VIOLATED, "an auction that cannot go on: no legal call", stuck
             found.append(ranked[1])
             continue
         enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
         calls = _calls_to_end(solving, facts, rows)
         if calls is not None:
+            stuck = (None if _always_a_call(game, solving, stage)
+                     else _cannot_go_on(game, solving, stage, calls))
+            if stuck is not None:
+                return Verdict.VIOLATED, "an auction that cannot go on: no legal call", stuck
             t = calls - 1
             # and when it is over it has a declarer or is redealt: the last bid stands
             ok = _prove(solving, facts + [rows[i]["legal"] for i in range(t + 1)],
@@ -680,6 +701,9 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
                 return Verdict.VIOLATED, "an auction ends with a bid but no declarer", pt
             found.append(f"{_stage_name(game, stage)} is over after at most {calls} calls")
             continue
+        stuck = _cannot_go_on(game, solving, stage, opts.bound)
+        if stuck is not None:
+            return Verdict.VIOLATED, "an auction that cannot go on: no legal call", stuck
         s = solving.solver()
         s.add(*facts)
         # still going after the bound: show the sequence
@@ -773,96 +797,140 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
              or bool(game.constructs(K.HoldBid)))
     if all(_raises_everywhere(game, solving, k, joins) for k in range(1, game.stages + 1)):
         return Verdict.HOLDS, "for every call at any moment of every auction", None
-    # otherwise check the calls of real auctions, unrolled from the start
-    steps = min(opts.bound, max(game.players * 2, 8))
-    for stage in range(1, game.stages + 1):
-        enc = Encoding.of(game, solving)
-        facts, rows, dealer = _auction_steps(enc, steps, stage)
-        for t, r in enumerate(rows):
-            prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
-            claim = z3.Implies(z3.And(r["is_bid"], r["had"]),
-                               z3.Or(enc.bid_key(r["bid"]) > r["before_key"], r["joins"],
-                                     r["accepts"],
-                                     _holds(enc, r["env"]) if game.constructs(K.HoldBid)
-                                     else enc.bool(False)))
-            model = _prove(solving, facts + prefix, claim)
-            if model is not None:
-                calls = _decode_calls(model, rows, t + 1)
-                pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
-                                          f"call {t + 1} does not beat the standing bid",
-                                          stage=stage, start=_start(model, stage))
-                return Verdict.VIOLATED, "a legal bid that does not raise the standing bid", pt
-    stages = f" of each of the {game.stages} auction stages" if game.stages > 1 else " of every auction"
-    return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
+
+    # otherwise check every call of real auctions, unrolled from the start to their end
+    def claim(enc: Encoding, r: dict[str, Any]) -> Any:
+        return z3.Implies(z3.And(r["is_bid"], r["had"]),
+                          z3.Or(enc.bid_key(r["bid"]) > r["before_key"], r["joins"],
+                                r["accepts"],
+                                _holds(enc, r["env"]) if game.constructs(K.HoldBid)
+                                else enc.bool(False)))
+    return _every_call(game, solving, opts, claim, "does not beat the standing bid",
+                       "a legal bid that does not raise the standing bid")
 
 
 def _one_accepter(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
     """A call that accepts the standing bid finds it unaccepted and is not its bidder's,
     and while the pair holds the standing bid the accepter is another seat than its bidder:
-    checked on the calls of real auctions, unrolled from the start."""
-    steps = min(opts.bound, max(game.players * 2, 8))
-    whole = True
+    checked on every call of real auctions, unrolled from the start to their end."""
+    def claim(_enc: Encoding, r: dict[str, Any]) -> Any:
+        return z3.And(
+            z3.Implies(r["accepts"], z3.And(r["accepter"] == -1,
+                                            r["seat"] != r["env"][Ctx.HIGH_BIDDER])),
+            z3.Implies(r["accepter_after"] >= 0, r["accepter_after"] != r["high_after"]))
+    return _every_call(game, solving, opts, claim, "accepts a bid twice or its own",
+                       "a bid accepted twice, or by its own bidder")
+
+
+def _every_call(game: Game, solving: Solving, opts: Options,
+                claim: Callable[[Encoding, dict[str, Any]], Any], fails: str, violated: str
+                ) -> tuple[Verdict, str, trace.Playthrough | None]:
+    """``claim`` of each legal call of every auction stage, unrolled from its start for as
+    many calls as the stage is proved to take (:func:`auction_bound`): HOLDS only when
+    that covers every call; when no bound within ``--bound`` is proved, the calls
+    unrolled are checked (a violation is still one) and the verdict is UNKNOWN."""
+    reached = []
     for stage in range(1, game.stages + 1):
+        proved = auction_bound(game, solving, stage, opts.bound)
+        steps = opts.bound if proved is None else min(proved[0], opts.bound)
         enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, steps, stage)
         for t, r in enumerate(rows):
             prefix = [rows[i]["legal"] for i in range(t + 1)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
-            claim = z3.And(
-                z3.Implies(r["accepts"], z3.And(r["accepter"] == -1,
-                                                r["seat"] != r["env"][Ctx.HIGH_BIDDER])),
-                z3.Implies(r["accepter_after"] >= 0, r["accepter_after"] != r["high_after"]))
-            model = _prove(solving, facts + prefix, claim)
+            model = _prove(solving, facts + prefix, claim(enc, r))
             if model is not None:
                 calls = _decode_calls(model, rows, t + 1)
                 pt = trace.replay_auction(game, calls, model.eval(dealer).as_long(),
-                                          f"call {t + 1} accepts a bid twice or its own",
-                                          stage=stage, start=_start(model, stage))
-                return Verdict.VIOLATED, "a bid accepted twice, or by its own bidder", pt
-        # whether some auction is still going after the calls unrolled
-        going = _prove(solving, facts + [r["legal"] for r in rows],
-                       z3.Or(*[r["ends"] for r in rows]))
-        whole = whole and going is None
-    if whole:
-        return (Verdict.HOLDS, f"for every call of every auction (each is over within "
-                f"{steps} calls)", None)
-    stages = f" of each of the {game.stages} auction stages" if game.stages > 1 else " of every auction"
-    return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
+                                          f"call {t + 1} {fails}", stage=stage,
+                                          start=_start(model, stage))
+                return Verdict.VIOLATED, violated, pt
+        if proved is None or proved[0] > opts.bound:
+            return Verdict.UNKNOWN, _past_the_bound(game, stage, opts.bound, proved), None
+        reached.append(proved[0])
+    return Verdict.HOLDS, _every_call_text(game, reached), None
+
+
+def _past_the_bound(game: Game, stage: int, bound: int, proved: tuple[int, str] | None) -> str:
+    """Why a check of the calls unrolled up to ``--bound`` proves nothing of the rest."""
+    longest = ("no bound on its calls is proved" if proved is None
+               else f"it may take {proved[0]} calls")
+    return (f"checked the first {bound} calls of {_stage_name(game, stage)}, but {longest}; "
+            "raise --bound to look further")
+
+
+def _every_call_text(game: Game, most: list[int]) -> str:
+    if game.stages == 1:
+        return f"for every call of every auction (each is over within {most[0]} calls)"
+    return ("for every call of every auction stage (over within "
+            + ", ".join(f"{m} calls" for m in most) + " in turn)")
+
+
+def _call_options(enc: Encoding, env: dict[Any, Any]) -> Any:
+    """Some call is legal in the moment of ``env``: a pass, a bid of the ladder, or one the
+    seat's partner names for it where the game allows that."""
+    game = enc.game
+    proxies = game.constructs(K.ProxyCall)
+
+    def legal(proxy: bool, is_bid: bool, bid: int) -> Any:
+        return _call_legal_term(enc, {**env, Ctx.PROXY: enc.bool(proxy),
+                                      Ctx.CALL_IS_BID: enc.bool(is_bid),
+                                      Ctx.CALL_BID: enc.int(bid)})
+
+    return z3.Or(*[legal(proxy, is_bid, b)
+                   for proxy in ((False, True) if proxies else (False,))
+                   for is_bid, b in [(False, -1)] + [(True, k) for k in range(len(game.ladder))]])
+
+
+def _always_a_call(game: Game, solving: Solving, stage: int) -> bool:
+    """At any moment of the stage (the over-approximation of :func:`_stage_situation`),
+    the seat to call has a legal call: so along every auction, by induction on its calls."""
+    enc = Encoding.of(game, solving)
+    sit = _stage_situation(enc, stage)
+    return _prove(solving, sit.facts, _call_options(enc, sit.env)) is None
+
+
+def _cannot_go_on(game: Game, solving: Solving, stage: int, calls: int
+                  ) -> trace.Playthrough | None:
+    """An auction of the stage that is not over after some legal calls (fewer than
+    ``calls``) while the seat to call has no legal call, replayed; None when there is none
+    within ``calls`` calls."""
+    enc = Encoding.of(game, solving)
+    facts, rows, dealer = _auction_steps(enc, calls, stage)
+    for t, r in enumerate(rows):
+        prefix = [rows[i]["legal"] for i in range(t)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
+        model = _prove(solving, facts + prefix, _call_options(enc, r["env"]))
+        if model is not None:
+            return trace.replay_auction(game, _decode_calls(model, rows, t),
+                                        model.eval(dealer).as_long(),
+                                        f"call {t + 1} has no legal choice", stage=stage,
+                                        start=_start(model, stage), stuck=True)
+    return None
 
 
 def _legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
-    """Along every auction unrolled from its start, the seat to call while the auction is
-    not over has a legal call: a pass, a bid of the ladder, or one named by its partner
-    where the game allows that."""
-    steps = min(opts.bound, max(game.players * 2, 8))
-    proxies = game.constructs(K.ProxyCall)
+    """At every moment of every auction not yet over, the seat to call has a legal call: a
+    pass, a bid of the ladder, or one named by its partner where the game allows that.
+    Proved for any moment of the stage at once where that goes through; else along every
+    auction unrolled from its start for as many calls as the stage is proved to take."""
+    reached = []
     for stage in range(1, game.stages + 1):
-        enc = Encoding.of(game, solving)
-        facts, rows, dealer = _auction_steps(enc, steps, stage)
-
-        def legal(env: dict[Any, Any], proxy: bool, is_bid: bool, bid: int) -> Any:
-            return _call_legal_term(enc, {**env, Ctx.PROXY: enc.bool(proxy),
-                                          Ctx.CALL_IS_BID: enc.bool(is_bid),
-                                          Ctx.CALL_BID: enc.int(bid)})
-
-        for t, r in enumerate(rows):
-            prefix = [rows[i]["legal"] for i in range(t)] + [z3.Not(rows[i]["ends"]) for i in range(t)]
-            own_pass = legal(r["env"], False, False, -1)
-            if _prove(solving, facts + prefix, own_pass) is None:
-                continue  # a pass of its own is always open here
-            options = [own_pass] + [legal(r["env"], proxy, is_bid, b)
-                                    for proxy in ((False, True) if proxies else (False,))
-                                    for is_bid, b in [(False, -1)] + [
-                                        (True, k) for k in range(len(game.ladder))]
-                                    if proxy or is_bid]
-            model = _prove(solving, facts + prefix, z3.Or(*options))
-            if model is not None:
-                calls_made = _decode_calls(model, rows, t)
-                pt = trace.replay_auction(game, calls_made, model.eval(dealer).as_long(),
-                                          f"call {t + 1} has no legal choice", stage=stage,
-                                          start=_start(model, stage), stuck=True)
-                return Verdict.VIOLATED, "a seat with no legal call in an auction not over", pt
-    stages = f" of each of the {game.stages} auction stages" if game.stages > 1 else " of every auction"
-    return Verdict.HOLDS, f"checked for the first {steps} calls{stages}", None
+        if _always_a_call(game, solving, stage):
+            reached.append(None)
+            continue
+        proved = auction_bound(game, solving, stage, opts.bound)
+        steps = opts.bound if proved is None else min(proved[0], opts.bound)
+        stuck = _cannot_go_on(game, solving, stage, steps)
+        if stuck is not None:
+            return Verdict.VIOLATED, "a seat with no legal call in an auction not over", stuck
+        if proved is None or proved[0] > opts.bound:
+            return Verdict.UNKNOWN, _past_the_bound(game, stage, opts.bound, proved), None
+        reached.append(proved[0])
+    if all(m is None for m in reached):
+        return Verdict.HOLDS, "at any moment of every auction, whatever the calls before", None
+    most = [m for m in reached if m is not None]
+    return Verdict.HOLDS, _every_call_text(game, most) if len(most) == len(reached) else (
+        "at any moment of every auction stage (unrolled where no shorter proof goes "
+        "through: " + ", ".join(f"over within {m} calls" for m in most) + ")"), None
 
 
 def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
@@ -1088,7 +1156,8 @@ def premises(holds: Expr) -> list[tuple[Expr, Expr]]:
     say anything: the condition of an implication (with those of its conclusion, under
     it), of each part of a conjunction, and both ways of a condition choosing between two
     claims.  Each comes as (the condition as written, the condition with those it sits
-    under)."""
+    under).  A disjunction with negated parts, "the case does not arise, or ...", is an
+    implication from the case: ``~a | ~b | c`` assumes ``a and b``."""
     from spec.dsl._nodes import BoolOp, IfThenElse, Implies, Not, Op
 
     def under(cond: Expr, inner: Expr) -> list[tuple[Expr, Expr]]:
@@ -1096,12 +1165,30 @@ def premises(holds: Expr) -> list[tuple[Expr, Expr]]:
 
     if isinstance(holds, Implies):
         return [(holds.cond, holds.cond), *under(holds.cond, holds.then)]
+    if isinstance(holds, BoolOp) and holds.op is Op.OR:
+        parts = _disjuncts(holds)
+        cases = [a.arg for a in parts if isinstance(a, Not)]
+        rest = [a for a in parts if not isinstance(a, Not)]
+        if cases and rest:
+            case = cases[0] if len(cases) == 1 else BoolOp(Op.AND, tuple(cases),
+                                                           src_loc=holds.src_loc)
+            then = rest[0] if len(rest) == 1 else BoolOp(Op.OR, tuple(rest), src_loc=holds.src_loc)
+            return [(case, case), *under(case, then)]
     if isinstance(holds, BoolOp) and holds.op is Op.AND:
         return [p for a in holds.args for p in premises(a)]
     if isinstance(holds, IfThenElse) and holds.type is T.BOOL:
         yes, no = holds.cond, Not(holds.cond, src_loc=holds.cond.src_loc)
         return [(yes, yes), (no, no), *under(yes, holds.then), *under(no, holds.orelse)]
     return []
+
+
+def _disjuncts(e: Expr) -> list[Expr]:
+    """The parts of a disjunction, nested ones flattened."""
+    from spec.dsl._nodes import BoolOp, Op
+
+    if isinstance(e, BoolOp) and e.op is Op.OR:
+        return [p for a in e.args for p in _disjuncts(a)]
+    return [e]
 
 
 def _where(e: Expr) -> str:
@@ -1317,6 +1404,54 @@ def _monotone_decider(name: str):  # type: ignore[no-untyped-def]
     return decide
 
 
+READING_SEEDS = 1000  # deals played by the random bots to find where two readings differ
+
+
+def _reading_differs(variant_id: str):  # type: ignore[no-untyped-def]
+    """A deal the random bots play by the rules in force (seeds from 0) that the variant,
+    another reading of the same text, plays or scores otherwise: its actions, applied one
+    by one to the same deal under the variant, meet one the variant refuses, or end with
+    other scores.  UNKNOWN when no deal of the first :data:`READING_SEEDS` differs (the
+    search proves nothing)."""
+    def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
+        from spec.errors import IllegalActionError
+
+        other = game.with_variants(variant_id)
+        t = game.table
+        for seed in range(READING_SEEDS):
+            state = play_deal(game, seed=seed)
+            first = state.thrown_in[0].dealer if state.thrown_in else state.dealer
+            actions = [x for d in state.thrown_in for x in d.log] + list(state.log)
+            there = new_deal(other, seed=seed, dealer=first)
+            why = ""
+            for k, (seat, action) in enumerate(actions, start=1):
+                try:
+                    there = apply(there, action)
+                except IllegalActionError as e:
+                    why = f"action {k}, {t.name(seat)} {action}, is refused: {e}"
+                    break
+            else:
+                if there.phase is not Phase.OVER:
+                    why = f"the deal is not over after its {len(actions)} actions"
+                elif there.scores != state.scores:
+                    why = (f"the scores are {_scores(game, there.scores)} against "
+                           f"{_scores(game, state.scores)}")
+            if why:
+                flags = "".join(f" --variant {v}" for v in game.active_variants)
+                lines = [f"seed {seed}, dealer {t.name(first)}: the deal the rules in force play "
+                         f"(trickspec play {game.key} --seed {seed}{flags});",
+                         f"played the same way with {variant_id}, {why}"]
+                return (Verdict.HOLDS, f"the readings part in the deal of seed {seed}",
+                        trace.Playthrough(lines, to_record(state), replayed=True))
+        return (Verdict.UNKNOWN, f"no deal of the first {READING_SEEDS} played by the random "
+                f"bots is played otherwise with {variant_id}", None)
+    return decide
+
+
+def _scores(game: Game, scores: tuple[int, ...] | None) -> str:
+    return ", ".join(f"{game.table.name(k)} {x:+d}" for k, x in enumerate(scores or ()))
+
+
 def _generic_text(game: Game, pid: str, text: str) -> str:
     """A generic property as it reads for ``game``: where several seats may declare one
     bid, a bid may repeat the standing bid, and the auction ends with its declarers."""
@@ -1386,6 +1521,12 @@ def checks_for(game: Game) -> list[Check]:
                              Op.EQ, Arith(Op.MUL, Arith(Op.DIV, left, Const(unit, T.INT)),
                                           Const(unit, T.INT)), left), (), False),
                          covers=covers))
+    for v in game.variants:
+        if v.reading and not v.not_decidable and v.id not in game.active_variants:
+            out.append(Check(f"variant.{v.id}", f"The reading of variant {v.id} plays some "
+                             "deal otherwise than the rules in force: a deal where the two "
+                             "readings differ.", "generic", _reading_differs(v.id),
+                             covers=tuple(old.id for old, _new in v.replaces)))
     for rule, _b in game.constructs(K.GameTarget):
         out.append(Check("game.one_winner", "Every game has exactly one winner: the side whose "
                          "trick first reaches the target.", "generic", _game_one_winner,
@@ -1415,15 +1556,12 @@ def checks_for(game: Game) -> list[Check]:
     return out
 
 
-def run_check(game: Game, check: Check, opts: Options | None = None,
-              solving: Solving | None = None) -> Result:
-    """Decide one check, in the context of ``solving`` when given (one shared by the checks
-    of a game: each builds on the terms and proofs the others made), else in one of its
-    own made with the budget of ``opts``."""
+def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
+    """Decide one check in a Z3 context of its own, each query with the budget of ``opts``:
+    its verdict does not depend on which checks ran before it, nor where."""
     opts = opts or Options()
     start = time.perf_counter()
-    if solving is None:
-        solving = Solving(opts.timeout, opts.rlimit)
+    solving = Solving(opts.timeout, opts.rlimit)
     try:
         verdict, detail, pt = check.decide(game, solving, opts)
     except SolverUnknownError as e:
@@ -1434,14 +1572,14 @@ def run_check(game: Game, check: Check, opts: Options | None = None,
 
 def check_game(game: Game, *, only: tuple[str, ...] = (), opts: Options | None = None,
                on_result: Callable[[Result], None] | None = None) -> list[Result]:
-    """Check every property of a game (or only the named ones), all in one Z3 context."""
+    """Check every property of a game (or only the named ones), each in a Z3 context of
+    its own."""
     opts = opts or Options()
-    solving = Solving(opts.timeout, opts.rlimit)
     results = []
     for c in checks_for(game):
         if only and c.id not in only:
             continue
-        r = run_check(game, c, opts, solving)
+        r = run_check(game, c, opts)
         if on_result:
             on_result(r)
         results.append(r)

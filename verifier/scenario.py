@@ -61,7 +61,7 @@ from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.solver import Solving
 from verifier.errors import ReplayMismatchError, SolverUnknownError
-from verifier.properties import _auction_steps
+from verifier.properties import _auction_steps, auction_bound
 
 __all__ = ["Scenario", "Unrolling", "played_deals", "scenarios_where", "solve_scenarios",
            "unsupported"]
@@ -203,6 +203,24 @@ def _fewest_calls(u: Unrolled, most: int) -> list[tuple[int, ...]]:
         if u.solving.sat(s):
             return counts[k:]
     return []
+
+
+def _none_within(u: Unrolled, max_calls: int, why: str, start: float) -> Scenario:
+    """No scenario with an auction of at most ``max_calls`` calls: impossible when no
+    auction can take more (each stage's length proved, :func:`auction_bound`), else
+    unknown, with the bound that was reached."""
+    longest = 0
+    for stage in range(1, u.game.stages + 1):
+        proved = auction_bound(u.game, u.solving, stage, max_calls)
+        if proved is None:
+            longest = -1
+            break
+        longest += proved[0]
+    if 0 <= longest <= max_calls:
+        return Scenario("impossible", [], why, time.perf_counter() - start)
+    more = ("its auctions may take " + (f"{longest} calls" if longest > 0 else
+                                        "more calls") + ", so that proves nothing of longer ones")
+    return Scenario("unknown", [], f"{why}; {more}", time.perf_counter() - start)
 
 
 def _decode(u: Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tuple[tuple[int, ...], list[Action]]:
@@ -396,8 +414,8 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
     quiet = (" without announcements in the auction"
              if any(b.scope is Scope.CALL for _r, b in game.constructs(K.Announce)) else "")  # type: ignore[attr-defined]
     if not counts:
-        return Scenario("impossible", [], f"no auction of at most {max_calls} calls{quiet} "
-                        "ends with a contract", time.perf_counter() - start)
+        return _none_within(u, max_calls, f"no auction of at most {max_calls} calls{quiet} "
+                            "ends with a contract", start)
     while len(states) < n:
         found = None
         for calls in counts:
@@ -434,12 +452,12 @@ def _solve(game: Game, claim_of: Any, confirm: Any, n: int, seed: int, dealer: i
             if r == z3.unknown:
                 return Scenario("unknown", states, solving.reason(s),
                                 time.perf_counter() - start)
+        if found is None and not states:
+            return _none_within(u, max_calls, f"no deal makes it true with an auction of at "
+                                f"most {max_calls} calls{quiet}", start)
         if found is None:
-            status = "found" if states else "impossible"
-            return Scenario(status, states, f"no deal makes it true with an auction of at most "
-                            f"{max_calls} calls{quiet}" if not states else
-                            f"only {len(states)} deal{'s make' if len(states) > 1 else ' makes'}"
-                            " it true",
+            return Scenario("found", states, f"only {len(states)} deal"
+                            f"{'s make' if len(states) > 1 else ' makes'} it true",
                             time.perf_counter() - start)
         model, rows = found
         hands, actions = _decode(u, model, rows)

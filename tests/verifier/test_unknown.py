@@ -140,10 +140,15 @@ def test_the_first_queries_of_a_long_property_can_only_make_it_unknown() -> None
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_no_property_of_any_game_holds_without_answers(key: str) -> None:
+    """Every property the solver decides is UNKNOWN when it gives no answer; a deal where
+    two readings of a rule part (``variant.*``) is played by the engine, not proved, and
+    is found all the same."""
     game = GAMES[key]
     with forced_unknown():
         results = [run_check(game, c) for c in checks_for(game)]
-    assert {r.verdict for r in results} == {Verdict.UNKNOWN}
+    assert {r.verdict for r in results if not r.id.startswith("variant.")} == {Verdict.UNKNOWN}
+    assert all(r.playthrough is not None and r.playthrough.replayed
+               for r in results if r.id.startswith("variant."))
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
