@@ -201,6 +201,78 @@ def test_rules_are_grouped_by_the_module_headings() -> None:
     assert sum(len(r) for _n, _t, r in sections) == len(crescendo.GAME.rules)
 
 
+# the sections of each game's rules digest (shared/rules/<game>.md, "2. Rules digest"), in
+# order, by the middle part of their ids (PRF-DECK-1: DECK)
+DIGEST_ORDER = {
+    "crescendo": ("SETUP", "DECK", "DEAL", "AUC", "PLAY", "JOKER", "SCORE", "GAME"),
+    "304": ("SETUP", "DECK", "DEAL", "AUC", "TRUMP", "AUC8", "PLAY", "CLOSED", "EXH", "SPOIL",
+            "CAPS", "PCC", "SCORE", "GAME"),
+    "vint": ("SETUP", "DECK", "DEAL", "AUC", "PLAY", "SCORE", "PEN", "SLAM", "COR", "HON", "GAME"),
+    "preference": ("SETUP", "DECK", "POT", "DEAL", "AUC", "EXCH", "DEF", "PLAY", "PAY", "BON",
+                   "VAR", "GAME"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_chapters_are_numbered_once_each_in_the_digest_order(key: str) -> None:
+    game = registry.GAMES[key]
+    sections = rule_sections(game)
+    numbers = [n for n, _t, _r in sections]
+    assert all(re.fullmatch(r"\d+[a-z]?", n) for n in numbers), numbers
+    keys = [(int(re.match(r"\d+", n).group(0)), n) for n in numbers]  # type: ignore[union-attr]
+    assert keys == sorted(keys) and len(set(numbers)) == len(numbers), numbers
+    titles = [t for _n, t, _r in sections]
+    assert len(set(titles)) == len(titles), titles
+    placed = [r.id for _n, _t, rules in sections for r in rules]
+    assert sorted(placed) == sorted(r.id for r in game.rules)  # each rule once
+    # each chapter opens a later section of the digest than the one before: the digest's
+    # order, and no section split over two chapters
+    order = DIGEST_ORDER[key]
+    opened = [order.index(rules[0].source.ref.split("-")[1]) for _n, _t, rules in sections]
+    assert opened == sorted(set(opened)), [(n, t) for n, t, _r in sections]
+
+
+def test_preference_has_a_chapter_for_each_section_of_its_digest() -> None:
+    from spec.games import preference
+
+    assert [(n, t) for n, t, _r in rule_sections(preference.GAME)] == [
+        ("1", "Players, seats, direction"), ("2", "The deck"), ("3", "The pot"),
+        ("4", "The deal"), ("5", "The contracts and the auction"),
+        ("6", "The exchange and trumps"), ("7", "The defenders' decisions"), ("8", "The play"),
+        ("9", "The payoff from the pot"), ("10", "Bonuses (open)"),
+        ("11", "The end of the session")]
+    # the rules made once for three players and once for four join their prefix's chapter
+    chapter = {r.id: t for _n, t, rules in rule_sections(preference.GAME) for r in rules}
+    assert chapter["setup.seats"] == chapter["setup.clockwise"]
+    assert chapter["pay.host"] == chapter["pay.from_the_pot"] == "The payoff from the pot"
+    assert chapter["auction.contracts"] == chapter["auction.turns"]
+
+
+def test_a_rule_above_every_heading_joins_the_chapter_of_its_prefix() -> None:
+    import dataclasses
+
+    game = crescendo.GAME
+    early = dataclasses.replace(game.rules[-1].src_loc, line=1)  # game.match, written at line 1
+    moved = [dataclasses.replace(r, src_loc=early) if r.id == "game.match" else r
+             for r in game.rules]
+    changed = Game(name=game.name, key=game.key, ref_prefix=game.ref_prefix, doc=game.doc,
+                   rules=moved, variants=game.variants, properties=game.properties)
+    chapters = {t: [r.id for r in rules] for _n, t, rules in rule_sections(changed)}
+    assert chapters["End of the game"] == ["game.match", "game.match_length"]
+    assert len(chapters) == len(rule_sections(game))
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_the_page_numbers_its_chapters(build: Callable[..., Any], key: str) -> None:
+    html = build({"index": f".. rulebook:: {key}\n"}, rulebook_examples=False).html()
+    rules = html[html.index('id="rules"'):html.index('id="variants"') if 'id="variants"' in html
+                 else html.index('id="tables"')]
+    shown = [unescape(h).replace("\u2019", "'")  # Sphinx's curly apostrophe
+             for h in re.findall(r"<h[34]>(.*?)<a class=\"headerlink", rules)]
+    wanted = [f"{n}. {t}" for n, t, _r in rule_sections(registry.GAMES[key])]
+    assert shown == wanted
+
+
 def test_module_docstring_parts() -> None:
     doc = parse_doc(crescendo.GAME.doc)
     assert doc.summary.startswith("Crescendo")

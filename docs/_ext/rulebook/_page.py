@@ -365,30 +365,63 @@ def _format_tables(page: _Page) -> Iterator[str]:
         yield from _table(shown, classes=classes)
 
 
-def rule_sections(game: Game) -> list[tuple[str, str, list[Rule]]]:
-    """The game's rules in rulebook order, grouped under the numbered headings of its module
-    (``# 5a. The joker``): (number, title, rules).  A rule with no heading above it is
-    grouped by the phase of its id."""
-    headings: list[tuple[int, str, str]] = []
-    path = game.rules[0].src_loc.file if game.rules else ""
+def _headings(path: str) -> list[tuple[int, str, str]]:
+    """The numbered headings of a module (``# 5a. The joker ---``): (line, number, title)."""
     try:
         with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, start=1):
-                m = _HEADING.match(line)
-                if m:
-                    headings.append((n, m.group(1) + m.group(2), m.group(3)))
+            return [(n, m.group(1) + m.group(2), m.group(3))
+                    for n, line in enumerate(f, start=1) if (m := _HEADING.match(line))]
     except OSError:
-        headings = []
-    out: list[tuple[str, str, list[Rule]]] = []
+        return []
+
+
+def _chapter_key(num: str) -> tuple[int, str]:
+    major = re.match(r"\d+", num)
+    return (int(major.group(0)) if major else 0, num[major.end():] if major else num)
+
+
+def rule_sections(game: Game) -> list[tuple[str, str, list[Rule]]]:
+    """The game's rules in chapters, as its module numbers them: (number, title, rules).
+
+    The chapters are the numbered headings of the module (``# 5a. The joker``), in the order
+    of their numbers, which is the order of the game's rules digest; each holds the rules
+    written under it, in rulebook order.  A rule written above every heading (made by a
+    function, once for each variant that replaces it) joins the chapter that holds most
+    rules of its id's prefix (``pay.host`` with ``pay.*``).  Rules no heading places get a
+    chapter for each prefix, numbered after the others in the order they first appear, so
+    that no chapter is repeated."""
+    path = game.rules[0].src_loc.file if game.rules else ""
+    headings = _headings(path)
+    titles = {num: title for _line, num, title in headings}
+    placed: dict[str, str] = {}  # rule id: the number of its chapter
     for rule in game.rules:
-        found = [(num, title) for line, num, title in headings
+        above = [num for line, num, _t in headings
                  if line <= rule.src_loc.line and rule.src_loc.file == path]
-        num, title = found[-1] if found else ("", rule.id.split(".")[0].capitalize())
-        if out and out[-1][:2] == (num, title):
-            out[-1][2].append(rule)
-        else:
-            out.append((num, title, [rule]))
-    return out
+        if above:
+            placed[rule.id] = above[-1]
+    by_prefix: dict[str, dict[str, int]] = {}
+    for rule in game.rules:
+        if rule.id in placed:
+            counts = by_prefix.setdefault(rule.id.split(".")[0], {})
+            counts[placed[rule.id]] = counts.get(placed[rule.id], 0) + 1
+    last = max((_chapter_key(n)[0] for n in titles), default=0)
+    for rule in game.rules:
+        if rule.id in placed:
+            continue
+        prefix = rule.id.split(".")[0]
+        counts = by_prefix.get(prefix)
+        if counts:
+            placed[rule.id] = min(counts, key=lambda n: (-counts[n], _chapter_key(n)))
+            continue
+        last += 1
+        num = str(last)
+        titles[num] = prefix.capitalize()
+        placed[rule.id] = num
+        by_prefix[prefix] = {num: 1}
+    chapters: dict[str, list[Rule]] = {}
+    for rule in game.rules:
+        chapters.setdefault(placed[rule.id], []).append(rule)
+    return [(num, titles[num], chapters[num]) for num in sorted(chapters, key=_chapter_key)]
 
 
 def _source_lines(src: Source, doc: ModuleDoc) -> Iterator[str]:
