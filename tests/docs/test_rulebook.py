@@ -403,3 +403,82 @@ def test_a_game_that_keeps_a_rubber_sheet_shows_one_as_players_keep_it() -> None
         assert "above the line" in sheet and "below the line" in sheet
         assert "win the rubber" in sheet and "game 1 to" in sheet
         assert sheet == "\n".join(_format_rubber(game))  # chosen the same way every build
+
+
+def _examples(key: str, size: int = 240) -> list[tuple[Any, Any]]:
+    from rulebook._choose import choose
+    from rulebook._examples import deal_example
+
+    game = registry.GAMES[key]
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / key
+    return [(c, deal_example(game, c)) for c in choose(game, fixtures=fixtures, size=size)]
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_the_contract_made_is_a_deal_whose_cards_are_played(key: str) -> None:
+    chosen, ex = _examples(key)[0]
+    assert chosen.title == "A contract made"
+    assert chosen.state.tricks and ex.tricks is not None and ex.tricks.rows
+    assert "its cards played" in chosen.why
+
+
+def test_each_preference_example_shows_the_talon_and_the_cards_discarded() -> None:
+    from spec.cards import CardSet
+
+    game = registry.GAMES["preference"]
+    examples = _examples("preference")
+    assert len(examples) >= 3
+    for chosen, ex in examples:
+        final = chosen.state
+        rows = {row[0]: row[1:] for row in ex.hands.rows}
+        talon = [label for label in rows if label.startswith("Talon")]
+        assert len(talon) == 1, (chosen.title, list(rows))
+        dealt = CardSet(game.deck, final.dealt_talon)
+        assert len(dealt) == 2
+        for card in dealt:  # each talon card in its suit's column
+            column = [s.symbol for s in _tables.DISPLAY_SUITS].index(card.suit.symbol)
+            assert card.rank.value in rows[talon[0]][column].split(), (chosen.title, card)
+        discarded = [label for label in rows if label.startswith("Discarded by")]
+        assert len(discarded) == (1 if final.discards else 0), chosen.title
+        assert ex.hands_caption.startswith("Hands as dealt, with the talon")
+    assert any(final.discards for final in (c.state for c, _e in examples))
+
+
+def test_the_glance_says_the_talon_is_dealt_and_two_cards_discarded() -> None:
+    from rulebook._docstring import parse_doc
+    from rulebook._page import _format_overview, _Page
+
+    game = registry.GAMES["preference"]
+    lines = list(_format_overview(_Page(game, parse_doc(game.doc), _results.unchecked(game))))
+    deal = next(line for line in lines if line.startswith(":Deal:"))
+    assert "2 cards face down to the table after the first round: the talon" in deal
+    assert ":rule:`deal.talon`" in deal
+    talon = next(line for line in lines if line.startswith(":Talon:"))
+    assert "discards 2 cards face down" in talon and ":rule:`exchange.talon`" in talon
+    course = next(line for line in lines if line.startswith(":Course:"))
+    assert "take the talon, discard 2 cards" in course and "discard a card" not in course
+
+
+def test_a_trump_indicator_is_named_once_it_is_turned_up() -> None:
+    from spec.engine import Lay
+
+    examples = _examples("304")
+    laid = [(c, ex) for c, ex in examples if any(isinstance(a, Lay) for _s, a in c.state.log)]
+    assert len(laid) >= 3
+    for chosen, ex in laid:
+        facts = " ".join(ex.facts)
+        assert "the suit of the trump indicator" in facts, chosen.title
+        match = re.search(r"trump indicator (\S+), which (\w+) laid face down; turned up "
+                          r"(before the play|at trick (\d+))", facts)
+        assert match, facts
+        card, when, trick = match.group(1), match.group(3), match.group(4)
+        said = f"the trump indicator {card} is turned up"
+        if trick:  # in the trick it was turned up in
+            row = next(r for r in ex.tricks.rows if r[0] == trick)
+            assert said in row[-1], (chosen.title, row)
+        else:  # beside the action that turned it up, in the auction
+            cells = [c for row in ex.auction.rows for c in row if said in c]
+            assert len(cells) == 1, chosen.title
+    # the Préférence trumps are named aloud: no indicator to turn up
+    assert not any("indicator" in " ".join(ex.facts) for _c, ex in _examples("preference", 60))
+

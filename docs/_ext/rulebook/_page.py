@@ -21,6 +21,7 @@ from typing import Any
 from spec.cards import CardSet, Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
+from spec.dsl._nodes import Const
 from spec.dsl._program import Sides
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import low_bidder
@@ -223,6 +224,35 @@ def sight_facts(game: Game) -> list[tuple[str, str, str]]:
     return facts
 
 
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _talon_text(talon: K.Talon, stages: int) -> str:
+    """Where a talon is dealt, as the Deal line of a page says it."""
+    when = ("before the first round" if talon.after_round == 0 else
+            f"after the {_ORDINAL[talon.after_round - 1]} round"
+            if talon.after_round <= len(_ORDINAL) else f"after round {talon.after_round}")
+    stage = f" of stage {talon.stage}" if stages > 1 else ""
+    return f"{talon.cards} cards face down to the table {when}{stage}: the talon"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("s" if n != 1 else "")
+
+
+def _take_talon_text(take: K.TakeTalon) -> str:
+    always = isinstance(take.when, Const) and take.when.value is True
+    return ("the declarer takes it into his hand" + ("" if always else " when the rule allows it")
+            + f", then discards {_cards(take.discards)} face down, which only he sees")
+
+
+def _phase_action(phase: Any) -> str:
+    """What a seat does in a phase (the talon taken, and as many cards as the rule says)."""
+    if isinstance(phase.body, K.TakeTalon):
+        return f"take the talon, discard {_cards(phase.body.discards)}"
+    return str(phase.action)
+
+
 def _seats_after(k: int) -> str:
     return "that is" if k == 0 else f"{k} after"
 
@@ -265,10 +295,20 @@ def _format_overview(page: _Page) -> Iterator[str]:
                   game.rules_with(K.Shuffle, K.GatherAndCut)[0][0].id))
     deals = [b for _r, b in game.constructs(K.DealPackets)]
     packets = ", then ".join(_packets(d.packets) for d in deals)  # type: ignore[attr-defined]
+    talons = game.constructs(K.Talon)
     facts.append(("Deal", f"{game.tricks} cards to each seat: {packets}"
-                  + (", with an auction after each" if game.stages > 1 else ""),
-                  " ".join(r.id for r, _b in game.constructs(K.DealPackets))))
+                  + (", with an auction after each" if game.stages > 1 else "")
+                  + "".join(f"; {_talon_text(b, game.stages)}" for _r, b in talons),  # type: ignore[arg-type]
+                  " ".join(r.id for r, _b in [*game.constructs(K.DealPackets), *talons])))
+    for rule, body in game.constructs(K.TakeTalon):
+        facts.append(("Talon", _take_talon_text(body), rule.id))  # type: ignore[arg-type]
     facts += sight_facts(game)
+    indicators = [(r, b) for r, b in game.constructs(K.SetAside) if b.names_trump]  # type: ignore[attr-defined]
+    if indicators:
+        facts.append(("Trumps", ("the suit of the card the highest bidder lays aside face down, "
+                                 "the trump indicator; the other seats do not know trumps "
+                                 "until it goes back to his hand or is played"),
+                      " ".join(r.id for r, _b in indicators)))
     legal = page.results.legal_bids
     if legal:
         order = sorted(legal, key=lambda i: game.bid_keys[i])
@@ -276,7 +316,7 @@ def _format_overview(page: _Page) -> Iterator[str]:
                       f"{bid_text(game, game.ladder[order[-1]])}",
                       " ".join(r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder))))
     facts.append(("Course", ", then ".join(
-        f"{p.name} ({p.actor.value}: {p.action})" for p in program.phases),
+        f"{p.name} ({p.actor.value}: {_phase_action(p)})" for p in program.phases),
         " ".join(dict.fromkeys(p.opened_by for p in program.phases))))
     facts.append(("Tricks", f"{game.tricks} of {program.dealt_seats} cards each"
                   + (", a card fewer for each defender who drops out"
@@ -829,7 +869,7 @@ def _format_example(game: Game, ex: Example) -> Iterator[str]:
         yield f"* {t}"
     if ex.thrown_in:
         yield ""
-    yield "Hands as dealt:"
+    yield ex.hands_caption
     yield ""
     yield from _table(ex.hands)
     if ex.auction is not None:
