@@ -145,6 +145,13 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     schema = json.loads((ROOT / "docs" / "fixture.schema.json").read_text(encoding="utf-8"))
     for name in schema["required"]:
         assert f'<span class="pre">{name}</span>' in html, name
+    assert "<td><p>any</p></td>" not in html  # every field's type, references followed
+    assert html.count('<table class="rulebook-table rulebook-schema') >= 6
+    # those tables fill the column and wrap, rather than scroll past it
+    assert "_static/rulebook.css" in html
+    css = (site / "_static" / "rulebook.css").read_text(encoding="utf-8")
+    assert re.search(r"table\.rulebook-schema \{ width: 100%; \}", css)
+    assert re.search(r"table\.rulebook-schema td \{ white-space: normal; \}", css)
     assert "Replaying the fixtures from another language" in html
 
 

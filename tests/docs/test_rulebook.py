@@ -482,3 +482,17 @@ def test_a_trump_indicator_is_named_once_it_is_turned_up() -> None:
     # the Préférence trumps are named aloud: no indicator to turn up
     assert not any("indicator" in " ".join(ex.facts) for _c, ex in _examples("preference", 60))
 
+
+def test_the_schema_draws_the_fields_defined_once() -> None:
+    from rulebook._schema import schema_page
+
+    docs = pathlib.Path(__file__).resolve().parents[2] / "docs"
+    text = "\n".join(schema_page(docs / "fixture.schema.json"))
+    assert "     - any\n" not in text
+    assert "   * - ``hands``\n     - object of string\n" in text
+    assert "   * - ``actions``\n     - array of object (``actions`` below)\n" in text
+    table = text[text.index("\n``actions``"):]
+    for name in ("seat", "call", "play", "lay", "discard", "announce"):
+        assert f"   * - ``{name}``\n     - string\n" in table, name
+    assert "Each object has exactly 2 of these fields." in table
+    assert text.count("\n``actions``") == 1  # drawn once, though two tables use it
