@@ -146,6 +146,7 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     for name in schema["required"]:
         assert f'<span class="pre">{name}</span>' in html, name
     assert "<td><p>any</p></td>" not in html  # every field's type, references followed
+    assert "trickspec play GAME --json" in html  # an option as typed, not a dash
     assert html.count('<table class="rulebook-table rulebook-schema') >= 6
     # those tables fill the column and wrap, rather than scroll past it
     assert "_static/rulebook.css" in html

@@ -51,6 +51,14 @@ class _Schema:
         return str(kind)
 
 
+def _text(description: str) -> str:
+    """A description as reST: markup escaped, and a command's ``--option`` kept as typed
+    (not turned into a dash)."""
+    from ._page import esc
+
+    return esc(description).replace("--", "\\-\\-")
+
+
 def _objects(spec: dict[str, Any]) -> str:
     """What a table's objects are made of, when the schema bounds their fields."""
     least, most = spec.get("minProperties"), spec.get("maxProperties")
@@ -61,8 +69,6 @@ def _objects(spec: dict[str, Any]) -> str:
 
 def _table(schema: _Schema, path: str, spec: dict[str, Any],
            out: list[tuple[str, dict[str, Any]]], drawn: set[str]) -> Iterator[str]:
-    from ._page import esc
-
     props: dict[str, Any] = spec.get("properties", {})
     required = set(spec.get("required", ()))
     yield ".. list-table::"
@@ -87,7 +93,7 @@ def _table(schema: _Schema, path: str, spec: dict[str, Any],
         yield f"     - {kind}"
         yield f"     - {'yes' if name in required else 'no'}"
         desc = sub.get("description", "")
-        yield f"     - {esc(desc)}" if desc else "     -"
+        yield f"     - {_text(desc)}" if desc else "     -"
     yield ""
     note = _objects(spec)
     if note:
@@ -97,11 +103,9 @@ def _table(schema: _Schema, path: str, spec: dict[str, Any],
 
 def schema_page(path: Path) -> Iterator[str]:
     """The schema at ``path`` as reST: its description, then a table per object."""
-    from ._page import esc
-
     root = json.loads(path.read_text(encoding="utf-8"))
     schema = _Schema(root)
-    yield esc(root.get("description", ""))
+    yield _text(root.get("description", ""))
     yield ""
     todo: list[tuple[str, dict[str, Any]]] = []
     drawn: set[str] = set()
@@ -111,6 +115,6 @@ def schema_page(path: Path) -> Iterator[str]:
     while todo:
         name, spec = todo.pop(0)
         drawn.add(name)
-        yield f"``{name}``" + (f": {esc(spec['description'])}" if spec.get("description") else "")
+        yield f"``{name}``" + (f": {_text(spec['description'])}" if spec.get("description") else "")
         yield ""
         yield from _table(schema, name, spec, todo, drawn)
