@@ -284,7 +284,7 @@ class _Hidden:
             state.view(s).trump is not None for s in range(self.game.players))
 
     def seen(self, before: State, after: State) -> str:
-        """What ``after`` makes known that ``before`` hid (reST; "" for nothing)."""
+        """What ``after`` makes known that ``before`` hid ("" for nothing)."""
         if before.trump != NO_SUIT and not self._known(before):
             holder = next((k for k, a in enumerate(before.aside) if a), -1)
             if holder >= 0:

@@ -416,8 +416,9 @@ def _headings(path: str) -> list[tuple[int, str, str]]:
 
 
 def _chapter_key(num: str) -> tuple[int, str]:
-    major = re.match(r"\d+", num)
-    return (int(major.group(0)) if major else 0, num[major.end():] if major else num)
+    """A chapter's number for sorting: ``7a`` is (7, "a"), after 7 and before 8."""
+    major = re.match(r"\d*", num).group(0)  # type: ignore[union-attr]
+    return (int(major or 0), num[len(major):])
 
 
 def rule_sections(game: Game) -> list[tuple[str, str, list[Rule]]]:
