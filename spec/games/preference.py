@@ -262,7 +262,7 @@ def _trump_rules(numbers: dict[Suit, int]) -> dict[str, Rule]:
 
 SEED_TRUMPS, PAGAT_TRUMPS = _trump_rules(SEED_NUMBERS), _trump_rules(PAGAT_NUMBERS)
 
-# -- players, seats, direction ----------------------------------------------------------
+# 1. Players, seats, direction ------------------------------------------------------------
 SIDES = Rule(
     id="setup.declarer_alone", text="No fixed partnerships: the declarer plays alone against "
     "the others.", source=seed("PRF-AUC-1"), body=SidesByContract(declarer_alone=True))
@@ -275,7 +275,7 @@ NEXT_DEALER = Rule(
     source=assumption("PRF-SETUP-4", "the seed says only 'the next dealer' (G16)"),
     body=DealerRotation(1))
 
-# -- the deck -----------------------------------------------------------------------------
+# 2. The deck -----------------------------------------------------------------------------
 PACK = Rule(
     id="deck.cards", text="A pack of 32 cards, A K Q J 10 9 8 7 in each suit (French or German "
     "suits).", source=seed("PRF-DECK-1"), body=DeckIs(PIQUET_32))
@@ -286,7 +286,19 @@ TRICK_VALUE = Rule(
     id="deck.trick_value", text="Only tricks count, one each.", source=seed("PRF-DECK-2"),
     body=TrickValue(const(1)))
 
-# -- the deal -----------------------------------------------------------------------------
+# 3. The pot ------------------------------------------------------------------------------
+ANTE = 10
+POT = Rule(
+    id="pot.ante", text=f"Before the first deal every player puts {ANTE} chips into the pot, so "
+    "that it holds a multiple of 10; whenever a deal leaves it empty they fill it again the "
+    "same way.  The payoff of each deal is paid from and into it.",
+    source=source("PRF-POT-1", "[seed]; the pot a multiple of 10: [DX] (G3); the dealer "
+                  "sitting out antes too ([assumption], G4); the ante of 10 each is ours, the "
+                  "seed says only that the pot holds at least 10",
+                  also=("PRF-POT-2", "PRF-POT-3")),
+    body=Pot(ante=ANTE, granularity=10))
+
+# 4. The deal -----------------------------------------------------------------------------
 SHUFFLE = Rule(
     id="deal.shuffle", text="The dealer shuffles the pack before every deal.",
     source=assumption("PRF-DEAL-1", "the digest does not say how the pack is readied; a fresh "
@@ -300,7 +312,7 @@ TALON = Rule(
     id="deal.talon", text="After the first round 2 cards go face down to the table: the talon.",
     source=source("PRF-DEAL-1", "[seed] + [KS]"), body=Talon(2, after_round=1))
 
-# -- the auction --------------------------------------------------------------------------
+# 5. The contracts and the auction --------------------------------------------------------
 BID = call.bid.level
 STANDING = standing.bid.level
 SENIOR_TO_HOLDER = seniority(seat) < seniority(standing.bidder)
@@ -360,7 +372,7 @@ ALL_PASS = Rule(
     id="auction.all_pass", text="If all pass without a bid, the next dealer deals afresh.",
     source=seed("PRF-AUC-10"), body=RedealIfNoBid(1))
 
-# -- the exchange and trumps --------------------------------------------------------------
+# 6. The exchange and trumps --------------------------------------------------------------
 EXCHANGE = Rule(
     id="exchange.talon", text="In One to Four the declarer takes the two talon cards and "
     "discards two cards face down; nobody else sees either.  In Game and Hearts the talon "
@@ -374,7 +386,7 @@ TRUMPS_NAMED = Rule(
 TRUMPS = Rule(
     id="exchange.trumps", text="The suit the declarer names is trumps.", source=seed("PRF-EXCH-3"),
     body=TrumpIs(when=const(True), suit=tracked(NAMED, T.SUIT)))
-# -- the defenders' decisions ------------------------------------------------------------
+# 7. The defenders' decisions -------------------------------------------------------------
 DEFENCE = Rule(
     id="defence.play_or_pass", text="Starting left of the declarer, each other player says "
     "play or pass.  If exactly one plays he may invite the other, who must then play: the "
@@ -386,7 +398,7 @@ DEFENCE = Rule(
                  all_out=AllOut.DECLARER_TAKES_ALL, stay="play", leave="pass",
                  invite="invite", alone="alone"))
 
-# -- the play -----------------------------------------------------------------------------
+# 8. The play -----------------------------------------------------------------------------
 FIRST_LEAD = Rule(
     id="play.first_lead", text="The declarer leads to the first trick; the winner of each "
     "trick leads to the next; the players taking part play clockwise.", source=seed("PRF-PLAY-1"),
@@ -421,25 +433,7 @@ LED_WINS = Rule(
     id="play.led_suit_wins", text="Without a trump the highest card of the led suit wins.",
     source=seed("PRF-PLAY-5"), body=led_suit_wins())
 
-# -- the pot ------------------------------------------------------------------------------
-ANTE = 10
-POT = Rule(
-    id="pot.ante", text=f"Before the first deal every player puts {ANTE} chips into the pot, so "
-    "that it holds a multiple of 10; whenever a deal leaves it empty they fill it again the "
-    "same way.  The payoff of each deal is paid from and into it.",
-    source=source("PRF-POT-1", "[seed]; the pot a multiple of 10: [DX] (G3); the dealer "
-                  "sitting out antes too ([assumption], G4); the ante of 10 each is ours, the "
-                  "seed says only that the pot holds at least 10",
-                  also=("PRF-POT-2", "PRF-POT-3")),
-    body=Pot(ante=ANTE, granularity=10))
-SESSION = Rule(
-    id="game.session", text="Deals go on as long as the players like, the pot filled again "
-    "whenever it is empty; at the end each player's result is his net chips won.",
-    source=assumption("PRF-GAME-1", "[CH]'s Styrian pot: stop when the pot empties and the "
-                      "players do not refill it (G17)"),
-    body=MatchOf())
-
-# -- the payoff ---------------------------------------------------------------------------
+# 9. The payoff from the pot --------------------------------------------------------------
 PAYOFF = ("pay.from_the_pot", "pay.declarer_pays_tricks", "pay.declarer_fails", "pay.trick_chips",
           "pay.defender", "pay.host")
 GUEST = Rule(
@@ -462,7 +456,7 @@ DECLARER_FAILS = Rule(
     "the pot.", source=seed("PRF-PAY-3"),
     body=ScoreRule(when=(seat == declarer) & (DECLARER_TRICKS < TO_MAKE), amount=const(-20)))
 
-# -- bonuses (open) -----------------------------------------------------------------------
+# 10. Bonuses (open) ----------------------------------------------------------------------
 # The amounts of the ace and no-ace bonuses were lost from the sources (digest G13): these
 # two numbers are the parameters a user fills in before playing the ``ace_bonuses``
 # variant; the values here are placeholders, not rules.
@@ -494,6 +488,15 @@ BONUSES_OFF = Rule(
                       also=("PRF-BON-1", "PRF-BON-2")),
     body=Claim(Scope.OUTCOME, score_of(seat) <= pot))
 
+# 11. The end of the session --------------------------------------------------------------
+SESSION = Rule(
+    id="game.session", text="Deals go on as long as the players like, the pot filled again "
+    "whenever it is empty; at the end each player's result is his net chips won.",
+    source=assumption("PRF-GAME-1", "[CH]'s Styrian pot: stop when the pot empties and the "
+                      "players do not refill it (G17)"),
+    body=MatchOf())
+
+# Variants --------------------------------------------------------------------------------
 # old (unlimited-pot) scoring: the declarer takes the whole pot P and pays P / 10 a trick
 UNIT = pot // 10
 

@@ -38,9 +38,11 @@ def _build(out: pathlib.Path, request: pytest.FixtureRequest) -> pathlib.Path:
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_rule_has_its_anchor_source_and_covering_properties(site: pathlib.Path, key: str) -> None:
+    from rulebook._page import rule_sections
+
     game = GAMES[key]
     html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
-    ids = [r.id for r in game.rules]
+    ids = [r.id for _n, _t, rules in rule_sections(game) for r in rules]  # in page order
     anchor = 'class="sig sig-object rulebook" id="{}"'.format
     for here, after in zip(ids, [anchor(i) for i in ids[1:]] + ['id="property-']):
         assert anchor(here) in html, here
@@ -143,6 +145,14 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     schema = json.loads((ROOT / "docs" / "fixture.schema.json").read_text(encoding="utf-8"))
     for name in schema["required"]:
         assert f'<span class="pre">{name}</span>' in html, name
+    assert "<td><p>any</p></td>" not in html  # every field's type, references followed
+    assert "trickspec play GAME --json" in html  # an option as typed, not a dash
+    assert html.count('<table class="rulebook-table rulebook-schema') >= 6
+    # those tables fill the column and wrap, rather than scroll past it
+    assert "_static/rulebook.css" in html
+    css = (site / "_static" / "rulebook.css").read_text(encoding="utf-8")
+    assert re.search(r"table\.rulebook-schema \{ width: 100%; \}", css)
+    assert re.search(r"table\.rulebook-schema td \{ white-space: normal; \}", css)
     assert "Replaying the fixtures from another language" in html
 
 

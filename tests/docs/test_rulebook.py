@@ -201,6 +201,78 @@ def test_rules_are_grouped_by_the_module_headings() -> None:
     assert sum(len(r) for _n, _t, r in sections) == len(crescendo.GAME.rules)
 
 
+# the sections of each game's rules digest (shared/rules/<game>.md, "2. Rules digest"), in
+# order, by the middle part of their ids (PRF-DECK-1: DECK)
+DIGEST_ORDER = {
+    "crescendo": ("SETUP", "DECK", "DEAL", "AUC", "PLAY", "JOKER", "SCORE", "GAME"),
+    "304": ("SETUP", "DECK", "DEAL", "AUC", "TRUMP", "AUC8", "PLAY", "CLOSED", "EXH", "SPOIL",
+            "CAPS", "PCC", "SCORE", "GAME"),
+    "vint": ("SETUP", "DECK", "DEAL", "AUC", "PLAY", "SCORE", "PEN", "SLAM", "COR", "HON", "GAME"),
+    "preference": ("SETUP", "DECK", "POT", "DEAL", "AUC", "EXCH", "DEF", "PLAY", "PAY", "BON",
+                   "VAR", "GAME"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_chapters_are_numbered_once_each_in_the_digest_order(key: str) -> None:
+    game = registry.GAMES[key]
+    sections = rule_sections(game)
+    numbers = [n for n, _t, _r in sections]
+    assert all(re.fullmatch(r"\d+[a-z]?", n) for n in numbers), numbers
+    keys = [(int(re.match(r"\d+", n).group(0)), n) for n in numbers]  # type: ignore[union-attr]
+    assert keys == sorted(keys) and len(set(numbers)) == len(numbers), numbers
+    titles = [t for _n, t, _r in sections]
+    assert len(set(titles)) == len(titles), titles
+    placed = [r.id for _n, _t, rules in sections for r in rules]
+    assert sorted(placed) == sorted(r.id for r in game.rules)  # each rule once
+    # each chapter opens a later section of the digest than the one before: the digest's
+    # order, and no section split over two chapters
+    order = DIGEST_ORDER[key]
+    opened = [order.index(rules[0].source.ref.split("-")[1]) for _n, _t, rules in sections]
+    assert opened == sorted(set(opened)), [(n, t) for n, t, _r in sections]
+
+
+def test_preference_has_a_chapter_for_each_section_of_its_digest() -> None:
+    from spec.games import preference
+
+    assert [(n, t) for n, t, _r in rule_sections(preference.GAME)] == [
+        ("1", "Players, seats, direction"), ("2", "The deck"), ("3", "The pot"),
+        ("4", "The deal"), ("5", "The contracts and the auction"),
+        ("6", "The exchange and trumps"), ("7", "The defenders' decisions"), ("8", "The play"),
+        ("9", "The payoff from the pot"), ("10", "Bonuses (open)"),
+        ("11", "The end of the session")]
+    # the rules made once for three players and once for four join their prefix's chapter
+    chapter = {r.id: t for _n, t, rules in rule_sections(preference.GAME) for r in rules}
+    assert chapter["setup.seats"] == chapter["setup.clockwise"]
+    assert chapter["pay.host"] == chapter["pay.from_the_pot"] == "The payoff from the pot"
+    assert chapter["auction.contracts"] == chapter["auction.turns"]
+
+
+def test_a_rule_above_every_heading_joins_the_chapter_of_its_prefix() -> None:
+    import dataclasses
+
+    game = crescendo.GAME
+    early = dataclasses.replace(game.rules[-1].src_loc, line=1)  # game.match, written at line 1
+    moved = [dataclasses.replace(r, src_loc=early) if r.id == "game.match" else r
+             for r in game.rules]
+    changed = Game(name=game.name, key=game.key, ref_prefix=game.ref_prefix, doc=game.doc,
+                   rules=moved, variants=game.variants, properties=game.properties)
+    chapters = {t: [r.id for r in rules] for _n, t, rules in rule_sections(changed)}
+    assert chapters["End of the game"] == ["game.match", "game.match_length"]
+    assert len(chapters) == len(rule_sections(game))
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_the_page_numbers_its_chapters(build: Callable[..., Any], key: str) -> None:
+    html = build({"index": f".. rulebook:: {key}\n"}, rulebook_examples=False).html()
+    rules = html[html.index('id="rules"'):html.index('id="variants"') if 'id="variants"' in html
+                 else html.index('id="tables"')]
+    shown = [unescape(h).replace("\u2019", "'")  # Sphinx's curly apostrophe
+             for h in re.findall(r"<h[34]>(.*?)<a class=\"headerlink", rules)]
+    wanted = [f"{n}. {t}" for n, t, _r in rule_sections(registry.GAMES[key])]
+    assert shown == wanted
+
+
 def test_module_docstring_parts() -> None:
     doc = parse_doc(crescendo.GAME.doc)
     assert doc.summary.startswith("Crescendo")
@@ -331,3 +403,96 @@ def test_a_game_that_keeps_a_rubber_sheet_shows_one_as_players_keep_it() -> None
         assert "above the line" in sheet and "below the line" in sheet
         assert "win the rubber" in sheet and "game 1 to" in sheet
         assert sheet == "\n".join(_format_rubber(game))  # chosen the same way every build
+
+
+def _examples(key: str, size: int = 240) -> list[tuple[Any, Any]]:
+    from rulebook._choose import choose
+    from rulebook._examples import deal_example
+
+    game = registry.GAMES[key]
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / key
+    return [(c, deal_example(game, c)) for c in choose(game, fixtures=fixtures, size=size)]
+
+
+@pytest.mark.parametrize("key", sorted(registry.GAMES))
+def test_the_contract_made_is_a_deal_whose_cards_are_played(key: str) -> None:
+    chosen, ex = _examples(key)[0]
+    assert chosen.title == "A contract made"
+    assert chosen.state.tricks and ex.tricks is not None and ex.tricks.rows
+    assert "its cards played" in chosen.why
+
+
+def test_each_preference_example_shows_the_talon_and_the_cards_discarded() -> None:
+    from spec.cards import CardSet
+
+    game = registry.GAMES["preference"]
+    examples = _examples("preference")
+    assert len(examples) >= 3
+    for chosen, ex in examples:
+        final = chosen.state
+        rows = {row[0]: row[1:] for row in ex.hands.rows}
+        talon = [label for label in rows if label.startswith("Talon")]
+        assert len(talon) == 1, (chosen.title, list(rows))
+        dealt = CardSet(game.deck, final.dealt_talon)
+        assert len(dealt) == 2
+        for card in dealt:  # each talon card in its suit's column
+            column = [s.symbol for s in _tables.DISPLAY_SUITS].index(card.suit.symbol)
+            assert card.rank.value in rows[talon[0]][column].split(), (chosen.title, card)
+        discarded = [label for label in rows if label.startswith("Discarded by")]
+        assert len(discarded) == (1 if final.discards else 0), chosen.title
+        assert ex.hands_caption.startswith("Hands as dealt, with the talon")
+    assert any(final.discards for final in (c.state for c, _e in examples))
+
+
+def test_the_glance_says_the_talon_is_dealt_and_two_cards_discarded() -> None:
+    from rulebook._docstring import parse_doc
+    from rulebook._page import _format_overview, _Page
+
+    game = registry.GAMES["preference"]
+    lines = list(_format_overview(_Page(game, parse_doc(game.doc), _results.unchecked(game))))
+    deal = next(line for line in lines if line.startswith(":Deal:"))
+    assert "2 cards face down to the table after the first round: the talon" in deal
+    assert ":rule:`deal.talon`" in deal
+    talon = next(line for line in lines if line.startswith(":Talon:"))
+    assert "discards 2 cards face down" in talon and ":rule:`exchange.talon`" in talon
+    course = next(line for line in lines if line.startswith(":Course:"))
+    assert "take the talon, discard 2 cards" in course and "discard a card" not in course
+
+
+def test_a_trump_indicator_is_named_once_it_is_turned_up() -> None:
+    from spec.engine import Lay
+
+    examples = _examples("304")
+    laid = [(c, ex) for c, ex in examples if any(isinstance(a, Lay) for _s, a in c.state.log)]
+    assert len(laid) >= 3
+    for chosen, ex in laid:
+        facts = " ".join(ex.facts)
+        assert "the suit of the trump indicator" in facts, chosen.title
+        match = re.search(r"trump indicator (\S+), which (\w+) laid face down; turned up "
+                          r"(before the play|at trick (\d+))", facts)
+        assert match, facts
+        card, when, trick = match.group(1), match.group(3), match.group(4)
+        said = f"the trump indicator {card} is turned up"
+        if trick:  # in the trick it was turned up in
+            row = next(r for r in ex.tricks.rows if r[0] == trick)
+            assert said in row[-1], (chosen.title, row)
+        else:  # beside the action that turned it up, in the auction
+            cells = [c for row in ex.auction.rows for c in row if said in c]
+            assert len(cells) == 1, chosen.title
+    # the Préférence trumps are named aloud: no indicator to turn up
+    assert not any("indicator" in " ".join(ex.facts) for _c, ex in _examples("preference", 60))
+
+
+def test_the_schema_draws_the_fields_defined_once() -> None:
+    from rulebook._schema import schema_page
+
+    docs = pathlib.Path(__file__).resolve().parents[2] / "docs"
+    text = "\n".join(schema_page(docs / "fixture.schema.json"))
+    assert "     - any\n" not in text
+    assert "   * - ``hands``\n     - object of string\n" in text
+    assert "   * - ``actions``\n     - array of object (``actions`` below)\n" in text
+    table = text[text.index("\n``actions``"):]
+    for name in ("seat", "call", "play", "lay", "discard", "announce"):
+        assert f"   * - ``{name}``\n     - string\n" in table, name
+    assert "Each object has exactly 2 of these fields." in table
+    assert text.count("\n``actions``") == 1  # drawn once, though two tables use it

@@ -9,8 +9,10 @@ score it pays, an announcement or a card laid aside in the engine's trail).  Fro
 pool come:
 
 * a contract made (the declarer scores, and no defender more, by the scoring rules that
-  read the play rather than the cards dealt), the lowest such contract;
-* a contract failed (the declarer loses, or a defender scores more), the lowest such;
+  read the play rather than the cards dealt), the lowest such contract whose cards were
+  played (not one in which, say, every defender passed);
+* a contract failed (the declarer loses, or a defender scores more), the lowest such,
+  played too;
 * for each section of the rulebook with a rule that takes effect in fewer than half the
   deals, a deal in which the rarest of them does, the lowest contract first.  A rule no
   deal of the pool shows is taken from its rule-coverage fixture (found by Z3's scenario
@@ -181,11 +183,11 @@ def choose(game: Game, *, fixtures: Path | None = None, size: int = POOL) -> lis
 
     def made(state: State) -> bool:
         mine, theirs = earned(state)
-        return mine > 0 and mine >= theirs
+        return bool(state.tricks) and mine > 0 and mine >= theirs
 
     def failed(state: State) -> bool:
         mine, theirs = earned(state)
-        return mine < 0 or mine < theirs
+        return bool(state.tricks) and (mine < 0 or mine < theirs)
     deals: list[tuple[State, str, dict[str, str]]] = []
     for state, how in _pool(game, size):
         if state.contract >= 0 and state.scores is not None:
@@ -194,9 +196,11 @@ def choose(game: Game, *, fixtures: Path | None = None, size: int = POOL) -> lis
     rare = {r for r, n in count.items() if n < RARE * max(len(deals), 1)}
     keys = game.bid_keys
 
-    def plain(entry: tuple[State, str, dict[str, str]]) -> tuple[int, int]:
+    def plain(entry: tuple[State, str, dict[str, str]]) -> tuple[bool, int, int]:
+        """The plainer deal first: one whose cards are played, the lower contract, the
+        fewer other rare rules at work."""
         state, _how, hits = entry
-        return (keys[state.contract], len(set(hits) & rare))
+        return (not state.tricks, keys[state.contract], len(set(hits) & rare))
 
     out: list[Chosen] = []
     pool_text = (f"{len(deals)} deals the bots played to a score (seeds 1 to {size}, "
@@ -206,8 +210,8 @@ def choose(game: Game, *, fixtures: Path | None = None, size: int = POOL) -> lis
         found = sorted((d for d in deals if test(d[0])), key=plain)
         if found:
             state, how, _hits = found[0]
-            out.append(Chosen(title, f"The lowest contract {word} among the {pool_text}.",
-                              state, how))
+            out.append(Chosen(title, f"The lowest contract {word}, its cards played, among "
+                                     f"the {pool_text}.", state, how))
     shown = {id(c.state) for c in out}
     specials: list[Chosen] = []
     for title, rules in _sections(game):

@@ -51,6 +51,7 @@ class Example:
     paid: list[tuple[str, str, int]] = field(default_factory=list)  # (rule id, seat, amount)
     sheet: Table | None = None
     placed: list[str] = field(default_factory=list)  # the plain text of every action placed
+    hands_caption: str = "Hands as dealt:"
 
 
 def card_text(card: Card) -> str:
@@ -71,39 +72,63 @@ def action_text(game: Game, action: Action) -> str:
     return f"announces {action.name}"
 
 
-def _hands(game: Game, hands: tuple[int, ...]) -> Table:
+def _hands(game: Game, hands: tuple[int, ...],
+           others: tuple[tuple[str, int], ...] = ()) -> Table:
+    """A row a seat, a column a suit; then a row for each of ``others``, cards that lie
+    elsewhere (label, cards): the talon, the cards discarded."""
     rank = game.rank_table
     header = ["Seat"] + [s.symbol for s in DISPLAY_SUITS]
     jokers = any(c.suit is None for c in game.deck)
     if jokers:
         header.append("Other")
     rows = []
-    for seat, mask in enumerate(hands):
+    for label, mask in [(game.table.name(s), m) for s, m in enumerate(hands)] + list(others):
         cards = list(CardSet(game.deck, mask))
 
         def of(suit: Suit | None) -> str:
             held = sorted((c for c in cards if c.suit is suit), key=lambda c: -rank.value(c))
             return " ".join(c.symbol if suit is None else c.rank.value for c in held) or "–"
 
-        row = [game.table.name(seat)] + [of(s) for s in DISPLAY_SUITS]
+        row = [label] + [of(s) for s in DISPLAY_SUITS]
         if jokers:
             row.append(of(None) if any(c.suit is None for c in cards) else "")
         rows.append(row)
     return Table("", header, rows)
 
 
-def _auction(game: Game, actions: list[tuple[int, Action]], placed: list[str]) -> Table | None:
-    """The actions before the play, one column a seat from the first to act, a row a round."""
+def _off_hands(game: Game, final: State) -> tuple[tuple[tuple[str, int], ...], str]:
+    """The cards dealt to no seat (the talon, and who took it) and those the declarer
+    discarded, as rows of the hands table, (label, cards); and the table's caption."""
+    rows: list[tuple[str, int]] = []
+    words: list[str] = []
+    talon = final.dealt_talon
+    if talon and game.program.talon_cards:
+        taken = final.talon != talon and final.declarer >= 0
+        rows.append(("Talon" + (f", taken by {game.table.name(final.declarer)}" if taken
+                                else ", not taken"), talon))
+        words.append("the talon")
+    if final.discards:
+        rows.append((f"Discarded by {game.table.name(final.declarer)}", final.discards))
+        words.append("the cards discarded")
+    return tuple(rows), "Hands as dealt" + (", with " + " and ".join(words) if words else "") + ":"
+
+
+def _auction(game: Game, actions: list[tuple[int, Action, str]], placed: list[str]
+             ) -> Table | None:
+    """The actions before the play, one column a seat from the first to act, a row a round;
+    each action with what it made known (reST, "" for nothing)."""
     if not actions:
         return None
     t = game.table
     order = list(t.iter_from(actions[0][0]))
     rows: list[list[str]] = []
     last = len(order)
-    for seat, action in actions:
+    for seat, action, known in actions:
         col = order.index(seat)
         text = action_text(game, action)
         placed.append(text)
+        if known:
+            text += f" ({known})"
         if rows and col == last:  # the same seat again (an announcement after a call)
             rows[-1][col] += "; " + rst_escape(text)
             continue
@@ -148,21 +173,27 @@ def deal_example(game: Game, chosen: Chosen) -> Example:
     first = final.thrown_in[0] if final.thrown_in else None
     state = eng.start(first.dealt if first else final.dealt,
                       dealer=first.dealer if first else final.dealer, seed=final.seed)
-    before_play: list[tuple[int, Action]] = []
+    before_play: list[tuple[int, Action, str]] = []
     notes: dict[int, list[str]] = {}
+    turned: dict[int, list[str]] = {}  # what a trick made known, after its cards are shown
     counts: list[tuple[int, int]] = []
     side, others = _sides(game, final)
     chain = [(False, s, a) for d in final.thrown_in for s, a in d.log] + \
         [(True, s, a) for s, a in final.log]
+    hidden = _Hidden(game)
     for shown_deal, seat, action in chain:
-        if shown_deal and state.phase is Phase.PLAY and not isinstance(action, Play):
-            text = action_text(game, action)
-            placed.append(text)
-            notes.setdefault(state.trick_number, []).append(f"{t.name(seat)} {text}")
-        elif shown_deal and not isinstance(action, Play):
-            before_play.append((seat, action))
-        done = len(state.tricks)
+        done, before = len(state.tricks), state
         state = eng.apply(state, action)
+        known = hidden.seen(before, state) if shown_deal else ""
+        if shown_deal and before.phase is Phase.PLAY:
+            if not isinstance(action, Play):
+                text = action_text(game, action)
+                placed.append(text)
+                notes.setdefault(before.trick_number, []).append(f"{t.name(seat)} {text}")
+            if known:
+                turned.setdefault(before.trick_number, []).append(known)
+        elif shown_deal and not isinstance(action, Play):
+            before_play.append((seat, action, known))
         if shown_deal and len(state.tricks) > done:
             counts.append((sum(eng.points(state, s) for s in side),
                            sum(eng.points(state, s) for s in others)))
@@ -191,12 +222,14 @@ def deal_example(game: Game, chosen: Chosen) -> Example:
         if any(rec.face_down):
             also.append("the face-down cards are turned up" if rec.revealed
                         else "the face-down cards stay face down")
+        also += turned.get(rec.number, [])
         mine, theirs = counts[k] if k < len(counts) else (0, 0)
         rows.append([str(rec.number)] + cells + [""] * (width - len(cells))
                     + [t.name(rec.winner), f"{mine} – {theirs}", rst_escape("; ".join(also))])
     # announcements after the last trick (none in the games so far) still appear
-    for number, texts in notes.items():
+    for number in sorted(set(notes) | set(turned)):
         if number > len(final.tricks):
+            texts = notes.get(number, []) + turned.get(number, [])
             rows.append([str(number)] + [""] * width + ["", "", rst_escape("; ".join(texts))])
     if not any(r[-1] for r in rows):
         header.pop()
@@ -210,7 +243,8 @@ def deal_example(game: Game, chosen: Chosen) -> Example:
                    and final.partner != final.declarer and not game.table.partnerships else "")
         facts.append(f"Contract: {rst_escape(bid_text(game, bid))} by {who}{partner}.")
     if trump_suit is not None:
-        facts.append(f"Trumps: {trump_suit.symbol}.")
+        facts.append(f"Trumps: {trump_suit.symbol}" + (f", {hidden.told}" if hidden.told else "")
+                     + ".")
     facts.append(f"Count: the points (or tricks) taken by {_and_names(game, side)} – by "
                  f"{_and_names(game, others)}, after each trick.")
     results = []
@@ -219,8 +253,51 @@ def deal_example(game: Game, chosen: Chosen) -> Example:
                                              enumerate(final.scores)) + ".")
     sheet = _sheet(game, final)
     paid = [(rule.id, t.name(seat), amount) for rule, seat, amount in eng.score_items(final)]
+    off, caption = _off_hands(game, final)
     return Example(chosen.title, chosen.why, chosen.origin, facts, thrown,
-                   _hands(game, final.dealt), auction, tricks, results, paid, sheet, placed)
+                   _hands(game, final.dealt, off), auction, tricks, results, paid, sheet,
+                   placed, caption)
+
+
+class _Hidden:
+    """When trumps named by a card laid face down (a trump indicator) become known to every
+    seat: the card is turned up or played, and the example says so there."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.card: Card | None = None  # the card that named trumps while face down
+        self.holder = -1
+        self.where = ""  # when every seat came to know trumps ("" not yet)
+
+    @property
+    def told(self) -> str:
+        """For the example's facts: the indicator, and when it was turned up."""
+        if self.card is None:
+            return ""
+        return (f"the suit of the trump indicator {card_text(self.card)}, which "
+                f"{self.game.table.name(self.holder)} laid face down; "
+                + (f"turned up {self.where}" if self.where else "never turned up"))
+
+    def _known(self, state: State) -> bool:
+        """Every seat knows trumps (not while a card naming them is to be laid aside)."""
+        return state.phase is not Phase.SET_ASIDE and all(
+            state.view(s).trump is not None for s in range(self.game.players))
+
+    def seen(self, before: State, after: State) -> str:
+        """What ``after`` makes known that ``before`` hid ("" for nothing)."""
+        if before.trump != NO_SUIT and not self._known(before):
+            holder = next((k for k, a in enumerate(before.aside) if a), -1)
+            if holder >= 0:
+                self.card = next(iter(CardSet(self.game.deck, before.aside[holder])))
+                self.holder = holder
+        if self.card is None or after.trump == NO_SUIT or not self._known(after):
+            return ""
+        if self._known(before):
+            return ""
+        suit = suit_from_code(after.trump)
+        self.where = (f"at trick {before.trick_number}" if before.phase is Phase.PLAY
+                      else "before the play")
+        return f"the trump indicator {card_text(self.card)} is turned up: trumps {suit.symbol}"
 
 
 def _and_names(game: Game, seats: set[int]) -> str:

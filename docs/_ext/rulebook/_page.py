@@ -21,6 +21,7 @@ from typing import Any
 from spec.cards import CardSet, Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
+from spec.dsl._nodes import Const
 from spec.dsl._program import Sides
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import low_bidder
@@ -223,6 +224,35 @@ def sight_facts(game: Game) -> list[tuple[str, str, str]]:
     return facts
 
 
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _talon_text(talon: K.Talon, stages: int) -> str:
+    """Where a talon is dealt, as the Deal line of a page says it."""
+    when = ("before the first round" if talon.after_round == 0 else
+            f"after the {_ORDINAL[talon.after_round - 1]} round"
+            if talon.after_round <= len(_ORDINAL) else f"after round {talon.after_round}")
+    stage = f" of stage {talon.stage}" if stages > 1 else ""
+    return f"{talon.cards} cards face down to the table {when}{stage}: the talon"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("s" if n != 1 else "")
+
+
+def _take_talon_text(take: K.TakeTalon) -> str:
+    always = isinstance(take.when, Const) and take.when.value is True
+    return ("the declarer takes it into his hand" + ("" if always else " when the rule allows it")
+            + f", then discards {_cards(take.discards)} face down, which only he sees")
+
+
+def _phase_action(phase: Any) -> str:
+    """What a seat does in a phase (the talon taken, and as many cards as the rule says)."""
+    if isinstance(phase.body, K.TakeTalon):
+        return f"take the talon, discard {_cards(phase.body.discards)}"
+    return str(phase.action)
+
+
 def _seats_after(k: int) -> str:
     return "that is" if k == 0 else f"{k} after"
 
@@ -265,10 +295,20 @@ def _format_overview(page: _Page) -> Iterator[str]:
                   game.rules_with(K.Shuffle, K.GatherAndCut)[0][0].id))
     deals = [b for _r, b in game.constructs(K.DealPackets)]
     packets = ", then ".join(_packets(d.packets) for d in deals)  # type: ignore[attr-defined]
+    talons = game.constructs(K.Talon)
     facts.append(("Deal", f"{game.tricks} cards to each seat: {packets}"
-                  + (", with an auction after each" if game.stages > 1 else ""),
-                  " ".join(r.id for r, _b in game.constructs(K.DealPackets))))
+                  + (", with an auction after each" if game.stages > 1 else "")
+                  + "".join(f"; {_talon_text(b, game.stages)}" for _r, b in talons),  # type: ignore[arg-type]
+                  " ".join(r.id for r, _b in [*game.constructs(K.DealPackets), *talons])))
+    for rule, body in game.constructs(K.TakeTalon):
+        facts.append(("Talon", _take_talon_text(body), rule.id))  # type: ignore[arg-type]
     facts += sight_facts(game)
+    indicators = [(r, b) for r, b in game.constructs(K.SetAside) if b.names_trump]  # type: ignore[attr-defined]
+    if indicators:
+        facts.append(("Trumps", ("the suit of the card the highest bidder lays aside face down, "
+                                 "the trump indicator; the other seats do not know trumps "
+                                 "until it goes back to his hand or is played"),
+                      " ".join(r.id for r, _b in indicators)))
     legal = page.results.legal_bids
     if legal:
         order = sorted(legal, key=lambda i: game.bid_keys[i])
@@ -276,7 +316,7 @@ def _format_overview(page: _Page) -> Iterator[str]:
                       f"{bid_text(game, game.ladder[order[-1]])}",
                       " ".join(r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder))))
     facts.append(("Course", ", then ".join(
-        f"{p.name} ({p.actor.value}: {p.action})" for p in program.phases),
+        f"{p.name} ({p.actor.value}: {_phase_action(p)})" for p in program.phases),
         " ".join(dict.fromkeys(p.opened_by for p in program.phases))))
     facts.append(("Tricks", f"{game.tricks} of {program.dealt_seats} cards each"
                   + (", a card fewer for each defender who drops out"
@@ -365,30 +405,64 @@ def _format_tables(page: _Page) -> Iterator[str]:
         yield from _table(shown, classes=classes)
 
 
-def rule_sections(game: Game) -> list[tuple[str, str, list[Rule]]]:
-    """The game's rules in rulebook order, grouped under the numbered headings of its module
-    (``# 5a. The joker``): (number, title, rules).  A rule with no heading above it is
-    grouped by the phase of its id."""
-    headings: list[tuple[int, str, str]] = []
-    path = game.rules[0].src_loc.file if game.rules else ""
+def _headings(path: str) -> list[tuple[int, str, str]]:
+    """The numbered headings of a module (``# 5a. The joker ---``): (line, number, title)."""
     try:
         with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, start=1):
-                m = _HEADING.match(line)
-                if m:
-                    headings.append((n, m.group(1) + m.group(2), m.group(3)))
+            return [(n, m.group(1) + m.group(2), m.group(3))
+                    for n, line in enumerate(f, start=1) if (m := _HEADING.match(line))]
     except OSError:
-        headings = []
-    out: list[tuple[str, str, list[Rule]]] = []
+        return []
+
+
+def _chapter_key(num: str) -> tuple[int, str]:
+    """A chapter's number for sorting: ``7a`` is (7, "a"), after 7 and before 8."""
+    major = re.match(r"\d*", num).group(0)  # type: ignore[union-attr]
+    return (int(major or 0), num[len(major):])
+
+
+def rule_sections(game: Game) -> list[tuple[str, str, list[Rule]]]:
+    """The game's rules in chapters, as its module numbers them: (number, title, rules).
+
+    The chapters are the numbered headings of the module (``# 5a. The joker``), in the order
+    of their numbers, which is the order of the game's rules digest; each holds the rules
+    written under it, in rulebook order.  A rule written above every heading (made by a
+    function, once for each variant that replaces it) joins the chapter that holds most
+    rules of its id's prefix (``pay.host`` with ``pay.*``).  Rules no heading places get a
+    chapter for each prefix, numbered after the others in the order they first appear, so
+    that no chapter is repeated."""
+    path = game.rules[0].src_loc.file if game.rules else ""
+    headings = _headings(path)
+    titles = {num: title for _line, num, title in headings}
+    placed: dict[str, str] = {}  # rule id: the number of its chapter
     for rule in game.rules:
-        found = [(num, title) for line, num, title in headings
+        above = [num for line, num, _t in headings
                  if line <= rule.src_loc.line and rule.src_loc.file == path]
-        num, title = found[-1] if found else ("", rule.id.split(".")[0].capitalize())
-        if out and out[-1][:2] == (num, title):
-            out[-1][2].append(rule)
-        else:
-            out.append((num, title, [rule]))
-    return out
+        if above:
+            placed[rule.id] = above[-1]
+    by_prefix: dict[str, dict[str, int]] = {}
+    for rule in game.rules:
+        if rule.id in placed:
+            counts = by_prefix.setdefault(rule.id.split(".")[0], {})
+            counts[placed[rule.id]] = counts.get(placed[rule.id], 0) + 1
+    last = max((_chapter_key(n)[0] for n in titles), default=0)
+    for rule in game.rules:
+        if rule.id in placed:
+            continue
+        prefix = rule.id.split(".")[0]
+        counts = by_prefix.get(prefix)
+        if counts:
+            placed[rule.id] = min(counts, key=lambda n: (-counts[n], _chapter_key(n)))
+            continue
+        last += 1
+        num = str(last)
+        titles[num] = prefix.capitalize()
+        placed[rule.id] = num
+        by_prefix[prefix] = {num: 1}
+    chapters: dict[str, list[Rule]] = {}
+    for rule in game.rules:
+        chapters.setdefault(placed[rule.id], []).append(rule)
+    return [(num, titles[num], chapters[num]) for num in sorted(chapters, key=_chapter_key)]
 
 
 def _source_lines(src: Source, doc: ModuleDoc) -> Iterator[str]:
@@ -796,7 +870,7 @@ def _format_example(game: Game, ex: Example) -> Iterator[str]:
         yield f"* {t}"
     if ex.thrown_in:
         yield ""
-    yield "Hands as dealt:"
+    yield ex.hands_caption
     yield ""
     yield from _table(ex.hands)
     if ex.auction is not None:
