@@ -116,6 +116,14 @@ class Unrolled:
         self.contract = enc.int_var("contract")
         self.declarer = enc.int_var("declarer")
         self.facts += [enc.bid_in_ladder(self.contract), self.declarer >= 0, self.declarer < n]
+        # the seat the auction leaves declaring, and the seats that joined his bid: where a
+        # choice after the auction leaves one of them the declarer, it may be another
+        self.bidder: Any = self.declarer
+        self.joined: list[Any] = [enc.bool(False)] * n
+        if game.program.contest:
+            self.bidder = enc.int_var("bidder")
+            self.joined = [enc.bool_var(f"joined_{s}") for s in range(n)]
+            self.facts += [self.bidder >= 0, self.bidder < n]
         if eng.trump_from_aside:
             self.trump: Any = enc.int_var("trump")
         else:
@@ -232,6 +240,7 @@ class Unrolled:
         the cards aside and the tracked values after them."""
         self.exchange: tuple[Any, Any] | None = None
         self.decision: tuple[Any, tuple[Any, ...]] | None = None
+        self.contest: list[tuple[Any, Any, Any]] | None = None  # (seat, takes part, choice)
         status = self.status
         for phase in self.game.program.phases:
             if phase.kind is PhaseKind.EXCHANGE:
@@ -397,7 +406,10 @@ class Unrolled:
         phase = self.game.program.phase(PhaseKind.DECIDE)
         body = phase.body if phase is not None else None
         assert isinstance(body, K.Decide)
-        choice = enc.int_var("decision")
+        if body.each_declarer:
+            choice = self._contest(body, {**status(1, tv), Ctx.DECLARER: self.bidder})
+        else:
+            choice = enc.int_var("decision")
         comp = Z3Compiler(enc, status(1, tv))
         self.facts += [choice >= 0, choice < len(body.options)]
         new = dict(tv)
@@ -408,6 +420,34 @@ class Unrolled:
                 new[key] = z3.If(choice == i, comp.visit(value), new[key])
         self.decision = (choice, tuple(o.name for o in body.options))
         return new
+
+    def _contest(self, body: K.Decide, before: dict[Any, Any]) -> Any:
+        """Each seat that declares the auction's bid chooses in turn, from the bidder in
+        the direction of play, an option allowed before the choice (``before``); the option
+        of the highest rank wins, of equal ranks the earliest chooser's, and its chooser
+        declares.  The winner's choice, returned; ``self.contest`` keeps each seat's."""
+        enc, n = self.enc, self.n
+        comp = Z3Compiler(enc, before)
+        ranks = [o.rank for o in body.options]
+        choices = [enc.int_var(f"choice_{s}") for s in range(n)]
+        best, winner, won = enc.int(-1), self.bidder, choices[0]
+        order = []
+        for j in range(n):
+            seat = (self.bidder + j) % n
+            takes_part = enc.bool(True) if j == 0 else enc.select(seat, self.joined)
+            mine = enc.select(seat, choices)
+            self.facts += [z3.Implies(takes_part, z3.And(mine >= 0, mine < len(ranks), *[
+                z3.Implies(mine == i, comp.visit(o.when)) for i, o in enumerate(body.options)]))]
+            rank = enc.int(0)
+            for i, r in enumerate(ranks):
+                rank = z3.If(mine == i, enc.int(r), rank)
+            better = z3.And(takes_part, rank > best)
+            best, winner, won = (z3.If(better, rank, best), z3.If(better, seat, winner),
+                                 z3.If(better, mine, won))
+            order.append((seat, takes_part, mine))
+        self.facts.append(self.declarer == winner)
+        self.contest = order
+        return won
 
     def _exchange(self, held: list[Any], status: dict[Any, Any], when: Expr | None) -> list[Any]:
         """The hands after the exchange (:func:`~verifier._z3.encoding.exchange`), the
@@ -645,15 +685,18 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
                 suit = Z3Compiler(enc, {Ctx.CARD: card}).visit(Ref(Ctx.CARD).suit)
                 trump = z3.If(lays, suit, trump)
             rows[-1]["lay"] = (lays, card)
-    facts += [standing == u.contract, maker == u.declarer]
-    if game.program.several_declarers:  # the seats that joined the final bid
+    facts += [standing == u.contract, maker == u.bidder]
+    if game.program.joinable:  # the seats that joined the final bid
         joined = [enc.bool(False)] * n
         for r in rows_all:
             renew = z3.And(r["is_bid"], z3.Not(r["joins"]), z3.Not(r["accepts"]))
             joined = [z3.Or(z3.And(r["joins"], r["seat"] == s),
                             z3.And(z3.Not(renew), joined[s])) for s in range(n)]
-        facts += [d == z3.Or(u.declarer == s, joined[s])
-                  for s, d in enumerate(u.declares)]
+        if game.program.several_declarers:
+            facts += [d == z3.Or(u.declarer == s, joined[s])
+                      for s, d in enumerate(u.declares)]
+        else:  # they choose after the auction, and one of them declares
+            facts += [j == z3.And(joined[s], u.bidder != s) for s, j in enumerate(u.joined)]
     if game.program.partner_by_call:
         facts.append(u.accepter == rows_all[-1]["accepter_after"])
     facts += [a == b for a, b in zip(aside, u.aside0)] if u.set_aside else []

@@ -530,7 +530,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         new_has = z3.Or(has, is_bid)
         # a bid named by the partner is the seat's own; one that joins or accepts the
         # standing bid leaves its first bidder the highest
-        joins = (Z3Compiler(enc, env).visit(D.call_joins(g)) if g.program.several_declarers
+        joins = (Z3Compiler(enc, env).visit(D.call_joins(g)) if g.program.joinable
                  else enc.bool(False))
         accepts = (Z3Compiler(enc, env).visit(D.call_accepts(g)) if g.program.partner_by_call
                    else enc.bool(False))
@@ -793,7 +793,7 @@ def _standing_increases(game: Game, solving: Solving, opts: Options):  # type: i
     if not _bid_over_a_bid(game, solving):
         return (Verdict.VACUOUS, "it holds only because no legal bid is ever made over "
                 "another bid", None)
-    joins = (game.program.several_declarers or game.program.partner_by_call
+    joins = (bool(game.program.joinable) or game.program.partner_by_call
              or bool(game.constructs(K.HoldBid)))
     if all(_raises_everywhere(game, solving, k, joins) for k in range(1, game.stages + 1)):
         return Verdict.HOLDS, "for every call at any moment of every auction", None
@@ -1455,11 +1455,11 @@ def _scores(game: Game, scores: tuple[int, ...] | None) -> str:
 def _generic_text(game: Game, pid: str, text: str) -> str:
     """A generic property as it reads for ``game``: where several seats may declare one
     bid, a bid may repeat the standing bid, and the auction ends with its declarers."""
-    if (game.program.partner_by_call and not game.program.several_declarers
+    if (game.program.partner_by_call and not game.program.joinable
             and pid == "auction.standing_bid_increases"):
         return ("Every legal bid beats the standing bid or accepts it (repeats a bid the "
                 "rules let one other seat accept), so the standing bid never goes down.")
-    if game.program.several_declarers:
+    if game.program.joinable:
         if pid == "auction.standing_bid_increases":
             return ("Every legal bid beats the standing bid or joins it (repeats a bid the "
                     "rules let other seats join), so the standing bid never goes down.")

@@ -245,7 +245,11 @@ def _decode(u: Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tupl
             actions += [Discard(c) for i, c in enumerate(game.deck) if mask >> i & 1]
         elif phase.kind is PhaseKind.DECIDE and u.decision is not None:
             choice, names = u.decision
-            actions.append(Declare(names[value(choice)]))
+            if u.contest is None:
+                actions.append(Declare(names[value(choice)]))
+            else:  # each seat that declares, in turn
+                actions += [Declare(names[value(mine)]) for _seat, takes_part, mine in u.contest
+                            if value(takes_part)]
         elif phase.kind is PhaseKind.DROP_OUT and u.drop_out is not None:
             actions += _drop_out_actions(u, value)
     if value(u.all_out):  # nobody defends: no play

@@ -305,6 +305,13 @@ class SetupChecks(_GameRead):
                  + self.constructs(K.PartnerAccepts))
         for rule, body in drop:
             assert isinstance(body, K.DropOut)
+            # a choice that leaves one of the seats that joined a bid the declarer, made
+            # before the defenders choose, leaves no side formed in the deal
+            order = [r.id for r in self.rules]  # type: ignore[attr-defined]
+            settled = [r for r, b in self.constructs(K.Decide)
+                       if b.each_declarer and order.index(r.id) < order.index(rule.id)]  # type: ignore[attr-defined]
+            if settled and not self.constructs(K.PartnerHolds) + self.constructs(K.PartnerAccepts):
+                joins = ()
             if joins:
                 raise self._fail(f"defenders who drop out with declarers or partners formed in "
                                  f"the deal ({joins[0][0].id}) is not supported yet: a seat on "

@@ -433,21 +433,30 @@ class Announce(Construct):
 
 @_c
 class Option(Construct):
-    """One choice of a ``Decide`` rule: allowed when ``when`` holds (scope: STATUS)."""
+    """One choice of a ``Decide`` rule: allowed when ``when`` holds (scope: STATUS).  Where
+    several seats choose in turn, the option of the highest ``rank`` wins."""
 
     name: str
     when: Expr
     sets: tuple[tuple[str, Expr], ...] = ()
+    rank: int = 0
 
 
 @_c
 class Decide(Construct):
     """After the auction and before the first lead, ``by`` (scope: STATUS) chooses one of
     ``options``.  A ``TrumpIs`` rule that reads tracked values is read again after the
-    choice: trumps named by the declarer, say."""
+    choice: trumps named by the declarer, say.
+
+    With ``each_declarer``, where several seats declare one bid (they joined it:
+    ``SameBidJoins``), each of them chooses in turn, from ``by`` in the direction of play,
+    each choice heard by all; the option of the highest ``rank`` wins, of equal ranks the
+    earliest chooser's.  Its chooser alone then declares, and only his choice sets its
+    values: several seats bid Game and name their suits, say, the highest suit winning."""
 
     by: Expr
     options: tuple[Option, ...]
+    each_declarer: bool = False
 
 
 @_c

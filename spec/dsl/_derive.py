@@ -390,15 +390,18 @@ def score(game: Game, seat: Expr, line: str | None = None) -> Expr:
 
 def call_rules(game: Game) -> list[tuple[Rule, Expr, Expr]]:
     """Every rule of the calls as (rule, applies, requires) (scope: CALL): the call rules,
-    and each hold rule, which makes a repeat of the standing bid legal only when it holds."""
+    and each hold rule, which makes a repeat of the standing bid legal only when it holds
+    (a repeat of a bid other seats may join is a join, not a hold)."""
     out: list[tuple[Rule, Expr, Expr]] = []
     for rule, body in game.constructs(K.CallRule):
         assert isinstance(body, K.CallRule)
         out.append((rule, body.applies, body.requires))
     for rule, body in game.constructs(K.HoldBid):
         assert isinstance(body, K.HoldBid)
-        repeat = BoolOp(Op.AND, (Ref(Ctx.CALL_IS_BID), Ref(Ctx.HAS_STANDING),
-                                 Compare(Op.EQ, Ref(Ctx.CALL_BID), Ref(Ctx.STANDING))))
+        repeat: Expr = BoolOp(Op.AND, (Ref(Ctx.CALL_IS_BID), Ref(Ctx.HAS_STANDING),
+                                       Compare(Op.EQ, Ref(Ctx.CALL_BID), Ref(Ctx.STANDING))))
+        if any(game.joinable_bids):
+            repeat = BoolOp(Op.AND, (repeat, Not(call_joins(game))))
         out.append((rule, repeat, body.when))
     return out
 

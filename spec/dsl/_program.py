@@ -171,10 +171,15 @@ class DealProgram:
     # the seat that bid it (the declarer, if it stands)
     acceptable: tuple[int, ...] = ()
 
+    # a choice after the auction that leaves one of the seats that joined a bid the declarer
+    # (a ``Decide`` rule with ``each_declarer``)
+    contest: bool = False
+
     @property
     def several_declarers(self) -> bool:
-        """Whether a deal can have several declarers, each settled on his own."""
-        return bool(self.joinable)
+        """Whether a deal can be played with several declarers, each settled on his own:
+        seats may join a bid, and no choice after the auction leaves one of them."""
+        return bool(self.joinable) and not self.contest
 
     @property
     def partner_by_call(self) -> bool:
@@ -353,6 +358,7 @@ class Lowering(ConstructVisitor[None]):
             partner=D.declarer_partner(self.game) if self.partner_rules else None,
             partner_rules=tuple(self.partner_rules),
             acceptable=tuple(k for k, ok in enumerate(self.game.acceptable_bids) if ok),
+            contest=self.decide is not None and self.decide[1].each_declarer,
         )
 
     # -- equipment -----------------------------------------------------------------------

@@ -285,16 +285,47 @@ class Auction(CompiledRules):
 
     def _do_decide(self, w: Any, decl: Declare) -> None:
         assert self._decide is not None
+        if self._contest:  # type: ignore[attr-defined]
+            w.chosen = w.chosen + ((w.turn, decl.name),)
+            nxt = self._next_chooser(w)
+            if nxt >= 0:
+                w.log = w.log + ((w.turn, decl),)
+                w.turn = nxt
+                return
+            # all have chosen: the highest option wins, of equal ones the earliest
+            seat, name = w.chosen[0]
+            for s, n in w.chosen[1:]:
+                if self._ranks[n] > self._ranks[name]:  # type: ignore[attr-defined]
+                    seat, name = s, n
+            w.log = w.log + ((w.turn, decl),)
+            w.declarer, w.declarers, w.joined = seat, 1 << seat, 0
+            self._seat_the_play(w)  # type: ignore[attr-defined]
+            w.turn = seat
+            decl = Declare(name)
+            w.log, log = w.log[:-1], w.log  # the winner's choice sets the values
+        else:
+            log = None
         for d, _when, sets in self._decide[2]:
             if d.name == decl.name:
                 self._set_tracked(w, sets)
                 if self._trump_is is not None:  # trumps named by the choice, say
                     w.trump = self._trump_is(w)
                 fired(w, self._decide[0])
-                w.log = w.log + ((w.turn, decl),)
+                w.log = w.log + ((w.turn, decl),) if log is None else log
                 self._advance(w, PhaseKind.DECIDE)  # type: ignore[attr-defined]
                 self._after_status(w)
                 return
+
+    def _next_chooser(self, w: Any) -> int:
+        """The next seat, in the direction of play, that declares and has not chosen;
+        -1 when every one has."""
+        done = {s for s, _n in w.chosen}
+        seat = w.turn
+        for _ in range(self.n):
+            seat = (seat + 1) % self.n
+            if w.declarers >> seat & 1 and seat not in done:
+                return seat
+        return -1
 
     def _set_tracked(self, w: Any, sets: Any) -> None:
         """Tracked values set by rules that all read the values before any is set."""

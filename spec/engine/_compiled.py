@@ -124,7 +124,7 @@ class CompiledRules:
         self.ladder = g.ladder
         # sides formed during the deal: the bids several seats may declare, and the
         # declarer's partner as the auction ends
-        self._joinable = g.joinable_bids if g.program.several_declarers else None
+        self._joinable = g.joinable_bids if g.program.joinable else None
         self._acceptable = g.acceptable_bids if g.program.partner_by_call else None
         self._partner = (self._fn(E.status, g.program.partner, "partner")
                          if g.program.partner is not None else None)
@@ -275,6 +275,9 @@ class CompiledRules:
             self._decide = (rule, self._fn(E.status, decide.by, "decider"), tuple(
                 (Declare(o.name), self._fn(E.status, o.when, "option"), self._sets(E.status, o.sets))
                 for o in body.options))
+        # each seat that declares chooses in turn, the best option's chooser declaring
+        self._contest = bool(decide is not None and decide.body.each_declarer)  # type: ignore[union-attr]
+        self._ranks = {o.name: o.rank for o in decide.body.options} if decide is not None else {}  # type: ignore[union-attr]
         take = program.phase(PhaseKind.EXCHANGE)
         self._take_talon: tuple[Rule, Fn, int] | None = None
         if take is not None:

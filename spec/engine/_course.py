@@ -103,6 +103,10 @@ class Course(CompiledRules):
         elif not self.trump_from_aside:
             w.trump = self._trump_of[w.contract]
         w.declarers = 1 << w.declarer | w.joined
+        self._seat_the_play(w)
+
+    def _seat_the_play(self, w: Any) -> None:
+        """The declarer known: his partner, who sits out, and who leads."""
         if w.accepter >= 0:  # the seat that accepted the contract in the auction
             w.partner = w.accepter
         else:

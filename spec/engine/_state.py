@@ -179,6 +179,9 @@ class State:
     accepter: int = -1
     declarers: int = 0
     partner: int = -1
+    # the choices made so far where each declaring seat chooses in turn (a Decide rule
+    # with each_declarer): (seat, option name), in order
+    chosen: tuple[tuple[int, str], ...] = ()
     # a defender who stayed may invite one who dropped out back into the play: the seat
     # deciding whether to (the host, while he decides) and the guest
     host: int = -1

@@ -20,14 +20,15 @@ Sources:
   [CH]   the same translation's Variations, https://hello.chitka.online/b/-282/p/301
 
 How the rules are written (each a choice the digest leaves open, or a way of saying it):
-  * the contracts are the levels of one ladder: One to Four, then Game in each suit but
-    hearts (the suit named with the bid, ranked by the seed's suit numbers, so that of
-    several Game bidders the highest suit wins and among equal suits the most senior,
-    who bid first), then Hearts;
+  * the contracts are the levels of one ladder: One to Four, Game and Hearts; Game is one
+    bid, which a player at his first turn may bid again over another's (he joins it);
+    after the auction each Game bidder names a suit but hearts, the most senior first, and
+    the highest suit by the seed's numbers wins, of equal suits the most senior's: he alone
+    declares (naming in seniority order, binding: the digest's assumption, G9);
   * a pass is final: a seat that has passed may only pass when its turn comes round
     again, and the auction is over after two passes in a row following a bid;
-  * the declarer names trumps as a choice after the exchange (in Game and Hearts the
-    only suit he may name is the contract's);
+  * the declarer names trumps as a choice after the exchange, from the suits his contract
+    allows (in Hearts, hearts; in Game, any suit but hearts);
   * the first bid of the auction must be One unless it is Game or Hearts, which the seed
     allows at a player's first turn "irrespective of the step rule".
 
@@ -66,6 +67,7 @@ from spec.dsl import (
     Property,
     RankOrder,
     RedealIfNoBid,
+    SameBidJoins,
     Rule,
     Scope,
     ScoreRule,
@@ -145,26 +147,14 @@ DEFENDER_MINIMUM = 2  # a defender's own tricks
 TEAM_MINIMUM = 4  # host's and guest's tricks together
 
 # -- the contracts ------------------------------------------------------------------------
-# One ladder of levels: One to Four, Game in three suits (ranked by the suit numbers, so
-# that the highest suit wins among several Game bids), Hearts.
-ONE, FOUR, HEARTS = 1, 4, 8
+# One ladder of levels: One to Four, Game (its suit named after the auction), Hearts.
+ONE, FOUR, GAME, HEARTS = 1, 4, 5, 6
 LEVEL = contract.level
 IS_NUMBERED = LEVEL <= FOUR
 # seed: hearts 4, diamonds 3, clubs 2, spades 1; pagat: spades 2, clubs 1
 SEED_NUMBERS = {Suit.HEARTS: 4, Suit.DIAMONDS: 3, Suit.CLUBS: 2, Suit.SPADES: 1}
 PAGAT_NUMBERS = {Suit.HEARTS: 4, Suit.DIAMONDS: 3, Suit.SPADES: 2, Suit.CLUBS: 1}
 NAMED = "trumps_named"  # the suit the declarer names after the exchange
-
-
-def game_level(suit: Suit, numbers: dict[Suit, int]) -> int:
-    """The level of Game in ``suit`` (Hearts for hearts): above Four, by suit number."""
-    return HEARTS if suit is Suit.HEARTS else FOUR + numbers[suit]
-
-
-def ladder_names(numbers: dict[Suit, int]) -> tuple[tuple[int, str], ...]:
-    games = tuple((game_level(s, numbers), f"Game{s.letter}")
-                  for s in (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS))
-    return ((1, "One"), (2, "Two"), (3, "Three"), (4, "Four"), *sorted(games), (8, "Hearts"))
 
 
 def seniority(s: Expr) -> Expr:
@@ -177,8 +167,9 @@ def seniority(s: Expr) -> Expr:
 
 def allowed(suit: Suit, numbers: dict[Suit, int]) -> Expr:
     """The contract allows ``suit`` as trumps: a numbered contract up to the suit's
-    number, or Game (Hearts) in that suit."""
-    return (IS_NUMBERED & (LEVEL <= numbers[suit])) | (LEVEL == game_level(suit, numbers))
+    number; Game any suit but hearts; Hearts hearts."""
+    return (IS_NUMBERED & (LEVEL <= numbers[suit])) | (
+        LEVEL == (HEARTS if suit is Suit.HEARTS else GAME))
 
 
 # -- who is what in the play, for the payoff --------------------------------------------
@@ -240,27 +231,26 @@ TEN_TRICKS = Rule(
 SEATS3, SEATS4 = _seat_rules(3), _seat_rules(4)
 
 
-def _trump_rules(numbers: dict[Suit, int]) -> dict[str, Rule]:
-    """The rules that read the suit numbers: the ladder's names and the trumps allowed."""
-    return {
-        "ladder": Rule(
-            id="auction.contracts", text="The contracts, lowest first: One, Two, Three, Four, "
-            "Game (in a suit named with the bid, not hearts; by suit number) and Hearts.  "
-            "Each means the declarer alone undertakes to win 6 of the 10 tricks.",
-            source=seed("PRF-AUC-1"),
-            body=Ladder(levels=tuple(range(1, 9)), strains=(None,), names=ladder_names(numbers))),
-        "name_trumps": Rule(
-            id="exchange.name_trumps", text="The declarer then names trumps from the suits his "
-            "contract allows: One any suit, Two those numbered 2 or more, Three those numbered "
-            "3 or more, Four hearts; in Game and Hearts the contract's suit.",
-            source=seed("PRF-EXCH-3", also=("PRF-DECK-3",)),
-            body=Decide(by=declarer, options=tuple(
-                Option(s.name.lower(), when=allowed(s, numbers), sets=((NAMED, const(s)),))
-                for s in (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)))),
-    }
+def _name_trumps(numbers: dict[Suit, int]) -> Rule:
+    """The rule that reads the suit numbers: the trumps each contract allows, and which
+    suit wins where several Game bidders name one."""
+    return Rule(
+        id="exchange.name_trumps", text="The declarer then names trumps from the suits his "
+        "contract allows: One any suit, Two those numbered 2 or more, Three those numbered 3 "
+        "or more, Four hearts, Game any suit but hearts, Hearts hearts.  Where several "
+        "players bid Game, each names a suit in turn, the most senior first, each heard by "
+        "all; the highest-numbered suit named wins, of equal suits the most senior's, and "
+        "that player alone declares, his suit trumps.",
+        source=seed("PRF-EXCH-3", "several Game bidders: PRF-AUC-9; naming in seniority "
+                    "order, binding, is the digest's [assumption] (G9)",
+                    also=("PRF-DECK-3", "PRF-AUC-9")),
+        body=Decide(by=declarer, each_declarer=True, options=tuple(
+            Option(s.name.lower(), when=allowed(s, numbers), sets=((NAMED, const(s)),),
+                   rank=numbers[s])
+            for s in (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS))))
 
 
-SEED_TRUMPS, PAGAT_TRUMPS = _trump_rules(SEED_NUMBERS), _trump_rules(PAGAT_NUMBERS)
+SEED_TRUMPS, PAGAT_TRUMPS = _name_trumps(SEED_NUMBERS), _name_trumps(PAGAT_NUMBERS)
 
 # 1. Players, seats, direction ------------------------------------------------------------
 SIDES = Rule(
@@ -316,6 +306,13 @@ TALON = Rule(
 BID = call.bid.level
 STANDING = standing.bid.level
 SENIOR_TO_HOLDER = seniority(seat) < seniority(standing.bidder)
+CONTRACTS = Rule(
+    id="auction.contracts", text="The contracts, lowest first: One, Two, Three, Four, Game "
+    "and Hearts.  Each means the declarer alone undertakes to win 6 of the 10 tricks; they "
+    "differ in the trumps they allow.", source=seed("PRF-AUC-1"),
+    body=Ladder(levels=tuple(range(ONE, HEARTS + 1)), strains=(None,),
+                names=((1, "One"), (2, "Two"), (3, "Three"), (4, "Four"), (GAME, "Game"),
+                       (HEARTS, "Hearts"))))
 BID_ORDER = Rule(
     id="auction.bid_order", text="Each contract beats those before it on the ladder.",
     source=seed("PRF-AUC-1"), body=BidOrder(key=bid.level))
@@ -358,12 +355,11 @@ AFTER_GAME = Rule(
     "together say so).", source=seed("PRF-AUC-8"),
     body=Claim(Scope.CALL, implies(standing.exists & (STANDING > FOUR) & (seat_calls > 0)
                                    & call.is_bid, ~legal_call)))
-GAME_SUITS = Rule(
-    id="auction.several_games", text="Of several Game bids the one in the higher-numbered suit "
-    "wins, and of equal suits the most senior's: a later Game bid must name a higher suit.",
-    source=seed("PRF-AUC-9", "naming with the bid, in the order of the first turns, which is "
-                "seniority order ([assumption], G9)"),
-    body=CallRule(applies=call.is_bid & standing.exists & (STANDING > FOUR), requires=BID > STANDING))
+SEVERAL_GAMES = Rule(
+    id="auction.several_games", text="After a Game bid a player who has not yet had a turn "
+    "may bid Game too: he joins it, and after the auction every Game bidder names a suit "
+    "(exchange.name_trumps).", source=seed("PRF-AUC-9", also=("PRF-AUC-8",)),
+    body=SameBidJoins(bids=bid.level == GAME))
 DECLARER = Rule(
     id="auction.declarer", text="When all but one have passed, that player declares the "
     "current contract (a Hearts bidder at once).", source=seed("PRF-AUC-10"),
@@ -565,7 +561,7 @@ VARIANTS = (
     Variant(
         id="pagat_suit_order",
         text="Pagat's current suit numbers: hearts 4, diamonds 3, spades 2, clubs 1.",
-        replaces=tuple((SEED_TRUMPS[k], PAGAT_TRUMPS[k]) for k in SEED_TRUMPS),
+        replaces=((SEED_TRUMPS, PAGAT_TRUMPS),),
         source=source("PRF-VAR-3", "[PG], [WP], [DEWP] (G2)"),
     ),
     Variant(
@@ -599,7 +595,7 @@ VARIANTS = (
 # query of its own, on a whole trick or deal, which for these two dozen cases would cost
 # more than the rest of the check together.  tests/games/test_preference.py proves that
 # every case (a situation and what holds in it) can occur.
-_ONE, _TWO, _THREE, _FOUR, _GAME_S, _GAME_C, _GAME_D, _HEARTS = range(1, 9)
+_ONE, _TWO, _THREE, _FOUR, _GAME, _HEARTS = range(1, 7)
 _SUIT = free_suit("suit")
 
 
@@ -796,7 +792,7 @@ FACTS = (
         holds=all_of(
             implies(standing.exists & (standing.bid.level == _TWO) & (passes_in_row == 2),
                     auction_over),
-            implies(standing.exists & (standing.bid.level == _GAME_C) & (passes_in_row == 2),
+            implies(standing.exists & (standing.bid.level == _GAME) & (passes_in_row == 2),
                     auction_over),
             implies(standing.exists & (standing.bid.level == _TWO) & (passes_in_row == 1),
                     ~auction_over),
@@ -810,12 +806,11 @@ FACTS = (
     ),
     Property(
         id="auction.opening_seen",
-        text="The first bid of the auction may be One, or at a first turn Game in any suit but "
-        "hearts or Hearts, and never Two, Three or Four.",
+        text="The first bid of the auction may be One, or at a first turn Game or Hearts, and "
+        "never Two, Three or Four.",
         scope=Scope.CALL,
         holds=all_of(
-            *(implies(_opening(level), legal_call)
-              for level in (_ONE, _GAME_S, _GAME_C, _GAME_D, _HEARTS)),
+            *(implies(_opening(level), legal_call) for level in (_ONE, _GAME, _HEARTS)),
             *(implies(~standing.exists & _bids(level), ~legal_call)
               for level in (_TWO, _THREE, _FOUR))),
         covers=("auction.contracts", "auction.open_one", "auction.game_first_turn"),
@@ -859,41 +854,34 @@ FACTS = (
     ),
     Property(
         id="auction.games_seen",
-        text="Game (in spades, say) may be bid over One at a first turn but not at a later "
-        "one, nor Hearts; over Game in "
-        "clubs, Game in diamonds or Hearts may be bid at a first turn, but not Game in clubs "
-        "or spades, nor Four; a player who has passed may only pass.",
+        text="Game may be bid over One at a first turn but not at a later one, nor Hearts; "
+        "over Game, Game again (joining it) or Hearts may be bid at a first turn, but not at "
+        "a later one, nor Four; a player who has passed may only pass.",
         scope=Scope.CALL,
         holds=all_of(
-            implies(_over(_ONE, _GAME_S) & (seat_calls == 0), legal_call),
-            implies(_over(_ONE, _GAME_S) & (seat_calls == 1), ~legal_call),
-            implies(_over(_ONE, _GAME_D) & (seat_calls == 1), ~legal_call),
+            implies(_over(_ONE, _GAME) & (seat_calls == 0), legal_call),
+            implies(_over(_ONE, _GAME) & (seat_calls == 1), ~legal_call),
             implies(_over(_ONE, _HEARTS) & (seat_calls == 1), ~legal_call),
-            implies(_over(_GAME_C, _GAME_D) & (seat_calls == 0), legal_call),
-            implies(_over(_GAME_C, _HEARTS) & (seat_calls == 0), legal_call),
-            implies(_over(_GAME_C, _GAME_C), ~legal_call),
-            implies(_over(_GAME_C, _GAME_S), ~legal_call),
-            implies(_over(_GAME_C, _FOUR), ~legal_call),
+            implies(_over(_GAME, _GAME) & (seat_calls == 0), legal_call),
+            implies(_over(_GAME, _HEARTS) & (seat_calls == 0), legal_call),
+            implies(_over(_GAME, _GAME) & (seat_calls == 1), ~legal_call),
+            implies(_over(_GAME, _FOUR), ~legal_call),
             implies(seat_passed & call.is_bid, ~legal_call)),
         covers=("auction.game_first_turn", "auction.several_games", "auction.pass_final"),
-        unless=("pagat_suit_order",),
-        source=seed("PRF-AUC-9", "the suit named with the Game bid, in seniority order, is "
-                    "the digest's assumption (G9): a junior's Game in an equal suit would lose",
-                    also=("PRF-AUC-6", "PRF-AUC-8", "PRF-AUC-2")),
+        source=seed("PRF-AUC-8", also=("PRF-AUC-6", "PRF-AUC-9", "PRF-AUC-2")),
     ),
     Property(
         id="exchange.trumps_seen",
         text="The trumps the declarer names follow his contract: in Two never spades, in "
-        "Three diamonds or hearts, in Four hearts; in Game the suit of the Game (spades, "
-        "clubs or diamonds), in Hearts hearts.",
+        "Three diamonds or hearts, in Four hearts; in Game spades, clubs or diamonds, never "
+        "hearts; in Hearts hearts.",
         scope=Scope.OUTCOME,
         holds=all_of(
             implies(LEVEL == _TWO, trump != Suit.SPADES),
             implies(LEVEL == _THREE, (trump == Suit.DIAMONDS) | (trump == Suit.HEARTS)),
             implies(LEVEL == _FOUR, trump == Suit.HEARTS),
-            implies(LEVEL == _GAME_S, trump == Suit.SPADES),
-            implies(LEVEL == _GAME_C, trump == Suit.CLUBS),
-            implies(LEVEL == _GAME_D, trump == Suit.DIAMONDS),
+            implies(LEVEL == _GAME, (trump == Suit.SPADES) | (trump == Suit.CLUBS)
+                    | (trump == Suit.DIAMONDS)),
             implies(LEVEL == _HEARTS, trump == Suit.HEARTS)),
         covers=("exchange.name_trumps", "exchange.trumps"),
         unless=("pagat_suit_order",),
@@ -944,9 +932,9 @@ GAME = Game(
         SEATS3["seats"], SIDES, CLOCKWISE, SEATS3["sits_out"], NEXT_DEALER,
         PACK, RANKS, TRICK_VALUE,
         SHUFFLE, PACKETS, TALON,
-        SEED_TRUMPS["ladder"], BID_ORDER, TURNS, PASS_FINAL, OPEN_ONE, ONE_STEP, HOLD,
-        FIRST_TURN, AFTER_GAME, GAME_SUITS, DECLARER, ALL_PASS,
-        EXCHANGE, TRUMPS_NAMED, SEED_TRUMPS["name_trumps"], TRUMPS,
+        CONTRACTS, BID_ORDER, TURNS, PASS_FINAL, OPEN_ONE, ONE_STEP, HOLD,
+        FIRST_TURN, AFTER_GAME, SEVERAL_GAMES, DECLARER, ALL_PASS,
+        EXCHANGE, TRUMPS_NAMED, SEED_TRUMPS, TRUMPS,
         DEFENCE,
         FIRST_LEAD, FOLLOW, TRUMP_IF_VOID, MUST_BEAT, LOWEST_WINNER, TRUMPS_WIN, LED_WINS, TEN_TRICKS,
         FROM_THE_POT, PAYS_TRICKS, DECLARER_FAILS, TRICK_CHIPS,

@@ -71,12 +71,12 @@ def test_worked_payoffs(winners: list[int], dropped: int, guest: int,
 
 # -- the auction -----------------------------------------------------------------------------
 def test_the_first_bid_is_one_or_a_first_turn_game() -> None:
-    assert bids(after()) == {"pass", "One", "GameS", "GameC", "GameD", "Hearts"}
+    assert bids(after()) == {"pass", "One", "Game", "Hearts"}
 
 
 def test_one_step_up_or_a_hold_by_a_senior() -> None:
     s = after("One")  # forehand bid One; the middle hand (junior) may only go one step up
-    assert bids(s) == {"pass", "Two", "GameS", "GameC", "GameD", "Hearts"}
+    assert bids(s) == {"pass", "Two", "Game", "Hearts"}
     s = apply(s, call("Two"))
     s = apply(s, call("pass"))  # the rear hand passes
     assert bids(s) == {"pass", "Two", "Three"}  # forehand, senior, may hold Two
@@ -101,12 +101,43 @@ def test_a_pass_is_final_and_two_passes_end_it() -> None:
 
 
 def test_game_only_at_the_first_turn_and_then_the_others_are_out() -> None:
-    s = after("One", "pass", "GameC")
+    s = after("One", "pass", "Game")
     assert bids(s) == {"pass"}  # forehand has had his turn: he is out
-    s = after("One", "GameS")
-    assert bids(s) == {"pass", "GameC", "GameD", "Hearts"}  # a first turn: a higher Game
-    s = after("One", "GameD", "pass", "pass")
+    s = after("One", "Game")
+    assert bids(s) == {"pass", "Game", "Hearts"}  # a first turn: Game too, or Hearts
+    s = after("One", "Game", "pass", "pass")
     assert s.declarer == 1 and s.phase is Phase.DECIDE  # no exchange in Game
+    # a lone Game declarer names any suit but hearts, after the auction
+    assert bids(s) == {"spades", "clubs", "diamonds"}
+
+
+@pytest.mark.parametrize(("games", "named", "declarer", "trumps"), [
+    # PRF-AUC-9: the highest suit named wins (seed: diamonds, clubs, spades)
+    (("Game", "Game", "Game"), ("clubs", "diamonds", "spades"), 1, Suit.DIAMONDS),
+    # of equal suits the most senior's: forehand named first
+    (("Game", "Game", "pass"), ("clubs", "clubs"), 0, Suit.CLUBS),
+    (("pass", "Game", "Game"), ("spades", "clubs"), 2, Suit.CLUBS),
+    (("One", "Game", "Game"), ("diamonds", "diamonds"), 1, Suit.DIAMONDS),
+], ids=["highest-suit", "equal-senior", "junior-higher", "after-one"])
+def test_several_game_bidders_name_suits_in_seniority_order(
+        games: tuple[str, ...], named: tuple[str, ...], declarer: int, trumps: Suit) -> None:
+    """PRF-AUC-8, PRF-AUC-9: Game is one bid, which a later player at his first turn may
+    bid too; after the auction each Game bidder names a suit, the most senior first, each
+    heard by all, and the highest named suit wins, of equal suits the most senior's."""
+    s = after(*games)
+    while s.phase is Phase.AUCTION:  # the players out pass
+        s = apply(s, call("pass"))
+    assert s.phase is Phase.DECIDE and GAME.ladder[s.contract].label == "Game"
+    bidders = [seat for seat, b in s.calls if b >= 0 and GAME.ladder[b].label == "Game"]
+    for seat, suit in zip(bidders, named):
+        assert s.turn == seat
+        assert bids(s) == {"spades", "clubs", "diamonds"}  # any suit but hearts, always
+        s = apply(s, Declare(suit))
+    assert s.declarer == declarer and s.declaring_seats == (declarer,)
+    assert s.trump == suit_code(trumps)
+    assert s.phase is Phase.DROP_OUT and declarer not in (s.turn,)
+    # each choice is in the record, in order, and the record replays
+    assert [str(a) for seat, a in s.log[-len(named):]] == list(named)
 
 
 def test_hearts_ends_the_auction() -> None:
@@ -347,6 +378,6 @@ def test_the_trumps_named_follow_the_contract_and_a_wrong_table_is_caught() -> N
 
     ids = ("exchange.trumps_seen", "exchange.trumps_offered")
     assert [r.verdict for r in check_game(GAME, only=ids)] == [Verdict.HOLDS] * 2
-    wrong = GAME.with_rules(tuple(PAGAT_TRUMPS["name_trumps"] if r.id == "exchange.name_trumps"
+    wrong = GAME.with_rules(tuple(PAGAT_TRUMPS if r.id == "exchange.name_trumps"
                                   else r for r in GAME.rules))
     assert [r.verdict for r in check_game(wrong, only=ids)] == [Verdict.VIOLATED] * 2

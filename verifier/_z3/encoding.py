@@ -313,7 +313,8 @@ def sides(sit: Situation, contract: Any, declarer: Any) -> None:
     enc = sit.enc
     g = enc.game
     declares = [enc.bool_var(f"declares_{k}") for k in range(g.players)]
-    joinable = g.program.joinable
+    # seats that joined the bid declare in the play, unless a choice left one of them
+    joinable = g.program.joinable if g.program.several_declarers else ()
     can_join = z3.Or(*[contract == k for k in joinable]) if joinable else enc.bool(False)
     for k in range(g.players):
         sit.facts += [z3.Implies(declarer == k, declares[k]),
