@@ -2,7 +2,7 @@
 
 A record lists the hands, every action in order with its seat, each trick's cards and
 winner, the contract, the points taken and the scores.  Deals thrown in because nobody
-bid come first, each with its hands and calls.  ``replay`` re-runs a record through the
+bid come first, each with its hands (and talon) and calls.  ``replay`` re-runs a record through the
 engine and reports the first step where the record and the rules disagree.
 """
 from __future__ import annotations
@@ -25,6 +25,7 @@ from spec.engine import (
     Play,
     PotSession,
     State,
+    ThrownIn,
     TrickRecord,
     engine_for,
     parse_action,
@@ -82,6 +83,22 @@ def hands_text(game: Game, hands: Sequence[int]) -> dict[str, str]:
     return {game.table.name(s): str(CardSet(game.deck, h)) for s, h in enumerate(hands)}
 
 
+def _talon_text(game: Game, dealt: Sequence[int]) -> str:
+    """The talon as dealt: the cards of the pack in none of the hands ``dealt``."""
+    talon = (1 << len(game.deck)) - 1
+    for h in dealt:
+        talon &= ~h
+    return str(CardSet(game.deck, talon))
+
+
+def _thrown_in(game: Game, d: ThrownIn) -> dict[str, Any]:
+    out: dict[str, Any] = {"hands": hands_text(game, d.dealt)}
+    if game.program.talon_cards:
+        out["talon"] = _talon_text(game, d.dealt)
+    out.update(actions=_actions(game, d.log), reason=d.reason, dealer=game.table.name(d.dealer))
+    return out
+
+
 def to_record(state: State) -> dict[str, Any]:
     """The record of a deal (finished or not) as JSON-ready data."""
     game = state.game
@@ -94,12 +111,7 @@ def to_record(state: State) -> dict[str, Any]:
         "variants": list(game.active_variants),
         "seed": state.seed,
         "dealer": t.name(state.dealer),
-        "thrown_in": [
-            {"hands": hands_text(game, d.dealt),
-             "actions": _actions(game, d.log), "reason": d.reason,
-             "dealer": t.name(d.dealer)}
-            for d in state.thrown_in
-        ],
+        "thrown_in": [_thrown_in(game, d) for d in state.thrown_in],
         "hands": hands,
         "actions": _actions(game, state.log),
         "contract": None if state.contract < 0 else _contract(state),
@@ -108,7 +120,7 @@ def to_record(state: State) -> dict[str, Any]:
         "scores": None if state.scores is None else {t.name(s): x for s, x in enumerate(state.scores)},
     }
     if game.program.talon_cards:
-        out["talon"] = str(CardSet(game.deck, state.dealt_talon))
+        out["talon"] = _talon_text(game, state.dealt)
     if state.turn_up >= 0:
         out["turn_up"] = str(game.deck[state.turn_up])
     if eng.pot_rule is not None:
