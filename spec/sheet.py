@@ -25,8 +25,10 @@ from spec.dsl._derive import score_lines
 from spec.engine import Bot, State, engine_for, session
 from spec.errors import NotationError
 
-__all__ = ["Entry", "GameWon", "RubberRecord", "play_rubber", "sheet_of", "render_sheet",
-           "rubber_json"]
+__all__ = ["RUBBER_FORMAT", "Entry", "GameWon", "RubberRecord", "play_rubber", "sheet_of",
+           "render_sheet", "rubber_json"]
+
+RUBBER_FORMAT = "trickspec-rubber/1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +171,10 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
 
 
 def play_rubber(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
-                dealer: int | None = None, max_deals: int = 200) -> RubberRecord:
-    """Play a :func:`~spec.engine.session` of deals with bots until the rubber is over.
+                dealer: int | None = None, max_deals: int = 200,
+                play: Callable[[State], State] | None = None) -> RubberRecord:
+    """Play a :func:`~spec.engine.session` of deals with bots until the rubber is over
+    (``play`` plays each deal in place of the bots: see :func:`~spec.engine.session`).
 
     Raises:
         NotationError: the game keeps no rubber sheet.
@@ -179,7 +183,8 @@ def play_rubber(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
         sheet_of(game, ())  # raises the one-line explanation
     deals: list[State] = []
     record = sheet_of(game, (), seed)
-    for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer), max_deals):
+    deals_played = session(game, seed=seed, bots=bots, dealer=dealer, play=play)
+    for state in itertools.islice(deals_played, max_deals):
         deals.append(state)
         record = sheet_of(game, deals, seed)
         if record.over:
@@ -258,7 +263,7 @@ def rubber_json(record: RubberRecord) -> dict[str, Any]:
     game = record.game
     names = [game.table.side_name(s) for s in record.sides]
     return {
-        "format": "trickspec-rubber/1",
+        "format": RUBBER_FORMAT,
         "game": game.key,
         "variants": list(game.active_variants),
         "seed": record.seed,

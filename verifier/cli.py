@@ -48,8 +48,8 @@ from spec.records import (
     hands_from_text,
     hands_text,
     json_kind,
-    replay,
-    replay_session,
+    match_json,
+    replay_record,
     session_json,
     to_record,
 )
@@ -401,10 +401,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                                     else args.deals, seed=args.seed, dealer=dealer)
         except SpecError as e:
             raise InputError(str(e)) from None
-        # the record of the session, and who ends it with the most chips (MatchOf)
-        record = {**session_json(pots),
-                  "winners": [game.table.name(i) for i in pots.winners]}
-        text = (json.dumps(record, indent=2, ensure_ascii=False) if args.json
+        text = (json.dumps(session_json(pots), indent=2, ensure_ascii=False) if args.json
                 else render_pot_session(game, pots))
         return _emit(args, text)
     if args.rubber or (args.match and rubber):
@@ -418,12 +415,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         except SpecError as e:
             raise InputError(str(e)) from None
         if args.json:
-            text = json.dumps({"game": game.key, "variants": list(game.active_variants),
-                               "sides": [game.table.side_name(s) for s in match.sides],
-                               "deals": [to_record(d) for d in match.deals],
-                               "totals": [list(t) for t in match.totals],
-                               "winners": [game.table.side_name(match.sides[i]) for i in match.winners]},
-                              indent=2, ensure_ascii=False)
+            text = json.dumps(match_json(match), indent=2, ensure_ascii=False)
         else:
             text = render_match(game, match)
         return _emit(args, text)
@@ -762,7 +754,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     data = read_json(args.file, what="a record from 'trickspec play GAME --json'")
-    report = replay_session(data) if isinstance(data, dict) and "pots" in data else replay(data)
+    report = replay_record(data)  # a deal, a session for a pot, a match or a rubber
     if args.json:
         print(json.dumps({"ok": report.ok, "message": report.message}))
     else:

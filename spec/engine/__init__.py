@@ -43,6 +43,7 @@ from spec.engine._playout import Bot, low_bidder, modest_bot, pick, play_on, ran
 from spec.engine._session import (
     Match,
     PotSession,
+    check_match_length,
     play_deal,
     play_match,
     play_pot_session,
@@ -83,6 +84,7 @@ __all__ = [
     "TrickRecord",
     "View",
     "apply",
+    "check_match_length",
     "drop_engine",
     "engine_for",
     "legal_actions",

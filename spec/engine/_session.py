@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from spec.cards import CardSet
 from spec.dsl import _constructs as K
-from spec.dsl._build import Game, Rule
+from spec.dsl._build import Game
 from spec.engine._deal import int_seeded
 from spec.engine._engine import engine_for, new_deal
 from spec.engine._playout import Bot, play_on, random_bot
@@ -53,21 +53,26 @@ class Match:
 
 
 def session(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
-            dealer: int | None = None, pot: Callable[[], int] | None = None) -> Iterator[State]:
+            dealer: int | None = None, pot: Callable[[], int] | None = None,
+            play: Callable[[State], State] | None = None) -> Iterator[State]:
     """Deals played one after another, as the rules pass from one deal to the next: the
     deal moves on by the game's rotation, and the pack is shuffled afresh or carried
     (gathered from the tricks and cut).  Deal *k* uses seed ``seed + k``: for its shuffle,
     or for the cut of the pack deal *k - 1* left.  In a game with a pot, ``pot()`` gives
     the chips in it as each deal begins (by default the players' antes).  Matches, rubbers
-    and pots all play theirs.
+    and pots all play theirs.  ``play``, when given, plays each deal from its start to its
+    end in place of the bots (the replay of a record follows the record's actions).
     """
     eng = engine_for(game)
     steps = game.program.dealer_steps
     dealer = game.players - 1 if dealer is None else dealer
     pack: list[int] | None = None
     for k in itertools.count():
-        state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer, pack=pack,
-                          pot=None if pot is None else pot())
+        chips = None if pot is None else pot()
+        if play is None:
+            state = play_deal(game, seed=seed + k, bots=bots, dealer=dealer, pack=pack, pot=chips)
+        else:
+            state = play(new_deal(game, seed=seed + k, dealer=dealer, pack=pack, pot=chips))
         yield state
         dealer = (state.dealer + steps) % game.players
         pack = eng.next_pack(state, seed + k + 1)
@@ -82,7 +87,7 @@ def highest(totals: Sequence[int]) -> tuple[int, ...]:
 
 def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
                dealer: int | None = None, max_deals: int = 1000,
-               deals: int | None = None) -> Match:
+               deals: int | None = None, play: Callable[[State], State] | None = None) -> Match:
     """Play a :func:`session` until the game ends.
 
     The game ends by its ``MatchTarget`` rule (a side reaches the target, or leads by it)
@@ -91,6 +96,7 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     deals equally often).  ``max_deals`` bounds a match to a target that no side reaches;
     a match of ``deals`` deals plays them all.  The side with the highest total wins
     (``MatchOf``, or the side that reached the ``MatchTarget``); equal totals share the win.
+    ``play`` plays each deal in place of the bots (see :func:`session`).
 
     Raises:
         NotationError: the game states no end of a match, or ``deals`` is a length its
@@ -98,17 +104,18 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     """
     target = game.constructs(K.MatchTarget)
     length = game.constructs(K.MatchLength)
-    if not target and not length:
-        raise NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
     if deals is not None:
-        _check_length(game, deals, target, length)
+        check_match_length(game, deals)
+    elif not target and not length:
+        raise _no_end(game)
     eng = engine_for(game)
     sides = game.table.sides
     totals = [0] * len(sides)
     played: list[State] = []
     history: list[tuple[int, ...]] = []
     most = max_deals if deals is None else deals
-    for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer), most):
+    for state in itertools.islice(session(game, seed=seed, bots=bots, dealer=dealer, play=play),
+                                  most):
         played.append(state)
         for i, side in enumerate(sides):
             totals[i] += sum(state.scores[s] for s in side) // len(side)  # type: ignore[index]
@@ -118,9 +125,20 @@ def play_match(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     return Match(tuple(played), tuple(sides), tuple(history), highest(totals))
 
 
-def _check_length(game: Game, deals: int, target: tuple[tuple[Rule, K.Construct], ...],
-                  length: tuple[tuple[Rule, K.Construct], ...]) -> None:
-    """Refuse a match of ``deals`` deals unless the game's ``MatchLength`` allows it."""
+def _no_end(game: Game) -> NotationError:
+    return NotationError(f"{game.name} states no end of the game (MatchTarget or MatchLength)")
+
+
+def check_match_length(game: Game, deals: int) -> None:
+    """Refuse a match of ``deals`` deals unless the game's ``MatchLength`` allows it.
+
+    Raises:
+        NotationError: the game plays its matches to a target, or not of this length.
+    """
+    target = game.constructs(K.MatchTarget)
+    length = game.constructs(K.MatchLength)
+    if not target and not length:
+        raise _no_end(game)
     if target:
         raise NotationError(f"{game.name} plays a match to its target "
                             f"({target[0][0].id}), not a number of deals", value=deals)
@@ -157,10 +175,12 @@ class PotSession:
 
 
 def play_pot_session(game: Game, *, deals: int, seed: int = 0,
-                     bots: Sequence[Bot] | None = None, dealer: int | None = None) -> PotSession:
+                     bots: Sequence[Bot] | None = None, dealer: int | None = None,
+                     play: Callable[[State], State] | None = None) -> PotSession:
     """Play ``deals`` deals of a game with a pot, as :func:`session` passes the deal on:
     every player antes before the first deal and again whenever a deal leaves the pot
-    empty; each deal is paid from and into the pot as it stands.
+    empty; each deal is paid from and into the pot as it stands.  ``play`` plays each deal
+    in place of the bots (see :func:`session`).
 
     Raises:
         NotationError: the game keeps no pot.
@@ -177,7 +197,7 @@ def play_pot_session(game: Game, *, deals: int, seed: int = 0,
     pots: list[int] = []
     refilled: list[bool] = []
     # each deal begins with the pot as the deal before left it
-    deals_played = session(game, seed=seed, bots=bots, dealer=dealer, pot=lambda: pot)
+    deals_played = session(game, seed=seed, bots=bots, dealer=dealer, pot=lambda: pot, play=play)
     for state in itertools.islice(deals_played, deals):
         scores = state.scores or (0,) * n
         chips = [c + x for c, x in zip(chips, scores)]

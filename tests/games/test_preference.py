@@ -215,6 +215,24 @@ def test_many_deals_play_and_replay() -> None:
         assert pot % 10 == 0 and pot >= -10
 
 
+@pytest.mark.parametrize("variants", [(), *((v.id,) for v in GAME.variants if not v.not_decidable)],
+                         ids=lambda v: "+".join(v) or "standard")
+def test_a_deal_thrown_in_records_its_talon(variants: tuple[str, ...]) -> None:
+    # all pass: the next dealer deals afresh, and the record keeps the talon of the deal
+    # thrown in beside its hands, as it keeps the talon of the deal played
+    game = GAME.with_variants(*variants)
+    state = play_deal(game, seed=570)
+    assert state.thrown_in, "seed 570 no longer throws its first deal in: pick another"
+    record = json.loads(json.dumps(to_record(state)))
+    for deal, thrown in zip(record["thrown_in"], state.thrown_in):
+        held = CardSet(game.deck, 0)
+        for hand in thrown.dealt:
+            held |= CardSet(game.deck, hand)
+        talon = CardSet.parse(deal["talon"], game.deck)
+        assert len(talon) == 2 and not talon & held and len(talon | held) == len(game.deck)
+    assert replay(record, GAME).ok
+
+
 @pytest.mark.slow
 def test_ten_thousand_deals() -> None:
     for seed in range(10_000):
