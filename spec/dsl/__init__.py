@@ -207,6 +207,8 @@ match_over = Ref(Ctx.MATCH_OVER)
 game_bonus = Ref(Ctx.GAME_BONUS)
 carries_over = Ref(Ctx.CARRIES_OVER)
 first_leader = Ref(Ctx.FIRST_LEADER)
+talon_taken = Ref(Ctx.TALON_TAKEN)
+first_defender = Ref(Ctx.FIRST_DEFENDER)
 lays_aside = Ref(Ctx.LAYS_ASIDE)
 redealer = Ref(Ctx.REDEALER)
 may_ask_partner = Ref(Ctx.MAY_ASK_PARTNER)
@@ -552,7 +554,7 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "seat_passed", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "talon_taken", "first_defender", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "each_seat", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
     "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",
     "PartnerAccepts", "Pot", "pot",

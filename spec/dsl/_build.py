@@ -573,11 +573,13 @@ class Game(SetupChecks, RuleChecks):
                     raise self._fail(
                         f"variant {v.id} replaces unknown rule id {old.id!r}", loc=v.src_loc
                     )
-        # rules that an active variant replaced keep their ids valid for properties
+        # rules that an active variant replaced keep their ids valid for properties, and a
+        # property may cover a rule a variant brings in
         for vid in self.active_variants:
             for v in self.variants:
                 if v.id == vid:
                     ids |= {old.id for old, _new in v.replaces}
+        ids |= {new.id for v in self.variants for _old, new in v.replaces if new is not None}
         pseen: set[str] = set()
         for p in self.properties:
             if p.id in pseen or p.id in ids:

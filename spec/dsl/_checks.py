@@ -464,7 +464,8 @@ class RuleChecks(_GameRead):
                         and node.ctx in (Ctx.AUCTION_OVER, Ctx.MAY_ASK_PARTNER, Ctx.TURNED_UP,
                                          Ctx.DEAL_VOID, Ctx.REDEALER, Ctx.LAYS_ASIDE,
                                          Ctx.NEXT_DEALER, Ctx.FIRST_TO_CALL,
-                                         Ctx.FIRST_LEADER, Ctx.MATCH_OVER, Ctx.GAME_BONUS,
+                                         Ctx.FIRST_LEADER, Ctx.TALON_TAKEN,
+                                         Ctx.FIRST_DEFENDER, Ctx.MATCH_OVER, Ctx.GAME_BONUS,
                                          Ctx.CARRIES_OVER)):
                     raise self._fail(f"{node.ctx.name.lower()} is for claims and properties, not "
                                      "for the rules themselves (the rules define it)",
@@ -592,8 +593,9 @@ class RuleChecks(_GameRead):
                     if value.type is not decl.type:
                         raise self._fail(f"sets {name} (a {decl.type.value}) to a "
                                          f"{value.type.value}", r)
-        for p in self.properties:
-            check(p.id, p.src_loc, p.holds, p.scope, p.free, claim=True)
+        for p in self.properties:  # each where it is checked (a variant's rules in force)
+            if p.applies_to(self):  # type: ignore[arg-type]
+                check(p.id, p.src_loc, p.holds, p.scope, p.free, claim=True)
 
     def _check_ladder(self) -> None:
         (ladder_rule, ladder), = self.constructs(K.Ladder)

@@ -31,6 +31,7 @@ from spec.dsl._nodes import (
     EachSeat,
     Expr,
     IsDeclarer,
+    Idle,
     IfThenElse,
     Tracked,
     Implies,
@@ -56,6 +57,10 @@ if TYPE_CHECKING:
 
 def _true() -> Expr:
     return Const(True, T.BOOL)
+
+
+def _false() -> Expr:
+    return Const(False, T.BOOL)
 
 
 def _all(exprs: list[Expr]) -> Expr:
@@ -507,6 +512,27 @@ def first_to_call(game: Game) -> Expr:
 def first_leader(game: Game) -> Expr:
     """The seat that leads to the first trick (scope: PLAY)."""
     return game.one(K.TrickPlay).first_lead  # type: ignore[attr-defined, no-any-return]
+
+
+def talon_taken(game: Game) -> Expr:
+    """The declarer took the talon after the auction: the ``TakeTalon`` rule's condition
+    (never, in a game without one)."""
+    rules = game.constructs(K.TakeTalon)
+    return rules[0][1].when if rules else _false()  # type: ignore[attr-defined, no-any-return]
+
+
+def first_defender(game: Game) -> Expr:
+    """The defender who first chooses whether to play: from the ``DropOut`` rule's first
+    seat on, the first that neither declares nor sits the deal out (scope: PLAY)."""
+    rules = game.constructs(K.DropOut)
+    first: Expr = rules[0][1].first if rules else SeatAfter(Ref(Ctx.DECLARER), 1)  # type: ignore[attr-defined]
+    n = game.players
+    out: Expr = SeatAfter(first, n - 1)
+    for k in range(n - 2, -1, -1):
+        seat = SeatAfter(first, k) if k else first
+        out = IfThenElse(BoolOp(Op.AND, (Compare(Op.NE, seat, Ref(Ctx.DECLARER)),
+                                         Not(Idle(seat)))), seat, out)
+    return out
 
 
 def match_over(game: Game) -> Expr:

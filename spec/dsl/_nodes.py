@@ -170,6 +170,10 @@ class Ctx(enum.Enum):
     DEAL_VOID = (T.BOOL, {_S.PLAY}, "the rules void the deal now (it is dealt again)")
     REDEALER = (T.SEAT, {_S.PLAY}, "who deals again if the deal is void now (else the dealer)")
     FIRST_LEADER = (T.SEAT, {_S.PLAY}, "the seat that leads to the first trick")
+    TALON_TAKEN = (T.BOOL, {_S.PLAY, _S.OUTCOME},
+                   "the declarer took the talon after the auction (a TakeTalon rule)")
+    FIRST_DEFENDER = (T.SEAT, {_S.PLAY, _S.OUTCOME},
+                      "the defender who first chooses whether to play (a DropOut rule)")
     NEXT_DEALER = (T.SEAT, {_S.DEAL}, "who deals the next deal, after this one is played")
     TURNED_UP = (T.BOOL, {_S.TRICK}, "every card of the trick is turned face up at its end")
     TURN_UP = (T.CARD, {_S.CALL, _S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},

@@ -363,6 +363,10 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.first_to_call(game)
     if node.ctx is Ctx.FIRST_LEADER:
         return D.first_leader(game)
+    if node.ctx is Ctx.TALON_TAKEN:
+        return D.talon_taken(game)
+    if node.ctx is Ctx.FIRST_DEFENDER:
+        return D.first_defender(game)
     if node.ctx is Ctx.NEXT_DEALER:
         return D.next_dealer(game)
     if node.ctx is Ctx.DEAL_VOID:

@@ -100,6 +100,7 @@ from spec.dsl import (
     declarer,
     dropped,
     each_seat,
+    first_defender,
     first_leader,
     first_to_call,
     free_suit,
@@ -132,6 +133,7 @@ from spec.dsl import (
     seed,
     source,
     standing,
+    talon_taken,
     tracked,
     trick_size,
     trick_winner,
@@ -673,6 +675,17 @@ _GUEST_ON_THE_LEFT = (
 )
 
 
+# old scoring (PRF-VAR-1) with 30 chips in the pot, a tenth of it 3 a trick: D7 E2 W1 all
+# playing, the declarer takes the pot and pays 9 for the defenders' 3 tricks (+21), E
+# receives 6, W receives 3 and pays the pot for his single trick (-27); D5 E3 W2, the
+# declarer pays 15 and twice the pot (+30 - 15 - 60 = -45), E +9, W +6
+_OLD_PAYOFFS = (
+    ((7, 2, 1), ("plays", "plays"), (21, 6, -27)),
+    ((5, 3, 2), ("plays", "plays"), (-45, 9, 6)),
+    ((10, 0, 0), ("passes", "passes"), (30, 0, 0)),
+)
+
+
 def _decision(s: int, said: str) -> Expr:
     out, guest = dropped(s), invited(s)
     return {"plays": ~out & ~guest, "host": ~out & ~guest, "passes": out & ~guest,
@@ -680,14 +693,16 @@ def _decision(s: int, said: str) -> Expr:
 
 
 def _paid(d: int, example: tuple[tuple[int, int, int], tuple[str, str],
-                                  tuple[int, int, int]]) -> tuple[Expr, Expr]:
-    """Seat ``d`` declares, E is the seat after him: the example's chips."""
+                                  tuple[int, int, int]], seats: int = 3) -> tuple[Expr, Expr]:
+    """Seat ``d`` declares, E is the seat after him and W the one after E (with four
+    players the dealer, who sits out, is the fourth and scores nothing): the example's
+    chips."""
     won, said, chips = example
-    e, w = (d + 1) % 3, (d + 2) % 3
+    e, w = (d + 1) % seats, (d + 2) % seats
     return (all_of(declarer == d, _decision(e, said[0]), _decision(w, said[1]),
                    tricks_won(d) == won[0], tricks_won(e) == won[1], tricks_won(w) == won[2]),
-            score_of(seat) == if_then_else(seat == d, chips[0],
-                                           if_then_else(seat == e, chips[1], chips[2])))
+            score_of(seat) == if_then_else(seat == d, chips[0], if_then_else(
+                seat == e, chips[1], if_then_else(seat == w, chips[2], 0))))
 
 
 PLAY_CASES = (
@@ -725,6 +740,13 @@ PAYOFF_CASES = (
     *(_paid(0, example) for example in _PAYOFFS),
     *(_paid(d, example) for d in (1, 2) for example in _PAYOFFS[3:5] + _GUEST_ON_THE_LEFT),
 )
+
+FOUR_PLAYER_CASES = tuple(
+    # the dealer, seat 3, sits out: seat 0 declares, seats 1 and 2 defend
+    (idle(3) & situation, then) for situation, then in (_paid(0, ex, 4) for ex in _PAYOFFS[:3]))
+OLD_SCORING_CASES = tuple((situation & (pot == 30), then)
+                          for situation, then in (_paid(0, ex) for ex in _OLD_PAYOFFS))
+_ACES = cards(*(Card.parse(f"A{s}") for s in "SHDC"))
 
 FACTS = (
     Property(
@@ -918,6 +940,100 @@ FACTS = (
         source=seed("PRF-PAY-1", "the digest's worked examples (section 3)",
                     also=("PRF-DECK-2", "PRF-PAY-2", "PRF-PAY-3", "PRF-PAY-4", "PRF-PAY-5",
                           "PRF-PAY-6", "PRF-DEF-5")),
+    ),
+    Property(
+        id="exchange.talon_seen",
+        text="In One, Two, Three and Four the declarer takes the talon; in Game and Hearts "
+        "he does not.",
+        scope=Scope.OUTCOME,
+        holds=all_of(*(implies(LEVEL == level, talon_taken) for level in (_ONE, _TWO, _THREE, _FOUR)),
+                     implies(LEVEL == _GAME, ~talon_taken), implies(LEVEL == _HEARTS, ~talon_taken)),
+        covers=("exchange.talon",),
+        source=seed("PRF-EXCH-1", "the talon in Game and Hearts: PRF-EXCH-2, [assumption]",
+                    also=("PRF-EXCH-2",)),
+    ),
+    Property(
+        id="defence.order_seen",
+        text="Seat 2 deals: when seat 0 declares, seat 1, on his left, chooses first whether "
+        "to play; when seat 1 declares, seat 2; when seat 2 declares, seat 0.",
+        scope=Scope.OUTCOME,
+        holds=all_of(implies((dealer == 2) & (declarer == 0), first_defender == 1),
+                     implies((dealer == 2) & (declarer == 1), first_defender == 2),
+                     implies((dealer == 2) & (declarer == 2), first_defender == 0)),
+        covers=("defence.play_or_pass",),
+        unless=("four_players",),
+        source=seed("PRF-DEF-1"),
+    ),
+    Property(
+        id="setup.four_players_seen",
+        text="With four players, seat 3 deals: he is dealt no card and sits the deal out, "
+        "seats 0, 1 and 2 are dealt 10 cards each from seat 0 on, and seat 0 deals next; "
+        "when seat 0 declares, seat 1 chooses first whether to play, and when seat 2 "
+        "declares, seat 0 (the dealer passed over).",
+        scope=Scope.DEAL,
+        holds=implies(dealer == 3, all_of(
+            *(receives(k) != 3 for k in range(1, 33)),
+            receives(1) == 0, receives(4) == 1, receives(7) == 2,
+            receives(10) == -1, receives(11) == -1, next_dealer == 0)),
+        covers=("setup.dealer_sits_out", "deal.packets", "deal.next_dealer"),
+        under=("four_players",),
+        source=seed("PRF-SETUP-1", also=("PRF-DEAL-1", "PRF-SETUP-3")),
+    ),
+    Property(
+        id="defence.four_players_order_seen",
+        text="With four players, seat 3 deals and sits out: when seat 0 declares, seat 1 "
+        "chooses first whether to play; when seat 2 declares, seat 0, the dealer passed over.",
+        scope=Scope.OUTCOME,
+        holds=all_of(implies((dealer == 3) & (declarer == 0), first_defender == 1),
+                     implies((dealer == 3) & (declarer == 2), first_defender == 0)),
+        covers=("defence.play_or_pass", "setup.dealer_sits_out"),
+        under=("four_players",),
+        source=seed("PRF-DEF-1", also=("PRF-SETUP-1",)),
+    ),
+    Property(
+        id="pay.four_players_seen",
+        text="With four players the digest's worked payoffs are the same for the three who "
+        "play, and the dealer who sits out pays and receives nothing: seat 3 deals, seat 0 "
+        "declares with seats 1 and 2 defending: both pass, +10, 0, 0; D7 E2 W1, +7, +2, -9; "
+        "D5 E3 W2, -15, +3, +2; the dealer 0 each time.",
+        scope=Scope.OUTCOME,
+        holds=all_of(*(_case(*c) for c in FOUR_PLAYER_CASES)),
+        covers=("setup.dealer_sits_out", "pay.from_the_pot", "pay.declarer_pays_tricks",
+                "pay.declarer_fails", "pay.trick_chips", "pay.defender"),
+        under=("four_players",),
+        unless=("old_scoring", "ace_bonuses"),
+        source=seed("PRF-PAY-1", "the digest's worked examples with the dealer sitting out",
+                    also=("PRF-SETUP-1", "PRF-BON-2")),
+    ),
+    Property(
+        id="pay.old_scoring_seen",
+        text="Old scoring with 30 chips in the pot, a tenth of it 3 chips a trick: D7 E2 W1 "
+        "all playing, D +21 (the pot, less 9 for the defenders' tricks), E +6, W -27 (3 for "
+        "his trick, less the pot for taking fewer than 2); D5 E3 W2, D -45 (the pot, less "
+        "15, less twice the pot), E +9, W +6; both defenders pass, D +30.",
+        scope=Scope.OUTCOME,
+        holds=all_of(*(_case(*c) for c in OLD_SCORING_CASES)),
+        covers=("pay.from_the_pot", "pay.declarer_pays_tricks", "pay.declarer_fails",
+                "pay.trick_chips", "pay.defender"),
+        under=("old_scoring",),
+        unless=("four_players", "ace_bonuses"),
+        source=seed("PRF-VAR-1", "the variant's payoffs worked out with a pot of 30"),
+    ),
+    Property(
+        id="bonus.aces_seen",
+        text="With the ace bonuses (1 chip an ace, 1 for none, the placeholders): seat 0 "
+        "dealt two aces, seat 1 two and seat 2 none, seat 0 receives 2 from each other and "
+        "pays 2 to seat 1 and 1 to seat 2 (+1), seat 1 likewise (+1), seat 2 pays 4 and "
+        "receives 2 for his none (-2): the bonuses add up to nothing.",
+        scope=Scope.OUTCOME,
+        holds=implies(((dealt_hand(0) & _ACES).count == 2) & ((dealt_hand(1) & _ACES).count == 2),
+                      awarded("bonus.aces") == if_then_else(seat == 2, -2, 1)),
+        covers=("bonus.aces",),
+        under=("ace_bonuses",),
+        unless=("four_players",),
+        source=assumption("PRF-BON-1", "the amounts are the placeholders ACE_BONUS and "
+                          "NO_ACE_BONUS (G13); each pays every other, as PRF-BON-2 says",
+                          also=("PRF-BON-2", "PRF-BON-3")),
     ),
 )
 

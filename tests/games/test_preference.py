@@ -399,3 +399,50 @@ def test_the_trumps_named_follow_the_contract_and_a_wrong_table_is_caught() -> N
     wrong = GAME.with_rules(tuple(PAGAT_TRUMPS if r.id == "exchange.name_trumps"
                                   else r for r in GAME.rules))
     assert [r.verdict for r in check_game(wrong, only=ids)] == [Verdict.VIOLATED] * 2
+
+
+# -- facts with literal values trip a wrong rule ------------------------------------------------
+def _wrong(variants: tuple[str, ...], rule_id: str, body) -> object:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    game = GAME.with_variants(*variants)
+    return game.with_rules([dataclasses.replace(r, body=body) if r.id == rule_id else r
+                            for r in game.rules])
+
+
+def _wrong_bodies():  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from spec.dsl import DropOut, IdleSeat, TakeTalon, contract, dealer, declarer, seat_after
+    from spec.games import preference as P
+
+    drop = GAME.rule("defence.play_or_pass").body
+    old = GAME.with_variants("old_scoring")
+    fails = old.rule("pay.declarer_fails").body
+    aces = GAME.with_variants("ace_bonuses").rule("bonus.aces").body
+    return [
+        ((), "exchange.talon", TakeTalon(when=contract.level <= 3, discards=2),
+         "exchange.talon_seen"),
+        ((), "defence.play_or_pass", dataclasses.replace(drop, first=seat_after(declarer, 2)),
+         "defence.order_seen"),
+        (("four_players",), "setup.dealer_sits_out", IdleSeat(seat=seat_after(dealer)),
+         "setup.four_players_seen"),
+        (("four_players",), "defence.play_or_pass",
+         dataclasses.replace(drop, first=seat_after(declarer, 2)), "defence.four_players_order_seen"),
+        (("old_scoring",), "pay.declarer_fails",
+         dataclasses.replace(fails, amount=-1 * P.pot), "pay.old_scoring_seen"),
+        (("ace_bonuses",), "bonus.aces",
+         dataclasses.replace(aces, amount=aces.amount + 1), "bonus.aces_seen"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(6), ids=[
+    "talon", "defence-order", "sits-out", "four-players-order", "old-scoring", "ace-bonuses"])
+def test_a_fact_trips_its_rule_written_wrongly(case: int) -> None:
+    variants, rule_id, body, fact = _wrong_bodies()[case]
+    right = GAME.with_variants(*variants)
+    (check,) = [c for c in checks_for(right) if c.id == fact]
+    assert run_check(right, check).verdict is Verdict.HOLDS
+    wrong = _wrong(variants, rule_id, body)
+    (check,) = [c for c in checks_for(wrong) if c.id == fact]  # type: ignore[attr-defined]
+    assert run_check(wrong, check).verdict is Verdict.VIOLATED  # type: ignore[arg-type]
