@@ -301,10 +301,12 @@ PARTNER_REQUEST = Rule(
     "turn and floor rules the call is the asker's; a bid so made belongs to the "
     "partnership, and if it stands the partner who named it is trump maker and lays the "
     "indicator from his own cards.",
-    source=source("304-AUC-5", "seed: the partner only bids as a proxy and it is not his "
-                  "own bid; turn accounting from [ML] H-1..H-4; the partner who named the "
-                  "bid as trump maker is the digest's resolution of G4 ([assumption]), the "
-                  "asker as trump maker the variant asker_makes_trump"),
+    source=source("304-AUC-5", "the seed: 「この場合は、パートナーは代理としてビッドするだけで"
+                  "あり、パートナー自身のビッドにはなりません」, 'in this case the partner only "
+                  "bids as a proxy, and it does not become the partner's own bid'; turn "
+                  "accounting from [ML] H-1..H-4; the partner who named the bid as trump "
+                  "maker is the digest's resolution of G4 ([assumption]), the asker as trump "
+                  "maker the variant asker_makes_trump"),
     body=ProxyCall(when=stage == 1, counts_for_partner=False, namer_declares=True),
 )
 MAKER = Rule(

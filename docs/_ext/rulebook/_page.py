@@ -1013,10 +1013,12 @@ def _alternatives(game: Game, rule: Rule) -> list[Variant]:
 
 
 def assumptions_page(games: Iterable[Game]) -> Iterator[str]:
-    """Every rule that is an assumption, in every game: what the sources say, the default
-    and the variants that give the alternative."""
+    """Every rule that is an assumption, or that a variant reads another way (``reading``),
+    in every game: what the sources say, the default and the variants that give the
+    alternative."""
     for g in games:
-        rows = [r for r in g.rules if r.source.origin is Origin.ASSUMPTION]
+        read = {old.id for v in g.variants if v.reading for old, _new in v.replaces}
+        rows = [r for r in g.rules if r.source.origin is Origin.ASSUMPTION or r.id in read]
         yield from _title(g.name, "~")
         if not rows:
             yield "No rule is an assumption."
