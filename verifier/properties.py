@@ -940,7 +940,8 @@ def _legal_card_exists(game: Game, solving: Solving, opts: Options):  # type: ig
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
         claim = z3.Implies(held != 0, sit.values["legal"] != 0)
         model = _prove(solving, sit.facts, claim)
-        if model is None and not _witnessed(solving, [(sit.facts, held != 0)]):
+        occurs = _occurs(game, Scope.PLAY, solving.timeout, solving.rlimit)[p:p + 1]
+        if model is None and not _witnessed(solving, [(sit.facts, held != 0)], occurs):
             return (Verdict.VACUOUS, f"it holds only because no seat at position {p + 1} "
                     "ever has a card", None)
         if model is not None:
@@ -970,7 +971,8 @@ def _one_winner(game: Game, solving: Solving, opts: Options):  # type: ignore[no
                    *[z3.Or(w == i, size <= i, strengths[i] < best) for i in range(n)])
     model = _prove(solving, sit.facts, claim)
     if model is None:
-        if not _witnessed(solving, [(sit.facts, size == game.program.dealt_seats)]):
+        occurs = _occurs(game, Scope.TRICK, solving.timeout, solving.rlimit)
+        if not _witnessed(solving, [(sit.facts, size == game.program.dealt_seats)], occurs):
             return Verdict.VACUOUS, "it holds only because no trick is ever complete", None
         return Verdict.HOLDS, "the winning card is strictly stronger than every other card", None
     v = sit.decode(model)
@@ -991,7 +993,9 @@ def _cards_held(game: Game, solving: Solving, opts: Options):  # type: ignore[no
         sit = E.trick_situation(enc, p)
         held = sit.env[Ctx.HAND] | sit.env[Ctx.ASIDE]
         model = _prove(solving, sit.facts, sit.values["legal"] & ~held == 0)
-        if model is None and not _witnessed(solving, [(sit.facts, sit.values["legal"] != 0)]):
+        occurs = _occurs(game, Scope.PLAY, solving.timeout, solving.rlimit)[p:p + 1]
+        if model is None and not _witnessed(solving, [(sit.facts, sit.values["legal"] != 0)],
+                                            occurs):
             return (Verdict.VACUOUS, f"it holds only because no seat at position {p + 1} "
                     "ever has a legal card", None)
         if model is not None:
@@ -1211,21 +1215,46 @@ def _satisfiable(solving: Solving, terms: list[Any]) -> bool:
     return bool(known[0])
 
 
-def _witnessed(solving: Solving, facts_and_terms: Iterable[tuple[list[Any], Any]]) -> bool:
+# Whether each situation a scope's properties read can occur, found once per game, scope
+# and budget, each in a Z3 context of its own (so the same whoever asks first); a
+# situation is known to occur only on Z3's "sat".  (game, occurs) by (id, scope, budget).
+_OCCURS: dict[tuple[int, Scope, float, int | None], tuple[Game, tuple[bool, ...]]] = {}
+
+
+def _occurs(game: Game, scope: Scope, timeout: float, rlimit: int | None) -> tuple[bool, ...]:
+    """For each situation of ``scope`` (as :func:`_situations` yields them, no free
+    variables bound): whether it can occur, proved by a model; False where unknown."""
+    key = (id(game), scope, timeout, rlimit)
+    known = _OCCURS.get(key)
+    if known is None or known[0] is not game:
+        solving = Solving(timeout, rlimit)
+        out = []
+        for sit, _played in _situations(Encoding.of(game, solving), scope):
+            s = solving.one_shot()
+            s.add(*sit.facts)
+            out.append(s.check() == z3.sat)
+        known = _OCCURS[key] = (game, tuple(out))
+    return known[1]
+
+
+def _witnessed(solving: Solving, facts_and_terms: Iterable[tuple[list[Any], Any]],
+               occurs: tuple[bool, ...] = ()) -> bool:
     """Some situation satisfies its facts and the term: the premise can occur.
 
     The facts that do not bear on the term (:func:`_cone`) read none of the variables of
     those that do, nor of the term: the facts and the term are satisfiable together exactly
     when the facts are (a situation that can occur, asked once for all premises) and the
     facts that bear are with the term (a much smaller query); the two models, on
-    different variables, make one.
+    different variables, make one.  ``occurs`` says, for the first situations, that their
+    facts are satisfiable (:func:`_occurs`), which is then not asked again.
     """
-    for facts, term in facts_and_terms:
+    for i, (facts, term) in enumerate(facts_and_terms):
         kept = _cone(solving, facts, term)
         if len(kept) == len(facts):
             if _satisfiable(solving, [*facts, term]):
                 return True
-        elif _satisfiable(solving, facts) and _satisfiable(solving, [*kept, term]):
+        elif ((i < len(occurs) and occurs[i]) or _satisfiable(solving, facts)) and \
+                _satisfiable(solving, [*kept, term]):
             return True
     return False
 
@@ -1240,10 +1269,11 @@ def _vacuous_premise(solving: Solving, enc: Encoding, scope: Scope, holds: Expr,
             yield sit.facts, (z3.BoolVal(True, enc.ctx) if premise is None
                               else sit.compile(premise))
 
-    if not _witnessed(solving, cases(None)):
+    occurs = () if free else _occurs(enc.game, scope, solving.timeout, solving.rlimit)
+    if not _witnessed(solving, cases(None), occurs):
         return f"no situation of its scope ({scope.value}) can occur"
     for written, premise in premises(holds):
-        if not _witnessed(solving, cases(premise)):
+        if not _witnessed(solving, cases(premise), occurs):
             return f"{_where(written)} never occurs"
     return ""
 
@@ -1566,8 +1596,20 @@ def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
         verdict, detail, pt = check.decide(game, solving, opts)
     except SolverUnknownError as e:
         verdict, detail, pt = Verdict.UNKNOWN, e.reason, None
+    finally:
+        _let_go(solving)
     return Result(check.id, check.text, verdict, time.perf_counter() - start, check.kind, detail,
                   pt, check.finding, check.covers)
+
+
+def _let_go(solving: Solving) -> None:
+    """Drop what one check built in its context, the situations first (they and the
+    encoding refer to each other), so that the context is freed as the check ends rather
+    than at the next collection of cycles."""
+    for value in solving.memo.values():
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], Encoding):
+            value[1].made.clear()
+    solving.memo.clear()
 
 
 def check_game(game: Game, *, only: tuple[str, ...] = (), opts: Options | None = None,
