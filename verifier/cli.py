@@ -60,7 +60,7 @@ from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
 from verifier.files import open_out, read_json, read_text, shown_path
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
-from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, mutants, mutate
+from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, chosen_mutants, mutate
 from verifier.properties import (
     DEFAULT_RLIMIT,
     Check,
@@ -736,16 +736,16 @@ class _Progress:
 
 def cmd_mutate(args: argparse.Namespace) -> int:
     game = find_game(args.game)
-    if args.list:
-        for m in mutants(game):
-            print(f"{m.id:40} {m.operator.value:13} {m.description}")
-        return EXIT_OK
     known = {r.id for r in game.rules}
     for rid in args.rule:
         if rid not in known:
             close = difflib.get_close_matches(rid, sorted(known), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise InputError(f"{game.name} has no rule {shown(rid)}{hint}")
+    if args.list:
+        for m in chosen_mutants(game, args.rule):
+            print(f"{m.id:40} {m.operator.value:13} {m.description}")
+        return EXIT_OK
     quiet = args.quiet  # progress goes to standard error, so it never mixes with --json
     report = mutate(game, jobs=args.jobs, seeds=args.seeds, seed=args.seed,
                     matches=args.matches, only=args.rule, limit=args.limit,
