@@ -7,7 +7,6 @@ The exit codes are the table :data:`EXIT_CODES` (also in ``trickspec --help``).
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import difflib
 import functools
 import json
@@ -60,6 +59,7 @@ from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
 from verifier.files import open_out, read_json, read_text, shown_path
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
+from verifier.interrupts import interrupted, obeyed, worker_pool
 from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, chosen_mutants, mutate
 from verifier.properties import (
     DEFAULT_RLIMIT,
@@ -156,14 +156,11 @@ def _check_in_parallel(games: list[Game], only: tuple[str, ...], opts: Options,
     tasks = [[(g.key, g.active_variants, c.id) for c in checks_for(g) if not only or c.id in only]
              for g in games]
     workers = min(jobs, sum(len(t) for t in tasks) or 1)
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
-    try:
+    with worker_pool(workers) as pool:  # closed early (Ctrl-C): the workers are ended
         futures = [[pool.submit(_check_one, key, variants, i, opts) for key, variants, i in t]
                    for t in tasks]
         for fs in futures:
             yield (f.result() for f in fs)
-    finally:  # interrupted or done: nothing left to run
-        pool.shutdown(cancel_futures=True)
 
 
 def _check_printed(game: Game, args: argparse.Namespace, opts: Options, known: set[str],
@@ -203,6 +200,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         for game in games:
             _check_printed(game, args, opts, known[game.key], parallel, all_results)
+        if parallel is not None:
+            next(parallel, None)  # every result is in: the workers end as they would
     finally:
         if parallel is not None:
             parallel.close()
@@ -1087,7 +1086,13 @@ def _exit_codes_text() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; the exit code is one of :data:`EXIT_CODES`."""
+    """Run the command; the exit code is one of :data:`EXIT_CODES`.  Ctrl-C stops it at
+    once (exit 130), Z3's checks included (:mod:`verifier.interrupts`)."""
+    with obeyed():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     try:
         try:
@@ -1109,6 +1114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except Exception as e:  # noqa: BLE001  # the CLI boundary: anything else is a bug (AssertionError, RecursionError, MemoryError, ReplayMismatchError, ...)
+        if interrupted():  # a failure Ctrl-C caused (a worker ended, say): interrupted
+            _say("interrupted")
+            return EXIT_INTERRUPTED
         if debug:
             traceback.print_exc()
         kind = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__

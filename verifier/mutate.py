@@ -68,6 +68,7 @@ from spec.records import session_json, to_record
 from spec.sheet import play_rubber, rubber_json
 from verifier._z3.solver import Remembering
 from verifier.errors import SolverUnknownError
+from verifier.interrupts import worker_pool
 from verifier.properties import Check, Options, Verdict, checks_for
 
 __all__ = [
@@ -1115,8 +1116,8 @@ def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, s
             _WORKER.clear()
             _WORKER.update(saved)
     else:
-        with concurrent.futures.ProcessPoolExecutor(
-                max_workers=jobs, initializer=_init_worker, initargs=(game, settings)) as pool:
+        # Ctrl-C: the workers, which ignore it, are ended at once
+        with worker_pool(jobs, _init_worker, (game, settings)) as pool:
             for cid, b in pool.map(_baseline_task, check_ids):
                 base[cid] = b
                 say(f"baseline {cid}: {b.verdict} {b.seconds:.1f}s")

@@ -1,0 +1,190 @@
+"""The command under faults: a disk that fills up, Ctrl-C, two commands writing one file.
+
+A file written with ``--out`` (a folder, for ``fixtures``) is whole or as it was before:
+a failure or Ctrl-C leaves it untouched, with no temporary file beside it.  Ctrl-C stops
+any command within moments, a Z3 check included, with exit 130 and the one line
+``trickspec: interrupted``; a standard output that cannot be written is exit 2 and one line.
+The commands that must be stopped in the middle run as real processes.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import z3
+
+from verifier import cli
+from verifier._z3.solver import Solving, restart_solvers, stop_solvers
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+GOOD = "the earlier file\n"
+
+
+def _only(folder: Path, *names: str) -> None:
+    """The folder holds these files and nothing else (no temporary file)."""
+    assert sorted(os.listdir(folder)) == sorted(names)
+
+
+# -- a solver check stopped from another thread --------------------------------------------
+
+def _pigeons(solving: Solving, holes: int) -> z3.Solver:
+    """Pigeons into one fewer holes: unsatisfiable, and slow for Z3 to prove."""
+    ctx = solving.ctx
+    p = [[z3.Bool(f"p{i}_{j}", ctx) for j in range(holes)] for i in range(holes + 1)]
+    s = solving.solver()
+    for row in p:
+        s.add(z3.Or(row))
+    for j in range(holes):
+        for i in range(holes + 1):
+            for k in range(i + 1, holes + 1):
+                s.add(z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j])))
+    return s
+
+
+def test_a_stopped_check_is_interrupted_never_unknown() -> None:
+    solving = Solving(timeout=600)
+    s = _pigeons(solving, 12)
+    timer = threading.Timer(0.5, stop_solvers)
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solving.sat(s)
+        with pytest.raises(KeyboardInterrupt):  # and any check after it, until restarted
+            solving.sat(_pigeons(solving, 2))
+    finally:
+        timer.join()
+        restart_solvers()
+    assert time.monotonic() - start < 60  # the check alone takes minutes
+    assert solving.sat(_pigeons(solving, 2)) is False
+
+
+# -- Ctrl-C and a full output, in a real process --------------------------------------------
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_for(test: Callable[[], bool], seconds: float, what: str) -> None:
+    end = time.monotonic() + seconds
+    while not test():
+        if time.monotonic() > end:
+            pytest.fail(f"waited {seconds:g} s for {what}")
+        time.sleep(0.05)
+
+
+def _ctrl_c_obeyed() -> None:  # in the child: Ctrl-C as in a terminal, whoever runs the tests
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class _Running:
+    """A command running in its own session (so that Ctrl-C can reach all its processes,
+    as a terminal's does), its standard error read as it comes."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        self.p = subprocess.Popen([sys.executable, "-m", "verifier", *args], cwd=cwd, env=ENV,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  start_new_session=True, preexec_fn=_ctrl_c_obeyed)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.readers = [threading.Thread(target=self._read, args=(stream, into), daemon=True)
+                        for stream, into in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
+        for r in self.readers:
+            r.start()
+
+    @staticmethod
+    def _read(stream: Any, into: list[str]) -> None:
+        for line in stream:
+            into.append(line)
+
+    def busy(self, cpu: float) -> bool:
+        """Whether the command has worked ``cpu`` seconds (it is past loading)."""
+        assert self.p.poll() is None, "".join(self.err)
+        return _cpu_seconds(self.p.pid) >= cpu
+
+    def ctrl_c(self, *, every_process: bool = False) -> float:
+        """Ctrl-C, to the command or to all its processes; how long it took to end."""
+        start = time.monotonic()
+        if every_process:
+            os.killpg(self.p.pid, signal.SIGINT)
+        else:
+            self.p.send_signal(signal.SIGINT)
+        try:
+            self.p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.p.pid, signal.SIGKILL)
+            self.p.wait()
+            pytest.fail("still running a minute after Ctrl-C:\n" + "".join(self.err))
+        for r in self.readers:
+            r.join(timeout=30)
+        return time.monotonic() - start
+
+    def gone(self) -> bool:
+        """Whether every process of the command (its workers too) has ended."""
+        try:
+            os.killpg(self.p.pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists() or os.name != "posix",
+                                reason="reads a process's time from /proc")
+
+
+@needs_proc
+@pytest.mark.parametrize("args", [
+    ("deals", "vint", "--where", "count(North, spades) >= 8", "-n", "10000", "--method", "z3"),
+    ("deals", "vint", "--where", "count(North, spades) >= 8", "-n", "10000"),
+], ids=["z3", "auto"])
+def test_ctrl_c_stops_a_deal_search_and_keeps_the_file(args: tuple[str, ...],
+                                                       tmp_path: Path) -> None:
+    (tmp_path / "keep.json").write_text(GOOD)
+    run = _Running(*args, "--out", "keep.json", cwd=tmp_path)
+    _wait_for(lambda: run.busy(2.5), 120, "the search to be under way")
+    took = run.ctrl_c()
+    assert run.p.returncode == cli.EXIT_INTERRUPTED, "".join(run.err)
+    assert run.err == ["trickspec: interrupted\n"]
+    assert took < 10
+    assert (tmp_path / "keep.json").read_text() == GOOD
+    _only(tmp_path, "keep.json")
+
+
+@needs_proc
+@pytest.mark.parametrize("jobs,every_process", [("1", False), ("2", False), ("2", True)],
+                         ids=["one-process", "workers", "workers-from-a-terminal"])
+def test_ctrl_c_stops_check(jobs: str, every_process: bool, tmp_path: Path) -> None:
+    run = _Running("check", "vint", "-j", jobs, cwd=tmp_path)
+    _wait_for(lambda: len(run.out) >= 2, 120, "a property to be checked")
+    if jobs == "1":
+        _wait_for(lambda: run.busy(3), 120, "the checks to be under way")
+    took = run.ctrl_c(every_process=every_process)
+    assert run.p.returncode == cli.EXIT_INTERRUPTED, "".join(run.err)
+    assert run.err == ["trickspec: interrupted\n"]
+    assert took < 10
+    assert not any("UNKNOWN" in line for line in run.out), "".join(run.out)
+    _wait_for(run.gone, 10, "the workers to end")
+
+
+@needs_proc
+def test_ctrl_c_from_a_terminal_stops_mutate_quietly(tmp_path: Path) -> None:
+    run = _Running("mutate", "crescendo", "-j", "2", cwd=tmp_path)
+    _wait_for(lambda: any(line.startswith("baseline") for line in run.err), 300,
+              "the workers to check the game")
+    took = run.ctrl_c(every_process=True)
+    assert run.p.returncode == cli.EXIT_INTERRUPTED, "".join(run.err)
+    assert run.err[-1] == "trickspec: interrupted\n"
+    assert not [line for line in run.err[:-1] if not line.startswith(("baseline", "["))], \
+        "".join(run.err)
+    assert took < 10
+    _wait_for(run.gone, 10, "the workers to end")
