@@ -1085,11 +1085,59 @@ def _exit_codes_text() -> str:
 
 
 
+class _OutputError(Exception):
+    """Standard output cannot be written (a full disk, say); not a broken pipe."""
+
+
+class _Output:
+    """Standard output, whose failures are told apart from those of anything else: a write
+    that fails raises :class:`_OutputError` (a reader gone away: ``BrokenPipeError``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    @staticmethod
+    def _do(action: Any, *args: Any) -> Any:
+        try:
+            return action(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputError(e.strerror or str(e)) from None
+
+    def write(self, text: str) -> int:
+        return int(self._do(self.stream.write, text))
+
+    def flush(self) -> None:
+        self._do(self.stream.flush)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _drop_output(stream: Any) -> None:
+    """Send what is left of standard output nowhere: Python would otherwise try to write it
+    again on exit, and complain."""
+    if stream is not sys.__stdout__ or stream is None:
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; the exit code is one of :data:`EXIT_CODES`.  Ctrl-C stops it at
     once (exit 130), Z3's checks included (:mod:`verifier.interrupts`)."""
+    stdout = sys.stdout
     with obeyed():
-        return _run(argv)
+        sys.stdout = _Output(stdout) if stdout is not None else stdout
+        try:
+            return _run(argv)
+        finally:
+            sys.stdout = stdout
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -1098,9 +1146,12 @@ def _run(argv: Sequence[str] | None) -> int:
         try:
             args = build_parser().parse_args(argv)
         except SystemExit as e:  # --help, --version, or bad usage, already said
-            return e.code if isinstance(e.code, int) else EXIT_ERROR if e.code else EXIT_OK
-        debug = bool(getattr(args, "debug", False))
-        return int(args.fn(args))
+            code = e.code if isinstance(e.code, int) else EXIT_ERROR if e.code else EXIT_OK
+        else:
+            debug = bool(getattr(args, "debug", False))
+            code = int(args.fn(args))
+        sys.stdout.flush()  # a full disk is told now, while it can be
+        return code
     except (InputError, RecordError, SpecError, UnsupportedNodeError) as e:
         _say(f"error: {e}")
         return EXIT_ERROR
@@ -1110,8 +1161,12 @@ def _run(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return EXIT_INTERRUPTED
+    except _OutputError as e:
+        _drop_output(getattr(sys.stdout, "stream", sys.stdout))
+        _say(f"error: cannot write standard output: {e}")
+        return EXIT_ERROR
     except BrokenPipeError:  # the reader went away (``| head``): nothing left to say
-        sys.stderr.close()
+        _drop_output(getattr(sys.stdout, "stream", sys.stdout))
         return EXIT_OK
     except Exception as e:  # noqa: BLE001  # the CLI boundary: anything else is a bug (AssertionError, RecursionError, MemoryError, ReplayMismatchError, ...)
         if interrupted():  # a failure Ctrl-C caused (a worker ended, say): interrupted

@@ -188,3 +188,17 @@ def test_ctrl_c_from_a_terminal_stops_mutate_quietly(tmp_path: Path) -> None:
         "".join(run.err)
     assert took < 10
     _wait_for(run.gone, 10, "the workers to end")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("args", [
+    ("games",),
+    ("play", "crescendo", "--seed", "1"),
+    ("check", "crescendo", "--property", "deal.dealing_seen", "--json"),
+], ids=["games", "play", "check-json"])
+def test_a_full_standard_output_is_exit_2(args: tuple[str, ...], tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "verifier", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, env=ENV, cwd=tmp_path, timeout=300)
+    assert p.returncode == cli.EXIT_ERROR
+    assert p.stderr == "trickspec: error: cannot write standard output: No space left on device\n"
