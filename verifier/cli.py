@@ -57,7 +57,7 @@ from spec.sheet import play_rubber, render_sheet, rubber_json
 from verifier._z3.solver import Solving
 from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
-from verifier.files import open_out, read_json, read_text, shown_path
+from verifier.files import made_folder, read_json, read_text, shown_path, write_folder, written
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
 from verifier.interrupts import interrupted, obeyed, worker_pool
 from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, chosen_mutants, mutate
@@ -533,7 +533,8 @@ def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found
     if status in ("impossible", "unknown"):
         hint = f" ({_unknown_hint(reason)})" if status == "unknown" else ""
         print(f"trickspec: {status}: {reason}{hint}", file=sys.stderr)
-        _emit(args, text)
+        if not args.out:  # a file asked for keeps what it held: no deals to put in it
+            _emit(args, text)
         return EXIT_IMPOSSIBLE if status == "impossible" else EXIT_ERROR
     if found < args.n:
         print(f"trickspec: only {found} deals satisfy the constraint", file=sys.stderr)
@@ -615,35 +616,24 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
         if older["game"] != game.key:
             raise InputError(f"{shown_path(args.out)} holds fixtures of {shown(older['game'])}, "
                              f"not of {game.key!r}")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot make the folder {shown_path(args.out)}: {e.strerror or e}") from None
-    print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
 
     def progress(rule_id: str, outcome: str) -> None:
         print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
 
-    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout, rlimit=args.rlimit,
-                                 search=args.search, only=only, on_rule=progress)
-    files = {f"{f['rule']}.json": f for f in fixtures}
-    if older is not None:
-        cov = cov.merged(older, [r.id for r in game.rules])
-    for rid in only or ():
-        if rid not in cov.covered:
-            try:
-                (out / f"{rid}.json").unlink(missing_ok=True)
-            except OSError as e:
-                raise InputError(f"cannot remove {shown_path(out / f'{rid}.json')}: "
-                                 f"{e.strerror or e}") from None
-    files[COVERAGE_FILE] = cov.to_json()
-    for name, data in files.items():
-        f = open_out(str(out / name))
-        try:
-            with f:
-                f.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-        except OSError as e:
-            raise InputError(f"cannot write {shown_path(out / name)}: {e.strerror or e}") from None
+    # the folder (made first, so that a place it cannot be is told at once) changes only
+    # once every file is written: a failure or Ctrl-C before leaves it as it was
+    with made_folder(args.out):
+        print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
+        fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout,
+                                     rlimit=args.rlimit, search=args.search, only=only,
+                                     on_rule=progress)
+        files = {f"{f['rule']}.json": f for f in fixtures}
+        if older is not None:
+            cov = cov.merged(older, [r.id for r in game.rules])
+        files[COVERAGE_FILE] = cov.to_json()
+        write_folder(out, {name: json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+                           for name, data in files.items()},
+                     remove=[f"{rid}.json" for rid in only or () if rid not in cov.covered])
     print(cov.summary())
     missed = [rid for rid, why in cov.without if not why.startswith(("equipment", "a consequence"))]
     return EXIT_ERROR if missed else EXIT_OK
@@ -689,14 +679,10 @@ def _emit(args: argparse.Namespace, text: str) -> int:
 def _emit_pieces(args: argparse.Namespace, pieces: Iterable[str]) -> int:
     """Write pieces of text, each followed by a newline, to --out or standard output, each
     as soon as it is made."""
-    if args.out:
-        f = open_out(args.out)
-        try:
-            with f:
-                for piece in pieces:
-                    f.write(piece + "\n")
-        except OSError as e:  # a full disk, say
-            raise InputError(f"cannot write {shown_path(args.out)}: {e.strerror or e}") from None
+    if args.out:  # written whole or not at all: on a failure or Ctrl-C it is as it was
+        with written(args.out) as f:
+            for piece in pieces:
+                f.write(piece + "\n")
     else:
         for piece in pieces:
             print(piece, flush=True)
@@ -995,7 +981,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
     d.add_argument("--variant", action="append", default=[], metavar="ID")
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
-    d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
+                   "(left as it was when the deals are impossible or unknown)")
     d.set_defaults(fn=cmd_deals)
 
     fx = sub.add_parser("fixtures", help="a deal for each rule, in which the rule fires",
@@ -1010,7 +997,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "random deals.  Exit 0 when every rule that can fire has a fixture, 2 "
                         "otherwise.  With --check DIR, replay a folder written earlier.")
     fx.add_argument("game", metavar="GAME")
-    fx.add_argument("--out", metavar="DIR", help="folder for the fixtures")
+    fx.add_argument("--out", metavar="DIR", help="folder for the fixtures (changed only once "
+                    "all of them are written: a failure or Ctrl-C leaves it as it was)")
     fx.add_argument("--check", metavar="DIR", help="check a folder of fixtures instead: each "
                     "replays with its rule firing where it says, the rules' texts are "
                     "current, and every rule has a fixture or a reason (exit 0 yes, 1 no)")

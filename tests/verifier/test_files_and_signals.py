@@ -8,30 +8,180 @@ The commands that must be stopped in the middle run as real processes.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import z3
 
-from verifier import cli
-from verifier._z3.solver import Solving, restart_solvers, stop_solvers
+from verifier import cli, files
+from verifier._z3.solver import Solving, forced_unknown, restart_solvers, stop_solvers
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 GOOD = "the earlier file\n"
+IMPOSSIBLE = "count(North, aces) + count(South, aces) == 5"
 
 
 def _only(folder: Path, *names: str) -> None:
     """The folder holds these files and nothing else (no temporary file)."""
     assert sorted(os.listdir(folder)) == sorted(names)
+
+
+# -- a write that fails, in the command's own process --------------------------------------
+
+class _FillsUp:
+    """A file that takes ``room`` characters and then raises ``fault`` (a full disk, or
+    Ctrl-C in the middle of a write)."""
+
+    def __init__(self, f: Any, room: int, fault: BaseException) -> None:
+        self.f, self.room, self.fault = f, room, fault
+
+    def write(self, text: str) -> int:
+        if len(text) > self.room:
+            self.f.write(text[:self.room])
+            self.f.flush()
+            raise self.fault
+        self.room -= len(text)
+        return int(self.f.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.f, name)
+
+    def __enter__(self) -> _FillsUp:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.f.close()
+
+
+def _failing_open(monkeypatch: pytest.MonkeyPatch, fault: BaseException, *, room: int = 100,
+                  at: int = 1) -> None:
+    """The ``at``-th file the tool opens for writing fails after ``room`` characters."""
+    real, count = open, [0]
+
+    def fake(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        f = real(file, mode, *args, **kwargs)
+        if "w" not in mode:
+            return f
+        count[0] += 1
+        return _FillsUp(f, room, fault) if count[0] == at else f
+
+    monkeypatch.setattr(files, "open", fake, raising=False)
+
+
+@pytest.mark.parametrize("fault,code", [
+    (OSError(errno.ENOSPC, "No space left on device"), cli.EXIT_ERROR),
+    (KeyboardInterrupt(), cli.EXIT_INTERRUPTED),
+], ids=["disk-full", "ctrl-c"])
+def test_a_failed_write_leaves_the_earlier_file(fault: BaseException, code: int, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "keep.pbn"
+    out.write_text(GOOD)
+    out.chmod(0o640)
+    _failing_open(monkeypatch, fault)
+    assert cli.main(["pbn", "vint", "-n", "20", "--out", "keep.pbn"]) == code
+    assert out.read_text() == GOOD
+    _only(tmp_path, "keep.pbn")
+    err = capsys.readouterr().err
+    assert err == ("trickspec: interrupted\n" if code == cli.EXIT_INTERRUPTED else
+                   "trickspec: error: cannot write keep.pbn: No space left on device\n")
+    monkeypatch.undo()  # written whole, the new file keeps the earlier one's permissions
+    assert cli.main(["pbn", "vint", "-n", "20", "--out", str(out)]) == cli.EXIT_OK
+    assert out.read_text().count("[Deal ") == 20 and out.stat().st_mode & 0o777 == 0o640
+    _only(tmp_path, "keep.pbn")
+
+
+def test_ctrl_c_while_deals_are_made_leaves_the_earlier_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "keep.pbn"
+    out.write_text(GOOD)
+
+    def pieces(game: Any, states: Iterator[Any]) -> Iterator[str]:
+        yield "% PBN 2.1"
+        next(states)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "iter_pbn", pieces)
+    assert cli.main(["pbn", "vint", "-n", "5", "--out", str(out)]) == cli.EXIT_INTERRUPTED
+    assert out.read_text() == GOOD
+    _only(tmp_path, "keep.pbn")
+
+
+@pytest.mark.parametrize("where,extra,code", [
+    (IMPOSSIBLE, (), cli.EXIT_IMPOSSIBLE),
+    ("count(North, spades) >= 8", ("--method", "z3"), cli.EXIT_ERROR),
+], ids=["impossible", "unknown"])
+def test_deals_without_an_answer_leave_the_earlier_file(where: str, extra: tuple[str, ...],
+                                                        code: int, tmp_path: Path) -> None:
+    out = tmp_path / "deals.json"
+    out.write_text(GOOD)
+    with forced_unknown() if code == cli.EXIT_ERROR else contextlib.nullcontext():
+        assert cli.main(["deals", "vint", "--where", where, *extra, "--out", str(out)]) == code
+    assert out.read_text() == GOOD
+    _only(tmp_path, "deals.json")
+
+
+def _fixtures(folder: Path) -> dict[str, bytes]:
+    shutil.copytree(ROOT / "fixtures" / "crescendo", folder)
+    (folder / "auction.overcall.json").unlink()  # the run below writes it again
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+@pytest.mark.parametrize("fault,code", [
+    (OSError(errno.ENOSPC, "No space left on device"), cli.EXIT_ERROR),
+    (KeyboardInterrupt(), cli.EXIT_INTERRUPTED),
+], ids=["disk-full", "ctrl-c"])
+def test_a_fixtures_folder_is_changed_whole_or_not_at_all(fault: BaseException, code: int,
+                                                          tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "fx"
+    before = _fixtures(folder)
+    _failing_open(monkeypatch, fault, at=2)  # the second of its two files fails
+    args = ["fixtures", "crescendo", "--out", str(folder), "--rule", "auction.overcall"]
+    assert cli.main(args) == code
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    monkeypatch.undo()
+    assert cli.main(args) == cli.EXIT_OK
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*before, "auction.overcall.json"])
+
+
+def test_a_new_fixtures_folder_is_not_left_behind(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _failing_open(monkeypatch, KeyboardInterrupt())
+    assert cli.main(["fixtures", "crescendo", "--out", str(tmp_path / "new" / "fx"), "--rule",
+                     "auction.overcall"]) == cli.EXIT_INTERRUPTED
+    assert os.listdir(tmp_path) == []
+
+
+def test_two_writers_of_one_file_leave_one_whole_file(tmp_path: Path) -> None:
+    out, deals = tmp_path / "same.pbn", "6000"
+    runs = [subprocess.Popen([sys.executable, "-m", "verifier", "pbn", "vint", "-n", deals,
+                              "--seed", str(seed), "--out", str(out)], env=ENV,
+                             stderr=subprocess.PIPE, text=True) for seed in (0, 10_000)]
+    for p in runs:
+        assert p.wait(timeout=600) == 0, p.stderr.read() if p.stderr else ""
+    text = out.read_text()
+    whole = []
+    for seed in (0, 10_000):
+        assert cli.main(["pbn", "vint", "-n", deals, "--seed", str(seed), "--out",
+                         str(tmp_path / "one.pbn")]) == cli.EXIT_OK
+        whole.append((tmp_path / "one.pbn").read_text())
+    assert text in whole
+    (tmp_path / "one.pbn").unlink()
+    _only(tmp_path, "same.pbn")
 
 
 # -- a solver check stopped from another thread --------------------------------------------
