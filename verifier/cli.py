@@ -7,7 +7,6 @@ The exit codes are the table :data:`EXIT_CODES` (also in ``trickspec --help``).
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import difflib
 import functools
 import json
@@ -58,9 +57,10 @@ from spec.sheet import play_rubber, render_sheet, rubber_json
 from verifier._z3.solver import Solving
 from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
-from verifier.files import open_out, read_json, read_text, shown_path
+from verifier.files import made_folder, read_json, read_text, shown_path, write_folder, written
 from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
-from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, mutants, mutate
+from verifier.interrupts import interrupted, obeyed, worker_pool
+from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, chosen_mutants, mutate
 from verifier.properties import (
     DEFAULT_RLIMIT,
     Check,
@@ -155,14 +155,11 @@ def _check_in_parallel(games: list[Game], only: tuple[str, ...], opts: Options,
     tasks = [[(g.key, g.active_variants, c.id) for c in checks_for(g) if not only or c.id in only]
              for g in games]
     workers = min(jobs, sum(len(t) for t in tasks) or 1)
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
-    try:
+    with worker_pool(workers) as pool:  # closed early (Ctrl-C): the workers are ended
         futures = [[pool.submit(_check_one, key, variants, i, opts) for key, variants, i in t]
                    for t in tasks]
         for fs in futures:
             yield (f.result() for f in fs)
-    finally:  # interrupted or done: nothing left to run
-        pool.shutdown(cancel_futures=True)
 
 
 def _check_printed(game: Game, args: argparse.Namespace, opts: Options, known: set[str],
@@ -202,6 +199,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         for game in games:
             _check_printed(game, args, opts, known[game.key], parallel, all_results)
+        if parallel is not None:
+            next(parallel, None)  # every result is in: the workers end as they would
     finally:
         if parallel is not None:
             parallel.close()
@@ -526,7 +525,8 @@ def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found
     if status in ("impossible", "unknown"):
         hint = f" ({_unknown_hint(reason)})" if status == "unknown" else ""
         print(f"trickspec: {status}: {reason}{hint}", file=sys.stderr)
-        _emit(args, text)
+        if not args.out:  # a file asked for keeps what it held: no deals to put in it
+            _emit(args, text)
         return EXIT_IMPOSSIBLE if status == "impossible" else EXIT_ERROR
     if found < args.n:
         print(f"trickspec: only {found} deals satisfy the constraint", file=sys.stderr)
@@ -608,35 +608,24 @@ def cmd_fixtures(args: argparse.Namespace) -> int:
         if older["game"] != game.key:
             raise InputError(f"{shown_path(args.out)} holds fixtures of {shown(older['game'])}, "
                              f"not of {game.key!r}")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot make the folder {shown_path(args.out)}: {e.strerror or e}") from None
-    print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
 
     def progress(rule_id: str, outcome: str) -> None:
         print(f"  {rule_id}: {outcome}", file=sys.stderr, flush=True)
 
-    fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout, rlimit=args.rlimit,
-                                 search=args.search, only=only, on_rule=progress)
-    files = {f"{f['rule']}.json": f for f in fixtures}
-    if older is not None:
-        cov = cov.merged(older, [r.id for r in game.rules])
-    for rid in only or ():
-        if rid not in cov.covered:
-            try:
-                (out / f"{rid}.json").unlink(missing_ok=True)
-            except OSError as e:
-                raise InputError(f"cannot remove {shown_path(out / f'{rid}.json')}: "
-                                 f"{e.strerror or e}") from None
-    files[COVERAGE_FILE] = cov.to_json()
-    for name, data in files.items():
-        f = open_out(str(out / name))
-        try:
-            with f:
-                f.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-        except OSError as e:
-            raise InputError(f"cannot write {shown_path(out / name)}: {e.strerror or e}") from None
+    # the folder (made first, so that a place it cannot be is told at once) changes only
+    # once every file is written: a failure or Ctrl-C before leaves it as it was
+    with made_folder(args.out):
+        print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
+        fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout,
+                                     rlimit=args.rlimit, search=args.search, only=only,
+                                     on_rule=progress)
+        files = {f"{f['rule']}.json": f for f in fixtures}
+        if older is not None:
+            cov = cov.merged(older, [r.id for r in game.rules])
+        files[COVERAGE_FILE] = cov.to_json()
+        write_folder(out, {name: json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+                           for name, data in files.items()},
+                     remove=[f"{rid}.json" for rid in only or () if rid not in cov.covered])
     print(cov.summary())
     missed = [rid for rid, why in cov.without if not why.startswith(("equipment", "a consequence"))]
     return EXIT_ERROR if missed else EXIT_OK
@@ -682,14 +671,10 @@ def _emit(args: argparse.Namespace, text: str) -> int:
 def _emit_pieces(args: argparse.Namespace, pieces: Iterable[str]) -> int:
     """Write pieces of text, each followed by a newline, to --out or standard output, each
     as soon as it is made."""
-    if args.out:
-        f = open_out(args.out)
-        try:
-            with f:
-                for piece in pieces:
-                    f.write(piece + "\n")
-        except OSError as e:  # a full disk, say
-            raise InputError(f"cannot write {shown_path(args.out)}: {e.strerror or e}") from None
+    if args.out:  # written whole or not at all: on a failure or Ctrl-C it is as it was
+        with written(args.out) as f:
+            for piece in pieces:
+                f.write(piece + "\n")
     else:
         for piece in pieces:
             print(piece, flush=True)
@@ -728,16 +713,16 @@ class _Progress:
 
 def cmd_mutate(args: argparse.Namespace) -> int:
     game = find_game(args.game)
-    if args.list:
-        for m in mutants(game):
-            print(f"{m.id:40} {m.operator.value:13} {m.description}")
-        return EXIT_OK
     known = {r.id for r in game.rules}
     for rid in args.rule:
         if rid not in known:
             close = difflib.get_close_matches(rid, sorted(known), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise InputError(f"{game.name} has no rule {shown(rid)}{hint}")
+    if args.list:
+        for m in chosen_mutants(game, args.rule):
+            print(f"{m.id:40} {m.operator.value:13} {m.description}")
+        return EXIT_OK
     quiet = args.quiet  # progress goes to standard error, so it never mixes with --json
     report = mutate(game, jobs=args.jobs, seeds=args.seeds, seed=args.seed,
                     matches=args.matches, only=args.rule, limit=args.limit,
@@ -991,7 +976,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
     d.add_argument("--variant", action="append", default=[], metavar="ID")
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
-    d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
+                   "(left as it was when the deals are impossible or unknown)")
     d.set_defaults(fn=cmd_deals)
 
     fx = sub.add_parser("fixtures", help="a deal for each rule, in which the rule fires",
@@ -1006,7 +992,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "random deals.  Exit 0 when every rule that can fire has a fixture, 2 "
                         "otherwise.  With --check DIR, replay a folder written earlier.")
     fx.add_argument("game", metavar="GAME")
-    fx.add_argument("--out", metavar="DIR", help="folder for the fixtures")
+    fx.add_argument("--out", metavar="DIR", help="folder for the fixtures (changed only once "
+                    "all of them are written: a failure or Ctrl-C leaves it as it was)")
     fx.add_argument("--check", metavar="DIR", help="check a folder of fixtures instead: each "
                     "replays with its rule firing where it says, the rules' texts are "
                     "current, and every rule has a fixture or a reason (exit 0 yes, 1 no)")
@@ -1081,16 +1068,73 @@ def _exit_codes_text() -> str:
 
 
 
+class _OutputError(Exception):
+    """Standard output cannot be written (a full disk, say); not a broken pipe."""
+
+
+class _Output:
+    """Standard output, whose failures are told apart from those of anything else: a write
+    that fails raises :class:`_OutputError` (a reader gone away: ``BrokenPipeError``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    @staticmethod
+    def _do(action: Any, *args: Any) -> Any:
+        try:
+            return action(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputError(e.strerror or str(e)) from None
+
+    def write(self, text: str) -> int:
+        return int(self._do(self.stream.write, text))
+
+    def flush(self) -> None:
+        self._do(self.stream.flush)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _drop_output(stream: Any) -> None:
+    """Send what is left of standard output nowhere: Python would otherwise try to write it
+    again on exit, and complain."""
+    if stream is not sys.__stdout__ or stream is None:
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; the exit code is one of :data:`EXIT_CODES`."""
+    """Run the command; the exit code is one of :data:`EXIT_CODES`.  Ctrl-C stops it at
+    once (exit 130), Z3's checks included (:mod:`verifier.interrupts`)."""
+    stdout = sys.stdout
+    with obeyed():
+        sys.stdout = _Output(stdout) if stdout is not None else stdout
+        try:
+            return _run(argv)
+        finally:
+            sys.stdout = stdout
+
+
+def _run(argv: Sequence[str] | None) -> int:
     debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     try:
         try:
             args = build_parser().parse_args(argv)
         except SystemExit as e:  # --help, --version, or bad usage, already said
-            return e.code if isinstance(e.code, int) else EXIT_ERROR if e.code else EXIT_OK
-        debug = bool(getattr(args, "debug", False))
-        return int(args.fn(args))
+            code = e.code if isinstance(e.code, int) else EXIT_ERROR if e.code else EXIT_OK
+        else:
+            debug = bool(getattr(args, "debug", False))
+            code = int(args.fn(args))
+        sys.stdout.flush()  # a full disk is told now, while it can be
+        return code
     except (InputError, RecordError, SpecError, UnsupportedNodeError) as e:
         _say(f"error: {e}")
         return EXIT_ERROR
@@ -1100,10 +1144,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return EXIT_INTERRUPTED
+    except _OutputError as e:
+        _drop_output(getattr(sys.stdout, "stream", sys.stdout))
+        _say(f"error: cannot write standard output: {e}")
+        return EXIT_ERROR
     except BrokenPipeError:  # the reader went away (``| head``): nothing left to say
-        sys.stderr.close()
+        _drop_output(getattr(sys.stdout, "stream", sys.stdout))
         return EXIT_OK
     except Exception as e:  # noqa: BLE001  # the CLI boundary: anything else is a bug (AssertionError, RecursionError, MemoryError, ReplayMismatchError, ...)
+        if interrupted():  # a failure Ctrl-C caused (a worker ended, say): interrupted
+            _say("interrupted")
+            return EXIT_INTERRUPTED
         if debug:
             traceback.print_exc()
         kind = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__

@@ -1,26 +1,42 @@
-"""The files a user hands the tool, read in one place: a clear error for every way a path
-can fail, a cap on how much a file may hold, and no wait on a pipe nobody writes to.
+"""The files a user hands the tool, read and written in one place: a clear error for every
+way a path can fail, a cap on how much a file may hold, no wait on a pipe nobody writes
+to, and no file left half written.
 
 Every file the command line or the fixtures checker reads goes through :func:`read_text`
-(and :func:`read_json` for JSON), and every file written through :func:`open_out`.  A path
+(and :func:`read_json` for JSON), and every file written through :func:`written` (a folder
+of files through :func:`write_folder`).  A path
 that is no readable file (missing, a folder, a path through a file, a name too long, no
 permission, a device that never ends) is an :class:`~verifier.errors.InputError` whose
 message names the file and says what is wrong with it.  Pipes and devices are read, up to
 the cap: ``trickspec replay <(...)`` works; a FIFO with no writer reads as empty at once
 instead of waiting for one; ``/dev/zero`` stops at the cap.
+
+A file is written whole or not at all: the text goes to a new file beside it, under a
+temporary name, which is renamed to the file's name only once all of it is written
+(:func:`os.replace`, which puts the new file in place of the old one at one stroke).  A
+failure (a full disk) or Ctrl-C before that leaves the file as it was and removes the
+temporary one; two commands writing the same file at once each write their own, and the
+file is then the whole of one of them, never a mix.  A device or a pipe (``/dev/stdout``)
+is written directly: there is no file to keep.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
+import secrets
 import stat
 import sys
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, TextIO
 
 from verifier.errors import InputError
+from verifier.interrupts import held
 
-__all__ = ["MAX_FILE_BYTES", "MAX_JSON_DEPTH", "read_text", "read_json", "open_out", "shown_path"]
+__all__ = ["MAX_FILE_BYTES", "MAX_JSON_DEPTH", "read_text", "read_json", "written",
+           "write_folder", "made_folder", "shown_path"]
 
 MAX_FILE_BYTES = 64 * 2 ** 20  # records, deals, fixtures and PBN files are far smaller
 MAX_JSON_DEPTH = 64  # the files of trickspec nest some 8 levels deep
@@ -165,13 +181,153 @@ def read_json(path: str, *, what: str) -> Any:
     return value
 
 
-def open_out(path: str) -> TextIO:
-    """A file opened for writing UTF-8 text.
+def _temporary_beside(path: str, like: os.stat_result | None) -> tuple[int, str]:
+    """A new file, open for writing, in the folder of ``path`` under a name of its own
+    (``.<name>.<random>.tmp``); with the permissions of the file ``like`` when given.
+    Called with Ctrl-C held back, so that the caller knows of every file it makes."""
+    folder, name = os.path.split(path)
+    while True:
+        temp = os.path.join(folder, f".{name[:200]}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                         0o666)
+        except FileExistsError:
+            continue
+        if like is not None:
+            try:
+                os.chmod(fd, stat.S_IMODE(like.st_mode))
+            except OSError:  # not the owner: the new file keeps the usual permissions
+                pass
+        return fd, temp
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+def _target(path: str) -> tuple[str, os.stat_result | None]:
+    """Where writing ``path`` puts the text (the file a link points to), and that file's
+    status when it exists.
 
     Raises:
-        InputError: it cannot be written (the message names it and says why).
+        InputError: ``path`` is a folder.
     """
+    real = os.path.realpath(path) if os.path.islink(path) else path
     try:
-        return open(path, "w", encoding="utf-8")
+        info = os.stat(real)
+    except (OSError, ValueError):
+        return real, None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{shown_path(path)} is a folder, not a file")
+    return real, info
+
+
+@contextlib.contextmanager
+def written(path: str) -> Iterator[TextIO]:
+    """A file for UTF-8 text that takes the place of ``path`` when the block ends without
+    an exception, all of it at once; on an exception (Ctrl-C included) ``path`` is left as
+    it was (see the module's text).
+
+    Raises:
+        InputError: the file cannot be written, or a write to it failed (the message names
+            it and says why).
+    """
+    target, info = _target(path)
+    if info is not None and not stat.S_ISREG(info.st_mode):  # a device, a pipe
+        try:
+            f = open(path, "w", encoding="utf-8")
+        except (OSError, ValueError) as e:
+            raise InputError(_why(path, e, "write")) from None
+        try:
+            with f:
+                yield f
+        except OSError as e:
+            raise InputError(_why(path, e, "write")) from None
+        return
+    temp = ""
+    try:
+        with held():
+            fd, temp = _temporary_beside(target, info)
     except (OSError, ValueError) as e:
         raise InputError(_why(path, e, "write")) from None
+    except KeyboardInterrupt:  # pressed while the file was made
+        if temp:
+            _remove(temp)
+        raise
+    try:
+        with open(fd, "w", encoding="utf-8") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, target)
+    except OSError as e:
+        _remove(temp)
+        raise InputError(_why(path, e, "write")) from None
+    except BaseException:
+        _remove(temp)
+        raise
+
+
+@contextlib.contextmanager
+def made_folder(path: str) -> Iterator[Path]:
+    """The folder ``path``, made (with the folders above it) when it does not exist, and
+    removed again (those made, when empty) when the block ends by an exception.
+
+    Raises:
+        InputError: the folder cannot be made, or ``path`` is a file.
+    """
+    folder = Path(path)
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise InputError(f"{shown_path(path)} is a file, not a folder")
+    made = [p for p in (folder, *folder.parents) if not os.path.lexists(p)]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder {shown_path(path)}: {e.strerror or e}") from None
+    try:
+        yield folder
+    except BaseException:
+        for p in made:  # the deepest first
+            with contextlib.suppress(OSError):
+                p.rmdir()
+        raise
+
+
+def write_folder(folder: Path, texts: Mapping[str, str], remove: Iterable[str] = ()) -> None:
+    """Put files in a folder all together, or change nothing: each of ``texts`` (a file
+    name and its UTF-8 text) is first written in full beside its place under a temporary
+    name, and only when all are written are the files of ``remove`` removed and the new
+    ones renamed into place, one after another with Ctrl-C held back meanwhile.  A failure
+    or Ctrl-C while they are written leaves the folder as it was, with no temporary file.
+
+    Raises:
+        InputError: a file cannot be written (the message names it and says why).
+    """
+    remove = tuple(remove)
+    temps: dict[str, str] = {}
+    name = ""
+    try:
+        for name, text in texts.items():
+            target, info = _target(str(folder / name))
+            with held():
+                fd, temps[target] = _temporary_beside(target, info)
+            with open(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+        name = ""
+        with held():
+            for gone in remove:
+                name = gone
+                (folder / gone).unlink(missing_ok=True)
+            for target, temp in list(temps.items()):
+                name = os.path.basename(target)
+                os.replace(temp, target)
+                del temps[target]
+    except (OSError, ValueError) as e:
+        doing = "remove" if name in remove else "write"
+        raise InputError(_why(str(folder / name), e, doing)) from None
+    finally:
+        for temp in temps.values():
+            _remove(temp)

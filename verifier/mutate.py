@@ -68,11 +68,13 @@ from spec.records import session_json, to_record
 from spec.sheet import play_rubber, rubber_json
 from verifier._z3.solver import Remembering
 from verifier.errors import SolverUnknownError
+from verifier.interrupts import worker_pool
 from verifier.properties import Check, Options, Verdict, checks_for
 
 __all__ = [
-    "Operator", "Mutant", "mutants", "Screen", "screen", "Baseline", "baseline", "CheckOutcome",
-    "check_mutant", "Outcome", "MutantResult", "Report", "mutate", "TARGET_RATE",
+    "Operator", "Mutant", "mutants", "chosen_mutants", "Screen", "screen", "Baseline",
+    "baseline", "CheckOutcome", "check_mutant", "Outcome", "MutantResult", "Report", "mutate",
+    "TARGET_RATE",
 ]
 
 DEFAULT_SEEDS = 200
@@ -523,6 +525,25 @@ def mutants(game: Game) -> tuple[Mutant, ...]:
                           f"{', '.join(replaced)}) at {_where(v.src_loc)}",
                           _with_variant(game, v.id), replaced))
     return tuple(out)
+
+
+def chosen_mutants(game: Game, only: Sequence[str] = (),
+                   everything: Sequence[Mutant] | None = None) -> list[Mutant]:
+    """The mutants of a game (``everything``, when already made) that touch the rules of
+    ``only`` (all of them when it is empty), in rulebook order.
+
+    Raises:
+        NotationError: a rule of ``only`` has no mutant.
+    """
+    everything = mutants(game) if everything is None else everything
+    if not only:
+        return list(everything)
+    known = {m.rule_id for m in everything}
+    unknown = [r for r in only if r not in known]
+    if unknown:
+        raise NotationError(f"no mutant touches {', '.join(unknown)} (rules with mutants: "
+                            f"{', '.join(sorted(known))})", value=unknown[0])
+    return [m for m in everything if m.rule_id in only]
 
 
 # -- the equivalence screen -------------------------------------------------------------
@@ -1072,14 +1093,7 @@ def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, s
     start = time.perf_counter()
     jobs = jobs or os.cpu_count() or 1
     everything = mutants(game)
-    chosen = list(everything)
-    if only:
-        known = {m.rule_id for m in everything}
-        unknown = [r for r in only if r not in known]
-        if unknown:
-            raise NotationError(f"no mutant touches {', '.join(unknown)} (rules with mutants: "
-                                f"{', '.join(sorted(known))})", value=unknown[0])
-        chosen = [m for m in chosen if m.rule_id in only]
+    chosen = chosen_mutants(game, only, everything)
     if limit is not None and limit < len(chosen):
         keep = set(random.Random(seed).sample(range(len(chosen)), limit))
         chosen = [m for i, m in enumerate(chosen) if i in keep]
@@ -1102,8 +1116,8 @@ def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, s
             _WORKER.clear()
             _WORKER.update(saved)
     else:
-        with concurrent.futures.ProcessPoolExecutor(
-                max_workers=jobs, initializer=_init_worker, initargs=(game, settings)) as pool:
+        # Ctrl-C: the workers, which ignore it, are ended at once
+        with worker_pool(jobs, _init_worker, (game, settings)) as pool:
             for cid, b in pool.map(_baseline_task, check_ids):
                 base[cid] = b
                 say(f"baseline {cid}: {b.verdict} {b.seconds:.1f}s")

@@ -83,6 +83,24 @@ def test_the_cli_lists_mutants_and_refuses_bad_input(capsys: pytest.CaptureFixtu
     assert cli.main(["mutate", "nosuchgame"]) == cli.EXIT_ERROR
 
 
+def test_the_cli_lists_the_mutants_of_the_rules_asked_for(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["mutate", "crescendo", "--list", "--rule", "play.follow_suit"]) == cli.EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(line.startswith("play.follow_suit") for line in lines)
+    assert cli.main(["mutate", "crescendo", "--list"]) == cli.EXIT_OK
+    assert len(capsys.readouterr().out.splitlines()) > len(lines)
+
+
+def test_the_cli_list_refuses_an_unknown_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["mutate", "crescendo", "--list", "--rule", "play.folow_suit"]
+    assert cli.main(args) == cli.EXIT_ERROR
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == ("trickspec: error: Crescendo has no rule 'play.folow_suit'; did you mean "
+                   "'play.follow_suit'?\n")
+
+
 def test_the_cli_report_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["mutate", "crescendo", "--rule", "deck.cards", "--seeds", "5",
                      "--matches", "0", "--jobs", "1", "--json"])

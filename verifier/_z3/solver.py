@@ -14,21 +14,28 @@ steps, which does not: with ``rlimit`` a verdict is the same on any machine and 
 
 Tests force ``unknown`` at any query with :func:`forced_unknown`, to show that each place
 that reads an answer passes it on.
+
+A check stopped by Ctrl-C is no answer either: it raises ``KeyboardInterrupt``, never
+``unknown``.  :func:`stop_solvers` stops every check of the process at once, from any
+thread (:mod:`verifier.interrupts` calls it when Ctrl-C is pressed).
 """
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
+import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import z3
 
 from verifier.errors import SolverUnknownError
 
-__all__ = ["DEFAULT_RLIMIT", "Solving", "Remembering", "forced_unknown", "checks_made"]
+__all__ = ["DEFAULT_RLIMIT", "Solving", "Remembering", "forced_unknown", "checks_made",
+           "stop_solvers", "solvers_stopped", "restart_solvers", "set_z3_catches_ctrl_c"]
 
 # The resource budget of one query of ``trickspec check``: some ten times what the
 # hardest query of any game needed when it was set (304's play.one_winner as one query,
@@ -70,6 +77,53 @@ def checks_made() -> int:
 _FORCED = "forced unknown"
 
 
+# -- Ctrl-C -------------------------------------------------------------------------------
+
+_contexts: weakref.WeakSet[z3.Context] = weakref.WeakSet()  # of every Solving alive
+_contexts_lock = threading.Lock()
+_stopped = threading.Event()
+_z3_catches_ctrl_c = [True]
+_KEYBOARD = "interrupted from keyboard"  # Z3's reason when it caught Ctrl-C itself
+
+
+def _after_fork() -> None:  # a worker forked while another thread held the lock
+    global _contexts_lock
+    _contexts_lock = threading.Lock()
+    _stopped.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+def stop_solvers() -> None:
+    """Stop every check of this process: the one under way returns at once, and it and
+    every check begun later raise ``KeyboardInterrupt`` (until :func:`restart_solvers`).
+    Called from any thread."""
+    _stopped.set()
+    with _contexts_lock:
+        contexts = list(_contexts)
+    for ctx in contexts:
+        ctx.interrupt()
+
+
+def solvers_stopped() -> bool:
+    """Whether :func:`stop_solvers` was called (since the last :func:`restart_solvers`)."""
+    return _stopped.is_set()
+
+
+def restart_solvers() -> None:
+    """Let checks run again after :func:`stop_solvers`."""
+    _stopped.clear()
+
+
+def set_z3_catches_ctrl_c(catches: bool) -> None:
+    """Whether Z3 catches Ctrl-C during a check of a solver made from now on (its default;
+    the check then answers ``unknown``, which :meth:`Solving._answer` turns into
+    ``KeyboardInterrupt``), or leaves it to Python (whose handler then calls
+    :func:`stop_solvers`: :func:`verifier.interrupts.obeyed`)."""
+    _z3_catches_ctrl_c[0] = catches
+
+
 class Solving:
     """One Z3 context for one piece of work, with the budget of each query: ``timeout``
     seconds of wall-clock time and, when given, ``rlimit`` of Z3's resource units.
@@ -83,6 +137,8 @@ class Solving:
 
     def __init__(self, timeout: float = 60.0, rlimit: int | None = None) -> None:
         self.ctx = z3.Context()
+        with _contexts_lock:
+            _contexts.add(self.ctx)
         self.timeout = timeout
         self.timeout_ms = max(1, int(timeout * 1000))
         self.rlimit = rlimit
@@ -92,6 +148,8 @@ class Solving:
         s.set("timeout", self.timeout_ms)
         if self.rlimit is not None:
             s.set("rlimit", self.rlimit)
+        if not _z3_catches_ctrl_c[0]:
+            s.set("ctrl_c", False)
         ref = weakref.ref(s)  # no cycle: the solver is freed as soon as its user drops it
 
         def check(*assumptions: Any) -> z3.CheckSatResult:
@@ -117,7 +175,13 @@ class Solving:
         return self._limited(tactic.solver())
 
     def _answer(self, s: z3.Solver, assumptions: tuple[Any, ...]) -> z3.CheckSatResult:
-        """Z3's answer to one check; for ``unknown``, the reason is kept on the solver."""
+        """Z3's answer to one check; for ``unknown``, the reason is kept on the solver.
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C stopped the check, or had stopped the solvers before.
+        """
+        if _stopped.is_set():
+            raise KeyboardInterrupt
         k = _counter[0]
         _counter[0] += 1
         if _fault is not None and _fault(k):
@@ -133,6 +197,8 @@ class Solving:
                 s.ctx.ref(), s.solver, len(assumptions), asts))
         else:
             r = z3.Solver.check(s, *assumptions)
+        if _stopped.is_set() or (r == z3.unknown and s.reason_unknown() == _KEYBOARD):
+            raise KeyboardInterrupt
         if r == z3.unknown:
             s.unknown_reason = self._why(s, time.perf_counter() - start)
         return r
