@@ -115,6 +115,7 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
     rubber = _rule(game, K.Rubber)
     eng = engine_for(game)
     carry_over = eng.carries_over()
+    goal = eng.game_target()
     sides = game.table.sides
     side_of = {seat: i for i, side in enumerate(sides) for seat in side}
     entries: list[Entry] = []
@@ -145,7 +146,7 @@ def sheet_of(game: Game, deals: Sequence[State], seed: int = 0) -> RubberRecord:
             if over or (decided and not carry_over):
                 continue  # the deal is written whole in the game it won
             running[side] += value
-            if running[side] < target.target:
+            if running[side] < goal:
                 continue
             if carry_over:
                 enter(len(games) + 1)  # the rest of the deal counts towards the next game

@@ -33,9 +33,9 @@ and ``may_ask_partner`` in a call; ``legal_cards``, ``first_leader``,
 ``may_announce(name)``, ``announcing(name, tracked)``, ``deal_void`` and ``redealer`` before a card; ``turned_up`` and
 ``tracked_after(name)`` in a complete trick; of a whole deal played out (scope HISTORY)
 ``leader_of(k)``, ``winner_of(k)`` and ``caller_of(k)``; of the dealing (scope DEAL)
-``dealer``, ``receives(k)`` and ``next_dealer``; and of a match after a deal (scope MATCH,
-given ``deals_played``, ``lead_total``, ``trail_total`` and ``games_won``) ``match_over``,
-``game_bonus`` and ``carries_over``.
+``dealer``, ``receives(k)``, ``next_dealer`` and ``no_bid_redealer``; and of a match after
+a deal (scope MATCH, given ``deals_played``, ``lead_total``, ``trail_total`` and
+``games_won``) ``match_over``, ``game_bonus``, ``carries_over`` and ``game_target``.
 """
 from __future__ import annotations
 
@@ -198,6 +198,7 @@ turn_up = Ref(Ctx.TURN_UP)
 turned_suit = turn_up.suit
 deal_void = Ref(Ctx.DEAL_VOID)
 next_dealer = Ref(Ctx.NEXT_DEALER)
+no_bid_redealer = Ref(Ctx.NO_BID_REDEALER)
 first_to_call = Ref(Ctx.FIRST_TO_CALL)
 deals_played = Ref(Ctx.DEALS_PLAYED)
 lead_total = Ref(Ctx.LEAD_TOTAL)
@@ -206,6 +207,7 @@ games_won = Ref(Ctx.GAMES_WON)
 match_over = Ref(Ctx.MATCH_OVER)
 game_bonus = Ref(Ctx.GAME_BONUS)
 carries_over = Ref(Ctx.CARRIES_OVER)
+game_target = Ref(Ctx.GAME_TARGET)
 first_leader = Ref(Ctx.FIRST_LEADER)
 talon_taken = Ref(Ctx.TALON_TAKEN)
 first_defender = Ref(Ctx.FIRST_DEFENDER)
@@ -554,7 +556,7 @@ __all__ = [
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
     "stage", "seat_calls", "seat_passed", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
-    "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "talon_taken", "first_defender", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
+    "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "no_bid_redealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "talon_taken", "first_defender", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "game_target", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "each_seat", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
     "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",
     "PartnerAccepts", "Pot", "pot",

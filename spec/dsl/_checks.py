@@ -463,10 +463,10 @@ class RuleChecks(_GameRead):
                 if (not claim and isinstance(node, Ref)
                         and node.ctx in (Ctx.AUCTION_OVER, Ctx.MAY_ASK_PARTNER, Ctx.TURNED_UP,
                                          Ctx.DEAL_VOID, Ctx.REDEALER, Ctx.LAYS_ASIDE,
-                                         Ctx.NEXT_DEALER, Ctx.FIRST_TO_CALL,
-                                         Ctx.FIRST_LEADER, Ctx.TALON_TAKEN,
+                                         Ctx.NEXT_DEALER, Ctx.NO_BID_REDEALER,
+                                         Ctx.FIRST_TO_CALL, Ctx.FIRST_LEADER, Ctx.TALON_TAKEN,
                                          Ctx.FIRST_DEFENDER, Ctx.MATCH_OVER, Ctx.GAME_BONUS,
-                                         Ctx.CARRIES_OVER)):
+                                         Ctx.CARRIES_OVER, Ctx.GAME_TARGET)):
                     raise self._fail(f"{node.ctx.name.lower()} is for claims and properties, not "
                                      "for the rules themselves (the rules define it)",
                                      rule_id=rule_id, loc=loc)

@@ -462,6 +462,13 @@ def next_dealer(game: Game) -> Expr:
     return SeatAfter(Ref(Ctx.DEALER), found[0]) if found else Ref(Ctx.DEALER)
 
 
+def no_bid_redealer(game: Game) -> Expr:
+    """Who deals again when an auction ends with no bid, by the ``RedealIfNoBid`` rule
+    (the same dealer if none says) (scope: DEAL)."""
+    found = [b.steps for _r, b in game.constructs(K.RedealIfNoBid)]  # type: ignore[attr-defined]
+    return SeatAfter(Ref(Ctx.DEALER), found[0]) if found else Ref(Ctx.DEALER)
+
+
 def deal_void(game: Game) -> Expr:
     """Some rule voids the deal now (scope: STATUS)."""
     whens = [b.when for _r, b in game.constructs(K.VoidWhen)]  # type: ignore[attr-defined]
@@ -576,6 +583,13 @@ def carries_over(game: Game) -> Expr:
     return Const(bool(found and found[0][1].carry_over), T.BOOL)  # type: ignore[attr-defined]
 
 
+def game_target(game: Game) -> Expr:
+    """The total a side must reach on the game line to win a game, by the ``GameTarget``
+    rule (0 if the game has none) (scope: MATCH)."""
+    found = game.constructs(K.GameTarget)
+    return Const(found[0][1].target if found else 0, T.INT)  # type: ignore[attr-defined]
+
+
 def auction_over_now(game: Game) -> Expr:
     """The auction of the current stage has ended (scope: CALL)."""
     out: Expr = auction_over(game, game.stages)
@@ -602,7 +616,8 @@ def full_deck(game: Game) -> CardSet:
 __all__ = [
     "legal_cards", "needs_declaration", "declaration_choices", "declaration_ok", "entry_suit",
     "may_announce", "announced_value", "match_over", "game_bonus", "carries_over",
-    "first_to_call", "first_leader", "next_dealer", "lays_aside_now", "trump", "deal_void",
+    "game_target", "first_to_call", "first_leader", "next_dealer", "no_bid_redealer",
+    "lays_aside_now", "trump", "deal_void",
     "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now",
     "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value",
     "points_won", "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal",

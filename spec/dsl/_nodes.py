@@ -175,6 +175,8 @@ class Ctx(enum.Enum):
     FIRST_DEFENDER = (T.SEAT, {_S.PLAY, _S.OUTCOME},
                       "the defender who first chooses whether to play (a DropOut rule)")
     NEXT_DEALER = (T.SEAT, {_S.DEAL}, "who deals the next deal, after this one is played")
+    NO_BID_REDEALER = (T.SEAT, {_S.DEAL}, "who deals again when the auction ends with no bid "
+                       "and the cards are thrown in")
     TURNED_UP = (T.BOOL, {_S.TRICK}, "every card of the trick is turned face up at its end")
     TURN_UP = (T.CARD, {_S.CALL, _S.PLAY, _S.TRICK, _S.OUTCOME, _S.STATUS},
                "the card dealt face up, the turn-up (a game with a TurnUp rule)")
@@ -190,6 +192,8 @@ class Ctx(enum.Enum):
     GAME_BONUS = (T.INT, {_S.MATCH}, "what the side that has just won a game writes for it")
     CARRIES_OVER = (T.BOOL, {_S.MATCH}, "what a deal scores after the trick that won a game "
                     "counts towards the next game")
+    GAME_TARGET = (T.INT, {_S.MATCH}, "the total a side must reach on the game line to win "
+                   "a game (0 in a game without games)")
 
     @property
     def type(self) -> T:

@@ -369,6 +369,10 @@ def _derived_ref(game: Game, node: Ref) -> Expr | None:
         return D.first_defender(game)
     if node.ctx is Ctx.NEXT_DEALER:
         return D.next_dealer(game)
+    if node.ctx is Ctx.NO_BID_REDEALER:
+        return D.no_bid_redealer(game)
+    if node.ctx is Ctx.GAME_TARGET:
+        return D.game_target(game)
     if node.ctx is Ctx.DEAL_VOID:
         return D.deal_void(game)
     if node.ctx is Ctx.REDEALER:

@@ -132,6 +132,10 @@ class Probes(CompiledRules):
         """A deal's score after the trick that won a game counts towards the next game."""
         return bool(self._match_fn(Ctx.CARRIES_OVER)(0, 0, 0, 0))
 
+    def game_target(self) -> int:
+        """The total a side must reach on the game line to win a game (0: no games)."""
+        return int(self._match_fn(Ctx.GAME_TARGET)(0, 0, 0, 0))
+
     def _match_fn(self, ctx: Ctx) -> Callable[..., Any]:
         fn = self._match_fns.get(ctx)
         if fn is None:

@@ -64,6 +64,7 @@ from spec.dsl import (
     deals_played,
     declared_suit,
     declarer,
+    first_to_call,
     free_bid,
     hand,
     if_then_else,
@@ -76,6 +77,7 @@ from spec.dsl import (
     let,
     match_over,
     next_dealer,
+    no_bid_redealer,
     no_suit,
     played_card,
     played_declared,
@@ -791,6 +793,37 @@ FACTS = (
         covers=("game.match_length",),
         source=assumption("CR-GAME-2", "the seat says 'several games'; any count or a "
                           "target score works"),
+    ),
+    Property(
+        id="auction.first_caller_seen",
+        text="Seat 2 deals: seat 0, Forehand on his left, calls first; seat 0 deals: seat 1 "
+        "calls first; seat 1 deals: seat 2.",
+        scope=Scope.CALL,
+        holds=implies(dealer == 2, first_to_call == 0) & implies(dealer == 0, first_to_call == 1)
+        & implies(dealer == 1, first_to_call == 2),
+        covers=("auction.one_round",),
+        source=seed("CR-AUC-1", also=("CR-SETUP-1",)),
+    ),
+    Property(
+        id="auction.all_pass_seen",
+        text="Seat 2 deals and all three pass: seat 2 gathers the cards and deals again (and "
+        "Forehand, seat 0, calls first again); seat 0 deals and all pass: seat 0 deals again.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == 2, no_bid_redealer == 2) & implies(dealer == 0, no_bid_redealer == 0),
+        covers=("auction.all_pass",),
+        source=seed("CR-AUC-6"),
+    ),
+    Property(
+        id="play.joker_plain_suit_tricks",
+        text="Under joker_names_plain_suit, with hearts trumps the joker led names spades, "
+        "diamonds or clubs, never hearts.",
+        scope=Scope.TRICK,
+        holds=implies((trump == Suit.HEARTS) & (played_card(0) == JOKER),
+                      played_declared(0) != Suit.HEARTS),
+        covers=("play.joker_names_trump", "play.joker_led"),
+        under=("joker_names_plain_suit",),
+        source=assumption("CR-JOKER-5", "the variant's reading: the suit named may not be "
+                          "trumps"),
     ),
 )
 

@@ -103,6 +103,7 @@ from spec.dsl import (
     first_leader,
     first_to_call,
     next_dealer,
+    no_bid_redealer,
     receives,
     lays_aside,
     deal_void,
@@ -1371,6 +1372,93 @@ FACTS = (
         covers=("game.to_eleven",),
         under=("tokens",),
         source=source("304-GAME-2", "[ML], [RR], [KM]"),
+    ),
+    Property(
+        id="setup.partners_seen",
+        text="North and South are partners, and West and East.",
+        scope=Scope.CALL,
+        holds=(partner(NORTH) == SOUTH) & (partner(SOUTH) == NORTH) & (partner(WEST) == EAST)
+        & (partner(EAST) == WEST),
+        covers=("setup.seats",),
+        source=seed("304-SETUP-1"),
+    ),
+    Property(
+        id="auction.first_caller_seen",
+        text="North deals: West, on his right, calls first in the four-card auction; West "
+        "deals: South; South deals: East.",
+        scope=Scope.CALL,
+        holds=implies((dealer == NORTH) & (stage == 1), first_to_call == WEST)
+        & implies((dealer == WEST) & (stage == 1), first_to_call == SOUTH)
+        & implies((dealer == SOUTH) & (stage == 1), first_to_call == EAST),
+        covers=("auction.four_card_turns",),
+        source=seed("304-AUC-1", also=("304-SETUP-2",)),
+    ),
+    Property(
+        id="auction.all_pass_seen",
+        text="East deals and all four pass without a bid: the deal is abandoned and North, on "
+        "his right, deals next; North deals and all pass: West deals next.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == EAST, no_bid_redealer == NORTH)
+        & implies(dealer == NORTH, no_bid_redealer == WEST),
+        covers=("auction.all_pass",),
+        source=seed("304-AUC-7"),
+    ),
+    Property(
+        id="spoilt.next_dealer_seen",
+        text="Under spoilt_trumps_next_dealer, East deals: once spoilt trumps are declared the "
+        "deal is void and North, on his right, deals again; after a demand for low points "
+        "East still deals again.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            implies((dealer == EAST) & tracked(SPOILT) & ~tracked("redeal_demanded"),
+                    deal_void & (redealer == NORTH)),
+            implies((dealer == EAST) & tracked("redeal_demanded"), deal_void & (redealer == EAST)),
+        ),
+        covers=("spoilt.redeal", "deal.low_points_redeal_same_dealer"),
+        under=("spoilt_trumps_next_dealer",),
+        source=source("304-SPOIL-2", "[ML]", also=("304-SPOIL-1", "304-DEAL-3")),
+    ),
+    Property(
+        id="auction.eight_card_request_seen",
+        text="Under partner_request_in_eight_card_auction, a player may ask his partner to "
+        "call for him in either auction.",
+        scope=Scope.CALL,
+        holds=implies(stage == 1, may_ask_partner) & implies(stage == 2, may_ask_partner),
+        covers=("auction.partner_request",),
+        under=("partner_request_in_eight_card_auction",),
+        source=source("304-AUC8-7", "[ML] standard column"),
+    ),
+    Property(
+        id="auction.eight_card_partner_seen",
+        text="Under no_overcalling_partner_in_eight_card_auction, over South's 250 in the "
+        "eight-card auction North may not bid 260, and West may.",
+        scope=Scope.CALL,
+        holds=all_of(*(
+            implies((stage == 2) & standing.exists & (standing.bidder == SOUTH)
+                    & (standing.bid.level == 250) & ~auction_over & (seat == who) & call.is_bid
+                    & (call.bid.level == 260), legal_call if may else ~legal_call)
+            for who, may in ((NORTH, False), (WEST, True)))),
+        covers=("auction.eight_card_minimum",),
+        under=("no_overcalling_partner_in_eight_card_auction",),
+        source=source("304-AUC8-7", "[KM]; the seed is silent (G10)"),
+    ),
+    Property(
+        id="closed.literal_first_lead_seen",
+        text="Under literal_first_lead, clubs trumps, East deals: North, the maker and on lead "
+        "to trick 1, dealt all eight clubs may keep trumps closed; with the ♣J face down and "
+        "the seven other clubs in hand he then has no legal lead.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            implies((trump == Suit.CLUBS) & (dealer == EAST) & (declarer == NORTH)
+                    & (contract.level == 200)
+                    & (dealt_hand(NORTH) == _cards("7C 8C 9C 10C JC QC KC AC")),
+                    may_announce("closed")),
+            implies(_maker_leads(1, False, "7C 8C 9C 10C QC KC AC"), legal_cards == _cards("")),
+        ),
+        covers=("closed.no_trump_lead_to_first", "play.open_or_closed"),
+        under=("literal_first_lead",),
+        source=seed("304-CLOSED-1", "as written, without the digest's proposal (G6)",
+                    also=("304-PLAY-5",)),
     ),
 )
 

@@ -73,9 +73,11 @@ from spec.dsl import (
     dealt_hand,
     declarer,
     first_leader,
+    first_to_call,
     free_bid,
     free_cards,
     game_bonus,
+    game_target,
     games_won,
     hand,
     if_then_else,
@@ -87,6 +89,7 @@ from spec.dsl import (
     let,
     match_over,
     next_dealer,
+    no_bid_redealer,
     no_suit,
     partner,
     passes_in_row,
@@ -971,6 +974,70 @@ FACTS = (
         unless=("carry_over",),
         source=assumption("VNT-GAME-3", "our reading of G12; the variant carry_over is the "
                           "other"),
+    ),
+    Property(
+        id="auction.dealer_calls_first",
+        text="North deals: North calls first; West deals: West calls first.",
+        scope=Scope.CALL,
+        holds=implies(dealer == 0, first_to_call == 0) & implies(dealer == 3, first_to_call == 3),
+        covers=("auction.turns",),
+        source=source("VNT-AUC-1", "[F] (G1)"),
+    ),
+    Property(
+        id="auction.all_pass_seen",
+        text="North deals and the first four calls are passes: there is no play and East, on "
+        "his left, deals next; West deals and all four pass: North deals next.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == 0, no_bid_redealer == 1) & implies(dealer == 3, no_bid_redealer == 0),
+        covers=("auction.all_pass",),
+        source=seed("VNT-AUC-8", "(G14)"),
+    ),
+    Property(
+        id="game.target_seen",
+        text="A side wins a game when its score below the line reaches 500, over one or more "
+        "deals; its first game won does not end the rubber, its second does.",
+        scope=Scope.MATCH,
+        holds=(game_target == 500) & implies(games_won == 1, ~match_over)
+        & implies(games_won == 2, match_over),
+        covers=("game.at_500", "game.rubber"),
+        source=seed("VNT-GAME-1", also=("VNT-GAME-5",)),
+    ),
+    Property(
+        id="auction.twelve_passes_seen",
+        text="Under twelve_passes, after a bid the auction ends with the twelfth pass in a "
+        "row, not the eighth or the eleventh; four passes with no bid still end it.",
+        scope=Scope.CALL,
+        holds=all_of(
+            implies(standing.exists & (passes_in_row == 12), auction_over),
+            implies(standing.exists & (passes_in_row == 11), ~auction_over),
+            implies(standing.exists & (passes_in_row == 8), ~auction_over),
+            implies(~standing.exists & (calls_made == 4) & (passes_in_row == 4), auction_over),
+        ),
+        covers=("auction.turns",),
+        under=("twelve_passes",),
+        source=source("VNT-AUC-7", "[PGV], from the 1886 Russian rulebook"),
+    ),
+    Property(
+        id="auction.self_overcall_seen",
+        text="Under self_overcall, a player whose 1♠ is the highest bid may raise it himself "
+        "to 2♠.",
+        scope=Scope.CALL,
+        holds=implies(standing.exists & (standing.bidder == seat) & (standing.bid.level == 1)
+                      & (standing.bid.strain == Suit.SPADES) & ~auction_over & call.is_bid
+                      & (call.bid.level == 2) & (call.bid.strain == Suit.SPADES), legal_call),
+        covers=("auction.no_self_overcall", "auction.pass_not_final"),
+        under=("self_overcall",),
+        source=source("VNT-AUC-6", "[PGV], from the 1886 Russian rulebook"),
+    ),
+    Property(
+        id="game.carry_over_seen",
+        text="Under carry_over, what the deal that wins a game scores below the line after the "
+        "deciding trick is written in the next game.",
+        scope=Scope.MATCH,
+        holds=carries_over,
+        covers=("game.line_drawn",),
+        under=("carry_over",),
+        source=assumption("VNT-GAME-3", "the alternative reading of G12"),
     ),
 )
 

@@ -12,6 +12,7 @@ from dataclasses import fields
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rule_swaps import swapped, verdicts
 
 from spec.cards import SUITS, Card, CardSet, Suit
 from spec.dsl import NO_SUIT, MatchLength, Rule
@@ -480,3 +481,28 @@ def test_a_claim_may_read_the_tricks_by_number_without_the_rule() -> None:
                  source=assumption("VNT-PLAY-1", "a test claim"),
                  body=Claim(Scope.OUTCOME, implies(won_trick(seat, 1), tricks_won(seat) >= 1)))
     assert vint.GAME.with_rules(vint.GAME.rules + (claim,)).rule("play.first_trick_counts")
+
+
+def test_who_calls_first_and_who_deals_after_three_passes_are_facts_a_wrong_rule_trips() -> None:
+    """CR-AUC-1 and CR-AUC-6 in literal seats: Forehand calls first, and after three passes
+    the same dealer deals again.  The auction started by the dealer, or the deal passed on
+    after three passes, each contradicts its fact."""
+    from spec.dsl import amended, dealer
+
+    ids = ("auction.first_caller_seen", "auction.all_pass_seen")
+    assert verdicts(GAME, *ids) == ["HOLDS", "HOLDS"]
+    dealer_first = amended(GAME.rule("auction.one_round"), first=dealer)
+    assert verdicts(swapped(GAME, dealer_first), *ids) == ["VIOLATED", "HOLDS"]
+    passed_on = amended(GAME.rule("auction.all_pass"), steps=1)
+    assert verdicts(swapped(GAME, passed_on), *ids) == ["HOLDS", "VIOLATED"]
+
+
+def test_a_led_joker_naming_trumps_trips_the_plain_suit_variant_fact() -> None:
+    """CR-JOKER-5's other reading: under joker_names_plain_suit a led joker never names
+    trumps; the variant's rule relaxed to any suit lets it, and the fact fails."""
+    from spec.dsl import amended, declared_suit, no_suit
+
+    game = GAME.with_variants("joker_names_plain_suit")
+    assert verdicts(game, "play.joker_plain_suit_tricks") == ["HOLDS"]
+    any_suit = amended(game.rule("play.joker_names_plain_suit"), requires=declared_suit != no_suit)
+    assert verdicts(swapped(game, any_suit), "play.joker_plain_suit_tricks") == ["VIOLATED"]

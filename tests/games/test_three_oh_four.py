@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from rule_swaps import swapped, verdicts
 
 from spec import dsl
 from spec.cards import CardSet
@@ -436,3 +437,45 @@ def test_the_player_on_the_dealers_left_cuts() -> None:
         assert render(state, shuffled=True).splitlines()[0].endswith(
             f"cut by {GAME.table.name(left)}")
         assert "cut by" not in render(state)  # hands given (a PBN deal, say): no cut
+
+
+def test_seats_first_calls_and_the_throw_in_are_facts_a_wrong_rule_trips() -> None:
+    """304-SETUP-1, 304-AUC-1 and 304-AUC-7 in literal seats: partners opposite, the
+    player on the dealer's right calls first, and after four passes the deal passes to the
+    right.  Partners side by side, the auction started on the dealer's left, or the same
+    dealer dealing again after four passes each contradicts its fact."""
+    ids = ("setup.partners_seen", "auction.first_caller_seen", "auction.all_pass_seen")
+    assert verdicts(GAME, *ids) == ["HOLDS"] * 3
+    side_by_side = dsl.amended(GAME.rule("setup.seats"),
+                               partnerships=((R.NORTH, R.WEST), (R.SOUTH, R.EAST)))
+    assert verdicts(swapped(GAME, side_by_side), *ids) == ["VIOLATED", "HOLDS", "HOLDS"]
+    left_first = dsl.amended(GAME.rule("auction.four_card_turns"),
+                             first=dsl.seat_after(dsl.dealer, 3))
+    assert verdicts(swapped(GAME, left_first), *ids) == ["HOLDS", "VIOLATED", "HOLDS"]
+    same_dealer = dsl.amended(GAME.rule("auction.all_pass"), steps=0)
+    assert verdicts(swapped(GAME, same_dealer), *ids) == ["HOLDS", "HOLDS", "VIOLATED"]
+
+
+def test_the_next_dealer_after_spoilt_trumps_is_a_variant_fact_a_wrong_rule_trips() -> None:
+    """304-SPOIL-2's other reading: under spoilt_trumps_next_dealer North deals again after
+    East's deal is spoilt; the same dealer again (the default's rule) contradicts it."""
+    game = GAME.with_variants("spoilt_trumps_next_dealer")
+    assert verdicts(game, "spoilt.next_dealer_seen") == ["HOLDS"]
+    same_dealer = dsl.amended(game.rule("spoilt.redeal"), redeal_steps=0)
+    assert verdicts(swapped(game, same_dealer), "spoilt.next_dealer_seen") == ["VIOLATED"]
+
+
+@pytest.mark.parametrize(("variant", "fact", "default"), [
+    ("partner_request_in_eight_card_auction", "auction.eight_card_request_seen",
+     R.PARTNER_REQUEST),
+    ("no_overcalling_partner_in_eight_card_auction", "auction.eight_card_partner_seen",
+     R.EIGHT_CARD_MINIMUM),
+    ("literal_first_lead", "closed.literal_first_lead_seen", R.NO_TRUMP_LEAD),
+    ("literal_first_lead", "closed.literal_first_lead_seen", R.OPEN_OR_CLOSED),
+], ids=["eight-card-request", "no-overcalling-partner", "literal-lead", "literal-open"])
+def test_each_auction_variants_fact_is_tripped_by_the_default_rule(
+        variant: str, fact: str, default: dsl.Rule) -> None:
+    """A variant's own fact holds under it and fails with the default's rule put back."""
+    game = GAME.with_variants(variant)
+    assert verdicts(game, fact) == ["HOLDS"]
+    assert verdicts(swapped(game, default), fact) == ["VIOLATED"]

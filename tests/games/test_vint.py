@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from rule_swaps import swapped, verdicts
 
 from spec.cards import CardSet
 from spec.dsl import Game, Property, Rule, Scope, ScoreRule, const, contract, let, score_of, seat, seed
@@ -369,3 +370,36 @@ def test_a_what_if_on_the_contract_is_judged_under_that_contract() -> None:
     result = run_check(game, next(c for c in checks_for(game) if c.id == wrong.id))
     assert result.verdict is Verdict.VIOLATED
     assert result.playthrough is not None and result.playthrough.replayed
+
+
+def test_first_call_throw_in_and_game_target_are_facts_a_wrong_rule_trips() -> None:
+    """VNT-AUC-1, VNT-AUC-8 and VNT-GAME-1 in literal seats and numbers: the dealer calls
+    first, after four passes the deal passes to the left, and 500 below the line wins a
+    game.  The auction started on the dealer's left, the same dealer dealing again, or a
+    game at 400 each contradicts its fact."""
+    from spec.dsl import amended, dealer, seat_after
+
+    ids = ("auction.dealer_calls_first", "auction.all_pass_seen", "game.target_seen")
+    assert verdicts(GAME, *ids) == ["HOLDS"] * 3
+    left_first = amended(GAME.rule("auction.turns"), first=seat_after(dealer))
+    assert verdicts(swapped(GAME, left_first), *ids) == ["VIOLATED", "HOLDS", "HOLDS"]
+    same_dealer = amended(GAME.rule("auction.all_pass"), steps=0)
+    assert verdicts(swapped(GAME, same_dealer), *ids) == ["HOLDS", "VIOLATED", "HOLDS"]
+    game_at_400 = amended(GAME.rule("game.at_500"), target=400)
+    assert verdicts(swapped(GAME, game_at_400), *ids) == ["HOLDS", "HOLDS", "VIOLATED"]
+
+
+def test_the_variants_facts_are_tripped_by_the_default_rules() -> None:
+    """Each variant's fact fails when the variant's rule is put back as the default has it:
+    eight passes end the auction under twelve_passes, a player may not raise his own bid
+    under self_overcall, and nothing carries over under carry_over."""
+    twelve = GAME.with_variants("twelve_passes")
+    assert verdicts(twelve, "auction.twelve_passes_seen") == ["HOLDS"]
+    assert verdicts(swapped(twelve, vint.TURNS), "auction.twelve_passes_seen") == ["VIOLATED"]
+    own = GAME.with_variants("self_overcall")
+    assert verdicts(own, "auction.self_overcall_seen") == ["HOLDS"]
+    with_rule = own.with_rules(own.rules + (vint.NO_SELF_OVERCALL,))
+    assert verdicts(with_rule, "auction.self_overcall_seen") == ["VIOLATED"]
+    carry = GAME.with_variants("carry_over")
+    assert verdicts(carry, "game.carry_over_seen") == ["HOLDS"]
+    assert verdicts(swapped(carry, vint.LINE_DRAWN), "game.carry_over_seen") == ["VIOLATED"]

@@ -104,3 +104,24 @@ def test_every_claim_holds_in_played_deals(key: str) -> None:
                     assert test(state, play), f"{cid}: {play} in seed {final.seed}"
                     judged[cid] += 1
     assert all(judged.values()), f"never judged: {[c for c, n in judged.items() if not n]}"
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_no_bid_redealer_is_who_the_engine_has_deal_again_after_all_pass(key: str) -> None:
+    """``no_bid_redealer``, read by the facts of a thrown-in deal, names the seat the
+    engine really gives the next deal when every call of the auction is a pass."""
+    from spec.dsl import no_bid_redealer
+    from spec.engine import PASS
+
+    game = GAMES[key]
+    for dealer in range(game.players):
+        state = new_deal(game, seed=dealer, dealer=dealer)
+        eng = state.engine
+        for _ in range(game.players):
+            assert state.phase is Phase.AUCTION and not state.thrown_in
+            state = eng.apply(state, PASS)
+            if state.thrown_in:
+                break
+        assert state.thrown_in and state.thrown_in[-1].reason == "no bid"
+        for seat in range(game.players):
+            assert eng.judge(Scope.DEAL, no_bid_redealer == seat)(dealer) == (seat == state.dealer)
