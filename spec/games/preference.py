@@ -116,6 +116,7 @@ from spec.dsl import (
     legal_cards,
     lowest,
     next_dealer,
+    no_bid_redealer,
     no_suit,
     passes_in_row,
     played_card,
@@ -940,6 +941,16 @@ FACTS = (
         source=seed("PRF-PAY-1", "the digest's worked examples (section 3)",
                     also=("PRF-DECK-2", "PRF-PAY-2", "PRF-PAY-3", "PRF-PAY-4", "PRF-PAY-5",
                           "PRF-PAY-6", "PRF-DEF-5")),
+    ),
+    Property(
+        id="auction.all_pass_seen",
+        text="Seat 2 deals and all three pass: seat 0, on his left, deals afresh; seat 0 "
+        "deals and all pass: seat 1.",
+        scope=Scope.DEAL,
+        holds=implies(dealer == 2, no_bid_redealer == 0) & implies(dealer == 0, no_bid_redealer == 1),
+        covers=("auction.all_pass",),
+        unless=("four_players",),
+        source=seed("PRF-AUC-10"),
     ),
     Property(
         id="exchange.talon_seen",

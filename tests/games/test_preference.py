@@ -413,7 +413,7 @@ def _wrong(variants: tuple[str, ...], rule_id: str, body) -> object:  # type: ig
 def _wrong_bodies():  # type: ignore[no-untyped-def]
     import dataclasses
 
-    from spec.dsl import DropOut, IdleSeat, TakeTalon, contract, dealer, declarer, seat_after
+    from spec.dsl import IdleSeat, RedealIfNoBid, TakeTalon, contract, dealer, declarer, seat_after
     from spec.games import preference as P
 
     drop = GAME.rule("defence.play_or_pass").body
@@ -433,11 +433,13 @@ def _wrong_bodies():  # type: ignore[no-untyped-def]
          dataclasses.replace(fails, amount=-1 * P.pot), "pay.old_scoring_seen"),
         (("ace_bonuses",), "bonus.aces",
          dataclasses.replace(aces, amount=aces.amount + 1), "bonus.aces_seen"),
+        ((), "auction.all_pass", RedealIfNoBid(0), "auction.all_pass_seen"),
     ]
 
 
-@pytest.mark.parametrize("case", range(6), ids=[
-    "talon", "defence-order", "sits-out", "four-players-order", "old-scoring", "ace-bonuses"])
+@pytest.mark.parametrize("case", range(7), ids=[
+    "talon", "defence-order", "sits-out", "four-players-order", "old-scoring", "ace-bonuses",
+    "all-pass"])
 def test_a_fact_trips_its_rule_written_wrongly(case: int) -> None:
     variants, rule_id, body, fact = _wrong_bodies()[case]
     right = GAME.with_variants(*variants)
