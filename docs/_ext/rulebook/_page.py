@@ -790,7 +790,7 @@ def _format_verification(page: _Page) -> Iterator[str]:
     for r in page.checks:
         verdict = f"{_mark(r)} {_verdict(r)}".strip()
         detail = esc(str(r.get("detail") or "")) if r.get("verdict", "HOLDS") == "HOLDS" else ""
-        covers = _and([f":rule:`{c}`" for c in r.get("covers") or []])  # type: ignore[union-attr]
+        covers = _and([_rule_ref(c, page.game) for c in r.get("covers") or []])  # type: ignore[union-attr]
         yield f"   * - :prop:`{r['id']}`"
         yield f"     - {verdict}"
         yield f"     - {detail}" if detail else "     -"
@@ -800,6 +800,16 @@ def _format_verification(page: _Page) -> Iterator[str]:
     yield from _title("The properties", "~")
     for r in page.checks:
         yield from _property_entry(r, page.game)
+
+
+def _rule_ref(rule_id: str, game: Game | None) -> str:
+    """A link to a rule of the game, or, for a rule a variant brings in, its id and the
+    variant (which has the anchor)."""
+    if game is not None and rule_id not in {r.id for r in game.rules}:
+        for v in game.variants:
+            if any(new is not None and new.id == rule_id for _old, new in v.replaces):
+                return f"``{rule_id}`` (:variant:`{v.id}`)"
+    return f":rule:`{rule_id}`"
 
 
 def _property_entry(r: dict[str, object], game: Game | None = None) -> Iterator[str]:
@@ -814,7 +824,7 @@ def _property_entry(r: dict[str, object], game: Game | None = None) -> Iterator[
         body.append(f":Kind: {_KINDS.get(str(r['kind']), str(r['kind']))}"
                     + ("; a finding" if r.get("finding") else ""))
     covers = r.get("covers") or []
-    body.append(":Covers: " + (_and([f":rule:`{c}`" for c in covers]) or "no rule"))  # type: ignore[union-attr]
+    body.append(":Covers: " + (_and([_rule_ref(c, game) for c in covers]) or "no rule"))  # type: ignore[union-attr]
     body.append("")
     shown = list(_playthrough(r, game))
     if shown:
