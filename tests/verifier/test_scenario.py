@@ -131,3 +131,23 @@ def test_the_command_looks_among_played_deals_then_asks_z3(capsys: pytest.Captur
                  "--timeout", "1"])
     err = capsys.readouterr().err
     assert code == 2 and "leave out --method rejection to let Z3 look" in err
+
+
+def test_the_unrolled_deal_is_the_same_whatever_ran_before_in_the_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Z3's search follows the order in which a context's terms were made, so the terms of a
+    # deal must not depend on earlier work in the process: here the card strengths of the
+    # game, worked out once per game, whoever asks first
+    from spec.games.preference import GAME as PREFERENCE
+    from verifier._unrolled import Unrolled
+    from verifier._z3 import encoding
+    from verifier._z3.solver import Solving
+
+    def ids() -> list[int]:
+        u = Unrolled(PREFERENCE, Solving(), PREFERENCE.players - 1)
+        return [f.get_id() for f in u.facts]
+
+    monkeypatch.setattr(encoding, "_STRENGTHS", {})  # as in a fresh process
+    first = ids()
+    assert encoding._STRENGTHS  # worked out by now
+    assert ids() == first
