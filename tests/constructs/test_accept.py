@@ -264,8 +264,7 @@ def test_a_scenario_finds_a_bid_accepted_and_the_engine_replays_it() -> None:
     # Z3 picks an auction where a second seat accepts the standing bid; the engine makes
     # the same calls and pairs the same two seats
     assert unsupported(GAME) == ""
-    result = scenarios_where(GAME, parse_where(GAME, "declarer != partner"), seed=1,
-                             timeout=600)
+    result = scenarios_where(GAME, parse_where(GAME, "declarer != partner"), seed=1)
     assert result.status == "found", result.reason
     state = result.states[0]
     assert state.is_over and state.accepter == state.partner != state.declarer

@@ -235,7 +235,7 @@ def test_a_scenario_finds_the_sides_and_the_engine_replays_them(where: str) -> N
     # a troel partner found by the cards, or a misère joined: Z3 picks the auction and the
     # play, the engine forms the same sides and settles each declarer the same way
     assert unsupported(GAME) == ""
-    result = scenarios_where(GAME, parse_where(GAME, where), seed=1, timeout=600)
+    result = scenarios_where(GAME, parse_where(GAME, where), seed=1)
     assert result.status == "found", result.reason
     state = result.states[0]
     assert state.is_over

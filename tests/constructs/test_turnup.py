@@ -261,7 +261,7 @@ def test_z3_says_how_it_handles_each_construct() -> None:
 def test_a_scenario_deals_the_turn_up_and_plays_to_its_trumps() -> None:
     # Z3 picks the hands, the card turned up (one of the dealer's), the auction and every
     # card; the engine deals the same turn-up and plays the same deal
-    result = scenarios_where(GAME, parse_where(GAME, "level >= 1"), seed=1, timeout=600)
+    result = scenarios_where(GAME, parse_where(GAME, "level >= 1"), seed=1)
     assert result.status == "found", result.reason
     state = result.states[0]
     assert state.is_over and state.turn_up >= 0

@@ -3,7 +3,9 @@ the engine with the rule firing where the fixture says.  Crescendo's are generat
 every registered game's are committed in ``fixtures/<game>/`` and checked to be current."""
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -95,6 +97,17 @@ def test_committed_fixtures_are_current_and_cover_every_rule(key: str) -> None:
     for path in folder.glob("*.json"):
         if path.name != COVERAGE_FILE:
             _valid(json.loads(path.read_text()), SCHEMA)
+
+
+def test_a_busy_machine_writes_the_same_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the deals played by bots are counted, never timed: where every deal seems to take an
+    # hour, the rule still shows in the same deal
+    rule = "play.joker_names_trump"
+    (quiet,), _cov = fixtures_for(GAME, only={rule})
+    clock = itertools.count(step=3600)
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    (busy,), _cov = fixtures_for(GAME, only={rule})
+    assert busy == quiet and quiet["fires"]["found_by"].startswith("random deals (")
 
 
 def test_a_stale_fixture_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,9 @@
 """Scenarios: deals with a complete legal play that make a condition about the play true."""
 from __future__ import annotations
 
+import itertools
 import json
+import time
 
 import pytest
 
@@ -12,6 +14,7 @@ from spec.games.three_oh_four import GAME as G304
 from spec.records import replay, to_record
 from verifier._z3.compile import Z3Compiler
 from verifier.cli import main
+from verifier import scenario
 from verifier.scenario import scenarios_where, solve_scenarios
 
 
@@ -78,8 +81,7 @@ def test_scenarios_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> 
 def test_a_vint_scenario_is_found_and_replayed() -> None:
     from spec.games.vint import GAME as VINT
 
-    result = scenarios_where(VINT, parse_where(VINT, "level == 7 and winner(13) == declarer"),
-                             timeout=600)
+    result = scenarios_where(VINT, parse_where(VINT, "level == 7 and winner(13) == declarer"))
     assert result.status == "found"
     state = result.states[0]
     assert VINT.ladder[state.contract].level == 7 and state.tricks[-1].winner == state.declarer
@@ -98,11 +100,24 @@ def test_auto_finds_a_common_scenario_among_deals_played_by_bots() -> None:
         assert replay(json.loads(json.dumps(to_record(st)))).ok
 
 
-def test_rejection_alone_never_says_impossible() -> None:
+def test_a_busy_machine_finds_the_same_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first look among deals played by bots is a count of deals, never a time: where
+    # every deal seems to take an hour, the same deal is found the same way
+    where = parse_where(G304, "level == 160 and winner(8) == declarer")
+    quiet = scenarios_where(G304, where, seed=0, method="auto")
+    clock = itertools.count(step=3600)
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    busy = scenarios_where(G304, where, seed=0, method="auto")
+    assert busy.method == quiet.method == "rejection"
+    assert [to_record(s) for s in busy.states] == [to_record(s) for s in quiet.states]
+
+
+def test_rejection_alone_never_says_impossible(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scenario, "REJECTION_DEALS", 2000)  # a count, the same on any machine
     never = "played(3, Forehand) == JK and leader(3) != Forehand and winner(3) == Forehand"
-    result = scenarios_where(GAME, parse_where(GAME, never), method="rejection", timeout=2)
+    result = scenarios_where(GAME, parse_where(GAME, never), method="rejection")
     assert result.status == "unknown" and result.method == "rejection" and not result.states
-    assert "deals played by bots" in result.reason
+    assert result.reason == "none among 2000 deals played by bots (rejection)"
     # auto asks Z3 once the bots find nothing, and Z3 proves it
     assert scenarios_where(GAME, parse_where(GAME, never), method="auto").status == "impossible"
 
@@ -122,13 +137,14 @@ def test_z3_does_not_give_again_a_deal_found_before() -> None:
     assert more.reason == "only 1 deal makes it true"
 
 
-def test_the_command_looks_among_played_deals_then_asks_z3(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_looks_among_played_deals_then_asks_z3(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["deals", "304", "--where", "level == 160 and winner(8) == declarer"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "found" and out["method"] == "rejection"
+    monkeypatch.setattr(scenario, "REJECTION_DEALS", 1000)
     code = main(["deals", "crescendo", "--where", "played(3, Forehand) == JK and "
-                 "leader(3) != Forehand and winner(3) == Forehand", "--method", "rejection",
-                 "--timeout", "1"])
+                 "leader(3) != Forehand and winner(3) == Forehand", "--method", "rejection"])
     err = capsys.readouterr().err
     assert code == 2 and "leave out --method rejection to let Z3 look" in err
 
