@@ -14,6 +14,7 @@ scores) plus the rule and where it fires, in the format of ``docs/fixture.schema
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +51,7 @@ from verifier.files import read_json
 from verifier.scenario import played_deals, solve_scenarios, unsupported
 
 __all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for",
-           "read_coverage"]
+           "read_coverage", "rule_number"]
 
 FORMAT = "trickspec-fixture/1"
 COVERAGE_FORMAT = "trickspec-coverage/1"
@@ -393,8 +394,18 @@ def check_folder(game: Game, folder: Path) -> list[str]:
 # the first look among random deals, before Z3 is asked: this many deals (a count, not a
 # time, so that the same seed gives the same fixtures on any machine)
 _QUICK_DEALS = 2_000
-# the seeds of one rule's deals: from ``_SPREAD * (seed + the rule's position)`` on
+# the seeds of one rule's deals: from ``_SPREAD * (seed + the rule's number)`` on
 _SPREAD = 1000
+
+
+def rule_number(rule_id: str) -> int:
+    """A number of a rule from its id alone, below a million, the same in every run (a
+    CRC-32 of the id): the rule's fixture does not change when rules are added or moved.
+
+    >>> rule_number("play.follow_suit")
+    673713
+    """
+    return zlib.crc32(rule_id.encode()) % 1_000_000
 
 
 def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
@@ -410,16 +421,19 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
     deal: the engine notes where each takes effect) or one Z3 gives no answer on, from
     more such deals, at most ``search`` of them in all.
     ``rlimit`` bounds each Z3 query in Z3's resource units, ``timeout`` seconds only as a
-    backstop: the fixtures are the same on any machine, however busy.
+    backstop: the fixtures are the same on any machine, however busy.  Each rule's deals
+    come from seeds of its own (:func:`rule_number`), so a rule's fixture depends on the
+    rule and ``seed`` only, not on the rules before it.
     ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.
     """
     fixtures: list[dict[str, Any]] = []
     cov = Coverage(game.key, len(game.rules) if only is None else len(only))
     cannot = unsupported(game)
-    for k, rule in enumerate(game.rules):
+    for rule in game.rules:
         if only is not None and rule.id not in only:
             continue
+        k = rule_number(rule.id)
         scope, cond = D.fires(game, rule)
         reason = ""
         try:

@@ -110,6 +110,14 @@ def test_a_busy_machine_writes_the_same_fixture(monkeypatch: pytest.MonkeyPatch)
     assert busy == quiet and quiet["fires"]["found_by"].startswith("random deals (")
 
 
+def test_a_rules_fixture_does_not_depend_on_the_rules_before_it(crescendo_fixtures) -> None:  # type: ignore[no-untyped-def]
+    # each rule's deals come from seeds of its own: a rule added to the rulebook, or one
+    # taken out (here a stated consequence, which has no fixture), leaves the fixtures of
+    # the rules after it as they were
+    fewer = GAME.with_rules(tuple(r for r in GAME.rules if r.id != "score.strain_irrelevant"))
+    assert fixtures_for(fewer)[0] == crescendo_fixtures[0]
+
+
 def test_a_stale_fixture_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = ROOT / "fixtures" / "crescendo"
     for path in src.glob("*.json"):
