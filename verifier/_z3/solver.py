@@ -52,9 +52,8 @@ SEARCH_RLIMIT = 65_000_000
 
 # The resource budget of one query of ``trickspec fixtures``: some nine times what the
 # hardest rule of any game needs (a small slam, which only Z3 finds: 438 million units,
-# some two and a half minutes on one core of the reference machine), near the most Z3
-# takes (2**32 - 1).  No rule now runs out of it; one that did would wait that long before
-# the search among random deals.
+# 132 s on one core), near the most Z3 takes (2**32 - 1).  No rule now runs out of it; one
+# that did would search that long before turning to random deals.
 FIXTURES_RLIMIT = 4_000_000_000
 
 # A test's fault: the number of the check (from 0, counted from when it was set) that is
