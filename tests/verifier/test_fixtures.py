@@ -99,6 +99,19 @@ def test_committed_fixtures_are_current_and_cover_every_rule(key: str) -> None:
             _valid(json.loads(path.read_text()), SCHEMA)
 
 
+@pytest.mark.parametrize("key", ["crescendo", "preference"])
+def test_the_command_writes_the_committed_fixtures_byte_for_byte(key: str, tmp_path: Path) -> None:
+    # the games whose fixtures take seconds: the folder is what the command writes (its
+    # exit code, whether every rule has a fixture, is the test above)
+    main(["fixtures", key, "--out", str(tmp_path)])
+    committed = ROOT / "fixtures" / key
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(p.name for p in committed.iterdir())
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), \
+            f"{name} differs: regenerate with 'trickspec fixtures {key} --out {committed}'"
+
+
 def test_a_busy_machine_writes_the_same_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
     # the deals played by bots are counted, never timed: where every deal seems to take an
     # hour, the rule still shows in the same deal
