@@ -844,8 +844,8 @@ _search_arg = _arg(lambda t: whole_number(t, what="the count of random deals", l
 
 def _rlimit_help(default: int, needs: str) -> str:
     return ("Z3's resource limit on one query, a count of its own steps: unlike --timeout, "
-            f"the same answer on any machine, however busy (default {default:,}, some ten "
-            f"times what {needs} needs; at most {MAX_RLIMIT:,})")
+            f"the same answer on any machine, however busy (default {default:,}, {needs}; "
+            f"at most {MAX_RLIMIT:,})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -977,7 +977,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds Z3 may spend on one query, a backstop behind --rlimit "
                    f"(default 600, at most {MAX_SECONDS:,})")
     d.add_argument("--rlimit", type=_rlimit_arg, default=SEARCH_RLIMIT, metavar="N",
-                   help=_rlimit_help(SEARCH_RLIMIT, "the hardest of the README's examples"))
+                   help=_rlimit_help(SEARCH_RLIMIT, "some ten times what the hardest of "
+                                    "the README's examples needs"))
     d.add_argument("--variant", action="append", default=[], metavar="ID")
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
     d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
@@ -1009,7 +1010,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seconds Z3 may spend on one query, a backstop behind --rlimit "
                     f"(default 3600, at most {MAX_SECONDS:,})")
     fx.add_argument("--rlimit", type=_rlimit_arg, default=FIXTURES_RLIMIT, metavar="N",
-                    help=_rlimit_help(FIXTURES_RLIMIT, "the hardest rule of any game"))
+                    help=_rlimit_help(FIXTURES_RLIMIT, "some nine times what the hardest "
+                                     "rule of any game needs"))
     fx.add_argument("--search", type=_search_arg, default=20_000, metavar="N",
                     help="random deals to try for a rule Z3 does not unroll or gives no "
                     "answer on (default 20000)")
