@@ -842,10 +842,16 @@ _search_arg = _arg(lambda t: whole_number(t, what="the count of random deals", l
                                           most=MAX_SEARCH), "count")
 
 
-def _rlimit_help(default: int, needs: str) -> str:
-    return ("Z3's resource limit on one query, a count of its own steps: unlike --timeout, "
-            f"the same answer on any machine, however busy (default {default:,}, {needs}; "
-            f"at most {MAX_RLIMIT:,})")
+def _add_budget(p: argparse.ArgumentParser, rlimit: int, needs: str, timeout: float) -> None:
+    """--rlimit, a budget of Z3's steps for each query (``needs``: how it was chosen), and
+    --timeout, seconds behind it."""
+    p.add_argument("--timeout", type=_seconds_arg, default=timeout, metavar="S",
+                   help="seconds Z3 may spend on one query, a backstop behind --rlimit "
+                   f"(default {timeout:g}, at most {MAX_SECONDS:,})")
+    p.add_argument("--rlimit", type=_rlimit_arg, default=rlimit, metavar="N",
+                   help="Z3's resource limit on one query, a count of its own steps: unlike "
+                   f"--timeout, the same answer on any machine, however busy (default "
+                   f"{rlimit:,}, {needs}; at most {MAX_RLIMIT:,})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -973,12 +979,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
                    help="auto (default): deal and reject first (for a condition about the "
                    "play: deals played by bots), then Z3; or only one of them")
-    d.add_argument("--timeout", type=_seconds_arg, default=600.0, metavar="S",
-                   help="seconds Z3 may spend on one query, a backstop behind --rlimit "
-                   f"(default 600, at most {MAX_SECONDS:,})")
-    d.add_argument("--rlimit", type=_rlimit_arg, default=SEARCH_RLIMIT, metavar="N",
-                   help=_rlimit_help(SEARCH_RLIMIT, "some ten times what the hardest of "
-                                    "the README's examples needs"))
+    _add_budget(d, SEARCH_RLIMIT, "some ten times what the hardest of the README's examples "
+                "needs", timeout=600.0)
     d.add_argument("--variant", action="append", default=[], metavar="ID")
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
     d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
@@ -1006,12 +1008,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only this rule (repeatable); the folder's other fixtures and "
                     "coverage entries are kept")
     fx.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
-    fx.add_argument("--timeout", type=_seconds_arg, default=3600.0, metavar="S",
-                    help="seconds Z3 may spend on one query, a backstop behind --rlimit "
-                    f"(default 3600, at most {MAX_SECONDS:,})")
-    fx.add_argument("--rlimit", type=_rlimit_arg, default=FIXTURES_RLIMIT, metavar="N",
-                    help=_rlimit_help(FIXTURES_RLIMIT, "some nine times what the hardest "
-                                     "rule of any game needs"))
+    _add_budget(fx, FIXTURES_RLIMIT, "some nine times what the hardest rule of any game needs",
+                timeout=3600.0)
     fx.add_argument("--search", type=_search_arg, default=20_000, metavar="N",
                     help="random deals to try for a rule Z3 does not unroll or gives no "
                     "answer on (default 20000)")
