@@ -84,7 +84,8 @@ def test_scenarios_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> 
 def test_a_vint_scenario_is_found_and_replayed() -> None:
     from spec.games.vint import GAME as VINT
 
-    result = scenarios_where(VINT, parse_where(VINT, "level == 7 and winner(13) == declarer"))
+    result = scenarios_where(VINT, parse_where(VINT, "level == 7 and winner(13) == declarer"),
+                             rlimit=DEFAULT_RLIMIT)
     assert result.status == "found"
     state = result.states[0]
     assert VINT.ladder[state.contract].level == 7 and state.tricks[-1].winner == state.declarer
