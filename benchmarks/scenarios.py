@@ -10,9 +10,10 @@ Each game has a fixed set of conditions: the README's example for the game, wher
 one, and conditions every game can be asked (the declarer wins the last trick, takes no
 trick at all).  Each is asked of ``scenarios_where`` as ``trickspec deals`` asks it: with
 ``auto`` (deals played by bots first, then Z3) and with ``z3`` alone, each Z3 query bounded
-by the command's default timeout.  Target: every README scenario answers under that
-timeout with the method it shows.  The time is one run's, on a shared machine; the line
-says which method found the deal.
+by the command's default budget (``SEARCH_RLIMIT`` of Z3's resource units, with a timeout
+behind it).  Target: every README scenario answers within a minute with the method it
+shows.  The time is one run's, on a shared machine; the line says which method found the
+deal.
 """
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ from spec.constraints import parse_where
 from spec.registry import GAMES, find_game
 from verifier.scenario import scenarios_where
 
-# trickspec deals --timeout's default: seconds a Z3 query may take
-DEFAULT_TIMEOUT = 60.0
+# trickspec deals --timeout's default: seconds a Z3 query may take, a backstop behind the
+# resource limit
+DEFAULT_TIMEOUT = 600.0
+# the target: seconds a README scenario may take
+TARGET_SECONDS = 60.0
 
 # the README's example of each game, by game key: the condition and the method it uses
 README = {
@@ -75,13 +79,13 @@ def main(argv: list[str] | None = None) -> int:
             for method in methods:
                 row = measure(key, where, method, args.timeout)
                 row["readme"] = shown == method
-                row["target_seconds"] = args.timeout if shown == method else None
+                row["target_seconds"] = TARGET_SECONDS if shown == method else None
                 rows.append(row)
                 if not args.json:
                     target = ""
                     if row["target_seconds"] is not None:
-                        met = row["status"] == "found" and row["seconds"] <= args.timeout
-                        target = f"  (README; target <= {args.timeout:g} s: " \
+                        met = row["status"] == "found" and row["seconds"] <= TARGET_SECONDS
+                        target = f"  (README; target <= {TARGET_SECONDS:g} s: " \
                                  f"{'met' if met else 'MISSED'})"
                     print(f"{key:10} {method:4} {row['seconds']:7.2f} s  {row['status']:10} "
                           f"by {row['found_by']:12} {where}{target}", flush=True)

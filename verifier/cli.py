@@ -54,7 +54,7 @@ from spec.records import (
 )
 from spec.registry import GAMES, find_game
 from spec.sheet import play_rubber, render_sheet, rubber_json
-from verifier._z3.solver import Solving
+from verifier._z3.solver import FIXTURES_RLIMIT, SEARCH_RLIMIT, Solving
 from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
 from verifier.files import made_folder, read_json, read_text, shown_path, write_folder, written
@@ -842,8 +842,16 @@ _search_arg = _arg(lambda t: whole_number(t, what="the count of random deals", l
                                           most=MAX_SEARCH), "count")
 
 
-_RLIMIT_HELP = ("Z3's resource limit on one query, a count of its own steps: unlike "
-                f"--timeout, the same answer on any machine (1 to {MAX_RLIMIT:,}; default: none)")
+def _add_budget(p: argparse.ArgumentParser, rlimit: int, needs: str, timeout: float) -> None:
+    """--rlimit, a budget of Z3's steps for each query (``needs``: how it was chosen), and
+    --timeout, seconds behind it."""
+    p.add_argument("--timeout", type=_seconds_arg, default=timeout, metavar="S",
+                   help="seconds Z3 may spend on one query, a backstop behind --rlimit "
+                   f"(default {timeout:g}, at most {MAX_SECONDS:,})")
+    p.add_argument("--rlimit", type=_rlimit_arg, default=rlimit, metavar="N",
+                   help="Z3's resource limit on one query, a count of its own steps: unlike "
+                   f"--timeout, the same answer on any machine, however busy (default "
+                   f"{rlimit:,}, {needs}; at most {MAX_RLIMIT:,})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -959,7 +967,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "a game of fixed partnerships), level, strain) gives "
                        "deals with a complete legal auction and play that make it true, found "
                        "by Z3 and replayed by the engine.  Exit 0: found; "
-                       "3: impossible (proved by Z3); 2: unknown (solver timeout) or bad input.")
+                       "3: impossible (proved by Z3); 2: unknown (the solver's budget ran out) or bad input.")
     d.add_argument("game", metavar="GAME")
     d.add_argument("--where", required=True, metavar="CONSTRAINT",
                    help="the condition on the hands as dealt")
@@ -971,9 +979,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
                    help="auto (default): deal and reject first (for a condition about the "
                    "play: deals played by bots), then Z3; or only one of them")
-    d.add_argument("--timeout", type=_seconds_arg, default=60.0, metavar="S",
-                   help=f"seconds Z3 may spend on one query (default 60, at most {MAX_SECONDS:,})")
-    d.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    _add_budget(d, SEARCH_RLIMIT, "some ten times what the hardest of the README's examples "
+                "needs", timeout=600.0)
     d.add_argument("--variant", action="append", default=[], metavar="ID")
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
     d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
@@ -1001,13 +1008,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only this rule (repeatable); the folder's other fixtures and "
                     "coverage entries are kept")
     fx.add_argument("--seed", type=_seed_arg, default=0, help="seed (default 0)")
-    fx.add_argument("--timeout", type=_seconds_arg, default=120.0, metavar="S",
-                    help="seconds Z3 may spend on one rule, and the random search after it "
-                    f"(default 120, at most {MAX_SECONDS:,})")
-    fx.add_argument("--rlimit", type=_rlimit_arg, default=None, metavar="N", help=_RLIMIT_HELP)
+    _add_budget(fx, FIXTURES_RLIMIT, "some nine times what the hardest rule of any game needs",
+                timeout=3600.0)
     fx.add_argument("--search", type=_search_arg, default=20_000, metavar="N",
-                    help="random deals to try for a rule Z3 does not unroll or times out on "
-                    "(default 20000)")
+                    help="random deals to try for a rule Z3 does not unroll or gives no "
+                    "answer on (default 20000)")
     fx.add_argument("--variant", action="append", default=[], metavar="ID")
     fx.set_defaults(fn=cmd_fixtures)
 

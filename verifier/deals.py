@@ -42,7 +42,7 @@ from spec.dsl._nodes import Ctx, DealtHand, Expr
 from spec.engine import engine_for
 from spec.errors import NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
-from verifier._z3.solver import Solving
+from verifier._z3.solver import SEARCH_RLIMIT, Solving
 
 __all__ = ["REJECTION_TRIES", "DealSearch", "deals_where"]
 
@@ -372,13 +372,14 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: 
 
 
 def deals_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0, dealer: int | None = None,
-                method: str = "auto", timeout: float = 60.0, rlimit: int | None = None,
+                method: str = "auto", timeout: float = 600.0, rlimit: int | None = SEARCH_RLIMIT,
                 tries: int = REJECTION_TRIES, on_found: Found | None = None) -> DealSearch:
     """``n`` distinct deals satisfying ``where`` (a condition on the hands as dealt and the
     dealer), or ``impossible``, or ``unknown`` with the solver's reason (then with the
-    deals found before the solver gave up).  ``timeout`` and ``rlimit`` bound each Z3
-    query (see :class:`~verifier._z3.solver.Solving`); ``on_found(dealer, hands)`` is
-    called with each deal as soon as the engine has checked it.
+    deals found before the solver gave up).  ``rlimit`` bounds each Z3 query in Z3's
+    resource units, ``timeout`` seconds only as a backstop (see
+    :class:`~verifier._z3.solver.Solving`); ``on_found(dealer, hands)`` is called with each
+    deal as soon as the engine has checked it.
 
     Raises:
         NotationError: the method is unknown, or the condition reads something a deal does

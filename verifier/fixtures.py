@@ -14,6 +14,7 @@ scores) plus the rule and where it fires, in the format of ``docs/fixture.schema
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,12 +45,13 @@ from spec.records import RecordError, json_kind, replay, to_record
 from spec.registry import find_game
 from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
+from verifier._z3.solver import FIXTURES_RLIMIT
 from verifier.errors import InputError, ReplayMismatchError
 from verifier.files import read_json
 from verifier.scenario import played_deals, solve_scenarios, unsupported
 
 __all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for",
-           "read_coverage"]
+           "read_coverage", "rule_number"]
 
 FORMAT = "trickspec-fixture/1"
 COVERAGE_FORMAT = "trickspec-coverage/1"
@@ -231,12 +233,12 @@ def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
 
 
 def _search_fixture(game: Game, rule: Rule, scope: Scope | str, cond: Any, seed: int,
-                    seconds: float, most: int) -> tuple[State | None, dict[str, Any], int]:
+                    most: int) -> tuple[State | None, dict[str, Any], int]:
     """A deal played by bots in which the rule fires (see :func:`~verifier.scenario.played_deals`).
     Returns the deal (or None), where it fires, and how many deals were played."""
     judge = _EngineJudge(game, rule, scope, cond)
     k = 0
-    for state, how in played_deals(game, seed=seed, seconds=seconds, most=most):
+    for state, how in played_deals(game, seed=seed, most=most):
         k += 1
         hits = judge.where(state)
         if hits:
@@ -392,10 +394,23 @@ def check_folder(game: Game, folder: Path) -> list[str]:
 # the first look among random deals, before Z3 is asked: this many deals (a count, not a
 # time, so that the same seed gives the same fixtures on any machine)
 _QUICK_DEALS = 2_000
+# the seeds of one rule's deals: from ``_SPREAD * (seed + the rule's number)`` on
+_SPREAD = 1000
 
 
-def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, rlimit: int | None = None,
-                 search: int = 20_000, only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None
+def rule_number(rule_id: str) -> int:
+    """A number of a rule from its id alone, below a million, the same in every run (a
+    CRC-32 of the id): the rule's fixture does not change when rules are added or moved.
+
+    >>> rule_number("play.follow_suit")
+    673713
+    """
+    return zlib.crc32(rule_id.encode()) % 1_000_000
+
+
+def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
+                 rlimit: int | None = FIXTURES_RLIMIT, search: int = 20_000,
+                 only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None
                  ) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
@@ -403,19 +418,22 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, rlimit: i
     the engine (the first 2,000); then from Z3, which unrolls the auction and
     the play; for a rule that states no condition to solve for (a card laid aside, an
     announcement, a card face down, a seat sitting out, a tracked value changed, a void
-    deal: the engine notes where each takes effect) or one Z3 times out on (``timeout``
-    seconds), from more such deals, at most ``search`` of them in all (and ``timeout``
-    seconds).
-    ``rlimit`` bounds each Z3 query in Z3's resource units as well.
+    deal: the engine notes where each takes effect) or one Z3 gives no answer on, from
+    more such deals, at most ``search`` of them in all.
+    ``rlimit`` bounds each Z3 query in Z3's resource units, ``timeout`` seconds only as a
+    backstop: the fixtures are the same on any machine, however busy.  Each rule's deals
+    come from seeds of its own (:func:`rule_number`), so a rule's fixture depends on the
+    rule and ``seed`` only, not on the rules before it.
     ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.
     """
     fixtures: list[dict[str, Any]] = []
     cov = Coverage(game.key, len(game.rules) if only is None else len(only))
     cannot = unsupported(game)
-    for k, rule in enumerate(game.rules):
+    for rule in game.rules:
         if only is not None and rule.id not in only:
             continue
+        k = rule_number(rule.id)
         scope, cond = D.fires(game, rule)
         reason = ""
         try:
@@ -437,8 +455,8 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, rlimit: i
                 # a first look among deals the bots play: most rules show in a few of
                 # them, at thousands of deals a second; Z3 for the rarer ones
                 quick = min(_QUICK_DEALS, search)
-                found, fires, dealt = _search_fixture(game, rule, scope, cond, 1000 * (seed + k),
-                                                      timeout, quick)
+                found, fires, dealt = _search_fixture(game, rule, scope, cond,
+                                                      _SPREAD * (seed + k), quick)
                 if found is None and not why:
                     try:
                         state, fires = _z3_fixture(game, rule, scope, cond, seed + k,  # type: ignore[arg-type]
@@ -449,7 +467,7 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 120.0, rlimit: i
                 if found is None and search > dealt:
                     # the play is random; the rule is judged by the engine on each deal
                     found, fires, more = _search_fixture(game, rule, scope, cond,
-                                                         1000 * (seed + k) + dealt, timeout,
+                                                         _SPREAD * (seed + k) + dealt,
                                                          search - dealt)
                     dealt += more
                 if found is not None:

@@ -66,7 +66,7 @@ from spec.engine import drop_engine, play_deal, play_match, play_pot_session, se
 from spec.errors import NotationError, SpecDefinitionError, SrcLoc
 from spec.records import session_json, to_record
 from spec.sheet import play_rubber, rubber_json
-from verifier._z3.solver import Remembering
+from verifier._z3.solver import DEFAULT_RLIMIT, Remembering
 from verifier.errors import SolverUnknownError
 from verifier.interrupts import worker_pool
 from verifier.properties import Check, Options, Verdict, checks_for
@@ -718,7 +718,7 @@ def _baseline_one(game: Game, check_id: str, timeout: float, rlimit: int | None
     return check_id, Baseline(verdict, time.perf_counter() - start, learn)
 
 
-def baseline(game: Game, *, timeout: float = 60.0, rlimit: int | None = None
+def baseline(game: Game, *, timeout: float = 60.0, rlimit: int | None = DEFAULT_RLIMIT
              ) -> dict[str, Baseline]:
     """Every check of the original game, with its verdict, time and answers."""
     return dict(_baseline_one(game, c.id, timeout, rlimit) for c in checks_for(game))
@@ -751,8 +751,8 @@ def _order(checks: Sequence[Any], rule_ids: Sequence[str], base: Mapping[str, Ba
 
 
 def check_mutant(game: Game, rule_ids: Sequence[str], *, base: Mapping[str, Baseline] | None = None,
-                 timeout: float = 60.0, rlimit: int | None = None, budget: float | None = None
-                 ) -> CheckOutcome:
+                 timeout: float = 60.0, rlimit: int | None = DEFAULT_RLIMIT,
+                 budget: float | None = None) -> CheckOutcome:
     """Run the checks of a mutant game until one is VIOLATED.
 
     Args:
@@ -1069,7 +1069,7 @@ def _progress_line(done: int, total: int, r: MutantResult) -> str:
 
 def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, seed: int = 0,
            matches: int = DEFAULT_MATCHES, only: Sequence[str] = (), limit: int | None = None,
-           timeout: float = 20.0, rlimit: int | None = None, budget: float | None = 180.0,
+           timeout: float = 20.0, rlimit: int | None = DEFAULT_RLIMIT, budget: float | None = 180.0,
            deal_limit: float | None = None, progress: Callable[[str], None] | None = None
            ) -> Report:
     """Generate a game's mutants and judge each: build, equivalence screen, checks.

@@ -59,7 +59,7 @@ from spec.engine import (
 from spec.errors import IllegalActionError, NotationError
 from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
-from verifier._z3.solver import Solving
+from verifier._z3.solver import SEARCH_RLIMIT, Solving
 from verifier.errors import ReplayMismatchError, SolverUnknownError
 from verifier.properties import _auction_steps, auction_bound
 
@@ -288,19 +288,18 @@ def _drop_out_actions(u: Unrolled, value: Callable[[Any], Any]) -> list[Action]:
     return out
 
 
-# ``method="auto"`` looks among this many deals played by bots before it asks Z3 (a count,
-# not a time, so that one seed gives the same deals on any machine); ``"rejection"`` looks
-# among at most ``REJECTION_DEALS`` (and ``timeout`` seconds) and never asks Z3
+# ``method="auto"`` looks among this many deals played by bots before it asks Z3;
+# ``"rejection"`` looks among at most ``REJECTION_DEALS`` and never asks Z3.  Counts, not
+# times, so that one seed gives the same deals on any machine, however busy
 QUICK_DEALS = 2_000
 REJECTION_DEALS = 100_000
 METHODS = ("auto", "z3", "rejection")
 
 
-def played_deals(game: Game, *, seed: int, seconds: float, most: int,
-                 dealer: int | None = None, lowest: bool = False
-                 ) -> Iterator[tuple[State, str]]:
+def played_deals(game: Game, *, seed: int, most: int, dealer: int | None = None,
+                 lowest: bool = False) -> Iterator[tuple[State, str]]:
     """Whole deals played by bots from seeds ``seed``, ``seed + 1``, ... (at most ``most``
-    of them, or as many as ``seconds`` allow), each with how it was played.
+    of them), each with how it was played.
 
     Random bots and modest ones (:func:`~spec.engine.modest_bot`: low contracts, no
     announcement unless demanded) take turns, so that situations rare among random
@@ -310,23 +309,21 @@ def played_deals(game: Game, *, seed: int, seconds: float, most: int,
     """
     kinds = ((random_bot, ""), (modest_bot, ", modest bots"),
              *([(low_bidder(), ", bots bidding low")] if lowest else []))
-    start = time.perf_counter()
     for k in range(most):
-        if k and time.perf_counter() - start > seconds:
-            return
         bot, how = kinds[k % len(kinds)]
         state = play_deal(game, seed=seed + k, dealer=dealer, bots=[bot] * game.players)
         yield state, f"random deals ({k + 1}{how})"
 
 
 def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
-                    dealer: int | None = None, timeout: float = 120.0,
-                    rlimit: int | None = None, max_calls: int | None = None,
+                    dealer: int | None = None, timeout: float = 600.0,
+                    rlimit: int | None = SEARCH_RLIMIT, max_calls: int | None = None,
                     on_found: Callable[[State], None] | None = None,
                     method: str = "z3") -> Scenario:
     """``n`` distinct deals, each with a complete legal sequence of calls and cards, that
     make ``where`` true; every one replayed by the engine, and passed to ``on_found`` as
-    soon as it is.  ``timeout`` and ``rlimit`` bound each Z3 query.
+    soon as it is.  ``rlimit`` bounds each Z3 query in Z3's resource units, so that the answer
+    is the same on any machine; ``timeout`` seconds is only a backstop.
 
     ``method``: ``"z3"`` unrolls the deal in Z3; ``"rejection"`` judges deals played by
     bots (:func:`played_deals`) with the engine, and never answers ``impossible``;
@@ -350,7 +347,7 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         most = QUICK_DEALS if method == "auto" else REJECTION_DEALS
         seen: set[tuple[int, ...]] = set()
         for state, _how in played_deals(game, seed=seed * most, dealer=dealer, most=most,
-                                        seconds=timeout, lowest=True):
+                                        lowest=True):
             dealt += 1
             if (state.thrown_in or state.void or state.dealt in seen or state.dealer != dealer
                     or not test(state)):
@@ -380,8 +377,8 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
 
 
 def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed: int = 0,
-                    dealer: int | None = None, timeout: float = 120.0,
-                    rlimit: int | None = None, max_calls: int | None = None,
+                    dealer: int | None = None, timeout: float = 600.0,
+                    rlimit: int | None = SEARCH_RLIMIT, max_calls: int | None = None,
                     on_found: Callable[[State], None] | None = None,
                     found: list[State] | None = None) -> Scenario:
     """The search behind :func:`scenarios_where`: ``claim_of(unrolled, auction rows)`` gives

@@ -38,6 +38,7 @@ from spec.engine import (
 from spec.engine._playout import pick
 from spec.errors import IllegalActionError, SpecDefinitionError
 from spec.records import replay, to_record
+from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.properties import Verdict, check_game
 from verifier.scenario import scenarios_where, unsupported
 
@@ -265,7 +266,7 @@ def test_a_scenario_finds_a_bid_accepted_and_the_engine_replays_it() -> None:
     # the same calls and pairs the same two seats
     assert unsupported(GAME) == ""
     result = scenarios_where(GAME, parse_where(GAME, "declarer != partner"), seed=1,
-                             timeout=600)
+                             rlimit=DEFAULT_RLIMIT)
     assert result.status == "found", result.reason
     state = result.states[0]
     assert state.is_over and state.accepter == state.partner != state.declarer

@@ -36,6 +36,7 @@ from spec.engine import (
 )
 from spec.errors import IllegalActionError, NotationError, SpecDefinitionError
 from spec.records import replay, to_record
+from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.properties import Verdict, check_game
 from verifier.scenario import scenarios_where, unsupported
 
@@ -238,7 +239,7 @@ def test_scenarios_unroll_the_idle_seat_and_a_deal_without_play() -> None:
     # and North is credited with all ten; the engine replays each deal Z3 found
     assert unsupported(GAME) == ""
     found = scenarios_where(GAME, parse_where(GAME, "won(North) == 10 and declarer == North"),
-                            n=2, timeout=120)
+                            n=2)
     assert found.status == "found" and len(found.states) == 2
     for state in found.states:
         assert state.idle == 3 and state.is_over and state.won[0].bit_count() == 10
@@ -250,7 +251,7 @@ def test_scenarios_unroll_tricks_around_the_seats_out() -> None:
     # neither North nor South takes a trick: replayed, whoever dropped out
     found = scenarios_where(GAME, parse_where(
         GAME, "declarer == North and won(East) >= 1 and won(North) == 0 and won(South) == 0"),
-        n=2, timeout=300)
+        n=2, rlimit=DEFAULT_RLIMIT)
     assert found.status == "found" and all(s.is_over for s in found.states)
 
 

@@ -33,6 +33,7 @@ from spec.dsl import (
 from spec.engine import PASS, Call, apply, legal_actions, new_deal, play_deal
 from spec.errors import IllegalActionError, SpecDefinitionError
 from spec.records import replay, to_record
+from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.properties import Verdict, check_game
 from verifier.scenario import scenarios_where, unsupported
 
@@ -235,7 +236,7 @@ def test_a_scenario_finds_the_sides_and_the_engine_replays_them(where: str) -> N
     # a troel partner found by the cards, or a misère joined: Z3 picks the auction and the
     # play, the engine forms the same sides and settles each declarer the same way
     assert unsupported(GAME) == ""
-    result = scenarios_where(GAME, parse_where(GAME, where), seed=1, timeout=600)
+    result = scenarios_where(GAME, parse_where(GAME, where), seed=1, rlimit=DEFAULT_RLIMIT)
     assert result.status == "found", result.reason
     state = result.states[0]
     assert state.is_over

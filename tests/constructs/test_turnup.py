@@ -37,6 +37,7 @@ from spec.engine import (
 from spec.errors import IllegalActionError, NotationError, SpecDefinitionError
 from spec.records import replay, to_record
 from verifier._z3.encoding import SIGHT_ONLY
+from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.properties import Verdict, check_game
 from verifier.scenario import scenarios_where, unsupported
 
@@ -261,7 +262,7 @@ def test_z3_says_how_it_handles_each_construct() -> None:
 def test_a_scenario_deals_the_turn_up_and_plays_to_its_trumps() -> None:
     # Z3 picks the hands, the card turned up (one of the dealer's), the auction and every
     # card; the engine deals the same turn-up and plays the same deal
-    result = scenarios_where(GAME, parse_where(GAME, "level >= 1"), seed=1, timeout=600)
+    result = scenarios_where(GAME, parse_where(GAME, "level >= 1"), seed=1, rlimit=DEFAULT_RLIMIT)
     assert result.status == "found", result.reason
     state = result.states[0]
     assert state.is_over and state.turn_up >= 0

@@ -3,7 +3,9 @@ the engine with the rule firing where the fixture says.  Crescendo's are generat
 every registered game's are committed in ``fixtures/<game>/`` and checked to be current."""
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -95,6 +97,38 @@ def test_committed_fixtures_are_current_and_cover_every_rule(key: str) -> None:
     for path in folder.glob("*.json"):
         if path.name != COVERAGE_FILE:
             _valid(json.loads(path.read_text()), SCHEMA)
+
+
+@pytest.mark.parametrize("key", ["crescendo", "preference"])
+def test_the_command_writes_the_committed_fixtures_byte_for_byte(key: str, tmp_path: Path) -> None:
+    # the games whose fixtures take seconds: the folder is what the command writes (its
+    # exit code, whether every rule has a fixture, is the test above)
+    main(["fixtures", key, "--out", str(tmp_path)])
+    committed = ROOT / "fixtures" / key
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(p.name for p in committed.iterdir())
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), \
+            f"{name} differs: regenerate with 'trickspec fixtures {key} --out {committed}'"
+
+
+def test_a_busy_machine_writes_the_same_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the deals played by bots are counted, never timed: where every deal seems to take an
+    # hour, the rule still shows in the same deal
+    rule = "play.joker_names_trump"
+    (quiet,), _cov = fixtures_for(GAME, only={rule})
+    clock = itertools.count(step=3600)
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    (busy,), _cov = fixtures_for(GAME, only={rule})
+    assert busy == quiet and quiet["fires"]["found_by"].startswith("random deals (")
+
+
+def test_a_rules_fixture_does_not_depend_on_the_rules_before_it(crescendo_fixtures) -> None:  # type: ignore[no-untyped-def]
+    # each rule's deals come from seeds of its own: a rule added to the rulebook, or one
+    # taken out (here a stated consequence, which has no fixture), leaves the fixtures of
+    # the rules after it as they were
+    fewer = GAME.with_rules(tuple(r for r in GAME.rules if r.id != "score.strain_irrelevant"))
+    assert fixtures_for(fewer)[0] == crescendo_fixtures[0]
 
 
 def test_a_stale_fixture_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -98,7 +98,7 @@ def test_a_constraint_is_read_and_compiled_or_refused_in_one_line(text: str) -> 
         return
     assert deal_test(CRESCENDO, where)(DEAL.dealer, DEAL.dealt) in (True, False)
     try:
-        _Owners(CRESCENDO, Solving(5.0, None)).compile(where, DEAL.dealer)
+        _Owners(CRESCENDO, Solving()).compile(where, DEAL.dealer)
     except SpecError as e:
         assert "\n" not in str(e)
 

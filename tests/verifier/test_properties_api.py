@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from spec.registry import GAMES, find_game
+from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.properties import checks_for, legal_bids, variant_checks
 
 
@@ -32,9 +33,10 @@ def test_a_variant_rule_is_covered_in_the_game_with_the_variant() -> None:
 
 def test_legal_bids_leave_out_the_bids_no_call_rule_allows() -> None:
     game = GAMES["crescendo"]
-    legal = legal_bids(game)
+    legal = legal_bids(game, rlimit=DEFAULT_RLIMIT)
     assert {game.ladder[i].level for i in legal} == set(range(15, 29))
-    assert len(legal_bids(game.with_variants("allow_unmakeable_bids"))) == len(game.ladder)
+    unmakeable = game.with_variants("allow_unmakeable_bids")
+    assert len(legal_bids(unmakeable, rlimit=DEFAULT_RLIMIT)) == len(game.ladder)
 
 
 def test_variant_checks_are_the_checks_of_the_rules_it_replaces() -> None:

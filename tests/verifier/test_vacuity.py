@@ -124,7 +124,7 @@ def test_a_witness_split_from_its_situation_is_the_whole_query(facts, term, witn
     from verifier._z3.solver import Solving
     from verifier.properties import _witnessed
 
-    solving = Solving(timeout=10)
+    solving = Solving()
     x, y = _ints(solving, "x", "y")
     whole = solving.one_shot()
     whole.add(*facts(x, y), term(x, y))
@@ -140,7 +140,7 @@ def test_a_proof_from_the_facts_next_to_the_claim_falls_back_to_all_that_bear() 
     from verifier._z3.solver import Solving
     from verifier.properties import _prove
 
-    solving = Solving(timeout=10)
+    solving = Solving()
     x, y, z = _ints(solving, "x", "y", "z")
     facts = [x == y, y == 3, z == 7]
     assert _prove(solving, facts, x == 3) is None  # needs y == 3, one link away

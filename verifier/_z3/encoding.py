@@ -547,12 +547,17 @@ def strength_table(enc: Encoding) -> dict[tuple[int, int], tuple[int, ...]] | No
     """Each card's strength in a trick, for each led suit and trump suit (codes, NO_SUIT
     included), when the game's strength reads nothing else (not the contract, the position,
     a value tracked, a suit a card is named as); else None.  The values are the game's own
-    strength expression, compiled for each known card and simplified to a number."""
+    strength expression, compiled for each known card and simplified to a number.
+
+    Worked out once per game, in a Z3 context of its own: the terms it makes never enter
+    ``enc``'s context.  Z3's search follows the order in which a context's terms were
+    made, so a query would otherwise take another course (and another number of Z3's
+    steps) depending on whether some earlier work in the process had made the table."""
     g = enc.game
     hit = _STRENGTHS.get(id(g))
     if hit is not None and hit[0] is g:
         return hit[1]
-    table = None if D.declaration_choices(g) else _strengths(enc)
+    table = None if D.declaration_choices(g) else _strengths(Encoding(g, z3.Context()))
     _STRENGTHS[id(g)] = (g, table)
     return table
 

@@ -34,14 +34,27 @@ import z3
 
 from verifier.errors import SolverUnknownError
 
-__all__ = ["DEFAULT_RLIMIT", "Solving", "Remembering", "forced_unknown", "checks_made",
-           "stop_solvers", "solvers_stopped", "restart_solvers", "set_z3_catches_ctrl_c"]
+__all__ = ["DEFAULT_RLIMIT", "SEARCH_RLIMIT", "FIXTURES_RLIMIT", "Solving", "Remembering",
+           "forced_unknown", "checks_made", "stop_solvers", "solvers_stopped", "restart_solvers",
+           "set_z3_catches_ctrl_c"]
 
 # The resource budget of one query of ``trickspec check``: some ten times what the
 # hardest query of any game needed when it was set (304's play.one_winner as one query,
 # about 47 million units, 11 s on one core of the reference machine; it is now proved
 # part by part, each part a smaller query).
 DEFAULT_RLIMIT = 500_000_000
+
+# The resource budget of one query of ``trickspec deals`` (deals and scenarios): some ten
+# times what the hardest query of the README's examples needs (a scenario by Z3 alone, the
+# joker led to the seventh trick and winning it: 6.5 million units; the other examples
+# need under 100,000).
+SEARCH_RLIMIT = 65_000_000
+
+# The resource budget of one query of ``trickspec fixtures``: some nine times what the
+# hardest rule of any game needs (a small slam, which only Z3 finds: 438 million units,
+# 132 s on one core), near the most Z3 takes (2**32 - 1).  No rule now runs out of it; one
+# that did would search that long before turning to random deals.
+FIXTURES_RLIMIT = 4_000_000_000
 
 # A test's fault: the number of the check (from 0, counted from when it was set) that is
 # to answer unknown, or a predicate on that number.
@@ -125,8 +138,9 @@ def set_z3_catches_ctrl_c(catches: bool) -> None:
 
 
 class Solving:
-    """One Z3 context for one piece of work, with the budget of each query: ``timeout``
-    seconds of wall-clock time and, when given, ``rlimit`` of Z3's resource units.
+    """One Z3 context for one piece of work, with the budget of each query: ``rlimit`` of
+    Z3's resource units (by default :data:`DEFAULT_RLIMIT`; ``None``: no such budget) and
+    ``timeout`` seconds of wall-clock time, a backstop.
 
     ``memo`` keeps what the work has built in this context, for its builders to reuse (the
     encoding of a game and its situations, the variables each term reads, the answers to
@@ -135,7 +149,7 @@ class Solving:
     the same term, and the same query the same question.
     """
 
-    def __init__(self, timeout: float = 60.0, rlimit: int | None = None) -> None:
+    def __init__(self, timeout: float = 600.0, rlimit: int | None = DEFAULT_RLIMIT) -> None:
         self.ctx = z3.Context()
         with _contexts_lock:
             _contexts.add(self.ctx)

@@ -15,7 +15,8 @@ under the source folder), so a new game module appears once it is registered.
 
 Settings (``conf.py`` or ``-D``): ``rulebook_pages`` (folder of the generated pages, ""
 for none; default ``games``), ``rulebook_check`` (check the properties while building;
-default true), ``rulebook_timeout`` (seconds for one property; 60), ``rulebook_jobs``
+default true), ``rulebook_timeout`` (seconds for one query, a backstop behind Z3's resource
+limit; 600), ``rulebook_jobs``
 (processes checking games at once; 1; the solve times go to the build's log, never
 into a page), ``rulebook_cache`` (the results file; default
 ``rulebook-results.json`` in the doctree folder), ``rulebook_examples`` (choose worked examples; default true), ``rulebook_pool`` (the
@@ -508,7 +509,7 @@ class AssumptionsDirective(_Generated):
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_check", True, "env", bool)
-    app.add_config_value("rulebook_timeout", 60.0, "env", (float, int))
+    app.add_config_value("rulebook_timeout", 600.0, "env", (float, int))
     app.add_config_value("rulebook_jobs", 1, "", int)  # more only on idle cores: contention inflates the solve times shown
     app.add_config_value("rulebook_cache", "", "", str)
     app.add_config_value("rulebook_examples", True, "env", bool)

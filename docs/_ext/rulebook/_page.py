@@ -29,6 +29,7 @@ from spec.engine._reading import EngineReading
 from spec.errors import SpecError
 from spec.sheet import play_rubber, render_sheet
 from verifier._z3.reading import Z3Reading
+from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.scenario import Unrolling
 
 from . import _tables as TB
@@ -773,8 +774,8 @@ _KINDS = {"generic": "generic, checked for every game",
 def _format_verification(page: _Page) -> Iterator[str]:
     yield from _title("Verification", "-")
     if page.results.checked:
-        yield (f"{_summary(page.results)} {page.results.z3_version}, each property within a "
-               f"budget of {page.results.timeout:g} s (``trickspec check {page.game.key}`` "
+        yield (f"{_summary(page.results)} {page.results.z3_version}, each query within a "
+               f"budget of {DEFAULT_RLIMIT:,} of Z3's steps (``trickspec check {page.game.key}`` "
                "gives the same verdicts, with the time each took).")
     else:
         yield "The properties were not checked in this build; they are listed without verdicts."

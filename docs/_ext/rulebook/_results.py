@@ -27,6 +27,7 @@ import spec
 import verifier
 from spec.dsl._build import Game
 from spec.registry import GAMES
+from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.errors import SolverUnknownError
 from verifier.properties import Options, check_game, checks_for, legal_bids, run_check, variant_checks
 
@@ -114,7 +115,7 @@ def _bids(game: Game, timeout: float) -> list[int]:
     """The bids the call rules ever allow; [] (so the ladder is shown whole, no bid called
     impossible) when Z3 cannot decide them in time."""
     try:
-        return list(legal_bids(game, timeout=timeout))
+        return list(legal_bids(game, timeout=timeout, rlimit=DEFAULT_RLIMIT))
     except SolverUnknownError:
         return []
 
