@@ -162,7 +162,7 @@ def test_a_rule_that_leaves_a_seat_no_call_is_caught_and_replays() -> None:
 
 
 def test_a_contract_that_leaves_the_declarer_no_trump_to_name_is_caught_and_replays() -> None:
-    # Préférence with a ninth level above Hearts: no suit is allowed for it, so the
+    # Préférence with a seventh level above Hearts: no suit is allowed for it, so the
     # declarer of that contract could name no trumps; the engine, put at that moment,
     # finds no choice either
     from spec.registry import find_game
@@ -172,9 +172,9 @@ def test_a_contract_that_leaves_the_declarer_no_trump_to_name_is_caught_and_repl
     assert {r.id: r.verdict for r in check_game(game, only=("decide.choice_exists",))} == {
         "decide.choice_exists": Verdict.HOLDS}
     (mutant,) = (m for m in mutants(game) if m.id == "auction.contracts#4")
-    assert "(1, 2, …, 9; 9 values)" in mutant.description
-    nine = mutant.build()
-    (r,) = check_game(nine, only=("decide.choice_exists",))
+    assert "(1, 2, …, 7; 7 values)" in mutant.description
+    seven = mutant.build()
+    (r,) = check_game(seven, only=("decide.choice_exists",))
     assert r.verdict is Verdict.VIOLATED, r.detail
     assert r.playthrough is not None and r.playthrough.replayed
     assert "none of spades, clubs, diamonds, hearts is allowed" in str(r.playthrough)

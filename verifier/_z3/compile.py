@@ -37,6 +37,7 @@ from spec.dsl._nodes import (
     Count,
     Ctx,
     DealtHand,
+    EachSeat,
     Dropped,
     Expr,
     Idle,
@@ -228,13 +229,17 @@ _MOST_CASES = 64  # the most values of a factor written out case by case
 
 def _value_range(game: Game, e: Expr) -> tuple[int, int] | None:
     """The least and greatest value of a whole-number expression built from numbers and
-    counts of tricks (by ``+``, ``-``, ``*`` and a choice between two), when there are at
-    most :data:`_MOST_CASES` of them; None for any other expression."""
+    counts of tricks (by ``+``, ``-``, ``*``, a choice between two and a total over the
+    seats), when there are at most :data:`_MOST_CASES` of them; None for any other
+    expression."""
     span: tuple[int, int] | None = None
     if isinstance(e, Const) and e.type is T.INT:
         span = (int(e.value), int(e.value))  # type: ignore[call-overload]
     elif isinstance(e, TricksWon):
         span = (0, game.tricks)
+    elif isinstance(e, EachSeat):
+        one = _value_range(game, e.amount)
+        span = None if one is None else (game.players * one[0], game.players * one[1])
     elif isinstance(e, IfThenElse) and e.type is T.INT:
         a, b = _value_range(game, e.then), _value_range(game, e.orelse)
         span = None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
