@@ -106,18 +106,35 @@ def test_a_pair_of_variants_plays_a_thousand_deals_and_a_session(
         assert len(list(itertools.islice(session(game, seed=7), SESSION_DEALS))) == SESSION_DEALS
 
 
-_ALONE: dict[tuple[str, str], set[str]] = {}
+_ALONE: dict[tuple[str, str], dict[str, Verdict]] = {}
+
+# Properties Z3 does not decide within check's default budget with these variants together,
+# though it decides them with each alone: UNKNOWN, which `check` reports and never reads as
+# holding.  Any other property that holds alone and not together fails the test.
+BEYOND_THE_BUDGET: dict[tuple[str, frozenset[str]], dict[str, str]] = {
+    ("preference", frozenset({"old_scoring", "four_players"})): {
+        "pot.whole_units": "a tenth of the pot per trick paid among four seats: the "
+        "products of the pot with each seat's tricks cancel only in the sum, and Z3 meets "
+        "them case by case (holds with three players in 3 s; unknown at 600 s with four)",
+    },
+}
 
 
-def _failing(game: Game) -> set[str]:
-    return {r.id for r in check_game(game) if r.verdict is not Verdict.HOLDS}
+def _failing(game: Game) -> dict[str, Verdict]:
+    return {r.id: r.verdict for r in check_game(game) if r.verdict is not Verdict.HOLDS}
+
+
+def _beyond_the_budget(key: str, ids: tuple[str, ...]) -> set[str]:
+    return {pid for (k, together), why in BEYOND_THE_BUDGET.items()
+            if k == key and together <= set(ids) for pid in why}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", SETS, ids=_name)
 def test_a_pair_of_variants_checks_as_each_alone(case: tuple[str, tuple[str, ...]]) -> None:
     """Every property holds with the variants together, but those that one of them alone
-    already fails on purpose (the findings a variant is about)."""
+    already fails on purpose (the findings a variant is about) and those listed in
+    :data:`BEYOND_THE_BUDGET`, when they are UNKNOWN."""
     key, ids = case
     game = _form(key, ids)
     if game is None:
@@ -126,6 +143,9 @@ def test_a_pair_of_variants_checks_as_each_alone(case: tuple[str, tuple[str, ...
     for vid in ids:
         if (key, vid) not in _ALONE:
             _ALONE[(key, vid)] = _failing(GAMES_AND_TEST_GAMES[key].with_variants(vid))
-        expected |= _ALONE[(key, vid)]
+        expected |= set(_ALONE[(key, vid)])
     failing = _failing(game)
-    assert failing <= expected, f"{_name(case)}: {sorted(failing - expected)} fail only together"
+    undecided = {pid for pid in _beyond_the_budget(key, ids)
+                 if failing.get(pid) is Verdict.UNKNOWN}
+    together = set(failing) - expected - undecided
+    assert not together, f"{_name(case)}: {sorted(together)} fail only together"
