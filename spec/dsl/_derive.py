@@ -709,6 +709,10 @@ class Firing(ConstructVisitor[Fired]):
         return NO_BID, None
 
     def visit_SameBidJoins(self, b: K.SameBidJoins) -> Fired:
+        if self.game.program.contest:
+            # its bidders contest the bid after the auction and one declares: the rule is
+            # at work at each call that joins, which the engine notes as it happens
+            return UNMODELLED, None
         # a deal with a declarer besides the first to bid the contract
         return Scope.OUTCOME, BoolOp(Op.OR, tuple(
             BoolOp(Op.AND, (IsDeclarer(Const(k, T.SEAT)),

@@ -118,6 +118,7 @@ class Auction(CompiledRules):
                 # the same bid again, which the rules let a seat join: the first to bid it
                 # stays the highest bidder, and this seat will declare with him
                 w.joined |= 1 << seat
+                fired(w, self._join_rule)
                 w.passes_in_row, w.stage_bid = 0, True
             elif (self._acceptable is not None and b == w.standing and self._acceptable[b]
                   and w.accepter < 0 and seat != w.high_bidder):

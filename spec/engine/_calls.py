@@ -31,7 +31,8 @@ class QuickCalls(CompiledRules):
         if self._joinable is not None:
             # the same bid again, which the rules let a seat join
             branches.append(("b_ == w.standing and joinable_[b_]", [
-                "w.joined |= 1 << seat_", "w.passes_in_row, w.stage_bid = 0, True"]))
+                "w.joined |= 1 << seat_", "w.passes_in_row, w.stage_bid = 0, True",
+                "w.fired = w.fired + ((len(w.log), join_rule_.id),)"]))
         if self._acceptable is not None:
             # the same bid again, which the rules let one other seat accept
             branches.append(("b_ == w.standing and acceptable_[b_] and w.accepter < 0"
@@ -65,6 +66,7 @@ class QuickCalls(CompiledRules):
     def _call_ns(self) -> dict[str, Any]:
         ns = dict(self.tables.ns)
         ns.update(plus_=self._plus, joinable_=self._joinable, acceptable_=self._acceptable,
+                  join_rule_=self._join_rule,
                   ends_=self._ends, next_seat_=self._next_seat, do_call_=self._do_call,  # type: ignore[attr-defined]
                   end_stage_=self._end_stage, AUCTION_=Phase.AUCTION)  # type: ignore[attr-defined]
         return ns

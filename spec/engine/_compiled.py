@@ -125,6 +125,8 @@ class CompiledRules:
         # sides formed during the deal: the bids several seats may declare, and the
         # declarer's partner as the auction ends
         self._joinable = g.joinable_bids if g.program.joinable else None
+        joins = g.constructs(K.SameBidJoins)
+        self._join_rule = joins[0][0] if joins else None
         self._acceptable = g.acceptable_bids if g.program.partner_by_call else None
         self._partner = (self._fn(E.status, g.program.partner, "partner")
                          if g.program.partner is not None else None)
