@@ -117,6 +117,11 @@ BEYOND_THE_BUDGET: dict[tuple[str, frozenset[str]], dict[str, str]] = {
         "products of the pot with each seat's tricks cancel only in the sum, and Z3 meets "
         "them case by case (holds with three players in 3 s; unknown at 600 s with four)",
     },
+    ("preference", frozenset({"ace_bonuses", "four_players"})): {
+        "pot.whole_units": "the bonuses, counts of aces each seat pays every other, cancel "
+        "only in the sum over four seats, the one sitting out included (holds with three "
+        "players; unknown within the budget with four; pot.covers_the_deal holds)",
+    },
 }
 
 
