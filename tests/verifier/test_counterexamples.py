@@ -178,3 +178,17 @@ def test_a_contract_that_leaves_the_declarer_no_trump_to_name_is_caught_and_repl
     assert r.verdict is Verdict.VIOLATED, r.detail
     assert r.playthrough is not None and r.playthrough.replayed
     assert "none of spades, clubs, diamonds, hearts is allowed" in str(r.playthrough)
+
+
+def test_who_drops_out_reads_as_nobody_where_every_seat_plays() -> None:
+    # Préférence without its drop-out rule: every defender plays, so no seat is idle, out
+    # or invited, as the engine reads it; the guest's property then has no case to judge
+    from spec.registry import find_game
+    from verifier.mutate import mutants
+
+    game = find_game("preference")
+    (mutant,) = (m for m in mutants(game) if m.id == "defence.play_or_pass#drop")
+    results = {r.id: r for r in check_game(mutant.build(),
+                                           only=("pay.guest_never_pays", "pay.passer"))}
+    assert results["pay.guest_never_pays"].verdict is Verdict.VACUOUS, results
+    assert results["pay.passer"].verdict is Verdict.VACUOUS, results

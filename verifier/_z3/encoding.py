@@ -407,6 +407,14 @@ def has_seat_sets(game: Any) -> bool:
     return game.program.idle is not None or game.program.phase(PhaseKind.DROP_OUT) is not None
 
 
+def all_seats_play(sit: Situation) -> None:
+    """Where the seats in the play do not vary, no seat is idle, dropped out or invited
+    back, as the engine reads these in every game."""
+    no = sit.enc.bool(False)
+    for key in (Idle, Dropped, Invited):
+        sit.env[key] = lambda _seat: no
+
+
 def idle_seat(enc: Encoding, dealer: Any) -> Any:
     """The seat idle for the deal of ``dealer`` (-1: none), as the engine reads it."""
     idle = enc.game.program.idle
@@ -706,6 +714,9 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     base.update({key: v for key, v in sit.env.items() if isinstance(key, tuple)})
     decided(sit)
     in_play = seats_in_play(sit) if has_seat_sets(g) else None
+    if in_play is None:
+        all_seats_play(sit)
+    base.update({Idle: sit.env[Idle], Dropped: sit.env[Dropped], Invited: sit.env[Invited]})
     size = short_trick_size(sit) if in_play is None else in_play.size
     if played < n:
         sit.facts.append(played < size)
@@ -713,7 +724,6 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     sits = g.constructs(K.SitsOut)
     out: Any = enc.int(-1)
     if in_play is not None:  # the seats in the play, then those out of it
-        base.update({Idle: sit.env[Idle], Dropped: sit.env[Dropped], Invited: sit.env[Invited]})
         sit.facts.append(z3.Not(enc.select(leader, in_play.absent)))
         seats.extend(positions(enc, leader, in_play))
         for j in range(n):
@@ -939,6 +949,8 @@ def outcome_situation(enc: Encoding) -> Situation:
         sit.facts.append(z3.Sum(pts) == z3.Sum(values))
         sit.env[PointsWon] = pick(pts)
     in_play = seats_in_play(sit) if has_seat_sets(g) else None
+    if in_play is None:
+        all_seats_play(sit)
     size = short_trick_size(sit) if in_play is None else in_play.size
     # with every seat playing and no talon, every card is taken: the points add up to the
     # table's total (cards of the talon, or discarded, are in no trick)
