@@ -300,9 +300,21 @@ class Game(SetupChecks, RuleChecks):
         import dataclasses
 
         rules = list(self.rules)
-        by: dict[str, tuple[str, Rule | None]] = {}  # rule id -> (variant, its new rule)
+        # rule id -> the variant that states the whole rule its own way, or, for a rule
+        # amended field by field, each field's variant
+        owners: dict[str, str | dict[str, str]] = {}
+
+        def own(vid: str, rule_id: str, new: Rule | None) -> None:
+            if new is None or not new.amends:
+                owners[rule_id] = vid
+            else:
+                fields = owners.setdefault(rule_id, {})
+                assert isinstance(fields, dict)
+                fields.update((f, vid) for f in new.amends)
+
         for vid in self.active_variants:  # in force already
-            by.update((old.id, (vid, new)) for old, new in self.variant(vid).replaces)
+            for old, new in self.variant(vid).replaces:
+                own(vid, old.id, new)
         for vid in variant_ids:
             var = self.variant(vid)
             if var.not_decidable:
@@ -311,29 +323,33 @@ class Game(SetupChecks, RuleChecks):
                     f"yet: {var.not_decidable}", value=vid)
             if vid in self.active_variants or variant_ids.count(vid) > 1:
                 raise NotationError(f"variant {vid} of {self.name} is named twice", value=vid)
-            for old, new in var.replaces:
+            for old, stated in var.replaces:
+                new = stated
                 idx = [i for i, r in enumerate(rules) if r is old or r.id == old.id]
-                earlier = by.get(old.id)
+                earlier = owners.get(old.id)
                 if earlier is not None:
-                    other, theirs = earlier
-                    if (new is None or theirs is None or not new.amends or not theirs.amends
-                            or set(new.amends) & set(theirs.amends)):
-                        what = ("both change " + ", ".join(sorted(set(new.amends) & set(theirs.amends)))
-                                if new is not None and theirs is not None and new.amends
-                                and theirs.amends else "each states it its own way")
+                    if isinstance(earlier, str) or new is None or not new.amends:
+                        other = earlier if isinstance(earlier, str) else next(iter(earlier.values()))
+                        what = "each states it its own way"
+                    else:
+                        both = sorted(set(new.amends) & set(earlier))
+                        other, what = (earlier[both[0]], "both change " + ", ".join(both)) if both \
+                            else ("", "")
+                    if other:
                         raise NotationError(
                             f"variants {other} and {vid} of {self.name} cannot go together: "
                             f"both change rule {old.id} ({what})", value=vid)
+                    assert new is not None
                     current = rules[idx[0]]
                     new = dataclasses.replace(current, body=dataclasses.replace(
                         current.body, **{f: getattr(new.body, f) for f in new.amends
                                          if f != "text"}),
                         text=new.text if "text" in new.amends else current.text,
                         amends=tuple(sorted({*current.amends, *new.amends})))
+                own(vid, old.id, stated)
                 if not idx:
                     raise self._fail(f"variant {vid} replaces rule {old.id}, which is not in force",
                                      loc=var.src_loc)
-                by[old.id] = (vid, new)
                 if new is None:
                     del rules[idx[0]]
                 else:

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from spec.dsl import Variant, amended, seed
+from spec.dsl import Variant, amended, seed, stage
 from spec.errors import NotationError
 from spec.games import three_oh_four as F
 from spec.registry import GAMES
@@ -33,6 +33,26 @@ def test_two_amendments_of_one_field_are_refused_naming_both() -> None:
     with pytest.raises(NotationError) as e:
         game.with_variants("one", "two")
     assert "variants one and two" in str(e.value) and "counts_for_partner" in str(e.value)
+
+
+@pytest.mark.parametrize("steps", [(("va", "vb", "vc"),), (("va", "vb"), ("vc",))],
+                         ids=["at-once", "one-then-another"])
+def test_a_field_amended_twice_names_the_variant_that_changed_it(
+        steps: tuple[tuple[str, ...], ...]) -> None:
+    # va and vc both change counts_for_partner; vb, between them, changes another field:
+    # refused naming va, whether vc comes with the others or after them
+    rule = F.PARTNER_REQUEST
+    va = Variant(id="va", text="a", source=rule.source,
+                 replaces=((rule, amended(rule, counts_for_partner=True)),))
+    vb = Variant(id="vb", text="b", source=rule.source,
+                 replaces=((rule, amended(rule, when=(stage == 1) | (stage == 2))),))
+    vc = Variant(id="vc", text="c", source=rule.source,
+                 replaces=((rule, amended(rule, counts_for_partner=False, namer_declares=False)),))
+    game = F.GAME.with_rules(F.GAME.rules, variants=(va, vb, vc), properties=())
+    with pytest.raises(NotationError) as e:
+        for ids in steps:
+            game = game.with_variants(*ids)
+    assert "variants va and vc" in str(e.value) and "counts_for_partner" in str(e.value)
 
 
 def test_two_variants_stating_one_rule_whole_are_refused_naming_both() -> None:
