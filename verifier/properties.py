@@ -491,6 +491,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
     passed = [enc.bool(False)] * n
     first_env = {Ctx.DEALER: dealer, Ctx.STAGE: enc.int(stage), Ctx.HAS_STANDING: has,
                  Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
+                 Ctx.STANDING_MAKER: maker,
                  Ctx.PASSES_IN_ROW: passes, Ctx.BID_THIS_STAGE: stage_bid,
                  Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0),
                  Ctx.SEAT_PASSED: enc.bool(False), Ctx.STANDING_ACCEPTED: accepter >= 0,
@@ -513,6 +514,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         env = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: has,
             Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
+            Ctx.STANDING_MAKER: maker,
             Ctx.PASSES_IN_ROW: passes, Ctx.CALL_IS_BID: is_bid, Ctx.CALL_BID: b,
             Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
             Ctx.SEAT_PASSED: enc.select(seat, passed),
@@ -555,6 +557,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         after = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: new_has,
             Ctx.STANDING: new_standing, Ctx.HIGH_BIDDER: new_high, Ctx.CALLS_MADE: new_calls,
+            Ctx.STANDING_MAKER: new_maker,
             Ctx.PASSES_IN_ROW: new_passes, Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine_after,
             Ctx.SEAT_PASSED: enc.select(seat, new_passed),
             Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy,
@@ -718,7 +721,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
                     f"{_stage_name(game, stage)} can run past {opts.bound} calls; raise --bound "
                     "to look further", pt)
         found.append(f"{_stage_name(game, stage)} is over within {opts.bound} calls")  # pragma: no cover
-    return Verdict.HOLDS, ("; ".join(found) + ", with the highest bidder declaring or a "
+    return Verdict.HOLDS, ("; ".join(found) + f", with {_who_declares(game)} declaring or a "
                            "redeal"), None
 
 
@@ -1489,14 +1492,23 @@ def _generic_text(game: Game, pid: str, text: str) -> str:
             and pid == "auction.standing_bid_increases"):
         return ("Every legal bid beats the standing bid or accepts it (repeats a bid the "
                 "rules let one other seat accept), so the standing bid never goes down.")
-    if game.program.joinable:
-        if pid == "auction.standing_bid_increases":
-            return ("Every legal bid beats the standing bid or joins it (repeats a bid the "
-                    "rules let other seats join), so the standing bid never goes down.")
-        if pid == "auction.ends":
-            return ("Every auction ends, with its declarers (the highest bidder and the seats "
-                    "that joined his bid) or a redeal.")
+    if game.program.joinable and pid == "auction.standing_bid_increases":
+        return ("Every legal bid beats the standing bid or joins it (repeats a bid the "
+                "rules let other seats join), so the standing bid never goes down.")
+    if pid == "auction.ends" and _who_declares(game) != "the highest bidder":
+        return f"Every auction ends, with {_who_declares(game)} declaring or a redeal."
     return text
+
+
+def _who_declares(game: Game) -> str:
+    """Who declares as an auction ends, in words."""
+    if game.program.joinable and game.program.contest:
+        return "one of the highest bidder and the seats that joined his bid, as they choose,"
+    if game.program.joinable:
+        return "the highest bidder and the seats that joined his bid"
+    if any(getattr(b, "namer_declares", False) for _r, b in game.rules_with(K.ProxyCall)):
+        return "the highest bidder, or the partner who named his bid,"
+    return "the highest bidder"
 
 
 def _pot_after(game: Game) -> Any:

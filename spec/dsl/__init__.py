@@ -265,6 +265,12 @@ class _Standing:
         return Ref(Ctx.HIGH_BIDDER)
 
     @property
+    def maker(self) -> Expr:
+        """The seat that would declare the standing bid: its bidder, or the partner who
+        named it for him where a ``ProxyCall`` rule makes the namer declarer."""
+        return Ref(Ctx.STANDING_MAKER)
+
+    @property
     def accepted(self) -> Expr:
         """Another seat has accepted the standing bid (``PartnerAccepts``)."""
         return Ref(Ctx.STANDING_ACCEPTED)

@@ -109,6 +109,8 @@ class Ctx(enum.Enum):
     HAS_STANDING = (T.BOOL, {_S.CALL}, "some bid has been made in this auction")
     STANDING = (T.BID, {_S.CALL}, "the highest bid so far")
     HIGH_BIDDER = (T.SEAT, {_S.CALL}, "the seat that made the highest bid so far")
+    STANDING_MAKER = (T.SEAT, {_S.CALL}, "the seat that would declare the highest bid so far: "
+                      "its bidder, or the partner who named it for him where the rules say so")
     CALLS_MADE = (T.INT, {_S.CALL}, "the number of calls made so far in this auction")
     PASSES_IN_ROW = (T.INT, {_S.CALL}, "consecutive passes just made")
     STAGE = (T.INT, {_S.CALL}, "the auction's stage, from 1 (games that deal and bid twice)")

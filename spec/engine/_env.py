@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from spec.dsl import _constructs as K
 from spec.dsl._nodes import (
     NO_SUIT,
     Ctx,
@@ -226,6 +227,12 @@ def _tricks(of: str) -> list[Entry]:
             _var(None, "taken", f"{of}.taken"), Entry(Taken, "taken[{seat}]")]
 
 
+def _namer_declares(game: Game) -> bool:
+    """Whether the partner who names a bid for a seat would declare it (``ProxyCall``)."""
+    return any(getattr(b, "namer_declares", False)
+               for _r, b in game.rules_with(K.ProxyCall))
+
+
 class ScopeEnvs:
     """Every environment a game's rules are compiled in, read from the engine's states."""
 
@@ -240,6 +247,8 @@ class ScopeEnvs:
             _var(Ctx.HAS_STANDING, "has_standing", "s.standing >= 0"),
             _var(Ctx.STANDING, "standing", "s.standing"),
             _var(Ctx.HIGH_BIDDER, "high_bidder", "s.high_bidder"),
+            _var(Ctx.STANDING_MAKER, "standing_maker",
+                 "s.high_namer" if _namer_declares(game) else "s.high_bidder"),
             _var(Ctx.STANDING_ACCEPTED, "standing_accepted", "s.accepter >= 0"),
             _var(Ctx.CALLS_MADE, "calls_made", "s.stage_calls"),
             _var(Ctx.PASSES_IN_ROW, "passes_in_row", "s.passes_in_row"),

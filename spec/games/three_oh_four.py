@@ -349,7 +349,7 @@ EIGHT_CARD_TURNS = Rule(
     text="After the second batch there is one more round of calls, starting with the trump "
     "maker and going counter-clockwise: each player calls exactly once.",
     source=seed("304-AUC8-1"),
-    body=AuctionTurns(first=standing.bidder, ends_when=calls_made == PLAYERS, stage=2),
+    body=AuctionTurns(first=standing.maker, ends_when=calls_made == PLAYERS, stage=2),
 )
 EIGHT_CARD_MINIMUM = Rule(
     id="auction.eight_card_minimum",
@@ -1008,9 +1008,20 @@ FACTS = (
         "the trump maker after it, calls first in the eight-card auction.",
         scope=Scope.CALL,
         holds=implies((dealer == EAST) & (stage == 1), first_to_call == NORTH)
-        & implies((stage == 2) & standing.exists & (standing.bidder == WEST), first_to_call == WEST),
+        & implies((stage == 2) & standing.exists & (standing.maker == WEST), first_to_call == WEST),
         covers=("auction.four_card_turns", "auction.eight_card_turns"),
         source=seed("304-AUC-1", also=("304-AUC8-1",)),
+    ),
+    Property(
+        id="auction.proxy_maker_calls_first",
+        text="North's bid, named for him by South, stands after the four-card auction: South, "
+        "the trump maker, calls first in the eight-card auction, not North.",
+        scope=Scope.CALL,
+        holds=implies((stage == 2) & standing.exists & (standing.bidder == NORTH)
+                      & (standing.maker == SOUTH), first_to_call == SOUTH),
+        covers=("auction.eight_card_turns", "auction.partner_request"),
+        source=source("304-AUC8-1", "the trump maker of a proxy bid: 304-AUC-5 (G4)"),
+        unless=("asker_makes_trump",),
     ),
     Property(
         id="auction.partner_request_seen",

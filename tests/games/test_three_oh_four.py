@@ -479,3 +479,19 @@ def test_each_auction_variants_fact_is_tripped_by_the_default_rule(
     game = GAME.with_variants(variant)
     assert verdicts(game, fact) == ["HOLDS"]
     assert verdicts(swapped(game, default), fact) == ["VIOLATED"]
+
+
+def test_the_trump_maker_of_a_proxy_bid_opens_the_eight_card_auction() -> None:
+    """304-AUC8-1 with 304-AUC-5: South names North's bid and so makes trump; he calls
+    first in the eight-card auction.  The asker calling first contradicts the fact."""
+    ids = ("auction.proxy_maker_calls_first", "auction.first_calls_seen")
+    assert verdicts(GAME, *ids) == ["HOLDS", "HOLDS"]
+    asker_first = dsl.amended(GAME.rule("auction.eight_card_turns"), first=dsl.standing.bidder)
+    assert verdicts(swapped(GAME, asker_first), *ids) == ["VIOLATED", "VIOLATED"]
+    # seed 2: North asks, South names 300 for him and lays the indicator, then calls first
+    log = play_deal(GAME, seed=2).log
+    laid = next(i for i, (_s, a) in enumerate(log) if type(a).__name__ == "Lay")
+    assert log[laid][0] == R.SOUTH and log[laid + 1][0] == R.SOUTH
+    old = play_deal(GAME.with_variants("asker_makes_trump"), seed=2).log
+    laid = next(i for i, (_s, a) in enumerate(old) if type(a).__name__ == "Lay")
+    assert old[laid][0] == R.NORTH and old[laid + 1][0] == R.NORTH

@@ -212,6 +212,18 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
         Ctx.SEAT_PASSED: passed, Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
         Ctx.STANDING_ACCEPTED: accepted,
     })
+    # the seat that would declare the standing bid: its bidder, unless the partner who
+    # names a bid for him declares it (then either of the two)
+    high = sit.env[Ctx.HIGH_BIDDER]
+    if any(getattr(b, "namer_declares", False) for _r, b in enc.game.rules_with(K.ProxyCall)):
+        maker = _seat_var(sit, f"{tag}_maker")
+        table = enc.game.table
+        sit.facts.append(z3.Or(maker == high, *(
+            z3.And(high == s, maker == table.partner(s))
+            for s in range(enc.game.players) if table.partnerships)))
+    else:
+        maker = high
+    sit.env[Ctx.STANDING_MAKER] = maker
     up = turn_up_var(sit, f"{tag}_")
     if up is not None:  # the turn-up is in its holder's hand, and so in no other
         holds = up & ~sit.env[Ctx.HAND] == 0
