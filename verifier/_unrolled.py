@@ -430,7 +430,9 @@ class Unrolled:
         comp = Z3Compiler(enc, before)
         ranks = [o.rank for o in body.options]
         choices = [enc.int_var(f"choice_{s}") for s in range(n)]
-        best, winner, won = enc.int(-1), self.bidder, choices[0]
+        # below every rank, so that the first chooser's option stands until a higher one
+        best = enc.int(min(ranks) - 1)
+        winner, won = self.bidder, enc.select(self.bidder, choices)
         order = []
         for j in range(n):
             seat = (self.bidder + j) % n
