@@ -239,7 +239,8 @@ class Unrolled:
         """The phases between the auction and the play, in the program's order: the hands,
         the cards aside and the tracked values after them."""
         self.exchange: tuple[Any, Any] | None = None
-        self.decision: tuple[Any, tuple[Any, ...]] | None = None
+        # the choice, the names of the options, and whether the choice is made
+        self.decision: tuple[Any, tuple[Any, ...], Any] | None = None
         self.contest: list[tuple[Any, Any, Any]] | None = None  # (seat, takes part, choice)
         status = self.status
         for phase in self.game.program.phases:
@@ -400,25 +401,28 @@ class Unrolled:
                 else enc.bool(False))
 
     def _decide(self, tv: dict[Any, Any], status: Any) -> dict[Any, Any]:
-        """A seat's choice before the first lead: one of the rule's options, allowed when
-        its condition holds; the tracked values after it."""
+        """A seat's choice before the first lead, where the rule's condition says it is
+        made: one of the rule's options, allowed when its condition holds; the tracked
+        values after it."""
         enc = self.enc
         phase = self.game.program.phase(PhaseKind.DECIDE)
         body = phase.body if phase is not None else None
-        assert isinstance(body, K.Decide)
+        assert isinstance(body, K.Decide) and phase is not None
         if body.each_declarer:
             choice = self._contest(body, {**status(1, tv), Ctx.DECLARER: self.bidder})
         else:
             choice = enc.int_var("decision")
         comp = Z3Compiler(enc, status(1, tv))
+        takes = enc.bool(True) if phase.when is None else comp.visit(phase.when)
         self.facts += [choice >= 0, choice < len(body.options)]
         new = dict(tv)
         for i, option in enumerate(body.options):
-            self.facts.append(z3.Implies(choice == i, comp.visit(option.when)))
+            chosen = z3.And(takes, choice == i)
+            self.facts.append(z3.Implies(chosen, comp.visit(option.when)))
             for name, value in option.sets:
                 key = ("tracked", name)
-                new[key] = z3.If(choice == i, comp.visit(value), new[key])
-        self.decision = (choice, tuple(o.name for o in body.options))
+                new[key] = z3.If(chosen, comp.visit(value), new[key])
+        self.decision = (choice, tuple(o.name for o in body.options), takes)
         return new
 
     def _contest(self, body: K.Decide, before: dict[Any, Any]) -> Any:
@@ -659,6 +663,13 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
                 facts.append(enc.int_var(f"{prefix}accepter_0")
                              == rows_all[-1]["accepter_after"])
         facts += [r["legal"] for r in rows]
+        # calls only: no call comes where an announcement must be made before it
+        for _r, body in game.constructs(K.Announce):
+            assert isinstance(body, K.Announce)
+            if body.scope is Scope.CALL and body.required is not None:
+                facts += [z3.Not(z3.And(Z3Compiler(enc, r["env"]).visit(body.when),
+                                        Z3Compiler(enc, r["env"]).visit(body.required)))
+                          for r in rows]
         facts += [z3.Not(r["ends"]) for r in rows[:-1]] + [rows[-1]["ends"], rows[-1]["has_after"]]
         for r in rows:
             standing = z3.If(r["is_bid"], r["bid"], standing if standing is not None

@@ -489,15 +489,25 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
     calls, passes, stage_bid = enc.int(0), enc.int(0), enc.bool(False)
     seat_calls = [enc.int(0)] * n
     passed = [enc.bool(False)] * n
+    # the seats that joined the standing bid: none before the first bid; a later stage
+    # starts with any that the earlier one may have left (the engine keeps them)
+    joined = ([enc.bool(False)] * n if stage == 1
+              else [enc.bool_var(f"{prefix}joined_0_{s}") for s in range(n)])
+    idle = E.idle_seat(enc, dealer)  # the seat idle for the deal makes no call
+
+    def others_passed(passed: list[Any], joined: list[Any], high: Any, accepter: Any) -> Any:
+        """Every seat but those holding the standing bid (and the idle one) has passed."""
+        return z3.And(*[z3.Or(passed[s], joined[s], high == s, accepter == s, idle == s)
+                        for s in range(n)])
+
     first_env = {Ctx.DEALER: dealer, Ctx.STAGE: enc.int(stage), Ctx.HAS_STANDING: has,
                  Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
                  Ctx.STANDING_MAKER: maker,
                  Ctx.PASSES_IN_ROW: passes, Ctx.BID_THIS_STAGE: stage_bid,
                  Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0),
                  Ctx.SEAT_PASSED: enc.bool(False), Ctx.STANDING_ACCEPTED: accepter >= 0,
-                 **tracked}
+                 Ctx.OTHERS_PASSED: others_passed(passed, joined, high, accepter), **tracked}
     seat = Z3Compiler(enc, first_env).visit(turns.first)
-    idle = E.idle_seat(enc, dealer)  # the seat idle for the deal makes no call
     if g.constructs(K.IdleSeat):
         seat = z3.If(seat == idle, (seat + 1) % n, seat)
     proxy_rules = g.constructs(K.ProxyCall)
@@ -518,7 +528,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.PASSES_IN_ROW: passes, Ctx.CALL_IS_BID: is_bid, Ctx.CALL_BID: b,
             Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
             Ctx.SEAT_PASSED: enc.select(seat, passed),
-            Ctx.PROXY: proxy, Ctx.STANDING_ACCEPTED: accepter >= 0, **tracked,
+            Ctx.PROXY: proxy, Ctx.STANDING_ACCEPTED: accepter >= 0,
+            Ctx.OTHERS_PASSED: others_passed(passed, joined, high, accepter), **tracked,
         }
         legal = _call_legal_term(enc, env)
         if proxy_rules:
@@ -554,6 +565,9 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             for s in range(n)]
         mine_after = enc.select(seat, new_seat_calls)
         new_passed = [z3.Or(passed[s], z3.And(seat == s, z3.Not(is_bid))) for s in range(n)]
+        # a seat joins the standing bid; a new highest bid leaves none joined
+        new_joined = [z3.Or(z3.And(joins, seat == s), z3.And(z3.Not(renews), joined[s]))
+                      for s in range(n)]
         after = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: new_has,
             Ctx.STANDING: new_standing, Ctx.HIGH_BIDDER: new_high, Ctx.CALLS_MADE: new_calls,
@@ -561,7 +575,9 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.PASSES_IN_ROW: new_passes, Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine_after,
             Ctx.SEAT_PASSED: enc.select(seat, new_passed),
             Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy,
-            Ctx.STANDING_ACCEPTED: new_accepter >= 0, **tracked,
+            Ctx.STANDING_ACCEPTED: new_accepter >= 0,
+            Ctx.OTHERS_PASSED: others_passed(new_passed, new_joined, new_high, new_accepter),
+            **tracked,
         }
         ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
         rows.append({"env": env, "legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,
@@ -573,7 +589,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         standing, has, high, calls, passes = new_standing, new_has, new_high, new_calls, new_passes
         maker = new_maker
         accepter = new_accepter
-        stage_bid, seat_calls, passed = new_stage_bid, new_seat_calls, new_passed
+        stage_bid, seat_calls, passed, joined = new_stage_bid, new_seat_calls, new_passed, new_joined
         over = z3.Or(over, ends)
         seat = (seat + 1) % n
         if g.constructs(K.IdleSeat):

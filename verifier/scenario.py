@@ -244,7 +244,9 @@ def _decode(u: Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tupl
             mask = value(u.exchange[1])
             actions += [Discard(c) for i, c in enumerate(game.deck) if mask >> i & 1]
         elif phase.kind is PhaseKind.DECIDE and u.decision is not None:
-            choice, names = u.decision
+            choice, names, takes = u.decision
+            if not value(takes):  # the choice is not made in this contract
+                continue
             if u.contest is None:
                 actions.append(Declare(names[value(choice)]))
             else:  # each seat that declares, in turn

@@ -269,12 +269,15 @@ class SetupChecks(_GameRead):
             for node in (*walk(body.when), *walk(body.suit)):
                 if isinstance(node, Tracked) and node.name in chosen:
                     continue
+                # the hands as dealt are known when the auction ends (a Troel's trumps are
+                # the suit of the ace its bidder lacks)
                 if ((isinstance(node, Ref) and node.ctx not in allowed)
-                        or isinstance(node, (Tracked, DealtHand, Taken, Var, IsDeclarer,
+                        or isinstance(node, (Tracked, Taken, Var, IsDeclarer,
                                              Idle, Dropped, Invited))):
                     raise self._fail(f"trumps are fixed when the auction ends: TrumpIs reads "
-                                     f"only the contract, declarer, dealer, turn-up and values "
-                                     f"a seat's choice sets (Decide), not {node!r}", rule)
+                                     f"only the contract, declarer, dealer, turn-up, the hands "
+                                     f"as dealt and values a seat's choice sets (Decide), not "
+                                     f"{node!r}", rule)
         for rule, body in self.constructs(K.LayOpen):
             assert isinstance(body, K.LayOpen)
             if body.seat.type is not T.SEAT or body.when.type is not T.BOOL:
@@ -581,6 +584,12 @@ class RuleChecks(_GameRead):
             if isinstance(r.body, K.Decide):
                 if not r.body.options:
                     raise self._fail("a decision needs at least one option", r)
+                if r.body.when is not None and r.body.when.type is not T.BOOL:
+                    raise self._fail(f"when= must be a condition, got a "
+                                     f"{r.body.when.type.value} ({r.body.when!r})", r)
+                if r.body.when is not None and r.body.each_declarer:
+                    raise self._fail("a choice made by each declarer in turn is made after "
+                                     "every auction: it takes no when= (not supported yet)", r)
                 for opt in r.body.options:
                     check(r.id, r.src_loc, opt.when, Scope.STATUS)
                     setters.append((opt.sets, Scope.STATUS))

@@ -131,7 +131,7 @@ class TrumpIs(Construct):
     """After the auction, when ``when`` holds, trumps are ``suit`` (no suit: no trumps).
     The first such rule whose ``when`` holds decides; when none does, the contract's strain
     is trumps.  Both read what the play keeps from the auction: the contract, the declarer,
-    the dealer and the turn-up (scope: STATUS)."""
+    the dealer, the turn-up and the hands as dealt (scope: STATUS)."""
 
     when: Expr
     suit: Expr
@@ -327,11 +327,16 @@ class FaceDown(Construct):
 class LayOpen(Construct):
     """When ``when`` holds at the end of trick ``after_trick``, ``seat`` lays the rest of
     his hand face up on the table and plays from it (scope of both: STATUS): from then on
-    every seat sees the cards he still holds.  What is legal does not change."""
+    every seat sees the cards he still holds.  What is legal does not change.
+
+    With ``each_declarer``, where several seats declare one bid (``SameBidJoins``), both
+    are read for each of them in turn as the declarer (as ``each_declarer`` reads a
+    score): each declarer for whom ``when`` holds lays his hand open."""
 
     seat: Expr
     after_trick: int
     when: Expr
+    each_declarer: bool = False
 
 
 @_c
@@ -452,11 +457,15 @@ class Decide(Construct):
     ``SameBidJoins``), each of them chooses in turn, from ``by`` in the direction of play,
     each choice heard by all; the option of the highest ``rank`` wins, of equal ranks the
     earliest chooser's.  Its chooser alone then declares, and only his choice sets its
-    values: several seats bid Game and name their suits, say, the highest suit winning."""
+    values: several seats bid Game and name their suits, say, the highest suit winning.
+
+    With ``when`` (scope: STATUS), the choice is made only when it holds (some contracts
+    name trumps, others have them fixed); otherwise the play begins without it."""
 
     by: Expr
     options: tuple[Option, ...]
     each_declarer: bool = False
+    when: Expr | None = None
 
 
 @_c
@@ -695,6 +704,7 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (SitsOut, "seat"): Scope.STATUS,
     (Update, "when"): Scope.TRICK,
     (Decide, "by"): Scope.STATUS,
+    (Decide, "when"): Scope.STATUS,
     (VoidWhen, "when"): Scope.STATUS,
     (Shuffle, "cut_by"): Scope.STATUS,
     (GatherAndCut, "cut_by"): Scope.STATUS,

@@ -114,6 +114,26 @@ def each_declarer(game: Game, node: EachDeclarer) -> Expr:
     return total
 
 
+def lay_open_cases(game: Game, body: K.LayOpen) -> tuple[tuple[Expr, Expr], ...]:
+    """The hands a ``LayOpen`` rule lays open, as pairs of a condition and a seat (scope:
+    STATUS): the rule's own, or with ``each_declarer`` one for each seat, which lays its
+    hand open when it declares and the rule holds with it read as the declarer."""
+    if not body.each_declarer:
+        return ((body.when, body.seat),)
+    out = []
+    for k in range(game.players):
+        seat = Const(k, T.SEAT)
+        # a seat that joined the declarer's bid plays alone: his partner is himself
+        partner = IfThenElse(Compare(Op.EQ, seat, Ref(Ctx.DECLARER)), Ref(Ctx.DECLARER_PARTNER),
+                             seat)
+
+        def read(expr: Expr, seat: Expr = seat, partner: Expr = partner) -> Expr:
+            return Let(Ctx.DECLARER_PARTNER, partner, Let(Ctx.DECLARER, seat, expr))
+
+        out.append((BoolOp(Op.AND, (IsDeclarer(seat), read(body.when))), read(body.seat)))
+    return tuple(out)
+
+
 def each_seat(game: Game, node: EachSeat) -> Expr:
     """The amount summed over every seat at the table, ``seat`` read as each."""
     total: Expr = Const(0, T.INT)
@@ -476,6 +496,17 @@ def deal_void(game: Game) -> Expr:
                                                                 else Const(False, T.BOOL))
 
 
+_OF_THE_CONTRACT = (Ctx.CONTRACT, Ctx.DECLARER, Ctx.DECLARER_PARTNER, Ctx.TRUMP)
+
+
+def reads_contract(expr: Expr) -> bool:
+    """Whether an expression of the deal's status reads the contract the auction left (its
+    bid, declarer, partner or trumps, or who declares): before the auction is over it
+    means nothing (scope: STATUS)."""
+    return any((isinstance(node, Ref) and node.ctx in _OF_THE_CONTRACT)
+               or isinstance(node, IsDeclarer) for node in walk(expr))
+
+
 def redealer(game: Game) -> Expr:
     """Who deals again if the deal is void now, by the first rule that voids it (scope:
     STATUS); the dealer if none does."""
@@ -621,7 +652,7 @@ __all__ = [
     "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now",
     "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value",
     "points_won", "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal",
-    "auction_over", "NO_SUIT", "face_down", "each_declarer", "holder_of_highest",
+    "auction_over", "NO_SUIT", "face_down", "each_declarer", "lay_open_cases", "reads_contract", "holder_of_highest",
     "declarer_partner", "call_joins", "call_accepts", "one_of_bids",
     "required_announcement", "fires", "Firing", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

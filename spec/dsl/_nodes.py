@@ -131,6 +131,10 @@ class Ctx(enum.Enum):
     CALL_ACCEPTS = (T.BOOL, {_S.CALL}, ("the call repeats the standing bid, one the rules let "
                                         "another seat accept, and nobody has yet "
                                         "(PartnerAccepts)"))
+    OTHERS_PASSED = (T.BOOL, {_S.CALL}, ("every seat dealt in but those that hold the standing "
+                                         "bid (its bidder, the seats that joined it, the seat "
+                                         "that accepted it) has passed in this stage; with no "
+                                         "bid standing, every seat has"))
 
     CONTRACT = (
         T.BID,

@@ -330,7 +330,8 @@ class Lowering(ConstructVisitor[None]):
         if self.decide is not None:
             rid, decide = self.decide
             later.append((order.index(rid), Phase(PhaseKind.DECIDE, Actor.NAMED, "choose", rid,
-                                                  by=decide.by, rules=(rid,), body=decide)))
+                                                  by=decide.by, when=decide.when, rules=(rid,),
+                                                  body=decide)))
         phases += [p for _i, p in sorted(later, key=lambda t: t[0])]
         play_rule, play = self.trick_play
         phases.append(Phase(PhaseKind.PLAY, Actor.TRICK_LEADER, "play a card", play_rule,

@@ -414,11 +414,8 @@ class Auction(CompiledRules):
         """A deal the rules now void is dealt again; cards set aside go back to their
         owners when the rule says so (the generated fast play of richer tricks writes the
         same steps into its loop, ``_rich_status_lines``)."""
-        for when, steps, rule in self._voids:
-            if when(w):
-                fired(w, rule)
-                self._redeal(w, steps, rule.id)  # type: ignore[attr-defined]
-                return
+        if self._void_now(w):
+            return
         if self._aside_returns is not None and any(w.aside) and self._aside_returns(w):
             self._return_aside(w)
         for rule, after, when, opener in self._lay_open:
@@ -428,6 +425,16 @@ class Auction(CompiledRules):
                 if all(s != seat for s, _a in w.laid_open):
                     w.laid_open = w.laid_open + ((seat, after),)
                     fired(w, rule)
+
+    def _void_now(self, w: Any) -> bool:
+        """Whether a rule voids the deal now; if one does, the deal is dealt again."""
+        for when, steps, rule in (self._voids if w.contract >= 0
+                                  else self._voids_before_contract):
+            if when(w):
+                fired(w, rule)
+                self._redeal(w, steps, rule.id)  # type: ignore[attr-defined]
+                return True
+        return False
 
     def _return_aside(self, w: Any) -> None:
         """Every card laid aside goes back to its owner's hand."""

@@ -304,10 +304,17 @@ class CompiledRules:
                 self._invite = (Declare(body.invite), Declare(body.alone))
         self._voids = tuple((self._fn(E.status, b.when, "void"), b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))
+        # before the auction has left a contract only the conditions that read none of it
+        # (the contract, its declarer, his partner, trumps) can hold
+        self._voids_before_contract = tuple(
+            v for v, (_r, b) in zip(self._voids, g.constructs(K.VoidWhen))
+            if not D.reads_contract(b.when))  # type: ignore[attr-defined]
         # hands laid open: (rule, after which trick, on what condition, whose)
-        self._lay_open = tuple((r, b.after_trick, self._fn(E.status, b.when, "lay_open"),  # type: ignore[attr-defined]
-                                self._fn(E.status, b.seat, "opener"))  # type: ignore[attr-defined]
-                               for r, b in g.constructs(K.LayOpen))
+        # (each declarer's, one by one, for a rule that lays every declarer's hand open)
+        self._lay_open = tuple((r, b.after_trick, self._fn(E.status, when, "lay_open"),  # type: ignore[attr-defined]
+                                self._fn(E.status, seat, "opener"))
+                               for r, b in g.constructs(K.LayOpen)
+                               for when, seat in D.lay_open_cases(g, b))  # type: ignore[arg-type]
         proxy = bool(g.constructs(K.ProxyCall))
         self.announcement_names = tuple(b.name for _r, b in g.constructs(K.Announce)) + (
             ("partner",) if proxy else ()) + (

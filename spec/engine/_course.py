@@ -164,3 +164,6 @@ class Course(CompiledRules):
 
     def _enter_play(self, w: Any) -> None:
         w.turn = w.leader
+        # a rule may void the deal as soon as its contract is settled (VoidWhen: "as soon
+        # as"); judged after every action of the play, and here before the first
+        self._void_now(w)  # type: ignore[attr-defined]

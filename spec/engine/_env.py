@@ -250,6 +250,11 @@ class ScopeEnvs:
             _var(Ctx.STANDING_MAKER, "standing_maker",
                  "s.high_namer" if _namer_declares(game) else "s.high_bidder"),
             _var(Ctx.STANDING_ACCEPTED, "standing_accepted", "s.accepter >= 0"),
+            # the seats that passed, with those holding the standing bid and the idle one
+            _var(Ctx.OTHERS_PASSED, "others_passed",
+                 "(s.passed | s.joined | (1 << s.high_bidder if s.high_bidder >= 0 else 0)"
+                 " | (1 << s.accepter if s.accepter >= 0 else 0)"
+                 f" | (1 << s.idle if s.idle >= 0 else 0)) == {(1 << n) - 1}"),
             _var(Ctx.CALLS_MADE, "calls_made", "s.stage_calls"),
             _var(Ctx.PASSES_IN_ROW, "passes_in_row", "s.passes_in_row"),
             _var(Ctx.STAGE, "stage", "s.stage"),

@@ -298,10 +298,12 @@ class RichPlayout(CompiledRules):
                     f"    for k_ in range({self.n}):",
                     "        hands_[k_] |= aside_[k_]", "        aside_[k_] = 0"]
             seen += back_lines
-        for k, (_rule, body) in enumerate(game.constructs(K.LayOpen)):
+        cases = [(body, when, seat) for _rule, body in game.constructs(K.LayOpen)
+                 for when, seat in D.lay_open_cases(game, body)]  # type: ignore[arg-type]
+        for k, (body, when_expr, seat_expr) in enumerate(cases):  # as the engine's _lay_open
             assert isinstance(body, K.LayOpen)
-            when_lines, when, _i = status.inline(game, tables, body.when)
-            seat_lines, seat, _i = status.inline(game, tables, body.seat)
+            when_lines, when, _i = status.inline(game, tables, when_expr)
+            seat_lines, seat, _i = status.inline(game, tables, seat_expr)
             out += [f"if number_ == {body.after_trick + 1}:",
                     *_indent(_merged(when_lines, bound=seen), 1),
                     f"    if {when}:",

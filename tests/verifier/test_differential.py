@@ -210,7 +210,8 @@ def _agree(game: Game, seed: int) -> None:
     while s.phase is not Phase.OVER:
         if s.phase is Phase.AUCTION:
             # the call rules: every ladder bid the engine offers is legal in Z3, and only those
-            offered = {a.bid for a in legal_actions(s) if isinstance(a, Call) and a.bid is not None}
+            # (the calls the rules allow, an announcement the seat must make first aside)
+            offered = {a.bid for a in eng.legal_calls(s) if a.bid is not None}
             acting = s.proxy if s.proxy >= 0 else s.turn
             env = {Ctx.SEAT: enc.int(acting), Ctx.DEALER: enc.int(s.dealer), Ctx.HAND: enc.bv(s.hands[acting]),
                    Ctx.HAS_STANDING: enc.bool(s.standing >= 0), Ctx.STANDING: enc.int(s.standing),
@@ -220,6 +221,10 @@ def _agree(game: Game, seed: int) -> None:
                    Ctx.SEAT_PASSED: enc.bool(bool(s.passed >> acting & 1)),
                    Ctx.BID_THIS_STAGE: enc.bool(s.stage_bid), Ctx.PROXY: enc.bool(s.proxy >= 0),
                    Ctx.STANDING_ACCEPTED: enc.bool(s.accepter >= 0),
+                   Ctx.OTHERS_PASSED: enc.bool(all(
+                       s.passed >> x & 1 or s.joined >> x & 1 or x in (s.high_bidder, s.accepter,
+                                                                       s.idle)
+                       for x in range(game.players))),
                    Ctx.CALL_BID: bid, **_tracked(enc, s)}
             call_legal = Z3Compiler(enc, env).visit(D.call_legal(game))
             for i in rng.sample(range(len(game.ladder)), min(12, len(game.ladder))):

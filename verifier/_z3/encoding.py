@@ -211,6 +211,8 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
         Ctx.PASSES_IN_ROW: passes, Ctx.STAGE: stage, Ctx.SEAT_CALLS: seat_calls,
         Ctx.SEAT_PASSED: passed, Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
         Ctx.STANDING_ACCEPTED: accepted,
+        # whether the seats not holding the standing bid have all passed: any moment
+        Ctx.OTHERS_PASSED: enc.bool_var(f"{tag}_others_passed"),
     })
     # the seat that would declare the standing bid: its bidder, unless the partner who
     # names a bid for him declares it (then either of the two)
@@ -300,7 +302,12 @@ def trump_term(sit: Situation, contract: Any) -> Any:
         env[Ctx.CONTRACT] = contract
         # a value a seat's choice sets (trumps the declarer names, say)
         env.update({k: v for k, v in sit.env.items() if isinstance(k, tuple) and k[0] == "tracked"})
-        t = Z3Compiler(enc, env).visit(D.trump(enc.game))
+        if _trumps_read_hands(enc.game):
+            # stated by :func:`trumps_from_hands` once the situation has the hands as dealt
+            t = enc.int_var("trump")
+            sit.env[_TRUMPS_PENDING] = (t, env)
+        else:
+            t = Z3Compiler(enc, env).visit(D.trump(enc.game))
         sit.values["trump"] = t
         return t
     naming = [p.body.names_trump  # type: ignore[union-attr]
@@ -313,6 +320,26 @@ def trump_term(sit: Situation, contract: Any) -> Any:
         sit.values["trump"] = t
         return t
     return enc.bid_strain(contract)
+
+
+_TRUMPS_PENDING = ("pending", "trumps")  # a situation's trumps, to be read from the hands
+
+
+def _trumps_read_hands(game: Any) -> bool:
+    """Whether the game's ``TrumpIs`` rules read the hands as dealt (the suit of the ace a
+    declarer lacks, say)."""
+    return any(isinstance(node, DealtHand) for _r, b in game.constructs(K.TrumpIs)
+               for expr in (b.when, b.suit) for node in walk(expr))  # type: ignore[attr-defined]
+
+
+def trumps_from_hands(sit: Situation) -> None:
+    """The fact that makes a situation's trumps what its ``TrumpIs`` rules say, for rules
+    that read the hands as dealt: stated once ``sit.env`` holds them."""
+    pending = sit.env.pop(_TRUMPS_PENDING, None)
+    if pending is not None:
+        t, env = pending
+        sit.facts.append(t == Z3Compiler(sit.enc, {**env, DealtHand: sit.env[DealtHand]})
+                         .visit(D.trump(sit.enc.game)))
 
 
 def sides(sit: Situation, contract: Any, declarer: Any) -> None:
@@ -755,6 +782,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     # who declares and partners the declarer (the partner's rule reads the hands as dealt,
     # by seat, so only now that the seats in the trick are known)
     sides(sit, contract, declarer)
+    trumps_from_hands(sit)
     base.update({key: sit.env[key] for key in (Ctx.DECLARER_PARTNER, IsDeclarer)})
     for j in range(n):
         sit.values[f"hand_{j}"] = hands[j]
@@ -935,6 +963,7 @@ def outcome_situation(enc: Encoding) -> Situation:
         DealtHand: pick(dealt), Ctx.TRICK_NUMBER: enc.int(g.tricks + 1),
     })
     sides(sit, contract, declarer)
+    trumps_from_hands(sit)
     decided(sit)
     for _r, body in g.constructs(K.Pot):  # any pot a deal can start with
         # a whole number of units of the granularity, at least one: written as a product,
