@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from spec.dsl._build import Game
 from spec.errors import NotationError
-from spec.games import crescendo, preference, three_oh_four, vint
+from spec.games import crescendo, preference, three_oh_four, vint, wiezen
 
 __all__ = ["GAMES", "find_game"]
 
 GAMES: dict[str, Game] = {g.key: g for g in (crescendo.GAME, three_oh_four.GAME, vint.GAME,
-                                              preference.GAME)}
+                                              preference.GAME, wiezen.GAME)}
 
 
 def find_game(name: str) -> Game:

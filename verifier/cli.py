@@ -259,6 +259,9 @@ def render(state: State, *, shuffled: bool = False) -> str:
         lines.append(f"  {t.name(s):{w}}  {_hand_text(game, state.dealt[s])}")
     if game.program.talon_cards:
         lines.append(f"  {'talon':{w}}  {_hand_text(game, state.dealt_talon)}")
+    if state.turn_up >= 0:  # a card dealt face up, seen by all
+        lines.append(f"  turn-up {game.deck[state.turn_up].symbol}, dealt to "
+                     f"{t.name(eng.turn_up_holder(state.dealer))}")
     lines.append("Auction")
     # announcements are the rules' Announce names; any other name is a choice the rules
     # give a seat (trumps named, a defender's play or pass ...)
@@ -285,7 +288,14 @@ def render(state: State, *, shuffled: bool = False) -> str:
             before_play.append(f"{t.name(s)} announces {a}")
     lines.append("  " + ", ".join(before_play))
     if state.contract >= 0:
-        lines.append(f"Contract: {game.ladder[state.contract].symbol} by {t.name(state.declarer)}")
+        # the seats that declare it (several where a bid was joined), and a partner
+        others = [s for s in t.seats if state.declarers >> s & 1 and s != state.declarer]
+        partner = (f" with {t.name(state.partner)}" if 0 <= state.partner != state.declarer
+                   else "")
+        lines.append(f"Contract: {game.ladder[state.contract].symbol} by "
+                     + " and ".join(t.name(s) for s in (state.declarer, *others)) + partner)
+    for seat, after in state.laid_open:
+        lines.append(f"{t.name(seat)} lays his hand open after trick {after}")
     lines.append("Play")
     for rec in state.tricks:
         plays = []
@@ -341,8 +351,8 @@ def render_pot_session(game: Game, pots: Any) -> str:
     return "\n".join(lines)
 
 
-def render_match(game: Game, match: Any) -> str:
-    lines = [f"{game.name}: a whole game from seed {match.deals[0].seed}"]
+def render_match(game: Game, match: Any, what: str = "a whole game") -> str:
+    lines = [f"{game.name}: {what} from seed {match.deals[0].seed}"]
     for k, (state, totals) in enumerate(zip(match.deals, match.totals), start=1):
         contract = (f"{game.ladder[state.contract].symbol} by {game.table.name(state.declarer)}"
                     if state.contract >= 0 else "no contract")
@@ -395,6 +405,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.match or args.rubber or args.pbn or args.deal or args.format == "pbn":
             raise InputError("--session plays deals for a pot; leave out --match, --rubber, "
                              "--pbn, --deal and --format pbn")
+        if (not game.constructs(K.Pot) and game.constructs(K.MatchLength)
+                and not game.constructs(K.MatchTarget)):
+            # no pot: a session is the number of deals the players agree on, each settled
+            # on its own (the game's MatchLength, or --deals)
+            try:
+                match = play_match(game, seed=args.seed, dealer=dealer, deals=args.deals)
+            except SpecError as e:
+                raise InputError(str(e)) from None
+            text = (json.dumps(match_json(match), indent=2, ensure_ascii=False) if args.json
+                    else render_match(game, match, f"a session of {len(match.deals)} deals"))
+            return _emit(args, text)
         try:
             pots = play_pot_session(game, deals=DEFAULT_SESSION if args.deals is None
                                     else args.deals, seed=args.seed, dealer=dealer)

@@ -252,13 +252,19 @@ class Dealing(CompiledRules):
         up = -1
         if self._turn_up_at is not None:
             up = self.turn_up_of(hands, dealer, seed, redeals, pack) if turn_up is None else turn_up
-            holder = self._schedule(dealer)[0][self._turn_up_at]
+            holder = self.turn_up_holder(dealer)
             if not 0 <= up < len(self.game.deck) or not hands[holder] >> up & 1:
                 raise NotationError(f"the turn-up must be a card of {self.table.name(holder)}'s "
                                     f"hand, who is dealt it", value=up)
         elif turn_up is not None:
             raise NotationError(f"{self.game.name} deals no card face up", value=turn_up)
         return self._started(hands, pending, dealer, seed, redeals, thrown_in, up)
+
+    def turn_up_holder(self, dealer: int) -> int:
+        """The seat dealt the card turned face up in a deal of ``dealer`` (-1 in a game
+        that deals none)."""
+        at = self._turn_up_at
+        return -1 if at is None else self._schedule(dealer)[0][at]
 
     def turn_up_of(self, hands: Sequence[int], dealer: int, seed: int = 0, redeals: int = 0,
                    pack: Sequence[int] | None = None) -> int:

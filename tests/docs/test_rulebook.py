@@ -210,6 +210,7 @@ DIGEST_ORDER = {
     "vint": ("SETUP", "DECK", "DEAL", "AUC", "PLAY", "SCORE", "PEN", "SLAM", "COR", "HON", "GAME"),
     "preference": ("SETUP", "DECK", "POT", "DEAL", "AUC", "EXCH", "DEF", "PLAY", "PAY", "BON",
                    "VAR", "GAME"),
+    "wiezen": ("SETUP", "DECK", "DEAL", "AUC", "CON", "PLAY", "SCORE"),
 }
 
 

@@ -1,0 +1,386 @@
+"""Wiezen with the turned-up trump: the digest's worked examples, the auction (vraag and
+meegaan, wachten, the repeated bids, the Troel), trumps and the first lead, the hand laid
+open, the score, and the pack carried from deal to deal."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spec.cards import Card, CardSet, Rank, Suit
+from spec.dsl import NO_SUIT, Property, Scope, all_of, implies
+from spec.dsl._build import suit_code
+from spec.engine import (
+    PASS,
+    Call,
+    Declare,
+    Phase,
+    Play,
+    State,
+    View,
+    apply,
+    engine_for,
+    legal_actions,
+    new_deal,
+    play_deal,
+    play_match,
+)
+from spec.errors import IllegalActionError
+from spec.games.wiezen import (
+    BASE_CASES,
+    DOUBLING_CASES,
+    GAME,
+    SCORE_CASES,
+    SETTLED_ONCE_CASES,
+    SEVERAL_CASES,
+)
+from spec.records import replay, to_record
+from verifier.cli import main
+from verifier.properties import Verdict, check_game, checks_for, run_check
+
+ENGINE = engine_for(GAME)
+N, E, S, W = 0, 1, 2, 3
+BID = {b.label: k for k, b in enumerate(GAME.ladder)}
+ACES = {Card(s, Rank.ACE) for s in Suit}
+
+
+def action(text: str):  # type: ignore[no-untyped-def]
+    if text == "pass":
+        return PASS
+    if text in ("wachten", "announce_troel", "spades", "hearts", "diamonds", "clubs"):
+        return Declare(text)  # an announcement, or trumps named
+    return Call(GAME.parse_bid(text))
+
+
+def aces(state: State, seat: int) -> int:
+    return sum(1 for c in state.hand(seat) if c.rank is Rank.ACE)
+
+
+def _seed_without_troel(dealer: int = W) -> int:
+    """A seed whose first deal gives nobody three aces."""
+    for seed in range(200):
+        s = new_deal(GAME, seed=seed, dealer=dealer)
+        if max(aces(s, k) for k in range(4)) < 3:
+            return seed
+    raise AssertionError("no such seed")
+
+
+SEED = _seed_without_troel()
+
+
+def after(*calls: str, seed: int = SEED, dealer: int = W, game=GAME) -> State:  # type: ignore[no-untyped-def]
+    """West deals (North calls first); the calls and announcements made in turn."""
+    s = new_deal(game, seed=seed, dealer=dealer)
+    for c in calls:
+        s = apply(s, action(c))
+    return s
+
+
+def offered(s: State) -> set[str]:
+    return {str(a) for a in legal_actions(s)}
+
+
+def hands(*texts: str) -> tuple[int, ...]:
+    return tuple(CardSet.parse(t, GAME.deck).mask for t in texts)
+
+
+# -- the digest's worked examples (section 2) -------------------------------------------------
+def score(contract: str, declarer: int, winners: list[int], partner: int | None = None,
+          declarers: list[int] | None = None, game=GAME) -> tuple[int, ...]:  # type: ignore[no-untyped-def]
+    return engine_for(game).score_outcome(contract=BID[contract], declarer=declarer,
+                                          winners=winners, partner=partner, declarers=declarers)
+
+
+@pytest.mark.parametrize(("contract", "tricks", "scores"), [
+    ("vraag", 8, (2, -2, 2, -2)),        # value 1
+    ("vraag", 10, (6, -6, 6, -6)),       # 1 + 2
+    ("vraag", 13, (24, -24, 24, -24)),   # (1 + 5) x 2
+    ("vraag", 7, (-4, 4, -4, 4)),        # 1 + 1, failed
+    ("troel", 10, (12, -12, 12, -12)),   # 2 + 2 x 2
+    ("troel", 13, (48, -48, 48, -48)),   # (2 + 2 x 5) x 2
+], ids=lambda x: str(x))
+def test_worked_examples_of_a_pair(contract: str, tricks: int, scores: tuple[int, ...]) -> None:
+    # North and South against East and West
+    pair = [N, S] * 7
+    winners = pair[:tricks] + [E, W] * 7
+    assert score(contract, N, winners[:13], partner=S) == scores
+
+
+@pytest.mark.parametrize(("contract", "tricks", "scores"), [
+    ("solo", 5, (3, -1, -1, -1)),
+    ("solo", 3, (-9, 3, 3, 3)),          # 1 + 2, failed
+    ("solo", 13, (54, -18, -18, -18)),   # (1 + 8) x 2
+    ("abondance", 9, (24, -8, -8, -8)),
+    ("abondance", 13, (24, -8, -8, -8)),  # no overtricks, no doubling
+    ("abondance", 8, (-24, 8, 8, 8)),
+    ("abondance_in_troef", 13, (24, -8, -8, -8)),
+    ("solo_slim", 13, (72, -24, -24, -24)),
+    ("solo_slim", 12, (-72, 24, 24, 24)),
+    ("piccolo", 1, (18, -6, -6, -6)),
+    ("piccolo", 0, (-18, 6, 6, 6)),      # Piccolo fails with no trick too
+    ("miserie", 0, (30, -10, -10, -10)),
+    ("miserie_op_tafel", 1, (-48, 16, 16, 16)),
+], ids=lambda x: str(x))
+def test_worked_examples_alone(contract: str, tricks: int, scores: tuple[int, ...]) -> None:
+    assert score(contract, N, [N] * tricks + [E] * (13 - tricks)) == scores
+
+
+def test_two_misere_declarers_as_the_rule_says_and_as_the_table_says() -> None:
+    # North takes no trick, East three: WZ-SCORE-5 as written, each against the other three
+    winners = [E] * 3 + [S] * 5 + [W] * 5
+    assert score("miserie", N, winners, declarers=[N, E]) == (40, -40, 0, 0)
+    # the digest's table of worked examples (A +30, B -30): the reading variant
+    once = GAME.with_variants("declarers_settle_once")
+    assert score("miserie", N, winners, declarers=[N, E], game=once) == (30, -30, 0, 0)
+    # where both make it or both fail, the two readings agree
+    both = [S] * 6 + [W] * 7
+    assert score("miserie", N, both, declarers=[N, E]) == (20, 20, -20, -20)
+    assert score("miserie", N, both, declarers=[N, E], game=once) == (20, 20, -20, -20)
+
+
+# -- the auction -------------------------------------------------------------------------------
+def test_the_dealers_left_calls_first_and_every_contract_but_three_may_open() -> None:
+    s = after()
+    assert s.turn == N
+    assert offered(s) == {"pass", "wachten", "vraag", "piccolo", "abondance", "miserie",
+                          "miserie_op_tafel", "solo_slim"}
+    assert "wachten" not in offered(after("pass"))  # the dealer's left only
+
+
+def test_wachten_then_meegaan() -> None:
+    s = after("wachten")
+    assert offered(s) == {"pass"}  # he passes for now
+    s = after("wachten", "pass", "vraag", "pass", "pass")
+    assert s.turn == N and offered(s) == {"pass", "vraag"}  # meegaan, or pass
+    s = apply(s, action("vraag"))  # meegaan: East and North against South and West
+    assert s.phase is Phase.PLAY and GAME.ladder[s.contract].label == "vraag"
+    assert (s.declarer, s.partner) == (E, N) and s.trump == suit_code(ENGINE.game.deck[s.turn_up].suit)
+
+
+def test_a_pass_without_wachten_is_final() -> None:
+    s = after("pass", "vraag", "pass", "pass")
+    assert s.turn == N and offered(s) == {"pass"}
+    with pytest.raises(IllegalActionError, match="auction.pass_final"):
+        apply(s, action("vraag"))
+
+
+def test_a_vraag_nobody_joins_the_asker_speaks_again_then_it_is_thrown_in() -> None:
+    s = after("vraag", "pass", "pass", "pass")
+    assert s.turn == N and "solo" in offered(s) and "vraag" not in offered(s)
+    solo = apply(s, action("solo"))  # the other three have passed: Solo stands
+    assert solo.phase is Phase.PLAY and solo.declarer == N and solo.partner == N
+    s = apply(s, PASS)  # no Solo: the cards are thrown in, West deals again
+    assert s.phase is Phase.AUCTION and s.dealer == W and s.redeals == 1
+    assert s.thrown_in[-1].reason == "auction.vraag_alone" and s.tricks == ()
+
+
+def test_everybody_passes_and_the_same_dealer_deals_again() -> None:
+    s = after("pass", "pass", "pass", "pass")
+    assert s.phase is Phase.AUCTION and s.dealer == W and s.thrown_in[-1].reason == "no bid"
+
+
+def test_meegaan_ends_the_auction_once_the_others_have_passed() -> None:
+    s = after("vraag", "pass", "vraag")  # South says meegaan; East has passed already
+    assert s.turn == W and s.phase is Phase.AUCTION
+    s = apply(s, PASS)  # every seat but the pair has passed
+    assert s.phase is Phase.PLAY and (s.declarer, s.partner) == (N, S)
+
+
+def test_only_the_asker_whose_vraag_nobody_joined_bids_solo() -> None:
+    assert "solo" not in offered(after("vraag"))  # East: not his Vraag
+    assert "solo" not in offered(after())
+    s = after("vraag", "vraag", "piccolo", "pass", "pass")  # a pair overcalled by South
+    assert "solo" not in offered(s)
+
+
+def test_abondance_in_troef_only_over_an_abondance() -> None:
+    assert "abondance_in_troef" not in offered(after())
+    assert "abondance_in_troef" in offered(after("abondance"))
+    assert "abondance_in_troef" not in offered(after("abondance", "miserie"))
+
+
+@pytest.mark.parametrize("bid", ["piccolo", "miserie", "miserie_op_tafel"])
+def test_a_repeated_bid_makes_several_declarers(bid: str) -> None:
+    s = after(bid, "pass", bid, "pass")
+    assert s.phase is Phase.PLAY and s.declarers == 1 << N | 1 << S and s.declarer == N
+    assert s.trump == NO_SUIT and s.leader == N
+    assert bid not in offered(after("solo_slim"))
+
+
+def test_a_repeated_solo_or_abondance_is_refused() -> None:
+    s = after("abondance")
+    with pytest.raises(IllegalActionError, match="auction.overcall"):
+        apply(s, action("abondance"))
+
+
+def _deal_for(north: str, east: str, south: str) -> tuple[int, ...]:
+    deck = GAME.deck
+    given = hands(north, east, south)
+    west = deck.full.mask & ~(given[0] | given[1] | given[2])
+    return (*given, west)
+
+
+# North holds three aces; West deals and holds the ace of clubs
+TROEL_HANDS = _deal_for("AS AH AD KS QS JS 10S 9S 8S 7S 6S 5S 4S",
+                        "KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H 2S",
+                        "KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D 3S")
+
+
+def test_troel_is_compulsory_at_the_first_turn() -> None:
+    s = new_deal(GAME, hands=TROEL_HANDS, dealer=W)
+    assert offered(s) == {"troel"}  # North: three aces, no higher bid yet
+    s = apply(s, action("troel"))
+    assert offered(s) == {"pass", "miserie_op_tafel", "solo_slim"}
+    for _ in range(3):
+        s = apply(s, PASS)
+    # the partner holds the fourth ace, clubs are trumps, and he leads the ace of clubs
+    assert s.phase is Phase.PLAY and (s.declarer, s.partner) == (N, W)
+    assert s.trump == suit_code(Suit.CLUBS) and s.turn == W
+    assert offered(s) == {"AC"}
+
+
+def test_troel_announced_over_a_higher_bid() -> None:
+    # East holds three aces; North bids Solo slim first: East must announce his Troel
+    north_first = _deal_for("KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S KH",
+                            "AS AH AD QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
+                            "KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D 2H")
+    s = new_deal(GAME, hands=north_first, dealer=W)
+    s = apply(s, action("solo_slim"))
+    assert offered(s) == {"announce_troel"}
+    s = apply(s, action("announce_troel"))
+    assert offered(s) == {"pass"} and s.standing == BID["solo_slim"]
+
+
+def test_troel_with_four_aces_the_highest_heart_lacked() -> None:
+    four = _deal_for("AS AH AD AC KH QH KS QS JS 10S 9S 8S 7S",
+                     "JH 2S 3S 4S 5S 6S 2D 3D 4D 5D 6D 7D 8D",
+                     "10H 9H 8H 7H 6H 5H 4H 3H 2H 9D 10D JD QD")
+    s = new_deal(GAME, hands=four, dealer=W)
+    s = apply(s, action("troel"))
+    for _ in range(3):
+        s = apply(s, PASS)
+    assert (s.declarer, s.partner, s.trump) == (N, E, suit_code(Suit.HEARTS))
+    assert s.turn == E and offered(s) == {"JH"}  # East leads the jack of hearts
+
+
+def test_solo_slim_declarer_names_trumps_and_leads() -> None:
+    s = after("solo_slim", "pass", "pass", "pass")
+    assert s.phase is Phase.DECIDE and offered(s) == {"spades", "hearts", "diamonds", "clubs"}
+    s = apply(s, Declare("clubs"))
+    assert s.phase is Phase.PLAY and s.trump == suit_code(Suit.CLUBS) and s.turn == N
+    s = after("pass", "solo_slim", "pass", "pass", "spades")  # North has passed already
+    assert s.turn == E and s.trump == suit_code(Suit.SPADES)
+
+
+def test_abondance_names_trumps_and_the_dealers_left_leads() -> None:
+    s = after("pass", "abondance", "pass", "pass", "hearts")
+    assert s.declarer == E and s.trump == suit_code(Suit.HEARTS) and s.turn == N
+
+
+@pytest.mark.parametrize(("variants", "trumps"), [((), NO_SUIT), (("piccolo_with_trumps",), None)])
+def test_piccolo_with_or_without_trumps(variants: tuple[str, ...], trumps: int | None) -> None:
+    game = GAME.with_variants(*variants)
+    s = after("piccolo", "pass", "pass", "pass", game=game)
+    turned = suit_code(game.deck[s.turn_up].suit)
+    assert s.trump == (turned if trumps is None else trumps)
+
+
+def test_miserie_op_tafel_is_laid_open_after_the_first_trick_by_each_declarer() -> None:
+    s = after("miserie_op_tafel", "pass", "miserie_op_tafel", "pass")
+    assert s.phase is Phase.PLAY and not s.laid_open
+    for _ in range(4):
+        s = apply(s, legal_actions(s)[0])
+    assert sorted(seat for seat, _after in s.laid_open) == [N, S]
+    view = View(s, E)
+    assert {seat for seat, _cards in view.open_hands} == {N, S}
+    assert dict(view.open_hands)[N] == s.hand(N)
+
+
+def test_the_turn_up_is_the_dealers_and_every_seat_sees_it() -> None:
+    for seed in range(20):
+        s = new_deal(GAME, seed=seed, dealer=seed % 4)
+        assert s.dealt[s.dealer] >> s.turn_up & 1
+        assert all(View(s, k).turn_up == GAME.deck[s.turn_up] for k in range(4))
+
+
+# -- whole deals, sessions --------------------------------------------------------------------
+def test_deals_play_zero_sum_and_replay() -> None:
+    for seed in range(300):
+        s = play_deal(GAME, seed=seed)
+        assert s.phase is Phase.OVER and sum(s.scores) == 0  # type: ignore[arg-type]
+        report = replay(to_record(s), GAME)
+        assert report.ok, report.message
+
+
+def test_ten_thousand_deals_zero_sum() -> None:
+    contracts = set()
+    for seed in range(10_000):
+        s = play_deal(GAME, seed=seed)
+        assert s.phase is Phase.OVER and sum(s.scores) == 0, seed  # type: ignore[arg-type]
+        contracts.add(GAME.ladder[s.contract].label)
+    assert contracts == set(BID)
+
+
+def _cut_of(order: list[int], dealt: tuple[int, ...], dealer: int) -> bool:
+    return any(ENGINE.hands_from_order(order[k:] + order[:k], dealer) == dealt
+               for k in range(4, len(order) - 3))
+
+
+def test_a_session_gathers_the_tricks_and_cuts_without_a_shuffle() -> None:
+    match = play_match(GAME, seed=4, deals=8)
+    assert len(match.deals) == 8 and all(sum(s.scores) == 0 for s in match.deals)  # type: ignore[arg-type]
+    for before, now in zip(match.deals, match.deals[1:]):
+        assert now.dealer == (before.dealer + 1) % 4
+        first = now.thrown_in[0].dealt if now.thrown_in else now.dealt
+        assert _cut_of([c for t in before.tricks for c in t.cards], first, now.dealer)
+
+
+def test_a_deal_thrown_in_is_gathered_hand_by_hand_and_dealt_by_the_same_dealer() -> None:
+    first = after()
+    s = after("pass", "pass", "pass", "pass")
+    order = [i for k in (1, 2, 3, 4) for i in range(52) if first.dealt[(W + k) % 4] >> i & 1]
+    assert s.dealer == W and _cut_of(order, s.dealt, W)
+
+
+def test_the_session_command(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "wiezen", "--session", "--deals", "20", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "a session of 20 deals" in out and "deal  20" in out
+    path = tmp_path / "session.json"
+    assert main(["play", "wiezen", "--session", "--deals", "8", "--json", "--out", str(path)]) == 0
+    assert len(json.loads(path.read_text())["deals"]) == 8
+    assert main(["replay", str(path)]) == 0
+    assert main(["play", "wiezen", "--session", "--deals", "6"]) == 2  # a multiple of four
+    assert "multiple of 4" in capsys.readouterr().err
+
+
+def test_the_text_of_a_deal_shows_the_turn_up_and_the_sides(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "wiezen", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "turn-up" in out and "Contract: miserie_op_tafel by West and North" in out
+    assert "North lays his hand open after trick 1" in out
+
+
+# -- the facts' cases, the reading variant --------------------------------------------------------
+@pytest.mark.parametrize(("scope", "cases", "variants"), [
+    (Scope.OUTCOME, SCORE_CASES, ()),
+    (Scope.OUTCOME, SEVERAL_CASES, ()),
+    (Scope.OUTCOME, SETTLED_ONCE_CASES, ("declarers_settle_once",)),
+    (Scope.OUTCOME, DOUBLING_CASES, ()),
+    (Scope.OUTCOME, BASE_CASES, ()),
+], ids=["worked", "several", "settled-once", "doubling", "base"])
+def test_every_case_of_a_fact_can_occur(scope: Scope, cases, variants) -> None:  # type: ignore[no-untyped-def]
+    # the facts list their cases as "does not arise, or holds" to keep the check quick;
+    # written as implications the checker proves each situation can occur (not vacuous)
+    prop = Property(id="facts.cases", text="The cases of a fact, as implications.", scope=scope,
+                    holds=all_of(*(implies(situation, then) for situation, then in cases)))
+    game = GAME.with_variants(*variants)
+    game = game.with_rules(game.rules, properties=(prop,))
+    (check,) = [c for c in checks_for(game) if c.id == "facts.cases"]
+    result = run_check(game, check)
+    assert result.verdict is Verdict.HOLDS, result.detail
+
+
+def test_the_readings_of_two_misere_declarers_part_in_a_deal() -> None:
+    (result,) = check_game(GAME, only=("variant.declarers_settle_once",))
+    assert result.verdict is Verdict.HOLDS and result.playthrough is not None
