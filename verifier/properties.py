@@ -529,6 +529,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
             Ctx.SEAT_PASSED: enc.select(seat, passed),
             Ctx.PROXY: proxy, Ctx.STANDING_ACCEPTED: accepter >= 0,
+            Ctx.SEAT_HOLDS: z3.Or(enc.select(seat, joined), high == seat, accepter == seat),
             Ctx.OTHERS_PASSED: others_passed(passed, joined, high, accepter), **tracked,
         }
         legal = _call_legal_term(enc, env)
@@ -576,6 +577,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.SEAT_PASSED: enc.select(seat, new_passed),
             Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy,
             Ctx.STANDING_ACCEPTED: new_accepter >= 0,
+            Ctx.SEAT_HOLDS: z3.Or(enc.select(seat, new_joined), new_high == seat,
+                                  new_accepter == seat),
             Ctx.OTHERS_PASSED: others_passed(new_passed, new_joined, new_high, new_accepter),
             **tracked,
         }

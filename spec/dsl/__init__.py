@@ -8,8 +8,9 @@ are data and refuse to act as Python booleans.
 Context values (what a rule can read) depend on where it is judged:
 
 * a **call** in the auction: ``seat``, ``dealer``, ``hand``, ``call``, ``standing``,
-  ``calls_made``, ``passes_in_row``, ``seat_calls``, ``seat_passed``, ``others_passed``
-  (every seat but the holders of the standing bid has passed);
+  ``calls_made``, ``passes_in_row``, ``seat_calls``, ``seat_passed``, ``seat_holds`` (the seat
+  made, joined or accepted the standing bid), ``others_passed`` (every seat but the
+  holders of the standing bid has passed);
 * a **card about to be played**: ``seat``, ``hand``, ``card``, ``is_leading``,
   ``led_suit``, ``trump``, ``trick_number``, ``declared_suit``, ``contract``, ``declarer``,
   ``beating`` (the cards that would win the trick so far);
@@ -195,6 +196,7 @@ bid_this_stage = Ref(Ctx.BID_THIS_STAGE)
 by_proxy = Ref(Ctx.PROXY)
 auction_over = Ref(Ctx.AUCTION_OVER)
 others_passed = Ref(Ctx.OTHERS_PASSED)
+seat_holds = Ref(Ctx.SEAT_HOLDS)
 turned_up = Ref(Ctx.TURNED_UP)
 turn_up = Ref(Ctx.TURN_UP)
 turned_suit = turn_up.suit
@@ -563,7 +565,7 @@ __all__ = [
     "leader_of", "winner_of",
     "played_card", "played_suit", "played_declared", "strength", "points_won", "tricks_won",
     "won_trick", "score_of", "let", "free_bid", "free_seat", "rank_table", "card_table",
-    "stage", "seat_calls", "seat_passed", "others_passed", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
+    "stage", "seat_calls", "seat_passed", "seat_holds", "others_passed", "bid_this_stage", "by_proxy", "aside", "leader", "trick_size",
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "no_bid_redealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "talon_taken", "first_defender", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "game_target", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "each_seat", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
     "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",

@@ -131,6 +131,8 @@ class Ctx(enum.Enum):
     CALL_ACCEPTS = (T.BOOL, {_S.CALL}, ("the call repeats the standing bid, one the rules let "
                                         "another seat accept, and nobody has yet "
                                         "(PartnerAccepts)"))
+    SEAT_HOLDS = (T.BOOL, {_S.CALL}, ("the acting seat holds the standing bid: it made it, "
+                                      "joined it or accepted it"))
     OTHERS_PASSED = (T.BOOL, {_S.CALL}, ("every seat dealt in but those that hold the standing "
                                          "bid (its bidder, the seats that joined it, the seat "
                                          "that accepted it) has passed in this stage; with no "

@@ -250,6 +250,8 @@ class ScopeEnvs:
             _var(Ctx.STANDING_MAKER, "standing_maker",
                  "s.high_namer" if _namer_declares(game) else "s.high_bidder"),
             _var(Ctx.STANDING_ACCEPTED, "standing_accepted", "s.accepter >= 0"),
+            _var(Ctx.SEAT_HOLDS, "seat_holds",
+                 "(seat == s.high_bidder or seat == s.accepter or bool(s.joined >> seat & 1))"),
             # the seats that passed, with those holding the standing bid and the idle one
             _var(Ctx.OTHERS_PASSED, "others_passed",
                  "(s.passed | s.joined | (1 << s.high_bidder if s.high_bidder >= 0 else 0)"

@@ -221,6 +221,8 @@ def _agree(game: Game, seed: int) -> None:
                    Ctx.SEAT_PASSED: enc.bool(bool(s.passed >> acting & 1)),
                    Ctx.BID_THIS_STAGE: enc.bool(s.stage_bid), Ctx.PROXY: enc.bool(s.proxy >= 0),
                    Ctx.STANDING_ACCEPTED: enc.bool(s.accepter >= 0),
+                   Ctx.SEAT_HOLDS: enc.bool(acting in (s.high_bidder, s.accepter)
+                                            or bool(s.joined >> acting & 1)),
                    Ctx.OTHERS_PASSED: enc.bool(all(
                        s.passed >> x & 1 or s.joined >> x & 1 or x in (s.high_bidder, s.accepter,
                                                                        s.idle)

@@ -211,8 +211,10 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
         Ctx.PASSES_IN_ROW: passes, Ctx.STAGE: stage, Ctx.SEAT_CALLS: seat_calls,
         Ctx.SEAT_PASSED: passed, Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
         Ctx.STANDING_ACCEPTED: accepted,
-        # whether the seats not holding the standing bid have all passed: any moment
+        # whether the seats not holding the standing bid have all passed, and whether
+        # the seat holds it: any moment
         Ctx.OTHERS_PASSED: enc.bool_var(f"{tag}_others_passed"),
+        Ctx.SEAT_HOLDS: enc.bool_var(f"{tag}_seat_holds"),
     })
     # the seat that would declare the standing bid: its bidder, unless the partner who
     # names a bid for him declares it (then either of the two)
@@ -226,6 +228,10 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     else:
         maker = high
     sit.env[Ctx.STANDING_MAKER] = maker
+    # the highest bidder holds the standing bid; with none standing, nobody holds one
+    holds = sit.env[Ctx.SEAT_HOLDS]
+    sit.facts += [z3.Implies(z3.And(has, sit.env[Ctx.SEAT] == sit.env[Ctx.HIGH_BIDDER]), holds),
+                  z3.Implies(z3.Not(has), z3.Not(holds))]
     up = turn_up_var(sit, f"{tag}_")
     if up is not None:  # the turn-up is in its holder's hand, and so in no other
         holds = up & ~sit.env[Ctx.HAND] == 0
