@@ -36,17 +36,20 @@ How the rules are written (each a choice the digest leaves open, or a way of say
   * the auction ends when every seat but the holders of the standing bid (its bidder, the
     seats that bid it again, the partner who said *meegaan*) has passed; an asker nobody
     joined speaks once more when the other three have passed, and if he passes too the
-    deal is thrown in (G15, an assumption);
+    deal is thrown in (G15, an assumption; ``passes_in_a_row`` is the other reading);
   * Solo is bid only by an asker whose Vraag stands with nobody joining it, that is when
     the other three have passed after it (the seed's "if everyone else passes after a
     Vraag", WZ-AUC-7, and its "only when nobody said meegaan", WZ-AUC-8); the digest's
-    wider reading, a Solo over a later higher bid, is left open (G5);
+    wider reading, a Solo over a later higher bid (G5), is the variant
+    ``solo_after_an_overcall``, stated but not yet playable: the rules keep no memory of
+    the Vraag once it is overcalled;
   * a deal thrown in is gathered hand by hand and cut again, and the same dealer deals.
 
 Variants (see ``VARIANTS``): ``piccolo_with_trumps`` (G4), ``declarers_settle_once``
 (the digest's worked table for two misère declarers, where one makes his contract and
-the other fails: the reading of WZ-SCORE-5 its example shows), ``shuffled`` (a fresh
-shuffle before every deal, G18).
+the other fails: the reading of WZ-SCORE-5 its example shows), ``passes_in_a_row`` (the
+auction ends after three passes in a row, G15), ``solo_after_an_overcall`` (G5, not yet
+playable), ``shuffled`` (a fresh shuffle before every deal, G18).
 """
 from __future__ import annotations
 
@@ -94,6 +97,7 @@ from spec.dsl import (
     Variant,
     VoidWhen,
     all_of,
+    announcing,
     any_of,
     assumption,
     auction_over,
@@ -106,6 +110,7 @@ from spec.dsl import (
     contract,
     dealer,
     deal_void,
+    deals_played,
     dealt_hand,
     declarer,
     declarer_partner,
@@ -122,6 +127,7 @@ from spec.dsl import (
     legal_call,
     legal_cards,
     let,
+    match_over,
     may_announce,
     next_dealer,
     no_bid_redealer,
@@ -129,6 +135,7 @@ from spec.dsl import (
     others_passed,
     passes_in_row,
     played_card,
+    points_won,
     rank_table,
     ranks,
     receives,
@@ -137,6 +144,7 @@ from spec.dsl import (
     seat,
     seat_after,
     seat_calls,
+    seat_holds,
     seat_passed,
     seed,
     source,
@@ -362,10 +370,12 @@ PASS_FINAL = Rule(
     body=CallRule(applies=seat_passed & ~WAITER, requires=~call.is_bid))
 OVERCALL = Rule(
     id="auction.overcall", text="Once a bid has been made, a new bid must be higher on the "
-    "ladder, but for meegaan and a Piccolo, Miserie or Miserie op tafel bid again.",
-    source=seed("WZ-AUC-3"),
+    "ladder, but for meegaan and a Piccolo, Miserie or Miserie op tafel bid again by a "
+    "player who has not bid it.",
+    source=seed("WZ-AUC-3", "each player bids a repeated contract once (digest §3.5)"),
     body=CallRule(applies=call.is_bid & standing.exists,
-                  requires=(call.bid.key > standing.bid.key) | call.accepts | call.joins))
+                  requires=(call.bid.key > standing.bid.key) | call.accepts
+                  | (call.joins & ~seat_holds)))
 MEEGAAN = Rule(
     id="auction.meegaan", text="Vraag proposes to take 8 tricks with a partner, the turned "
     "suit trumps.  A player who has not passed and speaks after it may say meegaan (bid "
@@ -421,7 +431,7 @@ TROEL_OUTRANKED = Rule(
     id="auction.troel_announced", text="If a higher bid has already been made, he must still "
     "announce his Troel at his first turn, before his call; it is then no bid.",
     source=seed("WZ-AUC-11", "the announcement has no effect as a bid (G7)"),
-    body=Announce("announce_troel", Scope.CALL,
+    body=Announce("troel_held", Scope.CALL,
                   when=(seat_calls == 0) & (_aces_held() >= 3) & ~tracked(TROEL_SAID)
                   & standing.exists & (standing.bid.level > TROEL),
                   sets=((TROEL_SAID, const(True)),),
@@ -567,6 +577,17 @@ ONCE = Rule(
     body=ScoreRule(when=SEVERAL, amount=each_declarer(
         if_then_else(seat == declarer, (PLAYERS - 1) * WON,
                      if_then_else(declares(seat) & (_OWN_MADE != MADE), 0, -WON)))))
+THREE_PASSES = Rule(
+    id="auction.turns", text="The dealer's left calls first, then each player in turn, "
+    "clockwise, for as many rounds as it takes.  The auction ends after three passes in a "
+    "row following a bid, four over a Vraag nobody joined, or four passes with no bid: the "
+    "holders of the highest bid speak again in turn, and may raise it.",
+    source=assumption("WZ-AUC-12", "the end of the auction is open (digest G15): here the "
+                      "whist family's passes in a row", also=("WZ-AUC-1", "WZ-AUC-7")),
+    body=AuctionTurns(first=LEFT,
+                      ends_when=(standing.exists & ~UNACCEPTED_VRAAG & (passes_in_row == 3))
+                      | (UNACCEPTED_VRAAG & (passes_in_row == PLAYERS))
+                      | (~standing.exists & (calls_made == PLAYERS))))
 SHUFFLED = Rule(
     id="deal.gather_and_cut", text="The dealer shuffles the pack before every deal.",
     source=assumption("WZ-DEAL-1", "the digest's simulation reading of 'no shuffling' (G18): "
@@ -589,6 +610,24 @@ VARIANTS = (
         source=seed("WZ-SCORE-5", "the digest contradicts itself: the rule as written is the "
                     "default"),
         reading=True,
+    ),
+    Variant(
+        id="passes_in_a_row",
+        text="The auction ends after three passes in a row following a bid (four over a "
+        "Vraag nobody joined): the holders of the highest bid, the asker and his partner or "
+        "the first of several misère bidders, speak again and may raise it.",
+        replaces=((TURNS, THREE_PASSES),),
+        source=assumption("WZ-AUC-12", "digest G15, an open question"),
+    ),
+    Variant(
+        id="solo_after_an_overcall",
+        text="The digest's reading of Solo: an asker nobody joined may bid Solo at a later "
+        "turn over any bid it outranks, his Vraag overcalled meanwhile.",
+        replaces=(),
+        source=assumption("WZ-AUC-8", "digest G5, its resolution for the interleaving"),
+        not_decidable="the rules keep no memory of a call once a higher bid stands: which "
+        "seat asked, and whether anybody joined him, is gone when another seat overcalls "
+        "his Vraag (a value kept through the auction, set by its calls, would say it)",
     ),
     Variant(
         id="shuffled",
@@ -644,9 +683,9 @@ def _free_to_bid() -> Expr:
 
 
 def _over(level: int, bid_level: int, *, accepted: bool = False) -> Expr:
-    """A bid of ``bid_level`` by a seat free to bid, over another seat's standing bid of
-    ``level`` (accepted or not, for a Vraag)."""
-    return (standing.exists & (standing.bid.level == level) & (standing.bidder != seat)
+    """A bid of ``bid_level`` by a seat free to bid, over a standing bid of ``level`` it
+    does not hold (accepted or not, for a Vraag)."""
+    return (standing.exists & (standing.bid.level == level) & ~seat_holds
             & (standing.accepted if accepted else ~standing.accepted)
             & _free_to_bid() & _bids(bid_level))
 
@@ -824,7 +863,7 @@ FACTS = (
     Property(
         id="auction.ladder_seen",
         text="A player free to bid (he has not passed, said wachten or holds three aces) "
-        "may bid over another's: Vraag nobody joined, meegaan (Vraag), Piccolo, Abondance, "
+        "may bid over another's bid he has not joined: Vraag nobody joined, meegaan (Vraag), Piccolo, Abondance, "
         "Miserie, Miserie op tafel, Solo slim, but not Solo or Abondance in troef; Vraag "
         "with meegaan, the same but meegaan; Piccolo, Piccolo again and everything above but "
         "Solo and Abondance in troef; Solo, Abondance and above, but Abondance in troef; "
@@ -852,7 +891,9 @@ FACTS = (
         id="auction.opening_seen",
         text="The first bid may be any contract but Solo, Abondance in troef and Troel (for a "
         "player with fewer than three aces); a player with three aces bids Troel at his "
-        "first turn, and only then; with two aces never.",
+        "first turn, and only then, also over a Piccolo or a Miserie; over a Miserie op "
+        "tafel he announces it, and may not bid it; with two aces never.  Nothing but the nine contracts is "
+        "ever bid.",
         scope=Scope.CALL,
         holds=all_of(
             *(implies(~standing.exists & _free_to_bid() & _bids(b),
@@ -863,9 +904,24 @@ FACTS = (
                     legal_call == (call.bid.level == _TROEL)),
             implies(~standing.exists & ~seat_passed & (seat_calls == 0) & ~auction_over
                     & ((hand & _ALL_ACES).count == 4) & ~call.is_bid, ~legal_call),
-            implies(_bids(_TROEL) & ((hand & _ALL_ACES).count == 2), ~legal_call)),
+            implies(_bids(_TROEL) & ((hand & _ALL_ACES).count == 2), ~legal_call),
+            # at his first turn over a lower bid (Piccolo, Miserie) only Troel; over a
+            # higher one (Miserie op tafel) he announces it, and it is no bid
+            *(implies(standing.exists & (standing.bid.level == b) & (standing.bidder != seat)
+                      & ~seat_passed & (seat_calls == 0) & ~auction_over
+                      & ((hand & _ALL_ACES).count == 3),
+                      legal_call == (call.is_bid & (call.bid.level == _TROEL)))
+              for b in (_PICCOLO, _MISERIE)),
+            implies(standing.exists & (standing.bid.level == _OP_TAFEL) & ~seat_passed
+                    & (seat_calls == 0) & ~auction_over & ((hand & _ALL_ACES).count == 3)
+                    & ~tracked("troel_announced"),
+                    may_announce("troel_held") & announcing("troel_held", "troel_announced")),
+            implies(standing.exists & (standing.bid.level == _OP_TAFEL) & _bids(_TROEL),
+                    ~legal_call),
+            implies(call.is_bid & legal_call,
+                    (call.bid.level >= _VRAAG) & (call.bid.level <= _SLIM))),
         covers=("auction.troel_aces", "auction.troel_compulsory", "auction.solo",
-                "auction.abondance_in_troef"),
+                "auction.abondance_in_troef", "auction.troel_announced", "auction.troel_said"),
         source=seed("WZ-AUC-11", also=("WZ-AUC-8", "WZ-AUC-9")),
     ),
     Property(
@@ -886,7 +942,7 @@ FACTS = (
     Property(
         id="auction.wachten_seen",
         text="West deals: North may say wachten at his first call, with fewer than three "
-        "aces, and nobody else, nor North later; after it he passes, then may say meegaan "
+        "aces (with three he bids Troel), and nobody else, nor North later; after it he passes, then may say meegaan "
         "over another's Vraag and nothing else; a player who passed without it may not say "
         "meegaan.",
         scope=Scope.CALL,
@@ -894,6 +950,7 @@ FACTS = (
             implies((dealer == WEST) & (seat == NORTH) & (calls_made == 0) & ~tracked("waited")
                     & ((hand & _ALL_ACES).count < 3), may_announce("wachten")),
             implies((dealer == WEST) & (seat != NORTH), ~may_announce("wachten")),
+            implies((hand & _ALL_ACES).count == 3, ~may_announce("wachten")),
             implies(seat_calls > 0, ~may_announce("wachten")),
             implies((dealer == WEST) & (seat == NORTH) & tracked("waited") & ~auction_over
                     & ((hand & _ALL_ACES).count < 3) & ~standing.exists & call.is_bid,
@@ -902,7 +959,8 @@ FACTS = (
                     & ((hand & _ALL_ACES).count < 3) & ~auction_over & standing.exists
                     & (standing.bid.level == _VRAAG) & ~standing.accepted
                     & (standing.bidder != seat), legal_call == (~call.is_bid | _bids(_VRAAG))),
-            implies(seat_passed & ~tracked("waited") & _bids(_VRAAG), ~legal_call)),
+            implies(seat_passed & ~tracked("waited") & _bids(_VRAAG), ~legal_call),
+            implies(may_announce("wachten"), announcing("wachten", "waited"))),
         covers=("auction.wachten", "auction.waited", "auction.after_wachten",
                 "auction.pass_final"),
         source=seed("WZ-AUC-6", also=("WZ-AUC-2",)),
@@ -927,7 +985,31 @@ FACTS = (
             implies(~standing.exists & others_passed, auction_over),
             implies(~standing.exists & ~others_passed, ~auction_over)),
         covers=("auction.turns",),
+        unless=("passes_in_a_row",),
         source=assumption("WZ-AUC-12", "digest G15", also=("WZ-AUC-7",)),
+    ),
+    Property(
+        id="auction.passes_in_a_row_seen",
+        text="With passes in a row: over a Miserie or a Vraag with meegaan three passes in "
+        "a row end the auction and two do not, even when every other player has passed; "
+        "over a Vraag nobody joined three do not and four do; a holder may not bid his "
+        "Miserie again.",
+        scope=Scope.CALL,
+        holds=all_of(
+            *(implies(standing.exists & (standing.bid.level == b) & (passes_in_row == 3)
+                      & (standing.accepted if b == _VRAAG else ~standing.accepted), auction_over)
+              for b in (_VRAAG, _MISERIE)),
+            implies(standing.exists & (standing.bid.level == _MISERIE) & (passes_in_row == 2)
+                    & others_passed, ~auction_over),
+            implies(standing.exists & (standing.bid.level == _VRAAG) & ~standing.accepted
+                    & (passes_in_row == 3), ~auction_over),
+            implies(standing.exists & (standing.bid.level == _VRAAG) & ~standing.accepted
+                    & (passes_in_row == 4), auction_over),
+            implies(standing.exists & (standing.bid.level == _MISERIE) & seat_holds
+                    & _bids(_MISERIE), ~legal_call)),
+        covers=("auction.turns", "auction.overcall"),
+        under=("passes_in_a_row",),
+        source=assumption("WZ-AUC-12", "digest G15", also=("WZ-AUC-10",)),
     ),
     Property(
         id="auction.throw_in_seen",
@@ -1040,11 +1122,22 @@ FACTS = (
     ),
     Property(
         id="play.thirteen_tricks",
-        text="Thirteen tricks are played, one each: they add up to 13.",
+        text="Thirteen tricks are played, one each: they add up to 13, and count 13 in all, "
+        "one each (no card counts points).",
         scope=Scope.OUTCOME,
-        holds=tricks_won(0) + tricks_won(1) + tricks_won(2) + tricks_won(3) == 13,
-        covers=("deal.packets", "play.first_lead"),
+        holds=all_of(tricks_won(0) + tricks_won(1) + tricks_won(2) + tricks_won(3) == 13,
+                     points_won(0) + points_won(1) + points_won(2) + points_won(3) == 13),
+        covers=("deal.packets", "play.first_lead", "deck.trick_value"),
         source=seed("WZ-DECK-1", "13 cards each", also=("WZ-DEAL-2",)),
+    ),
+    Property(
+        id="setup.session_seen",
+        text="A session is twenty deals unless the players agree otherwise, five for each "
+        "dealer: it goes on after the 19th deal and ends after the 20th.",
+        scope=Scope.MATCH,
+        holds=implies(deals_played == 19, ~match_over) & implies(deals_played == 20, match_over),
+        covers=("setup.session_length",),
+        source=assumption("WZ-SETUP-3", "digest G17: a multiple of four"),
     ),
     Property(
         id="score.worked_examples",

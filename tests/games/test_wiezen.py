@@ -47,7 +47,7 @@ ACES = {Card(s, Rank.ACE) for s in Suit}
 def action(text: str):  # type: ignore[no-untyped-def]
     if text == "pass":
         return PASS
-    if text in ("wachten", "announce_troel", "spades", "hearts", "diamonds", "clubs"):
+    if text in ("wachten", "spades", "hearts", "diamonds", "clubs"):
         return Declare(text)  # an announcement, or trumps named
     return Call(GAME.parse_bid(text))
 
@@ -207,6 +207,24 @@ def test_a_repeated_bid_makes_several_declarers(bid: str) -> None:
     assert bid not in offered(after("solo_slim"))
 
 
+def test_with_passes_in_a_row_the_holders_speak_again_and_may_raise() -> None:
+    three = GAME.with_variants("passes_in_a_row")
+    s = after("miserie", "pass", "miserie", "pass", game=three)  # by default it would be over
+    assert s.phase is Phase.AUCTION and s.turn == N
+    assert offered(s) == {"pass", "miserie_op_tafel", "solo_slim"}  # not Miserie again
+    s = apply(apply(s, PASS), PASS)  # North and East: three passes in a row
+    assert s.phase is Phase.PLAY and s.declarers == 1 << N | 1 << S
+    default = after("miserie", "pass", "miserie", "pass")
+    assert default.phase is Phase.PLAY
+
+
+def test_the_digests_solo_over_an_overcall_is_stated_but_not_playable() -> None:
+    from spec.errors import NotationError
+
+    with pytest.raises(NotationError, match="keep no memory"):
+        GAME.with_variants("solo_after_an_overcall")
+
+
 def test_a_repeated_solo_or_abondance_is_refused() -> None:
     s = after("abondance")
     with pytest.raises(IllegalActionError, match="auction.overcall"):
@@ -246,8 +264,8 @@ def test_troel_announced_over_a_higher_bid() -> None:
                             "KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D 2H")
     s = new_deal(GAME, hands=north_first, dealer=W)
     s = apply(s, action("solo_slim"))
-    assert offered(s) == {"announce_troel"}
-    s = apply(s, action("announce_troel"))
+    assert legal_actions(s) == (Declare("troel_held"),)  # announced, not bid
+    s = apply(s, Declare("troel_held"))
     assert offered(s) == {"pass"} and s.standing == BID["solo_slim"]
 
 
