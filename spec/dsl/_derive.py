@@ -8,6 +8,7 @@ compilation, which the differential tests check.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from spec.cards import CardSet
@@ -507,6 +508,24 @@ def reads_contract(expr: Expr) -> bool:
                or isinstance(node, IsDeclarer) for node in walk(expr))
 
 
+def _stated(value: object) -> Iterator[Expr]:
+    """The expressions a construct states, in its fields and those of its parts."""
+    if isinstance(value, Expr):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _stated(v)
+    elif isinstance(value, K.Construct):
+        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
+            yield from _stated(getattr(value, name))
+
+
+def reads_ctx(game: Game, ctx: Ctx) -> bool:
+    """Whether a rule or a property of the game reads the context value ``ctx``."""
+    exprs = [e for r in game.rules for e in _stated(r.body)] + [p.holds for p in game.properties]
+    return any(isinstance(node, Ref) and node.ctx is ctx for e in exprs for node in walk(e))
+
+
 def redealer(game: Game) -> Expr:
     """Who deals again if the deal is void now, by the first rule that voids it (scope:
     STATUS); the dealer if none does."""
@@ -652,7 +671,7 @@ __all__ = [
     "redealer", "trick_turned_up", "tracked_after_trick", "auction_over_now",
     "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value",
     "points_won", "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal",
-    "auction_over", "NO_SUIT", "face_down", "each_declarer", "lay_open_cases", "reads_contract", "holder_of_highest",
+    "auction_over", "NO_SUIT", "face_down", "each_declarer", "lay_open_cases", "reads_contract", "reads_ctx", "holder_of_highest",
     "declarer_partner", "call_joins", "call_accepts", "one_of_bids",
     "required_announcement", "fires", "Firing", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]

@@ -228,10 +228,12 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     else:
         maker = high
     sit.env[Ctx.STANDING_MAKER] = maker
-    # the highest bidder holds the standing bid; with none standing, nobody holds one
-    holds = sit.env[Ctx.SEAT_HOLDS]
-    sit.facts += [z3.Implies(z3.And(has, sit.env[Ctx.SEAT] == sit.env[Ctx.HIGH_BIDDER]), holds),
-                  z3.Implies(z3.Not(has), z3.Not(holds))]
+    if D.reads_ctx(enc.game, Ctx.SEAT_HOLDS):
+        # the highest bidder holds the standing bid; with none standing, nobody holds one
+        holds = sit.env[Ctx.SEAT_HOLDS]
+        sit.facts += [z3.Implies(z3.And(has, sit.env[Ctx.SEAT] == sit.env[Ctx.HIGH_BIDDER]),
+                                 holds),
+                      z3.Implies(z3.Not(has), z3.Not(holds))]
     up = turn_up_var(sit, f"{tag}_")
     if up is not None:  # the turn-up is in its holder's hand, and so in no other
         holds = up & ~sit.env[Ctx.HAND] == 0
