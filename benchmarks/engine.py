@@ -66,7 +66,8 @@ from spec.registry import GAMES, find_game
 WARM_UP_DEALS = 200
 CHECK_COMMAND = (sys.executable, "-m", "verifier", "check")
 # complete deals per second through the per-action API, by game key
-PER_ACTION_TARGET = {"vint": 5_000, "304": 3_000, "crescendo": 10_000, "preference": 5_000}
+PER_ACTION_TARGET = {"vint": 5_000, "304": 3_000, "crescendo": 10_000, "preference": 5_000,
+                     "wiezen": 5_000}  # Wiezen: the 52 cards and four hands of Vint
 # the games whose per-action deals/s should be at least OpenSpiel's bridge in the same run
 LEVEL_WITH_OPENSPIEL = frozenset({"vint"})
 FAST_PATH_TARGET = 2.0  # the fast path's speed-up over the per-action API, at least

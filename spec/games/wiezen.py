@@ -139,7 +139,6 @@ from spec.dsl import (
     rank_table,
     ranks,
     receives,
-    redealer,
     score_of,
     seat,
     seat_after,
@@ -1012,17 +1011,16 @@ FACTS = (
         source=assumption("WZ-AUC-12", "digest G15", also=("WZ-AUC-10",)),
     ),
     Property(
-        id="auction.throw_in_seen",
-        text="West deals: a Vraag nobody joined is thrown in before any card is played and "
-        "West deals again; a Vraag with meegaan and every other contract is played.",
+        id="auction.played_seen",
+        text="A Vraag with meegaan and every other contract is played: no rule throws it "
+        "in (a Vraag nobody joined never reaches the play: it is thrown in at once, and the "
+        "same dealer deals again).",
         scope=Scope.PLAY,
         holds=all_of(
-            implies((dealer == WEST) & _level(_VRAAG) & (declarer_partner == declarer),
-                    deal_void & (redealer == WEST)),
             implies(_level(_VRAAG) & (declarer_partner != declarer), ~deal_void),
             *(implies(_level(b), ~deal_void) for b in range(2, 10))),
         covers=("auction.vraag_alone",),
-        source=seed("WZ-AUC-14"),
+        source=seed("WZ-AUC-14", also=("WZ-AUC-13",)),
     ),
     Property(
         id="contract.trumps_seen",

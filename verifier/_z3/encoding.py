@@ -44,6 +44,8 @@ from spec.dsl._nodes import (
     SuitOf,
     T,
     Taken,
+    Tracked,
+    TrackedAfter,
     TricksWon,
     Var,
     WonTrick,
@@ -348,6 +350,19 @@ def trumps_from_hands(sit: Situation) -> None:
         t, env = pending
         sit.facts.append(t == Z3Compiler(sit.enc, {**env, DealtHand: sit.env[DealtHand]})
                          .visit(D.trump(sit.enc.game)))
+
+
+def played_out(sit: Situation) -> None:
+    """A deal that reaches the play is not void by a rule that reads only what the auction
+    fixed (its contract, declarer, partner, trumps, the hands as dealt): the engine voids
+    such a deal before the first card, so no trick or outcome of it exists."""
+    for _r, body in sit.enc.game.constructs(K.VoidWhen):
+        assert isinstance(body, K.VoidWhen)
+        if D.reads_contract(body.when) and not any(
+                isinstance(node, (Tracked, TrackedAfter))
+                or (isinstance(node, Ref) and node.ctx is Ctx.TRICK_NUMBER)
+                for node in walk(body.when)):
+            sit.facts.append(z3.Not(Z3Compiler(sit.enc, status_env(sit)).visit(body.when)))
 
 
 def sides(sit: Situation, contract: Any, declarer: Any) -> None:
@@ -791,6 +806,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     # by seat, so only now that the seats in the trick are known)
     sides(sit, contract, declarer)
     trumps_from_hands(sit)
+    played_out(sit)
     base.update({key: sit.env[key] for key in (Ctx.DECLARER_PARTNER, IsDeclarer)})
     for j in range(n):
         sit.values[f"hand_{j}"] = hands[j]
@@ -972,6 +988,7 @@ def outcome_situation(enc: Encoding) -> Situation:
     })
     sides(sit, contract, declarer)
     trumps_from_hands(sit)
+    played_out(sit)
     decided(sit)
     for _r, body in g.constructs(K.Pot):  # any pot a deal can start with
         # a whole number of units of the granularity, at least one: written as a product,
