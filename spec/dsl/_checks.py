@@ -8,7 +8,6 @@ one for the equipment and the course of a deal, one for what the rules read.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from spec.dsl import _constructs as K
@@ -440,7 +439,7 @@ class RuleChecks(_GameRead):
         for rule in self.rules:
             if isinstance(rule.body, K.Claim):
                 continue
-            for expr in _expressions(rule.body):
+            for expr in K.stated_expressions(rule.body):
                 for node in walk(expr):
                     if isinstance(node, WonTrick):
                         what = "reads which tricks a seat won by their number"
@@ -680,14 +679,3 @@ class RuleChecks(_GameRead):
                                          f"({joins.id}) or accepted by one partner, not both: "
                                          f"{', '.join(both)}", rule)
 
-
-def _expressions(value: object) -> Iterator[Expr]:
-    """The expressions a construct states, in its fields and those of its parts."""
-    if isinstance(value, Expr):
-        yield value
-    elif isinstance(value, tuple):
-        for v in value:
-            yield from _expressions(v)
-    elif isinstance(value, K.Construct):
-        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
-            yield from _expressions(getattr(value, name))

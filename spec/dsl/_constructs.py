@@ -8,6 +8,7 @@ compiles.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from spec.cards import Deck, Rank, Suit
@@ -671,6 +672,18 @@ class Claim(Construct):
     scope: Scope
     holds: Expr
     free: tuple[Var, ...] = ()
+
+
+def stated_expressions(value: object) -> Iterator[Expr]:
+    """The expressions a construct states, in its fields and those of its parts."""
+    if isinstance(value, Expr):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from stated_expressions(v)
+    elif isinstance(value, Construct):
+        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
+            yield from stated_expressions(getattr(value, name))
 
 
 CONSTRUCT_CLASSES: tuple[type[Construct], ...] = (

@@ -8,7 +8,6 @@ compilation, which the differential tests check.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from spec.cards import CardSet
@@ -508,21 +507,10 @@ def reads_contract(expr: Expr) -> bool:
                or isinstance(node, IsDeclarer) for node in walk(expr))
 
 
-def _stated(value: object) -> Iterator[Expr]:
-    """The expressions a construct states, in its fields and those of its parts."""
-    if isinstance(value, Expr):
-        yield value
-    elif isinstance(value, tuple):
-        for v in value:
-            yield from _stated(v)
-    elif isinstance(value, K.Construct):
-        for name in value.__dataclass_fields__:  # type: ignore[attr-defined]
-            yield from _stated(getattr(value, name))
-
-
 def reads_ctx(game: Game, ctx: Ctx) -> bool:
     """Whether a rule or a property of the game reads the context value ``ctx``."""
-    exprs = [e for r in game.rules for e in _stated(r.body)] + [p.holds for p in game.properties]
+    exprs = [e for r in game.rules for e in K.stated_expressions(r.body)] + [
+        p.holds for p in game.properties]
     return any(isinstance(node, Ref) and node.ctx is ctx for e in exprs for node in walk(e))
 
 

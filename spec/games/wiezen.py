@@ -173,8 +173,8 @@ ACES = cards(*(c for c in DECK if c.rank is Rank.ACE))
 VRAAG, PICCOLO, SOLO, ABONDANCE, ABONDANCE_IN_TROEF = 1, 2, 3, 4, 5
 MISERIE, TROEL, MISERIE_OP_TAFEL, SOLO_SLIM = 6, 7, 8, 9
 TURNED, NAMED_SUIT, NONE, TROEL_SUIT = "the turned suit", "named", "none", "the troel suit"
-#            level               name                  who         tricks exact base per  x2     trumps
 CONTRACTS = (
+    # level              name                  who        tricks exact base per  x2    trumps
     (VRAAG,              "vraag",              "asker+1", 8,  False, 1,  1,    True,  TURNED),
     (PICCOLO,            "piccolo",            "alone",   1,  True,  6,  None, False, NONE),
     (SOLO,               "solo",               "alone",   5,  False, 1,  1,    True,  TURNED),
@@ -862,8 +862,9 @@ FACTS = (
     Property(
         id="auction.ladder_seen",
         text="A player free to bid (he has not passed, said wachten or holds three aces) "
-        "may bid over another's bid he has not joined: Vraag nobody joined, meegaan (Vraag), Piccolo, Abondance, "
-        "Miserie, Miserie op tafel, Solo slim, but not Solo or Abondance in troef; Vraag "
+        "may bid over another's bid he has not joined: Vraag nobody joined, meegaan "
+        "(Vraag), Piccolo, Abondance, Miserie, Miserie op tafel, Solo slim, but not Solo "
+        "or Abondance in troef; Vraag "
         "with meegaan, the same but meegaan; Piccolo, Piccolo again and everything above but "
         "Solo and Abondance in troef; Solo, Abondance and above, but Abondance in troef; "
         "Abondance, Abondance in troef and above; Abondance in troef, Miserie and above; "
@@ -891,8 +892,8 @@ FACTS = (
         text="The first bid may be any contract but Solo, Abondance in troef and Troel (for a "
         "player with fewer than three aces); a player with three aces bids Troel at his "
         "first turn, and only then, also over a Piccolo or a Miserie; over a Miserie op "
-        "tafel he announces it, and may not bid it; with two aces never.  Nothing but the nine contracts is "
-        "ever bid.",
+        "tafel he announces it, and may not bid it; with two aces never.  Nothing but the "
+        "nine contracts is ever bid.",
         scope=Scope.CALL,
         holds=all_of(
             *(implies(~standing.exists & _free_to_bid() & _bids(b),
@@ -941,9 +942,9 @@ FACTS = (
     Property(
         id="auction.wachten_seen",
         text="West deals: North may say wachten at his first call, with fewer than three "
-        "aces (with three he bids Troel), and nobody else, nor North later; after it he passes, then may say meegaan "
-        "over another's Vraag and nothing else; a player who passed without it may not say "
-        "meegaan.",
+        "aces (with three he bids Troel), and nobody else, nor North later; after it he "
+        "passes, then may say meegaan over another's Vraag and nothing else; a player who "
+        "passed without it may not say meegaan.",
         scope=Scope.CALL,
         holds=all_of(
             implies((dealer == WEST) & (seat == NORTH) & (calls_made == 0) & ~tracked("waited")

@@ -39,7 +39,18 @@ from spec.dsl import (
 )
 from spec.dsl._build import suit_code
 from spec.dsl.blocks import trumps_win
-from spec.engine import PASS, Call, Declare, Phase, Play, View, apply, legal_actions, new_deal, play_deal
+from spec.engine import (
+    PASS,
+    Call,
+    Declare,
+    Phase,
+    Play,
+    View,
+    apply,
+    legal_actions,
+    new_deal,
+    play_deal,
+)
 from spec.errors import SpecDefinitionError
 from verifier.properties import Verdict, check_game
 
