@@ -820,6 +820,37 @@ _TROEL_HANDS = (
     ("AS AD AC", "AH", Suit.HEARTS), ("AH AD AC", "AS", Suit.SPADES),
 )
 
+# North bids a Troel with the aces ``held`` (the holding as dealt), the four with the ♥K
+# but not the ♥Q: his partner and trumps, and what the partner may lead to trick 1
+_FOUR_WITH_KING = (_level(_TROEL) & (declarer == NORTH)
+                   & ((dealt_hand(NORTH) & _cards("AS AH AD AC KH")).count == 5)
+                   & ~dealt_hand(NORTH).holds(Card.parse("QH")))
+TROEL_CASES = (
+    *((_level(_TROEL) & (declarer == NORTH) & ((dealt_hand(NORTH) & _ALL_ACES) == _cards(held)),
+       all_of(dealt_hand(declarer_partner).holds(Card.parse(ace)), declarer_partner != NORTH,
+              trump == suit))
+      for held, ace, suit in _TROEL_HANDS),
+    (_FOUR_WITH_KING, all_of(dealt_hand(declarer_partner).holds(Card.parse("QH")),
+                             declarer_partner != NORTH, trump == Suit.HEARTS)),
+)
+TROEL_LEAD_CASES = (
+    *((_level(_TROEL) & (declarer == NORTH) & (trick_number == 1) & is_leading
+       & ((dealt_hand(NORTH) & _ALL_ACES) == _cards(held)) & hand.holds(Card.parse(ace)),
+       legal_cards == _cards(ace))
+      for held, ace, _suit in _TROEL_HANDS),
+    (_FOUR_WITH_KING & (trick_number == 1) & is_leading & hand.holds(Card.parse("QH")),
+     legal_cards == _cards("QH")),
+)
+# [seed] WZ-PLAY-2, spades led and hearts trumps: follow suit; void, any card
+LEGAL_CASES = (
+    (_trick_led(Suit.SPADES, Suit.HEARTS) & ((hand & cards_of(Suit.SPADES)) == _cards("2S"))
+     & hand.holds(Card.parse("AH")),
+     legal_cards.holds(Card.parse("2S")) & ~legal_cards.holds(Card.parse("AH"))),
+    (_trick_led(Suit.SPADES, Suit.HEARTS) & (hand & cards_of(Suit.SPADES)).is_empty
+     & hand.holds(Card.parse("2H")) & hand.holds(Card.parse("AC")),
+     legal_cards.holds(Card.parse("2H")) & legal_cards.holds(Card.parse("AC"))),
+)
+
 FACTS = (
     Property(
         id="deal.dealing_seen",
@@ -1042,17 +1073,7 @@ FACTS = (
         "clubs are trumps (so for each ace he lacks); holding all four aces and the ♥K but "
         "not the ♥Q, the holder of the ♥Q, and hearts are trumps.",
         scope=Scope.OUTCOME,
-        holds=all_of(*(
-            _case(_level(_TROEL) & (declarer == NORTH) & ((dealt_hand(NORTH) & _ALL_ACES)
-                                                          == _cards(held)),
-                  all_of(dealt_hand(declarer_partner).holds(Card.parse(ace)),
-                         declarer_partner != NORTH, trump == suit))
-            for held, ace, suit in _TROEL_HANDS),
-            _case(_level(_TROEL) & (declarer == NORTH)
-                  & ((dealt_hand(NORTH) & _cards("AS AH AD AC KH")).count == 5)
-                  & ~dealt_hand(NORTH).holds(Card.parse("QH")),
-                  all_of(dealt_hand(declarer_partner).holds(Card.parse("QH")),
-                         declarer_partner != NORTH, trump == Suit.HEARTS))),
+        holds=all_of(*(_case(*c) for c in TROEL_CASES)),
         covers=("contract.troel_partner", "contract.troel_trumps"),
         source=seed("WZ-CON-5", also=("WZ-CON-6",)),
     ),
@@ -1062,17 +1083,8 @@ FACTS = (
         "♣A and nothing else (so for each ace he lacks); holding all four aces and the ♥K "
         "but not the ♥Q, the ♥Q.",
         scope=Scope.PLAY,
-        holds=all_of(
-            implies(_level(_TROEL), first_leader == declarer_partner),
-            *(_case(_level(_TROEL) & (declarer == NORTH) & (trick_number == 1) & is_leading
-                    & ((dealt_hand(NORTH) & _ALL_ACES) == _cards(held))
-                    & hand.holds(Card.parse(ace)),
-                    legal_cards == _cards(ace))
-              for held, ace, _suit in _TROEL_HANDS),
-            _case(_level(_TROEL) & (declarer == NORTH) & (trick_number == 1) & is_leading
-                  & ((dealt_hand(NORTH) & _cards("AS AH AD AC KH")).count == 5)
-                  & ~dealt_hand(NORTH).holds(Card.parse("QH")) & hand.holds(Card.parse("QH")),
-                  legal_cards == _cards("QH"))),
+        holds=all_of(implies(_level(_TROEL), first_leader == declarer_partner),
+                     *(_case(*c) for c in TROEL_LEAD_CASES)),
         covers=("play.troel_lead", "play.first_lead"),
         source=seed("WZ-CON-5", also=("WZ-CON-6", "WZ-PLAY-1")),
     ),
@@ -1094,14 +1106,7 @@ FACTS = (
         text="Spades led: holding the ♠2 and the ♥A, only the ♠2; void in spades with the "
         "♥2, hearts trumps, and the ♣A, either (no duty to trump).",
         scope=Scope.PLAY,
-        holds=all_of(
-            _case(_trick_led(Suit.SPADES, Suit.HEARTS)
-                  & ((hand & cards_of(Suit.SPADES)) == _cards("2S")) & hand.holds(Card.parse("AH")),
-                  legal_cards.holds(Card.parse("2S")) & ~legal_cards.holds(Card.parse("AH"))),
-            _case(_trick_led(Suit.SPADES, Suit.HEARTS)
-                  & (hand & cards_of(Suit.SPADES)).is_empty
-                  & hand.holds(Card.parse("2H")) & hand.holds(Card.parse("AC")),
-                  legal_cards.holds(Card.parse("2H")) & legal_cards.holds(Card.parse("AC")))),
+        holds=all_of(*(_case(*c) for c in LEGAL_CASES)),
         covers=("play.follow_suit",),
         source=source("WZ-PLAY-2", "the seed's 'as in bridge' (G3)"),
     ),

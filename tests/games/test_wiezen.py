@@ -30,9 +30,12 @@ from spec.games.wiezen import (
     BASE_CASES,
     DOUBLING_CASES,
     GAME,
+    LEGAL_CASES,
     SCORE_CASES,
     SETTLED_ONCE_CASES,
     SEVERAL_CASES,
+    TROEL_CASES,
+    TROEL_LEAD_CASES,
 )
 from spec.records import replay, to_record
 from verifier.cli import main
@@ -387,7 +390,10 @@ def test_the_text_of_a_deal_shows_the_turn_up_and_the_sides(capsys) -> None:  # 
     (Scope.OUTCOME, SETTLED_ONCE_CASES, ("declarers_settle_once",)),
     (Scope.OUTCOME, DOUBLING_CASES, ()),
     (Scope.OUTCOME, BASE_CASES, ()),
-], ids=["worked", "several", "settled-once", "doubling", "base"])
+    (Scope.OUTCOME, TROEL_CASES, ()),
+    (Scope.PLAY, TROEL_LEAD_CASES, ()),
+    (Scope.PLAY, LEGAL_CASES, ()),
+], ids=["worked", "several", "settled-once", "doubling", "base", "troel", "troel-lead", "legal"])
 def test_every_case_of_a_fact_can_occur(scope: Scope, cases, variants) -> None:  # type: ignore[no-untyped-def]
     # the facts list their cases as "does not arise, or holds" to keep the check quick;
     # written as implications the checker proves each situation can occur (not vacuous)
