@@ -417,7 +417,7 @@ class Unrolled:
         self.facts += [choice >= 0, choice < len(body.options)]
         new = dict(tv)
         for i, option in enumerate(body.options):
-            chosen = z3.And(takes, choice == i)
+            chosen = choice == i if phase.when is None else z3.And(takes, choice == i)
             self.facts.append(z3.Implies(chosen, comp.visit(option.when)))
             for name, value in option.sets:
                 key = ("tracked", name)

@@ -491,14 +491,27 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
     passed = [enc.bool(False)] * n
     # the seats that joined the standing bid: none before the first bid; a later stage
     # starts with any that the earlier one may have left (the engine keeps them)
-    joined = ([enc.bool(False)] * n if stage == 1
+    # (kept only where a rule reads who holds the standing bid: terms no rule reads would
+    # still change the formula Z3 is given, and the steps it takes)
+    reads_holds = D.reads_ctx(g, Ctx.SEAT_HOLDS)
+    reads_others = D.reads_ctx(g, Ctx.OTHERS_PASSED)
+    keeps_joined = reads_holds or reads_others
+    joined = ([enc.bool(False)] * n if stage == 1 or not keeps_joined
               else [enc.bool_var(f"{prefix}joined_0_{s}") for s in range(n)])
     idle = E.idle_seat(enc, dealer)  # the seat idle for the deal makes no call
 
-    def others_passed(passed: list[Any], joined: list[Any], high: Any, accepter: Any) -> Any:
-        """Every seat but those holding the standing bid (and the idle one) has passed."""
-        return z3.And(*[z3.Or(passed[s], joined[s], high == s, accepter == s, idle == s)
-                        for s in range(n)])
+    def holding(passed: list[Any], joined: list[Any], high: Any, accepter: Any,
+                seat: Any = None) -> dict[Ctx, Any]:
+        """Whether every seat but those holding the standing bid (and the idle one) has
+        passed, and whether ``seat`` holds it, where a rule reads them."""
+        out: dict[Ctx, Any] = {}
+        if reads_others:
+            out[Ctx.OTHERS_PASSED] = z3.And(*[
+                z3.Or(passed[s], joined[s], high == s, accepter == s, idle == s)
+                for s in range(n)])
+        if reads_holds and seat is not None:
+            out[Ctx.SEAT_HOLDS] = z3.Or(enc.select(seat, joined), high == seat, accepter == seat)
+        return out
 
     first_env = {Ctx.DEALER: dealer, Ctx.STAGE: enc.int(stage), Ctx.HAS_STANDING: has,
                  Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
@@ -506,7 +519,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
                  Ctx.PASSES_IN_ROW: passes, Ctx.BID_THIS_STAGE: stage_bid,
                  Ctx.PROXY: enc.bool(False), Ctx.SEAT_CALLS: enc.int(0),
                  Ctx.SEAT_PASSED: enc.bool(False), Ctx.STANDING_ACCEPTED: accepter >= 0,
-                 Ctx.OTHERS_PASSED: others_passed(passed, joined, high, accepter), **tracked}
+                 **holding(passed, joined, high, accepter), **tracked}
     seat = Z3Compiler(enc, first_env).visit(turns.first)
     if g.constructs(K.IdleSeat):
         seat = z3.If(seat == idle, (seat + 1) % n, seat)
@@ -529,8 +542,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.STAGE: enc.int(stage), Ctx.SEAT_CALLS: mine, Ctx.BID_THIS_STAGE: stage_bid,
             Ctx.SEAT_PASSED: enc.select(seat, passed),
             Ctx.PROXY: proxy, Ctx.STANDING_ACCEPTED: accepter >= 0,
-            Ctx.SEAT_HOLDS: z3.Or(enc.select(seat, joined), high == seat, accepter == seat),
-            Ctx.OTHERS_PASSED: others_passed(passed, joined, high, accepter), **tracked,
+            **holding(passed, joined, high, accepter, seat), **tracked,
         }
         legal = _call_legal_term(enc, env)
         if proxy_rules:
@@ -567,8 +579,8 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
         mine_after = enc.select(seat, new_seat_calls)
         new_passed = [z3.Or(passed[s], z3.And(seat == s, z3.Not(is_bid))) for s in range(n)]
         # a seat joins the standing bid; a new highest bid leaves none joined
-        new_joined = [z3.Or(z3.And(joins, seat == s), z3.And(z3.Not(renews), joined[s]))
-                      for s in range(n)]
+        new_joined = ([z3.Or(z3.And(joins, seat == s), z3.And(z3.Not(renews), joined[s]))
+                       for s in range(n)] if keeps_joined else joined)
         after = {
             Ctx.SEAT: seat, Ctx.DEALER: dealer, Ctx.HAND: hand, Ctx.HAS_STANDING: new_has,
             Ctx.STANDING: new_standing, Ctx.HIGH_BIDDER: new_high, Ctx.CALLS_MADE: new_calls,
@@ -577,10 +589,7 @@ def _auction_steps(enc: Encoding, steps: int, stage: int = 1, prefix: str = ""
             Ctx.SEAT_PASSED: enc.select(seat, new_passed),
             Ctx.BID_THIS_STAGE: new_stage_bid, Ctx.PROXY: proxy,
             Ctx.STANDING_ACCEPTED: new_accepter >= 0,
-            Ctx.SEAT_HOLDS: z3.Or(enc.select(seat, new_joined), new_high == seat,
-                                  new_accepter == seat),
-            Ctx.OTHERS_PASSED: others_passed(new_passed, new_joined, new_high, new_accepter),
-            **tracked,
+            **holding(new_passed, new_joined, new_high, new_accepter, seat), **tracked,
         }
         ends = Z3Compiler(enc, after).visit(D.auction_over(g, stage))
         rows.append({"env": env, "legal": legal, "is_bid": is_bid, "bid": b, "before_key": before_key,

@@ -213,11 +213,13 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
         Ctx.PASSES_IN_ROW: passes, Ctx.STAGE: stage, Ctx.SEAT_CALLS: seat_calls,
         Ctx.SEAT_PASSED: passed, Ctx.BID_THIS_STAGE: stage_bid, Ctx.PROXY: proxy,
         Ctx.STANDING_ACCEPTED: accepted,
-        # whether the seats not holding the standing bid have all passed, and whether
-        # the seat holds it: any moment
-        Ctx.OTHERS_PASSED: enc.bool_var(f"{tag}_others_passed"),
-        Ctx.SEAT_HOLDS: enc.bool_var(f"{tag}_seat_holds"),
     })
+    # whether the seats not holding the standing bid have all passed, and whether the seat
+    # holds it: any moment (stated only where a rule reads them, as terms no rule reads
+    # would still change the formula Z3 is given)
+    for ctx, name in ((Ctx.OTHERS_PASSED, "others_passed"), (Ctx.SEAT_HOLDS, "seat_holds")):
+        if D.reads_ctx(enc.game, ctx):
+            sit.env[ctx] = enc.bool_var(f"{tag}_{name}")
     # the seat that would declare the standing bid: its bidder, unless the partner who
     # names a bid for him declares it (then either of the two)
     high = sit.env[Ctx.HIGH_BIDDER]
