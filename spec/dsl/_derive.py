@@ -168,6 +168,20 @@ def declarer_partner(game: Game) -> Expr:
     return out
 
 
+def partner_cards(game: Game) -> Expr | None:
+    """The cards that make the declarer's partner as the auction ends, by the ``PartnerHolds``
+    rule that applies (scope: STATUS): the partner is the holder of the highest, and shows
+    himself by playing it.  None in a game without such a rule; no card where none applies."""
+    rules = game.constructs(K.PartnerHolds)
+    if not rules:
+        return None
+    out: Expr = Const(CardSet(game.deck, 0), T.CARDS)
+    for _r, body in rules:
+        assert isinstance(body, K.PartnerHolds)
+        out = IfThenElse(body.when, body.cards, out)
+    return out
+
+
 def one_of_bids(game: Game, bid: Expr, which: tuple[bool, ...]) -> Expr:
     """``bid`` is one of the ladder's bids for which ``which`` is true (any scope)."""
     chosen = [k for k, ok in enumerate(which) if ok]
@@ -660,7 +674,7 @@ __all__ = [
     "may_ask_partner", "strength", "played_suit", "strength_at", "trick_winner", "trick_value",
     "points_won", "tricks_won", "score", "score_lines", "side_points", "awarded", "call_legal",
     "auction_over", "NO_SUIT", "face_down", "each_declarer", "lay_open_cases", "reads_contract", "reads_ctx", "holder_of_highest",
-    "declarer_partner", "call_joins", "call_accepts", "one_of_bids",
+    "declarer_partner", "partner_cards", "call_joins", "call_accepts", "one_of_bids",
     "required_announcement", "fires", "Firing", "EVERY_DEAL", "EQUIPMENT", "CONSEQUENCE", "NO_BID", "UNMODELLED",
 ]
 

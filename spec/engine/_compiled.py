@@ -130,6 +130,11 @@ class CompiledRules:
         self._acceptable = g.acceptable_bids if g.program.partner_by_call else None
         self._partner = (self._fn(E.status, g.program.partner, "partner")
                          if g.program.partner is not None else None)
+        # the cards that make the partner, where the cards dealt make him: he shows himself
+        # by playing one (read by the views)
+        cards = D.partner_cards(g)
+        self.partner_cards = (self._fn(E.status, cards, "partner_cards")
+                              if cards is not None else None)
         self._calls = tuple(Call(b) for b in g.ladder)
         self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
         # trumps stated by TrumpIs rules (the turned suit, say), judged as the auction ends

@@ -293,7 +293,9 @@ class View:
     talon is face down: a seat sees how many cards it holds, never which.  Every seat sees
     the card dealt face up (the turn-up) and the cards left in a hand laid open.  The deal
     program states these (``game.program.sights``), and the view shows what they say: a
-    kind of card no sight lists is shown to nobody.
+    kind of card no sight lists is shown to nobody.  The declarer's partner is known as
+    the rules make him: at once when a call made him, when he plays a card that makes him
+    when the cards dealt did (:attr:`partner`).
     """
 
     __slots__ = ("_state", "seat")
@@ -352,6 +354,30 @@ class View:
         s = self._state
         return tuple((seat, s.hand(seat)) for seat, _after in s.laid_open
                      if self._sees(Seen.OPEN_HAND, seat))
+
+    @property
+    def partner(self) -> int | None:
+        """The declarer's partner, once this seat knows who he is (the declarer himself when
+        he plays alone); None while it does not.
+
+        A partner made in the auction, by a call every seat hears, is known to all at once.
+        A partner the cards dealt make (``PartnerHolds``: the holder of the ace the declarer
+        lacks, say) knows it himself from his hand; the others, the declarer included, know
+        once he has played one of the cards that make him face up.
+        """
+        s = self._state
+        if s.partner < 0:
+            return None
+        fn = s.engine.partner_cards
+        if self.seat == s.partner or fn is None or s.accepter >= 0:
+            return s.partner
+        making = fn(s)  # a card set, as a bitmask
+        if not making:  # no rule of the cards applies: the auction made the sides
+            return s.partner
+        played = [cards for _n, cards, _w in self.tricks] + [self.current_trick]
+        shown = any(seat == s.partner and c is not None and making >> c & 1
+                    for cards in played for seat, c in cards)
+        return s.partner if shown else None
 
     @property
     def phase(self) -> Phase:

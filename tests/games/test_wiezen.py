@@ -325,6 +325,43 @@ def test_the_turn_up_is_the_dealers_and_every_seat_sees_it() -> None:
         assert all(View(s, k).turn_up == GAME.deck[s.turn_up] for k in range(4))
 
 
+def _every_state(seed: int) -> list[State]:
+    """Every state of the deal bots play from ``seed``, the deal as dealt first."""
+    final = play_deal(GAME, seed=seed)
+    states = [new_deal(GAME, seed=seed)]
+    for _seat, act in final.log:
+        states.append(apply(states[-1], act))
+    assert states[-1].scores == final.scores
+    return states
+
+
+def test_what_each_seat_sees_the_turn_up_the_hand_laid_open_and_the_troel_partner() -> None:
+    seen = {"troel": 0, "miserie_op_tafel": 0}
+    for seed in range(600):
+        final = play_deal(GAME, seed=seed)
+        label = GAME.ladder[final.contract].label
+        if final.thrown_in or label not in seen:
+            continue
+        seen[label] += 1
+        for s in _every_state(seed):
+            views = [View(s, k) for k in range(4)]
+            # the turn-up, one of the dealer's cards, is public from the deal on
+            assert all(v.turn_up == GAME.deck[s.turn_up] for v in views)
+            if s.phase is Phase.AUCTION:
+                assert all(v.partner is None and not v.open_hands for v in views)
+                continue
+            if label == "miserie_op_tafel":
+                # each declarer's hand is on the table, for every seat, from the end of trick 1
+                laid = {k: s.hand(k) for k in s.declaring_seats} if s.tricks else {}
+                assert all(dict(v.open_hands) == laid for v in views)
+            elif s.partner != s.declarer:
+                # the troel partner knows it from his hand; the others when he leads the card
+                led = bool(s.tricks or s.trick)
+                assert [v.partner for v in views] == [
+                    s.partner if led or k == s.partner else None for k in range(4)]
+    assert min(seen.values()) >= 3, seen
+
+
 # -- whole deals, sessions --------------------------------------------------------------------
 def test_deals_play_zero_sum_and_replay() -> None:
     for seed in range(300):
