@@ -38,6 +38,9 @@ README = {
     "crescendo": ("lead(7) == JK and winner(7) == leader(7)", "z3"),
     "304": ("level == 160 and winner(8) == declarer", "auto"),
     "preference": ("won(Anna) >= 1", "auto"),
+    # two Miserie declarers, one who makes it and one who fails: among the bots' deals
+    "wiezen": ("level == miserie and declares(North) and declares(East) and tricks(North) == 0 "
+               "and tricks(East) > 0", "rejection"),
 }
 
 
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="a game to time (repeatable; "
                         "default: every registered game)")
-    parser.add_argument("--method", action="append", choices=("auto", "z3"),
+    parser.add_argument("--method", action="append", choices=("auto", "z3", "rejection"),
                         help="a method to time (repeatable; default: both)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help=f"seconds per Z3 query (default {DEFAULT_TIMEOUT:g}, the command's)")
@@ -76,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for key in keys:
         for where, shown in conditions(key):
-            for method in methods:
+            # the README's method too, where it shows another
+            for method in methods + ([shown] if shown and shown not in methods else []):
                 row = measure(key, where, method, args.timeout)
                 row["readme"] = shown == method
                 row["target_seconds"] = TARGET_SECONDS if shown == method else None

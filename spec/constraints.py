@@ -363,9 +363,19 @@ class _Parser:
             return Ref(Ctx.CONTRACT).strain
         if word in ("notrumps", "grand"):
             return Const(None, T.SUIT)
+        named = self._contract_level(word)
+        if named is not None:  # a contract the game names (miserie, troel): its level
+            return Const(named, T.INT)
         raise self._fail(f"unknown name {tok.text!r} (seats: {', '.join(self.game.table.names)}; "
                          "also dealer, suits such as spades, ranks such as aces, cards such as "
-                         "AS)", tok)
+                         "AS, and the contracts the game names)", tok)
+
+    def _contract_level(self, word: str) -> int | None:
+        """The level of the contract the game calls ``word`` (``level == miserie``), if any."""
+        for b in self.game.ladder:
+            if b.label and b.label.lower() == word:
+                return b.level
+        return None
 
     _FUNCS = ("holds", "count", "void", "length", "points", "lead", "leader", "winner",
               "played", "tricks", "won", "score", "declares")

@@ -985,7 +985,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "about the play (lead(K), leader(K), winner(K), played(K, SEAT), "
                        "tricks(SEAT), won(SEAT), score(SEAT), declares(SEAT), declarer, "
                        "partner (one the auction or the cards make; the declarer himself in "
-                       "a game of fixed partnerships), level, strain) gives "
+                       "a game of fixed partnerships), level, strain, a contract by its name as "
+                       "in 'level == miserie') gives "
                        "deals with a complete legal auction and play that make it true, found "
                        "by Z3 and replayed by the engine.  Exit 0: found; "
                        "3: impossible (proved by Z3); 2: unknown (the solver's budget ran out) or bad input.")

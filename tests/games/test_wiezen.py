@@ -31,6 +31,7 @@ from spec.games.wiezen import (
     DOUBLING_CASES,
     GAME,
     LEGAL_CASES,
+    MISERIE,
     SCORE_CASES,
     SETTLED_ONCE_CASES,
     SEVERAL_CASES,
@@ -446,3 +447,35 @@ def test_every_case_of_a_fact_can_occur(scope: Scope, cases, variants) -> None: 
 def test_the_readings_of_two_misere_declarers_part_in_a_deal() -> None:
     (result,) = check_game(GAME, only=("variant.declarers_settle_once",))
     assert result.verdict is Verdict.HOLDS and result.playthrough is not None
+
+
+@pytest.mark.parametrize("where", [
+    # two Miserie declarers, one who makes it and one who fails
+    "level == miserie and declares(North) and declares(East) and tricks(North) == 0 "
+    "and tricks(East) > 0",
+    "level == troel and count(North, aces) == 4",
+    # a Miserie op tafel lost after the hand was laid open
+    "level == miserie_op_tafel and winner(1) != declarer and tricks(declarer) > 0",
+], ids=["two-miserie", "troel-four-aces", "op-tafel-lost"])
+def test_the_scenarios_are_found_and_replay(where: str) -> None:
+    from spec.constraints import history_test, parse_where
+    from verifier.scenario import scenarios_where
+
+    condition = parse_where(GAME, where)
+    found = scenarios_where(GAME, condition, n=1, method="rejection")
+    assert found.status == "found", found.reason
+    (state,) = found.states
+    assert history_test(GAME, condition)(state)
+    assert replay(to_record(state), GAME).ok
+
+
+def test_a_contract_by_its_name_is_its_level() -> None:
+    from spec.constraints import history_test, parse_where
+    from spec.errors import NotationError
+
+    test = history_test(GAME, parse_where(GAME, "level == miserie"))
+    played = [play_deal(GAME, seed=seed) for seed in range(300)]
+    assert any(GAME.ladder[s.contract].level == MISERIE for s in played)
+    assert all(test(s) == (GAME.ladder[s.contract].label == "miserie") for s in played)
+    with pytest.raises(NotationError, match="contracts the game names"):
+        parse_where(GAME, "level == misery")
