@@ -546,7 +546,13 @@ PARTNERS = Rule(
 SEVERAL_SETTLED = Rule(
     id="score.several_declarers", text="Where several declare a Piccolo, a Miserie or a "
     "Miserie op tafel at once, each is settled on his own, against each of the other three, "
-    "as a declarer alone.", source=seed("WZ-SCORE-5"),
+    "as a declarer alone.",
+    source=seed("WZ-SCORE-5", "the digest contradicts itself here: its rule, each settled "
+                "against the other three, gives a Miserie declarer who makes it +40 and one "
+                "who fails -40 in the same deal; its table of worked examples gives +30 and "
+                "-30.  The rule as written is the default, the table's reading the variant "
+                "declarers_settle_once; trickspec check wiezen shows a deal where the two "
+                "part (variant.declarers_settle_once)"),
     body=ScoreRule(when=SEVERAL, amount=each_declarer(
         if_then_else(seat == declarer, (PLAYERS - 1) * WON, -WON))))
 ZERO_SUM = Rule(

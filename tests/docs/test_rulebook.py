@@ -497,3 +497,13 @@ def test_the_schema_draws_the_fields_defined_once() -> None:
         assert f"   * - ``{name}``\n     - string\n" in table, name
     assert "Each object has exactly 2 of these fields." in table
     assert text.count("\n``actions``") == 1  # drawn once, though two tables use it
+
+
+def test_the_sources_page_says_where_the_wiezen_digest_contradicts_itself() -> None:
+    from rulebook._page import assumptions_page
+
+    page = "\n".join(assumptions_page([registry.GAMES["wiezen"]]))
+    entry = page[page.index(":rule:`wiezen/score.several_declarers`"):]
+    entry = entry[:entry.index("\n\n")]
+    assert "contradicts itself" in entry and "+40" in entry and "+30" in entry
+    assert ":variant:`wiezen/declarers_settle_once`" in entry
