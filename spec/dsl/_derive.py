@@ -148,12 +148,14 @@ def holder_of_highest(game: Game, cards: Expr) -> Expr:
     rank = game.rank_table
     order = sorted(range(len(game.deck)), key=lambda i: (-rank.value(game.deck[i]), i))
     out: Expr = Ref(Ctx.DECLARER)
+    # each seat and its hand one node, read by every card (compiled once)
+    seats = [Const(k, T.SEAT) for k in range(game.players)]
+    dealt = [DealtHand(seat) for seat in seats]
     for i in reversed(order):
         card = Const(game.deck[i], T.CARD)
-        holder: Expr = Const(game.players - 1, T.SEAT)
+        holder: Expr = seats[-1]
         for k in range(game.players - 2, -1, -1):
-            holder = IfThenElse(Contains(DealtHand(Const(k, T.SEAT)), card), Const(k, T.SEAT),
-                                holder)
+            holder = IfThenElse(Contains(dealt[k], card), seats[k], holder)
         out = IfThenElse(Contains(cards, card), holder, out)
     return out
 

@@ -75,7 +75,7 @@ from spec.dsl._nodes import (
     WinnerOf,
     WithDealt,
     WonTrick,
-    walk,
+    children,
 )
 from spec.dsl._pycompile import derived_ref
 from spec.dsl._visitor import RuleVisitor
@@ -104,6 +104,8 @@ class Encoding:
         self._bid_terms: dict[tuple[str, int], tuple[Any, Any]] = {}
         # situations built in this encoding (see encoding.py), each built once
         self.made: dict[tuple[Any, ...], Any] = {}
+        # whether each expression compiled here reads the pot (see _reads_pot)
+        self.pot_reads: dict[int, tuple[Expr, bool]] = {}
 
     @classmethod
     def of(cls, game: Game, solving: Solving) -> Encoding:
@@ -256,8 +258,17 @@ def _value_range(game: Game, e: Expr) -> tuple[int, int] | None:
     return span if span is not None and span[1] - span[0] < _MOST_CASES else None
 
 
-def _reads_pot(e: Expr) -> bool:
-    return any(isinstance(n, Ref) and n.ctx is Ctx.POT for n in walk(e))
+def _reads_pot(e: Expr, memo: dict[int, tuple[Expr, bool]]) -> bool:
+    """Whether ``e`` reads the pot.  ``memo`` keeps the answer for each node looked at (by
+    id, with the node, so that the id stays its own): a subexpression shared by several
+    parts of an expression, or by several products, is looked at once."""
+    hit = memo.get(id(e))
+    if hit is not None:
+        return hit[1]
+    out = (isinstance(e, Ref) and e.ctx is Ctx.POT) or any(_reads_pot(c, memo)
+                                                          for c in children(e))
+    memo[id(e)] = (e, out)
+    return out
 
 
 def _by_values(x: Any, y: Any, span: tuple[int, int]) -> Any:
@@ -349,8 +360,10 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         a, b = self.visit(node.lhs), self.visit(node.rhs)
         if node.op is Op.MUL:
             for small, big, x, y in ((node.lhs, node.rhs, a, b), (node.rhs, node.lhs, b, a)):
+                if not _reads_pot(big, self.enc.pot_reads):
+                    continue
                 span = _value_range(self.game, small)
-                if span is not None and _reads_pot(big):
+                if span is not None:
                     return _by_values(x, y, span)
         # a // b: b is a positive constant, where Z3's integer division is floor division
         return {Op.ADD: lambda: a + b, Op.SUB: lambda: a - b, Op.MUL: lambda: a * b,
