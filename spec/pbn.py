@@ -438,8 +438,14 @@ def _bid_text(bid: Bid) -> str:
 def _played(lay: _Layout, state: State) -> tuple[dict[str, str], list[str]]:
     """The result tags and the auction section of a deal played by the engine."""
     game = lay.game
-    values: dict[str, str] = {"Generator": f"trickspec {game.key}, seed {state.seed}"}
     calls = [(seat, action) for seat, action in state.log if isinstance(action, Call)]
+    # contracts by name (Wiezen's miserie) are no bridge calls
+    named = [b.label for b in game.ladder if b.label]
+    if named and (calls or state.contract >= 0):
+        raise NotationError(f"{game.name}'s contracts are named ({', '.join(named[:3])}, ...), "
+                            "not bridge bids: PBN can hold its deals but not its auctions and "
+                            "contracts (leave out --played)", value=state)
+    values: dict[str, str] = {"Generator": f"trickspec {game.key}, seed {state.seed}"}
     if state.contract >= 0:
         declarer = state.declarer
         values["Declarer"] = lay.letter[declarer]

@@ -313,3 +313,18 @@ def test_tag_values_are_escaped_and_read_back() -> None:
     assert tags(back)["Event"] == 'the "big" one \\ 2'
     assert (back.dealer, back.board) == (NORTH, "7")
 
+
+
+def test_wiezen_deals_round_trip_and_its_named_contracts_are_refused() -> None:
+    from spec.games import wiezen
+
+    game = wiezen.GAME
+    check_pbn_game(game)
+    states = [new_deal(game, seed=s, dealer=s % 4) for s in range(20)]
+    back = read_pbn(game, write_pbn(game, states))
+    assert [(d.hands, d.dealer) for d in back] == [(s.dealt, s.dealer) for s in states]
+    # the turn-up is one of the dealer's 13 cards, so the deal is whole in PBN
+    assert all(s.dealt[s.dealer] >> s.turn_up & 1 for s in states)
+    # a Vraag is no 1NT: the contracts and calls are not written as bridge bids
+    with pytest.raises(NotationError, match=r"^deal 1: Wiezen's contracts are named"):
+        write_pbn(game, [play_deal(game, seed=0)])
