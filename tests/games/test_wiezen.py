@@ -38,7 +38,7 @@ from spec.games.wiezen import (
     TROEL_CASES,
     TROEL_LEAD_CASES,
 )
-from spec.records import replay, to_record
+from spec.records import match_json, replay, replay_match, to_record
 from verifier.cli import main
 from verifier.properties import Verdict, check_game, checks_for, run_check
 
@@ -393,6 +393,14 @@ def test_a_session_gathers_the_tricks_and_cuts_without_a_shuffle() -> None:
         assert now.dealer == (before.dealer + 1) % 4
         first = now.thrown_in[0].dealt if now.thrown_in else now.dealt
         assert _cut_of([c for t in before.tricks for c in t.cards], first, now.dealer)
+
+
+def test_whole_sessions_replay_and_their_totals_sum_to_zero_after_every_deal() -> None:
+    for seed in range(5):
+        match = play_match(GAME, seed=seed, deals=40)
+        assert len(match.totals) == 40
+        assert all(sum(after) == 0 for after in match.totals)
+        assert replay_match(match_json(match), GAME).ok
 
 
 def test_a_deal_thrown_in_is_gathered_hand_by_hand_and_dealt_by_the_same_dealer() -> None:
