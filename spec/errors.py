@@ -104,5 +104,11 @@ class NoLegalActionError(SpecError):
     auction ends are there to rule it out)."""
 
 
+class EndlessDealError(SpecError):
+    """The rules let a deal go on without end: more actions, or deals thrown in one after
+    another, than any deal of the game takes.  A fault in the rules (the property that
+    every auction ends is there to rule it out); the bots stop rather than play for ever."""
+
+
 class AmbiguousActionError(SpecError, ValueError):
     """Text that matches more than one legal action."""

@@ -68,7 +68,9 @@ class QuickCalls(CompiledRules):
         ns.update(plus_=self._plus, joinable_=self._joinable, acceptable_=self._acceptable,
                   join_rule_=self._join_rule,
                   ends_=self._ends, next_seat_=self._next_seat, do_call_=self._do_call,  # type: ignore[attr-defined]
-                  end_stage_=self._end_stage, AUCTION_=Phase.AUCTION)  # type: ignore[attr-defined]
+                  end_stage_=self._end_stage, AUCTION_=Phase.AUCTION,  # type: ignore[attr-defined]
+                  most_=self.most_actions, most_redeals_=self.most_redeals,  # type: ignore[attr-defined]
+                  endless_=self.endless)  # type: ignore[attr-defined]
         return ns
 
     def _exec_calls(self, src: list[str], name: str, **extra: Any) -> Callable[..., Any]:
@@ -103,6 +105,8 @@ class QuickCalls(CompiledRules):
             "def quick_auction(w, draw):",
             "    s = w",
             "    while w.proxy < 0:",
+            "        if len(w.log) > most_ or w.redeals > most_redeals_:",
+            "            raise endless_(w)",
             *(f"        {line}" for line in key_lines),
             f"        found_ = cache_.get({key})",
             "        if found_ is None:",

@@ -29,7 +29,7 @@ from spec.engine._state import (
     freeze,
     thaw,
 )
-from spec.errors import IllegalActionError, NoLegalActionError
+from spec.errors import EndlessDealError, IllegalActionError, NoLegalActionError
 
 
 class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout, Probes):
@@ -39,6 +39,10 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         reading = EngineReading()  # a construct the engine does not run is refused here
         self.reading = {rule.id: reading.visit(rule.body) for rule in game.rules}
         super().__init__(game)
+        # a deal the rules let go on for ever is stopped, never played for ever: no deal of
+        # a game takes this many actions, or is thrown in this many times in a row
+        self.most_actions = 64 * (self.n + len(game.deck))
+        self.most_redeals = 1_000
         self._quick_plays = not self._play_announce
         self._quick_calls = not self._call_announce and self._proxy_when is None
         self._quick_play = self._quick_playout_fn() if self._quick_tricks else None
@@ -113,6 +117,14 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         if not acts:
             raise self._stuck(s.turn, s.phase.value, s.trick_number)
         return acts, bits
+
+    def endless(self, w: Any) -> EndlessDealError | None:
+        """The error to raise when the deal ``w`` has gone on longer than any deal can; None
+        while it has not."""
+        if len(w.log) <= self.most_actions and w.redeals <= self.most_redeals:
+            return None
+        return EndlessDealError(f"{self.game.name}: the rules let the deal go on without end "
+                                f"({len(w.log)} actions, {w.redeals} deals thrown in)")
 
     def _stuck(self, seat: int, phase: str, trick: int) -> NoLegalActionError:
         where = f"trick {trick} of the play" if phase == Phase.PLAY.value else f"the {phase}"

@@ -61,6 +61,9 @@ class Playout(CompiledRules):
         exchange, decide, drop_out = Phase.EXCHANGE, Phase.DECIDE, Phase.DROP_OUT
         while True:
             phase = w.phase
+            endless = self.endless(w)  # type: ignore[attr-defined]
+            if endless is not None:
+                raise endless
             if phase is auction and auction_loop is not None:
                 auction_loop(w, draw)
                 if w.phase is auction:  # no legal call (or a partner calling): the long way

@@ -355,6 +355,8 @@ class RichPlayout(CompiledRules):
             "def rich_auction(w, draw):",
             "    s = w",
             "    while True:",
+            "        if len(w.log) > most_ or w.redeals > most_redeals_:",
+            "            raise endless_(w)",
             *_indent(_merged(*blocks), 2),
             f"        found_ = cache_.get({key})",
             "        if found_ is None:",

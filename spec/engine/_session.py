@@ -28,6 +28,9 @@ def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
         return play_on(state, rng)
     eng = state.engine
     while state.phase is not Phase.OVER:
+        endless = eng.endless(state)
+        if endless is not None:
+            raise endless
         action = bots[state.turn](View(state, state.turn), rng)
         state = eng.apply(state, action)
     return state

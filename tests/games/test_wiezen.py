@@ -487,3 +487,21 @@ def test_a_contract_by_its_name_is_its_level() -> None:
     assert all(test(s) == (GAME.ladder[s.contract].label == "miserie") for s in played)
     with pytest.raises(NotationError, match="contracts the game names"):
         parse_where(GAME, "level == misery")
+
+
+def test_a_deal_the_rules_never_end_is_stopped_not_played_for_ever() -> None:
+    import dataclasses
+
+    from spec.dsl import const
+    from spec.errors import EndlessDealError
+
+    # a Troel announcement required of every seat at every turn: nobody ever calls
+    def always(rule):  # type: ignore[no-untyped-def]
+        if rule.id != "auction.troel_announced":
+            return rule
+        return dataclasses.replace(rule, body=dataclasses.replace(rule.body, when=const(True)))
+    game = GAME.with_rules(tuple(always(r) for r in GAME.rules))
+    with pytest.raises(EndlessDealError, match="without end"):
+        play_deal(game, seed=0)
+    with pytest.raises(EndlessDealError, match="without end"):
+        play_deal(game, seed=0, bots=[lambda view, rng: view.legal_actions()[0]] * 4)
