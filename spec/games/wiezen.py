@@ -757,6 +757,10 @@ SCORE_CASES = (
     _single(_ABONDANCE, NORTH, (8, 2, 2, 1), (-24, 8, 8, 8)),
     _single(_SLIM, NORTH, (13, 0, 0, 0), (72, -24, -24, -24)),          # 24
     _single(_SLIM, NORTH, (12, 1, 0, 0), (-72, 24, 24, 24)),
+    _single(_PICCOLO, NORTH, (1, 4, 4, 4), (18, -6, -6, -6)),          # exactly 1: 6
+    _single(_PICCOLO, NORTH, (0, 5, 4, 4), (-18, 6, 6, 6)),            # none is no Piccolo
+    _single(_MISERIE, NORTH, (0, 5, 4, 4), (30, -10, -10, -10)),       # 10
+    _single(_OP_TAFEL, NORTH, (1, 4, 4, 4), (-48, 16, 16, 16)),        # 16, lost
 )
 # the rule as written (WZ-SCORE-5): two misère declarers, North making it and East
 # failing, each settled against the other three; the table of worked examples says
@@ -1074,6 +1078,18 @@ FACTS = (
         source=seed("WZ-AUC-4", also=("WZ-CON-3", "WZ-DEAL-2")),
     ),
     Property(
+        id="contract.named_trumps_seen",
+        text="In Abondance and Solo slim the suit the declarer named is trumps, say hearts "
+        "named: hearts, whatever the turn-up.",
+        scope=Scope.PLAY,
+        holds=all_of(
+            *(implies(_level(b) & (tracked(NAMED, T.SUIT) == Suit.parse(x)),
+                      trump == Suit.parse(x))
+              for x in "SHDC" for b in (_ABONDANCE, _SLIM))),
+        covers=("contract.name_trumps", "contract.named_trumps", "contract.trumps_named"),
+        source=seed("WZ-CON-2"),
+    ),
+    Property(
         id="contract.troel_seen",
         text="North bids Troel holding ♠A ♥A ♦A: the holder of the ♣A is his partner and "
         "clubs are trumps (so for each ace he lacks); holding all four aces and the ♥K but "
@@ -1154,7 +1170,8 @@ FACTS = (
         text="The digest's worked examples, North declaring (with South where he has a "
         "partner): Vraag with meegaan, 8 tricks +2 each, 10 +6, 13 +24, 7 -4; Troel 10 "
         "+12, 13 +48; Solo 5 +3 (others -1), 3 -9, 13 +54; Abondance made +24, failed "
-        "-24; Solo slim +72 or -72.",
+        "-24; Solo slim +72 or -72; Piccolo with 1 trick +18, with none -18; Miserie +30; "
+        "Miserie op tafel with a trick -48.",
         scope=Scope.OUTCOME,
         holds=all_of(*(_case(*c) for c in SCORE_CASES)),
         covers=("score.declarer_alone", "score.partners"),
