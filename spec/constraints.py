@@ -26,7 +26,7 @@ suit-or-rank)``, ``void(seat, suit)``, ``length(seat)`` (cards in the hand) and
 >>> parse_where(GAME, "count(Fourhand, spades) > 1")
 Traceback (most recent call last):
   ...
-spec.errors.NotationError: at 7: unknown name 'Fourhand' (seats: Forehand, Middlehand, Rearhand; also dealer, suits such as spades, ranks such as aces, cards such as AS)
+spec.errors.NotationError: at 7: unknown name 'Fourhand' (seats: Forehand, Middlehand, Rearhand; also dealer, suits such as spades, ranks such as aces, cards such as AS, and the contracts the game names)
 """
 from __future__ import annotations
 

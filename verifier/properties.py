@@ -22,7 +22,6 @@ import itertools
 import linecache
 import random
 import time
-import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -714,7 +713,7 @@ def _auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[
             continue
         enc = Encoding.of(game, solving)
         facts, rows, dealer = _auction_steps(enc, opts.bound, stage)
-        calls = _unrolled_end(game, solving, stage, opts.bound, (facts, rows))
+        calls = _calls_to_end(solving, facts, rows)
         if calls is not None:
             stuck = (None if _always_a_call(game, solving, stage)
                      else _cannot_go_on(game, solving, stage, calls))
@@ -772,38 +771,14 @@ def _calls_to_end(solving: Solving, facts: list[Any], rows: list[dict[str, Any]]
     return None
 
 
-# the calls after which each auction stage is over, proved by unrolling it, by game and
-# (stage, calls unrolled): a proved count is the least such, the same in any Z3 context, so
-# the checks that need it (auction.ends, every call of real auctions, scenarios) prove it
-# once in a process.  Only proved counts are kept.
-_UNROLLED_ENDS: weakref.WeakKeyDictionary[Game, dict[tuple[int, int], int]] = \
-    weakref.WeakKeyDictionary()
-
-
-def _unrolled_end(game: Game, solving: Solving, stage: int, bound: int,
-                  unrolled: tuple[list[Any], list[dict[str, Any]]] | None = None) -> int | None:
-    """:func:`_calls_to_end` of the stage unrolled for ``bound`` calls (``unrolled``: the
-    facts and rows of :func:`_auction_steps`, when the caller has them)."""
-    known = _UNROLLED_ENDS.get(game, {}).get((stage, bound))
-    if known is not None:
-        return known
-    if unrolled is None:
-        facts, rows, _dealer = _auction_steps(Encoding.of(game, solving), bound, stage)
-    else:
-        facts, rows = unrolled
-    calls = _calls_to_end(solving, facts, rows)
-    if calls is not None:
-        _UNROLLED_ENDS.setdefault(game, {})[(stage, bound)] = calls
-    return calls
-
-
 def auction_bound(game: Game, solving: Solving, stage: int, bound: int) -> tuple[int, str] | None:
     """The most calls an auction stage can take, and how it was found: by the ranking
     argument, or else by unrolling up to ``bound`` calls; None when neither finds one."""
     ranked = _ranking_end(game, solving, stage)
     if ranked is not None:
         return ranked
-    calls = _unrolled_end(game, solving, stage, bound)
+    facts, rows, _dealer = _auction_steps(Encoding.of(game, solving), bound, stage)
+    calls = _calls_to_end(solving, facts, rows)
     return None if calls is None else (calls, f"unrolled: over after at most {calls} calls")
 
 
