@@ -41,6 +41,7 @@ __all__ = [
     "write_pbn",
     "iter_pbn",
     "deal_text",
+    "check_pbn_auctions",
     "parse_deal_text",
     "check_pbn_game",
 ]
@@ -435,16 +436,26 @@ def _bid_text(bid: Bid) -> str:
     return f"{bid.level}{bid.strain.letter if bid.strain else 'NT'}"
 
 
+def check_pbn_auctions(game: Game) -> None:
+    """Refuse a game whose contracts PBN cannot write: contracts by name (Wiezen's
+    ``miserie``) are no bridge calls, so its deals can be written but not its auctions.
+
+    Raises:
+        NotationError: the game names its contracts.
+    """
+    named = [b.label for b in game.ladder if b.label]
+    if named:
+        raise NotationError(f"{game.name}'s contracts are named ({', '.join(named[:3])}, ...), "
+                            "not bridge bids: PBN can hold its deals but not its auctions and "
+                            "contracts (leave out --played)", value=game)
+
+
 def _played(lay: _Layout, state: State) -> tuple[dict[str, str], list[str]]:
     """The result tags and the auction section of a deal played by the engine."""
     game = lay.game
     calls = [(seat, action) for seat, action in state.log if isinstance(action, Call)]
-    # contracts by name (Wiezen's miserie) are no bridge calls
-    named = [b.label for b in game.ladder if b.label]
-    if named and (calls or state.contract >= 0):
-        raise NotationError(f"{game.name}'s contracts are named ({', '.join(named[:3])}, ...), "
-                            "not bridge bids: PBN can hold its deals but not its auctions and "
-                            "contracts (leave out --played)", value=state)
+    if calls or state.contract >= 0:
+        check_pbn_auctions(game)
     values: dict[str, str] = {"Generator": f"trickspec {game.key}, seed {state.seed}"}
     if state.contract >= 0:
         declarer = state.declarer

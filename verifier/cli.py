@@ -41,7 +41,8 @@ from spec.engine import (
     play_pot_session,
 )
 from spec.errors import NotationError, SpecError, shown
-from spec.pbn import PbnDeal, check_pbn_game, iter_pbn, read_pbn, write_pbn
+from spec.pbn import (PbnDeal, check_pbn_auctions, check_pbn_game, iter_pbn, read_pbn,
+                      write_pbn)
 from spec.records import (
     RecordError,
     hands_from_text,
@@ -469,6 +470,8 @@ def cmd_pbn(args: argparse.Namespace) -> int:
     game = _game(args.game, args.variant)
     try:
         check_pbn_game(game)
+        if args.played:
+            check_pbn_auctions(game)
     except NotationError as e:
         raise InputError(str(e)) from None
     if args.read and args.played:

@@ -505,3 +505,11 @@ def test_a_deal_the_rules_never_end_is_stopped_not_played_for_ever() -> None:
         play_deal(game, seed=0)
     with pytest.raises(EndlessDealError, match="without end"):
         play_deal(game, seed=0, bots=[lambda view, rng: view.legal_actions()[0]] * 4)
+
+
+def test_pbn_of_wiezen_writes_its_deals_and_refuses_its_auctions_in_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["pbn", "wiezen", "-n", "2"]) == 0
+    assert capsys.readouterr().out.count("[Deal ") == 2
+    assert main(["pbn", "wiezen", "-n", "2", "--played"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "contracts are named" in err
