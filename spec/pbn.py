@@ -437,8 +437,8 @@ def _bid_text(bid: Bid) -> str:
 
 
 def check_pbn_auctions(game: Game) -> None:
-    """Refuse a game whose contracts PBN cannot write: contracts by name (Wiezen's
-    ``miserie``) are no bridge calls, so its deals can be written but not its auctions.
+    """Refuse a game whose contracts PBN cannot write: contracts by name (a misère, say)
+    are no bridge calls, so its deals can be written but not its auctions.
 
     Raises:
         NotationError: the game names its contracts.
