@@ -14,12 +14,39 @@ opponent), never for the order of turns.
 """
 from __future__ import annotations
 
-__all__ = ["Direction", "Table"]
+__all__ = ["Direction", "Table", "seat_after", "seat_from", "seats_from"]
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from spec.errors import NotationError
+
+
+def seat_after(seat: Any, players: int, steps: int = 1) -> Any:
+    """The seat that acts ``steps`` turns after ``seat``: the turn order of every game,
+    written once.  ``seat`` may be a number or a solver's term (anything with ``+`` and
+    ``%``)."""
+    return (seat + steps) % players
+
+
+def seats_from(first: Any, players: int, skip: Iterable[int] = ()) -> tuple[Any, ...]:
+    """Every seat once, in the order of play from ``first`` (counted round the table),
+    less the seats of ``skip``."""
+    out = (seat_after(first, players, j) for j in range(players))
+    gone = set(skip)
+    return tuple(s for s in out if s not in gone) if gone else tuple(out)
+
+
+def seat_from(first: int, players: int, skip: Iterable[int] = ()) -> int:
+    """The first seat, from ``first`` on in the order of play, that is none of ``skip``."""
+    gone = set(skip)
+    for j in range(players):
+        seat = seat_after(first, players, j)
+        if seat not in gone:
+            return seat
+    raise ValueError("every seat is skipped")
 
 
 class Direction(enum.Enum):
@@ -47,7 +74,7 @@ class Table:
 
     def next(self, seat: int, steps: int = 1) -> int:
         """The seat that plays ``steps`` turns after ``seat``."""
-        return (seat + steps) % len(self.names)
+        return seat_after(seat, len(self.names), steps)  # type: ignore[no-any-return]
 
     def lho(self, seat: int) -> int:
         """The seat on this seat's left."""

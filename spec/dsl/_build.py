@@ -26,6 +26,7 @@ from spec.dsl._nodes import (
     suit_from_code,
 )
 from spec.dsl._program import DealProgram, lower
+from spec.dsl._steps import Step, lower_steps
 from spec.dsl._pycompile import evaluate
 from spec.errors import NotationError, SpecDefinitionError
 from spec.seats import Direction, Table
@@ -397,6 +398,11 @@ class Game(SetupChecks, RuleChecks):
     def program(self) -> DealProgram:
         """How a deal runs, lowered once from the constructs (see :mod:`spec.dsl._program`)."""
         return lower(self)
+
+    @cached_property
+    def steps(self) -> tuple[Step, ...]:
+        """How a deal runs, as steps over a declared state (see :mod:`spec.dsl._steps`)."""
+        return lower_steps(self)
 
     @property
     def tricks(self) -> int:

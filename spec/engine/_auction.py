@@ -12,7 +12,6 @@ from typing import Any
 from spec.dsl._build import suit_code
 from spec.dsl._constructs import AllOut
 from spec.dsl._nodes import Scope
-from spec.dsl._program import PhaseKind
 from spec.engine._compiled import _CACHE_SIZE, ALONE, INVITE, CompiledRules
 from spec.engine._state import (
     ASK_PARTNER,
@@ -150,7 +149,7 @@ class Auction(CompiledRules):
             # nobody bid: the cards are dealt again
             self._redeal(w, self._redeal_steps or 0, "no bid")  # type: ignore[attr-defined]
             return
-        self._advance(w, PhaseKind.AUCTION, w.stage)  # type: ignore[attr-defined]
+        self._advance(w)  # type: ignore[attr-defined]
 
     def present_after(self, seat: int, absent: int) -> int:
         """The first seat from ``seat`` on, in the direction of play, not out of the play
@@ -250,7 +249,7 @@ class Auction(CompiledRules):
 
     def _drop_out_over(self, w: Any) -> None:
         w.leader = self.present_after(w.leader, w.absent)
-        self._advance(w, PhaseKind.DROP_OUT)  # type: ignore[attr-defined]
+        self._advance(w)  # type: ignore[attr-defined]
 
     def _check_discard(self, s: State, discard: Discard) -> int:
         assert self._take_talon is not None
@@ -266,7 +265,7 @@ class Auction(CompiledRules):
         w.hands = tuple(h & ~bit if k == seat else h for k, h in enumerate(w.hands))
         w.discards, w.log = w.discards | bit, w.log + ((seat, discard),)
         if w.discards.bit_count() >= self._take_talon[2]:
-            self._advance(w, PhaseKind.EXCHANGE)  # type: ignore[attr-defined]
+            self._advance(w)  # type: ignore[attr-defined]
 
     def _decide_options(self, s: Any) -> tuple[Declare, ...]:
         assert self._decide is not None
@@ -313,7 +312,7 @@ class Auction(CompiledRules):
                     w.trump = self._trump_is(w)
                 fired(w, self._decide[0])
                 w.log = w.log + ((w.turn, decl),) if log is None else log
-                self._advance(w, PhaseKind.DECIDE)  # type: ignore[attr-defined]
+                self._advance(w)  # type: ignore[attr-defined]
                 self._after_status(w)
                 return
 
@@ -357,7 +356,7 @@ class Auction(CompiledRules):
         if body.names_trump:
             w.trump = suit_code(lay.card.suit)
         if aside_l[seat].bit_count() >= body.count:
-            self._advance(w, PhaseKind.SET_ASIDE, w.stage)  # type: ignore[attr-defined]
+            self._advance(w)  # type: ignore[attr-defined]
 
     def _check_declare(self, s: State, decl: Declare) -> None:
         name = self.table.name(s.turn)

@@ -1,93 +1,129 @@
-"""The course of a deal, run from the deal program: when a phase ends, the next phase of
-:attr:`Game.program <spec.dsl._build.Game.program>` that takes place begins.
+"""The course of a deal, run from the step program: when a step ends, the next step of
+:attr:`Game.steps <spec.dsl._build.Game.steps>` that takes place begins.
 
-The program lists the phases of a deal in order (an auction per dealing stage, each
-perhaps followed by cards laid aside, then the exchange of the talon, a seat's choice and
-the play), each with the condition under which it takes place.  The engine does not
-know that order: it walks the program.  What each *kind* of phase does on entry is
-written once here, for every game; a kind the engine does not run is refused when the
-engine is built.
+The steps (:mod:`spec.dsl._steps`) say, for every game, which step follows which, under
+what condition each takes place and what its entry does, as effects on declared fields.
+The engine does not know the kinds of phase that wrote them: it interprets the effects
+(:meth:`Course._effect`, one case per kind of expression or effect, none per phase).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from spec.dsl._program import Phase as ProgramPhase
-from spec.dsl._program import PhaseKind
-from spec.dsl._visitor import UnsupportedNodeError
+from spec.dsl import _steps as S
 from spec.engine._compiled import CompiledRules
 from spec.engine._state import Phase, fired
+from spec.seats import seat_from
 
-# the state's phase while the program's phase of each kind runs
-_PHASE_OF = {PhaseKind.AUCTION: Phase.AUCTION, PhaseKind.SET_ASIDE: Phase.SET_ASIDE,
-             PhaseKind.EXCHANGE: Phase.EXCHANGE, PhaseKind.DROP_OUT: Phase.DROP_OUT,
-             PhaseKind.DECIDE: Phase.DECIDE,
-             PhaseKind.PLAY: Phase.PLAY}
-_SETTLED = (PhaseKind.AUCTION, PhaseKind.SET_ASIDE)  # the phases before the contract is settled
+Fn = Callable[[Any], Any]
+# a step as the engine runs it: the step, whether it takes place, its entry
+Compiled = tuple[S.Step, Callable[[Any], bool], Callable[[Any], None]]
+
 
 def _always(w: Any) -> bool:
     return True
 
 
-Step = tuple[PhaseKind, int, Callable[[Any], bool], Callable[[Any], None]]
-
-
 class Course(CompiledRules):
-    """Walks the phases of the deal program (see the module's docstring)."""
+    """Walks the steps of the deal (see the module's docstring)."""
 
-    def _course(self) -> tuple[Step, ...]:
-        """The program's phases as steps: kind, stage, whether it takes place, its entry."""
+    def _course(self) -> tuple[Compiled, ...]:
+        """The game's steps, compiled once: each with whether it takes place and its entry."""
         steps = getattr(self, "_steps", None)
         if steps is None:
-            steps = self._steps = tuple(self._step(p) for p in self.game.program.phases)
+            steps = self._steps = tuple(self._compile_step(s) for s in self.game.steps)
+            # where each step is found from the state it leaves: its phase and stage
+            self._step_at = {(s.phase, s.stage): i for i, (s, _t, _e) in enumerate(steps)
+                             if s.phase is not None}
         return steps  # type: ignore[no-any-return]
 
-    def _step(self, phase: ProgramPhase) -> Step:
-        kind, stage = phase.kind, phase.stage
-        enter: Callable[[Any], None]
-        if kind is PhaseKind.AUCTION:
-            def enter(w: Any) -> None:
-                self._enter_auction(w, stage)
-        elif kind is PhaseKind.SET_ASIDE:
-            enter = self._enter_set_aside
-        elif kind is PhaseKind.EXCHANGE:
-            enter = self._enter_exchange
-        elif kind is PhaseKind.DROP_OUT:
-            enter = self._enter_drop_out
-        elif kind is PhaseKind.DECIDE:
-            enter = self._enter_decide
-        elif kind is PhaseKind.PLAY:
-            enter = self._enter_play
-        else:
-            raise UnsupportedNodeError(self.game.rule(phase.opened_by).body, "the engine",
-                                       f"it runs no phase of kind {kind.value!r}")
-        # whether it takes place, read in the state the phase before it leaves: cards
-        # are laid aside as the auction's last call leaves it, the rest once it is settled
-        if phase.when is None:
-            return kind, stage, _always, enter
-        env = self.envs.call if kind is PhaseKind.SET_ASIDE else self.envs.status
-        return kind, stage, self._fn(env, phase.when, f"{kind.name.lower()}_takes_place"), enter
+    def _compile_step(self, step: S.Step) -> Compiled:
+        effects = tuple(self._effect(e) for e in step.enter)
+        phase = Phase(step.phase) if step.phase is not None else None
 
-    def _advance(self, w: Any, kind: PhaseKind, stage: int = 1) -> None:
-        """The phase ``kind`` (of ``stage``) of ``w`` is over: begin the next that takes
-        place, settling the contract on the way out of the auction."""
-        later = self._later.get((kind, stage))
-        if later is None:  # the steps after each, found once
-            steps = self._course()
-            for i, (k, s, _t, _e) in enumerate(steps):
-                self._later.setdefault((k, s), steps[i + 1:])
-            later = self._later[(kind, stage)]
-        settled = kind not in _SETTLED
-        for k, _s, takes_place, enter in later:
-            if not settled and k not in _SETTLED:
-                self._settle(w)
-                settled = True
+        def enter(w: Any) -> None:
+            if phase is not None:
+                w.phase = phase
+            for effect in effects:
+                effect(w)
+        # whether it takes place, read in the state the step before it leaves
+        takes_place = _always if step.when is None else self._value(step.when)
+        return step, takes_place, enter
+
+    def _effect(self, e: S.Effect) -> Callable[[Any], None]:
+        """An effect of a step's entry, as a function of the working state."""
+        if isinstance(e, S.Set):
+            name, value = e.field, self._value(e.value)
+
+            def set_field(w: Any) -> None:
+                setattr(w, name, value(w))
+            return set_field
+        if isinstance(e, S.Fire):
+            rule = self.game.rule(e.rule)
+            return lambda w: fired(w, rule)
+        if e.what is S.Judgement.SETTLE:
+            return self._settle
+        return self._void_now  # type: ignore[attr-defined,no-any-return]
+
+    def _value(self, v: S.Value) -> Fn:  # noqa: C901 - one case per kind of expression
+        """An expression over the declared state, as a function of the working state."""
+        n = self.n
+        if isinstance(v, S.Get):
+            return lambda w, f=v.field: getattr(w, f)
+        if isinstance(v, S.Lit):
+            const = (v.value,) * n if v.per_seat else v.value
+            return lambda w: const
+        if isinstance(v, S.Stated):
+            return self._fn(getattr(self.envs, v.scope), v.expr, v.name)
+        if isinstance(v, S.SeatFrom):
+            seat, skip = self._value(v.seat), tuple(self._value(x) for x in v.skip)
+            return lambda w: seat_from(seat(w), n, [s(w) for s in skip])
+        if isinstance(v, S.Share):
+            return self._share(v.stage)
+        a = self._value(v.a) if isinstance(v, S.Joined | S.Less) else None
+        b = self._value(v.b) if isinstance(v, S.Joined | S.Less) else None
+        if isinstance(v, S.Joined):
+            return lambda w: tuple(x | y for x, y in zip(a(w), b(w)))  # type: ignore[misc]
+        if isinstance(v, S.Less):
+            return lambda w: tuple(x & ~y for x, y in zip(a(w), b(w)))  # type: ignore[misc]
+        assert isinstance(v, S.Only), v
+        seat, cards = self._value(v.seat), self._value(v.cards)
+        return lambda w: tuple(cards(w) if i == seat(w) else 0 for i in range(n))
+
+    def _share(self, stage: int) -> Fn:
+        """Per seat, the cards of dealing stage ``stage`` still to come to it: the lowest of
+        its pending cards, as many as the stage's packets give; all of them in the last."""
+        share = sum(self.game.program.packets[stage - 1])
+        last = stage == self.stages
+
+        def cards(w: Any) -> tuple[int, ...]:
+            out = []
+            for rest in w.pending:
+                now = rest
+                if not last:
+                    now = 0
+                    for _ in range(share):
+                        low = rest & -rest
+                        now |= low
+                        rest ^= low
+                out.append(now)
+            return tuple(out)
+        return cards
+
+    def _advance(self, w: Any) -> None:
+        """The step ``w`` is in is over: begin the next that takes place (a step at which
+        nobody acts runs its entry and passes straight on)."""
+        steps = self._course()
+        at = self._step_at.get((w.phase.value, w.stage))
+        if at is None:
+            at = self._step_at[(w.phase.value, None)]
+        for _step, takes_place, enter in steps[at + 1:]:
             if takes_place(w):
-                w.phase = _PHASE_OF[k]
                 enter(w)
-                return
-        raise AssertionError("the play is the last phase and always takes place")
+                if _step.actor is not None:
+                    return
+        raise AssertionError("the play is the last step and always takes place")
 
     def maker(self, w: Any) -> int:
         """The seat that would declare the standing bid: its highest bidder, or the partner
@@ -119,51 +155,3 @@ class Course(CompiledRules):
         if w.absent >> leader & 1:  # the seat idle for the deal leads to no trick
             leader = self.present_after(leader, w.absent)  # type: ignore[attr-defined]
         w.out, w.leader, w.turn = out, leader, leader
-
-    # -- entering each kind of phase ---------------------------------------------------
-    def _enter_auction(self, w: Any, stage: int) -> None:
-        """A later stage: its cards are dealt (the pending cards, in the stage's packets)."""
-        share = sum(self._deals[stage - 1].packets)  # type: ignore[union-attr]
-        hands_l, pending_l = list(w.hands), list(w.pending)
-        last = stage == self.stages
-        for seat in range(self.n):
-            rest = now = pending_l[seat]
-            if not last:  # the stage's share of the cards still to come, the lowest first
-                now = 0
-                for _ in range(share):
-                    low = rest & -rest
-                    now |= low
-                    rest ^= low
-            hands_l[seat] |= now
-            pending_l[seat] &= ~now
-        w.stage, w.hands, w.pending = stage, tuple(hands_l), tuple(pending_l)
-        w.stage_calls, w.passes_in_row, w.seat_calls, w.stage_bid = 0, 0, (0,) * self.n, False
-        w.passed = 0
-        w.turn = self._auction_first[stage - 1](w)
-        if w.turn == w.idle:
-            w.turn = (w.turn + 1) % self.n
-
-    def _enter_set_aside(self, w: Any) -> None:
-        # cards laid aside earlier go back to their owners first
-        self._return_aside(w)  # type: ignore[attr-defined]
-        w.turn = self.maker(w)
-
-    def _enter_exchange(self, w: Any) -> None:
-        # the declarer takes the talon into his hand, then discards
-        assert self._take_talon is not None
-        fired(w, self._take_talon[0])
-        w.hands = tuple(h | w.talon if i == w.declarer else h for i, h in enumerate(w.hands))
-        w.turn, w.talon = w.declarer, 0
-
-    def _enter_drop_out(self, w: Any) -> None:
-        w.turn = self.defenders(w)[0]  # type: ignore[attr-defined]
-
-    def _enter_decide(self, w: Any) -> None:
-        assert self._decide is not None
-        w.turn = self._decide[1](w)
-
-    def _enter_play(self, w: Any) -> None:
-        w.turn = w.leader
-        # a rule may void the deal as soon as its contract is settled (VoidWhen: "as soon
-        # as"); judged after every action of the play, and here before the first
-        self._void_now(w)  # type: ignore[attr-defined]
