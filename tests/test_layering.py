@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import pathlib
 
 import pytest
@@ -111,3 +112,15 @@ def test_spec_modules_import_one_another_without_a_circle() -> None:
 
     for m in sorted(graph):
         visit(m, [])
+
+
+_PRIVATE_OF_ENGINE = re.compile(r"\b(?:eng|engine)\._\w|spec\.engine\._\w")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "verifier").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_verifier_reads_nothing_private_of_the_engine(path: pathlib.Path) -> None:
+    """The verifier reads the rules (the game, its program and its steps) and the engine's
+    public functions; never an engine's private attribute or module."""
+    hits = [f"{path.name}:{i}: {line.strip()}" for i, line in enumerate(path.read_text().splitlines(), 1)
+            if _PRIVATE_OF_ENGINE.search(line)]
+    assert not hits, "\n".join(hits)

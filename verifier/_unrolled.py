@@ -39,6 +39,7 @@ from spec.dsl._nodes import (
 from spec.dsl._program import PhaseKind
 from spec.engine import engine_for
 from spec.errors import NotationError
+from spec.seats import seat_after, seats_from
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.encoding import (
     beating_of,
@@ -56,6 +57,12 @@ from verifier.deals import _Owners
 from verifier.properties import _auction_steps
 
 __all__ = ["Unrolled"]
+
+
+def _among(players: int, leader: int, absent: int) -> tuple[int, ...]:
+    """The seats of a trick in order of play from ``leader``, less the seats out of the play
+    (``absent``: a bit per seat)."""
+    return seats_from(leader, players, [s for s in range(players) if absent >> s & 1])
 
 
 class _SeatsOut:
@@ -309,7 +316,7 @@ class Unrolled:
         self.trick_envs.append((k, trick))
         w = Z3Compiler(enc, trick).visit(D.trick_winner(game))
         winner = by_leader(lambda x, o, w=w: enc.select(
-            w, [enc.int(seat) for seat in self.eng.seats_among(x, o)]))
+            w, [enc.int(seat) for seat in _among(n, x, o)]))
         # nobody defends: no play, and the declarer is credited with every trick
         winner = z3.If(self.all_out, self.declarer, winner)
         self.facts += [winner >= 0, winner < n]
@@ -439,7 +446,7 @@ class Unrolled:
         winner, won = self.bidder, enc.select(self.bidder, choices)
         order = []
         for j in range(n):
-            seat = (self.bidder + j) % n
+            seat = seat_after(self.bidder, n, j)
             takes_part = enc.bool(True) if j == 0 else enc.select(seat, self.joined)
             mine = enc.select(seat, choices)
             self.facts += [z3.Implies(takes_part, z3.And(mine >= 0, mine < len(ranks), *[
@@ -474,17 +481,17 @@ class Unrolled:
         return [g for g, _f in self.exact]
 
     def _seat_at(self, leader: int, out: int, j: int) -> Any:
-        seats = self.eng.seats_among(leader, out)
+        seats = _among(self.n, leader, out)
         return self.enc.int(seats[j] if j < len(seats) else -1)
 
     def _at(self, leader: int, out: int, j: int, per_seat: list[Any], none: Any) -> Any:
         """What the seat at position ``j`` of a trick led by ``leader`` played (``out``:
         a bit per seat out of the play)."""
-        seats = self.eng.seats_among(leader, out)
+        seats = _among(self.n, leader, out)
         return per_seat[seats[j]] if j < len(seats) else none
 
     def _position_of(self, leader: int, out: int, seat: int) -> Any:
-        seats = self.eng.seats_among(leader, out)
+        seats = _among(self.n, leader, out)
         return self.enc.int(seats.index(seat) if seat in seats else 0)
 
     def _present_after(self, seat: Any, absent: list[Any]) -> Any:
@@ -492,7 +499,7 @@ class Unrolled:
         enc, n = self.enc, self.n
         out: Any = seat
         for d in reversed(range(n)):
-            at = (seat + d) % n
+            at = seat_after(seat, n, d)
             out = z3.If(z3.Not(enc.select(at, absent)), at, out)
         return out
 
@@ -576,7 +583,7 @@ def _beating(u: Unrolled, k: int, leader: Any, pos_of: list[Any], seat_at: list[
         stronger = not_beaten_by(enc, table, led, trump)
 
         def cards_before(s: int, x: int, m: int) -> Any:
-            seats = u.eng.seats_among(x, m)
+            seats = _among(u.n, x, m)
             out: Any = enc.bv(0)
             for t in seats[:seats.index(s)] if s in seats else ():
                 out = out | cards[t]
@@ -682,7 +689,7 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
         if lay_rule is not None:
             body = lay_rule[1]
             after = rows[-1]["after"]
-            env = {**after, Ctx.SEAT: (rows[-1]["seat"] + 1) % n, Ctx.PROXY: enc.bool(False)}
+            env = {**after, Ctx.SEAT: seat_after(rows[-1]["seat"], n), Ctx.PROXY: enc.bool(False)}
             env[Ctx.HAND] = enc.select(env[Ctx.SEAT], [c & ~a for c, a in zip(stage_cards[k - 1], aside)])
             env[Ctx.SEAT_CALLS] = enc.int(0)
             env[Ctx.SEAT_PASSED] = enc.bool(False)
@@ -727,7 +734,7 @@ def _stage_cards(u: Unrolled) -> list[list[Any]]:
     if stages == 1:
         return [list(dealt)]
     owner = u.owners.owner
-    sizes = [sum(d.packets) for d in u.eng._deals]  # type: ignore[union-attr]
+    sizes = [sum(p) for p in game.program.packets]
     before = [z3.Sum([z3.If(owner[j] == owner[i], enc.int(1), enc.int(0)) for j in range(i)])
               if i else enc.int(0) for i in range(len(game.deck))]
     out = []

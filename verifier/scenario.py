@@ -57,6 +57,7 @@ from spec.engine import (
     random_bot,
 )
 from spec.errors import IllegalActionError, NotationError
+from spec.seats import seats_from
 from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.solver import SEARCH_RLIMIT, Solving
@@ -281,8 +282,7 @@ def _drop_out_actions(u: Unrolled, value: Callable[[Any], Any]) -> list[Action]:
     body = phase.body if phase is not None else None
     assert isinstance(body, K.DropOut)
     n, declarer = u.n, value(u.declarer)
-    order = [k for k in ((value(first) + j) % n for j in range(n))
-             if k != declarer and k != u.idle]
+    order = list(seats_from(value(first), n, (declarer, u.idle)))
     left = [k for k in order if value(leaves[k])]
     out: list[Action] = [Declare(body.leave if k in left else body.stay) for k in order]
     if body.invite and len(left) == 1 and len(order) == 2:

@@ -25,6 +25,7 @@ from spec.engine._state import (
     State,
     fired,
 )
+from spec.seats import seat_after, seat_from, seats_from
 
 
 class Auction(CompiledRules):
@@ -136,9 +137,8 @@ class Auction(CompiledRules):
         w.log = w.log + ((namer, call),)
         # the auction-over rule reads the state after the call, the turn not yet passed on
         over = self._ends[w.stage - 1](w)
-        w.turn = (seat + 1) % self.n
-        if w.turn == w.idle:  # the seat idle for the deal makes no call
-            w.turn = (w.turn + 1) % self.n
+        # the seat idle for the deal makes no call
+        w.turn = seat_from(seat_after(seat, self.n), self.n, (w.idle,))
         w.proxy = -1
         if over:
             self._end_stage(w)
@@ -154,23 +154,17 @@ class Auction(CompiledRules):
     def present_after(self, seat: int, absent: int) -> int:
         """The first seat from ``seat`` on, in the direction of play, not out of the play
         (``absent``: a bit per seat out)."""
-        for j in range(self.n):
-            s = (seat + j) % self.n
-            if not absent >> s & 1:
-                return s
-        raise AssertionError("every seat is out of the play")  # pragma: no cover
+        return seat_from(seat, self.n, [s for s in range(self.n) if absent >> s & 1])
 
     def defenders(self, s: Any) -> tuple[int, ...]:
         """The defenders in the order they choose to play or drop out: from the seat the
         drop-out rule names, in the direction of play, past the declarer and an idle seat."""
         assert self._drop_out is not None
-        key = (self._drop_out[2](s) % self.n, s.declarer, s.idle)
+        key = (seat_after(self._drop_out[2](s), self.n, 0), s.declarer, s.idle)
         order = self._defenders.get(key)
         if order is None:
             first, declarer, idle = key
-            order = self._defenders[key] = tuple(
-                k for k in ((first + j) % self.n for j in range(self.n))
-                if k != declarer and k != idle)
+            order = self._defenders[key] = seats_from(first, self.n, (declarer, idle))
         return order
 
     def _drop_out_options(self, s: Any) -> tuple[Declare, ...]:
@@ -320,9 +314,7 @@ class Auction(CompiledRules):
         """The next seat, in the direction of play, that declares and has not chosen;
         -1 when every one has."""
         done = {s for s, _n in w.chosen}
-        seat = w.turn
-        for _ in range(self.n):
-            seat = (seat + 1) % self.n
+        for seat in seats_from(seat_after(w.turn, self.n), self.n):
             if w.declarers >> seat & 1 and seat not in done:
                 return seat
         return -1

@@ -24,7 +24,7 @@ from spec.engine._state import (
     Play,
     State,
 )
-from spec.seats import Table
+from spec.seats import Table, seat_after, seats_from
 
 # entries kept in each of the engine's caches of legal actions before it starts afresh
 _CACHE_SIZE = 4096
@@ -232,10 +232,9 @@ class CompiledRules:
                                   or self._voids or self._lay_open)
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
-        self._next_seat = tuple((seat + 1) % self.n for seat in range(self.n))
+        self._next_seat = tuple(seat_after(seat, self.n) for seat in range(self.n))
         # leader -> the seats of a trick in order of play (nobody sitting out)
-        self._plain_seats = tuple(tuple((lead + k) % self.n for k in range(self.n))
-                                  for lead in range(self.n))
+        self._plain_seats = tuple(seats_from(lead, self.n) for lead in range(self.n))
         self._without = tuple(_seat_update(self.n, seat, "^") for seat in range(self.n))
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
         self._plus = tuple(_seat_update(self.n, seat, "+") for seat in range(self.n))

@@ -12,6 +12,7 @@ from spec.dsl._program import PackBetweenDeals
 from spec.engine._compiled import CompiledRules
 from spec.engine._state import State, ThrownIn, copy_into, freeze, thaw
 from spec.errors import NotationError
+from spec.seats import seat_after, seats_from
 
 
 def _shuffled(size: int, rng: random.Random) -> list[int]:
@@ -147,7 +148,7 @@ class Dealing(CompiledRules):
         held = [h | (s.pending[i] if s.pending else 0) | (s.aside[i] if s.aside else 0)
                 for i, h in enumerate(s.hands)] + [s.talon | s.discards | s.folded]
         for k in range(1, self.n + 2):  # the talon, the discards or hands laid down last
-            hand = held[(s.dealer + k) % self.n] if k <= self.n else held[-1]
+            hand = held[seat_after(s.dealer, self.n, k)] if k <= self.n else held[-1]
             order += [i for i in range(len(self.game.deck)) if hand >> i & 1]
         return order
 
@@ -191,7 +192,7 @@ class Dealing(CompiledRules):
         """The seats dealt in, in the direction of play from ``first``, an idle seat passed
         over (the order the deal, the auction and the play go round)."""
         idle = self.idle_seat(dealer)
-        return tuple(s for s in ((first + j) % self.n for j in range(self.n)) if s != idle)
+        return seats_from(first, self.n, (idle,))
 
     def hands_from_order(self, order: Sequence[int], dealer: int) -> tuple[int, ...]:
         """Deal a pack in the game's packets (every stage), starting with the seat each
@@ -294,7 +295,7 @@ class Dealing(CompiledRules):
         if self._idle_of is not None:
             w.idle = idle = self.idle_seat(dealer)
             w.absent = 1 << idle
-            w.turn = self.dealt_in(self._auction_first[0](w) % self.n, dealer)[0]
+            w.turn = self.dealt_in(seat_after(self._auction_first[0](w), self.n, 0), dealer)[0]
         else:
             w.turn = self._auction_first[0](w)
         return freeze(w)
@@ -369,7 +370,7 @@ class Dealing(CompiledRules):
 
     def _redeal(self, w: Any, steps: int, reason: str) -> None:
         """The deal of the working state ``w`` is thrown in: ``w`` becomes the next one."""
-        dealer = (w.dealer + steps) % self.n
+        dealer = seat_after(w.dealer, self.n, steps)
         redeals = w.redeals + 1
         order = (self.cut(self.gathered(w), w.seed, redeals) if self.carries_pack
                  else self.deal_order(w.seed, redeals))

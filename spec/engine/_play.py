@@ -10,6 +10,7 @@ from spec.dsl._build import suit_code
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
 from spec.engine._state import Action, Phase, Play, State, fired, trick_record
+from spec.seats import seats_from
 
 
 class Tricks(CompiledRules):
@@ -20,7 +21,7 @@ class Tricks(CompiledRules):
         key = (leader, out)
         seats = self._trick_seats.get(key)
         if seats is None:
-            seats = tuple(s for s in ((leader + j) % self.n for j in range(self.n)) if s != out)
+            seats = seats_from(leader, self.n, (out,))
             self._trick_seats[key] = seats
         return seats
 
@@ -30,8 +31,7 @@ class Tricks(CompiledRules):
         key = (leader, absent)
         seats = self._seats_among.get(key)
         if seats is None:
-            seats = tuple(s for s in ((leader + j) % self.n for j in range(self.n))
-                          if not absent >> s & 1)
+            seats = seats_from(leader, self.n, [s for s in range(self.n) if absent >> s & 1])
             self._seats_among[key] = seats
         return seats
 

@@ -53,6 +53,7 @@ from spec.dsl._nodes import (
 )
 from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import UnsupportedNodeError
+from spec.seats import seat_after, seats_from
 from verifier._z3.compile import Encoding, Z3Compiler
 
 
@@ -492,12 +493,12 @@ def dealt_in(enc: Encoding, first: Any, idle: Any, count: int) -> list[Any]:
     seat passed over (as the engine's ``dealt_in``)."""
     n = enc.game.players
     if enc.game.program.idle is None:
-        return [(first + k) % n for k in range(count)]
-    seat = z3.If(first == idle, (first + 1) % n, first)
+        return [seat_after(first, n, k) for k in range(count)]
+    seat = z3.If(first == idle, seat_after(first, n), first)
     out = [seat]
     while len(out) < count:
-        nxt = (out[-1] + 1) % n
-        out.append(z3.If(nxt == idle, (nxt + 1) % n, nxt))
+        nxt = seat_after(out[-1], n)
+        out.append(z3.If(nxt == idle, seat_after(nxt, n), nxt))
     return out
 
 
@@ -570,7 +571,7 @@ def positions(enc: Encoding, leader: Any, seats: SeatsInPlay) -> list[Any]:
 
     def led_by(x: int) -> list[Any]:
         """The seat at each position when seat ``x`` leads: a case for each absent seat."""
-        at = [(x + d) % n for d in range(n)]
+        at = seats_from(x, n)
         table = []
         for j in range(n):
             # the j-th seat in the play, else the (j - size)-th out of it, from the leader
@@ -800,8 +801,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         sit.values["out"] = out
         seats.append(leader)
         for j in range(1, n):
-            nxt = (seats[-1] + 1) % n
-            seats.append(z3.If(nxt == out, (nxt + 1) % n, nxt))
+            nxt = seat_after(seats[-1], n)
+            seats.append(z3.If(nxt == out, seat_after(nxt, n), nxt))
     if up is not None:  # the turn-up is one of its holder's cards as dealt
         sit.facts.append(up & ~dealt_of(turn_up_holder(enc, dealer)) == 0)
     # who declares and partners the declarer (the partner's rule reads the hands as dealt,

@@ -65,6 +65,7 @@ from . import _page
 from ._choose import POOL as _POOL
 from ._examples import ExampleError
 from ._results import GameResults, cache_key, results_for, unchecked
+from ._steps import StepsDirective
 
 __all__ = ["setup"]
 __version__ = "1.0"
@@ -526,6 +527,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("rulebook", RulebookDirective)
     app.add_directive("rulebook-details", DetailsDirective)
     app.add_directive("rulebook-schema", SchemaDirective)
+    app.add_directive("rulebook-steps", StepsDirective)
     app.add_role("rulebook-trump", _marked("rulebook-trump"))
     app.add_role("rulebook-win", _marked("rulebook-win"))
     app.add_post_transform(RedSuits)
