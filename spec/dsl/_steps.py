@@ -12,7 +12,8 @@ an ``FSM`` was lowered to and never learns that there was an FSM.
 The state the steps read and write is declared as data (:data:`STATE`): the places cards
 lie in, the counters of the auction and the play, and the sets of seats.  Expressions over
 it (:class:`Get`, :class:`Lit`, :class:`Stated`, :class:`SeatFrom` ...) are plain data, like
-the rules language's nodes; the engine interprets them (``spec.engine._course``).
+the rules language's nodes; the engine generates Python from them (``spec.engine._source``)
+for its per-action path and its fast playouts alike.
 
 Effects are applied in the order they are listed, each reading the state the effects before
 it left, so that a step says in one place what its entry does.
@@ -31,7 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from spec.dsl import _constructs as K
-from spec.dsl._nodes import Expr
+from spec.dsl import _derive as D
+from spec.dsl._nodes import Expr, suit_code
 from spec.dsl._program import DealProgram, Phase, PhaseKind
 
 if TYPE_CHECKING:
@@ -84,6 +86,16 @@ STATE: tuple[Field, ...] = (
     Field("idle", FieldKind.COUNTER, False, "the seat idle for the deal"),
     Field("declarers", FieldKind.SEATS, False, "the seats that declare"),
     Field("absent", FieldKind.SEATS, False, "the seats out of the play"),
+    Field("discards", FieldKind.PLACE, False, "the cards the declarer discarded"),
+    Field("calls", FieldKind.RECORD, False, "the calls made, each with its seat"),
+    Field("log", FieldKind.RECORD, False, "every action of the deal, each with its seat"),
+    Field("proxy", FieldKind.COUNTER, False, "the seat whose partner calls in its place"),
+    Field("joined", FieldKind.SEATS, False, "the seats that joined the standing bid"),
+    Field("accepter", FieldKind.COUNTER, False, "the seat that accepted the standing bid"),
+    Field("trump", FieldKind.COUNTER, False, "the trump suit"),
+    Field("contract", FieldKind.COUNTER, False, "the contract (a bid's number)"),
+    Field("partner", FieldKind.COUNTER, False, "the declarer's partner"),
+    Field("out", FieldKind.COUNTER, False, "the seat sitting out of the play"),
     Field("fired", FieldKind.RECORD, False, "the rules that took effect"),
 )
 FIELDS = {f.name: f for f in STATE}
@@ -136,14 +148,16 @@ class Stated(Value):
 @dataclass(frozen=True)
 class SeatFrom(Value):
     """The first seat, from ``seat`` on (counted round the table) and in the order of play,
-    that is none of ``skip``: written once, the turn order every back end reads."""
+    that is none of ``skip`` and not in the seat set ``outside``: written once, the turn
+    order every back end reads."""
 
     seat: Value
     skip: tuple[Value, ...] = ()
+    outside: Value | None = None  # a set of seats passed over too
 
     def __str__(self) -> str:
-        past = f", past {', '.join(map(str, self.skip))}" if self.skip else ""
-        return f"the seat from {self.seat}{past}"
+        past = [*map(str, self.skip), *([f"the seats of {self.outside}"] if self.outside else [])]
+        return f"the seat from {self.seat}" + (f", past {', '.join(past)}" if past else "")
 
 
 @dataclass(frozen=True)
@@ -187,7 +201,169 @@ class Only(Value):
     cards: Value
 
     def __str__(self) -> str:
-        return f"{self.cards} to {self.seat}"
+        return f"{self.cards} at {self.seat}"
+
+
+@dataclass(frozen=True)
+class Acted(Value):
+    """The card of the action being applied (a set of one card)."""
+
+    def __str__(self) -> str:
+        return "the card"
+
+
+@dataclass(frozen=True)
+class At(Value):
+    """The cards of a per-seat place that one seat has."""
+
+    place: Value
+    seat: Value
+
+    def __str__(self) -> str:
+        return f"{self.place} of {self.seat}"
+
+
+@dataclass(frozen=True)
+class Count(Value):
+    """How many cards a set holds."""
+
+    cards: Value
+
+    def __str__(self) -> str:
+        return f"the number of {self.cards}"
+
+
+@dataclass(frozen=True)
+class AtLeast(Value):
+    """Whether ``a`` is at least ``b``."""
+
+    a: Value
+    b: Value
+
+    def __str__(self) -> str:
+        return f"{self.a} >= {self.b}"
+
+
+@dataclass(frozen=True)
+class SuitOf(Value):
+    """The suit of a one-card set."""
+
+    cards: Value
+
+    def __str__(self) -> str:
+        return f"the suit of {self.cards}"
+
+
+@dataclass(frozen=True)
+class Bid(Value):
+    """The number of the bid called (-1: a pass), in a call's effects."""
+
+    def __str__(self) -> str:
+        return "the call"
+
+
+@dataclass(frozen=True)
+class Local(Value):
+    """A value an effect of the same action named (:class:`Let`)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class After(Value):
+    """The seat after ``seat`` in the order of play (:func:`spec.seats.seat_after`)."""
+
+    seat: Value
+
+    def __str__(self) -> str:
+        return f"the seat after {self.seat}"
+
+
+@dataclass(frozen=True)
+class Op(Value):
+    """``a op b`` for an operator of integers and truth values: ``+ | & == != >= and``."""
+
+    op: str
+    a: Value
+    b: Value
+
+    def __post_init__(self) -> None:
+        assert self.op in ("+", "|", "&", "==", "!=", ">=", "and"), self.op
+
+    def __str__(self) -> str:
+        return f"({self.a} {self.op} {self.b})"
+
+
+@dataclass(frozen=True)
+class Cond(Value):
+    """``a`` where ``test`` holds, else ``b``."""
+
+    test: Value
+    a: Value
+    b: Value
+
+    def __str__(self) -> str:
+        return f"{self.a} if {self.test} else {self.b}"
+
+
+@dataclass(frozen=True)
+class Bit(Value):
+    """The seat set of one seat."""
+
+    seat: Value
+
+    def __str__(self) -> str:
+        return f"{{{self.seat}}}"
+
+
+@dataclass(frozen=True)
+class Entry(Value):
+    """The entry of a constant table (a tuple) at ``index``."""
+
+    table: tuple[Any, ...]
+    index: Value
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.name}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class PlusAt(Value):
+    """A per-seat count, ``amount`` more for ``seat``."""
+
+    place: Value
+    seat: Value
+    amount: int
+
+    def __str__(self) -> str:
+        return f"{self.place} + {self.amount} for {self.seat}"
+
+
+@dataclass(frozen=True)
+class Appended(Value):
+    """A record with one more entry, the pair (``a``, ``b``)."""
+
+    place: Value
+    a: Value
+    b: Value
+
+    def __str__(self) -> str:
+        return f"{self.place} and ({self.a}, {self.b})"
+
+
+def per_seat(v: Value) -> bool:
+    """Whether ``v`` has a value for each seat (else one value)."""
+    if isinstance(v, Get):
+        return FIELDS[v.field].per_seat
+    if isinstance(v, Lit):
+        return v.per_seat
+    if isinstance(v, Joined | Less):
+        return per_seat(v.a)
+    return isinstance(v, Only | Share | PlusAt)
 
 
 # -- effects ------------------------------------------------------------------------------
@@ -218,7 +394,6 @@ class Fire:
 class Judgement(enum.Enum):
     """A judgement of the rules that a step's entry makes, beyond setting fields."""
 
-    SETTLE = "the contract settled: its declarer, trumps, sides, who sits out and who leads"
     VOID = "a rule that voids the deal is judged (the deal is dealt again if one does)"
 
 
@@ -232,7 +407,42 @@ class Judge:
         return self.what.value
 
 
-Effect = Set | Fire | Judge
+@dataclass(frozen=True)
+class Let:
+    """Names a value the later effects of the same action read (:class:`Local`)."""
+
+    name: str
+    value: Value
+
+    def __str__(self) -> str:
+        return f"let {self.name} = {self.value}"
+
+
+@dataclass(frozen=True)
+class When:
+    """The effects ``then`` where ``test`` holds, else the effects ``orelse``."""
+
+    test: Value
+    then: tuple[Any, ...]
+    orelse: tuple[Any, ...] = ()
+
+    def __str__(self) -> str:
+        then = "; ".join(map(str, self.then))
+        orelse = "; ".join(map(str, self.orelse))
+        return f"if {self.test}: {then}" + (f"; else: {orelse}" if orelse else "")
+
+
+@dataclass(frozen=True)
+class Record:
+    """The action is written to the deal's log, with the seat ``seat``."""
+
+    seat: Value
+
+    def __str__(self) -> str:
+        return f"the action logged for {self.seat}"
+
+
+Effect = Set | Fire | Judge | Let | When | Record
 
 
 # -- steps --------------------------------------------------------------------------------
@@ -254,6 +464,12 @@ class Step:
     legal: tuple[str, ...] = ()  # the ids of the rules that judge an action
     ends: Value | None = None
     next: str | None = None
+    # a step whose action is a card of the actor's hand: the kind of that action (its name
+    # in a record: ``lay``, ``discard``), what each action does (``Acted``: its card), and
+    # the rule a refused card is refused by (None: the rules of the hand alone)
+    card: str | None = None
+    effects: tuple[Effect, ...] = ()
+    refused_by: str | None = None
 
 
 Block = Callable[["_Writer", Phase], tuple[Step, ...]]
@@ -282,7 +498,9 @@ def _staged(name: str, stage: int) -> str:
 
 def auction_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """An auction stage: a later stage first deals its cards and opens a fresh round of
-    calls, from the seat a rule names (past the seat idle for the deal)."""
+    calls, from the seat a rule names (past the seat idle for the deal).  Each call is
+    recorded, raises the standing bid or joins or accepts it or passes, and the turn passes
+    on (past the seat idle for the deal) once the rule that ends the stage has been judged."""
     stage = phase.stage
     enter: tuple[Effect, ...] = ()
     if stage > 1:  # the first stage begins as the deal does
@@ -294,30 +512,103 @@ def auction_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
             Set("passed", Lit(0)),
             Set("turn", SeatFrom(Stated(phase.first, "call", "first_caller", phase.opened_by),  # type: ignore[arg-type]
                                  (Get("idle"),))))
+    ends = w.stated(phase.ends_when, "call", "auction_over", phase.opened_by)
+    assert ends is not None
     return (Step(_staged("auction", stage), "auction", stage, phase.opened_by, "call",
-                 enter=enter, actor=Get("turn"), legal=phase.rules,
-                 ends=w.stated(phase.ends_when, "call", "auction_over", phase.opened_by)),)
+                 enter=enter, actor=Get("turn"), legal=phase.rules, ends=Local("over"),
+                 effects=_call_effects(w, ends)),)
+
+
+def _call_effects(w: _Writer, ends: Stated) -> tuple[Effect, ...]:
+    """What a call does (``Bid``: the number of the bid called, -1 for a pass).  A call a
+    partner names in a seat's place (a ``ProxyCall`` rule) is that seat's own: it uses his
+    turn, and a bid so made is his; the log and the seat that would declare it know who
+    named it."""
+    game = w.game
+    proxy = game.constructs(K.ProxyCall)
+    seat, namer, bid = Local("seat"), Get("turn"), Bid()
+    caller: Value = (Cond(Op(">=", Get("proxy"), Lit(0)), Get("proxy"), Get("turn")) if proxy
+                     else Get("turn"))
+    effects: list[Effect] = [Let("seat", caller), Set("calls", Appended(Get("calls"), seat, bid)),
+                             Set("seat_calls", PlusAt(Get("seat_calls"), seat, 1))]
+    if proxy and proxy[0][1].counts_for_partner:  # type: ignore[attr-defined]
+        effects.append(When(Op(">=", Get("proxy"), Lit(0)),
+                            (Set("seat_calls", PlusAt(Get("seat_calls"), namer, 1)),)))
+    again = Op("==", bid, Get("standing"))
+    raised: tuple[Effect, ...] = (Set("passes_in_row", Lit(0)), Set("stage_bid", Lit(True)))
+    # a new highest bid: the seats that joined or accepted the last lose it
+    new_high: tuple[Effect, ...] = (
+        Set("standing", bid), Set("high_bidder", seat), Set("passes_in_row", Lit(0)),
+        Set("stage_bid", Lit(True)), Set("high_namer", namer))
+    program = w.program
+    if program.joinable or program.partner_by_call:
+        new_high += (Set("joined", Lit(0)), Set("accepter", Lit(-1)))
+    on_bid = new_high
+    if program.partner_by_call:  # the same bid again, which one other seat may accept
+        table = tuple(game.acceptable_bids)
+        on_bid = (When(Op("and", Op("and", again, Entry(table, bid, "acceptable")),
+                          Op("and", Op("==", Get("accepter"), Lit(-1)),
+                             Op("!=", seat, Get("high_bidder")))),
+                       (Set("accepter", seat), *raised), on_bid),)
+    if program.joinable:  # the same bid again, which the rules let a seat join
+        table = tuple(game.joinable_bids)
+        join_rule = game.constructs(K.SameBidJoins)[0][0].id
+        on_bid = (When(Op("and", again, Entry(table, bid, "joinable")),
+                       (Set("joined", Op("|", Get("joined"), Bit(seat))), *raised,
+                        Fire(join_rule)), on_bid),)
+    effects += [
+        When(Op(">=", bid, Lit(0)), on_bid,
+             (Set("passes_in_row", Op("+", Get("passes_in_row"), Lit(1))),
+              Set("passed", Op("|", Get("passed"), Bit(seat))))),
+        Set("stage_calls", Op("+", Get("stage_calls"), Lit(1))), Record(namer),
+        # the rule that ends the stage reads the state after the call, the turn not yet
+        # passed on; the seat idle for the deal makes no call
+        Let("over", ends), Set("turn", SeatFrom(After(seat), (Get("idle"),)))]
+    if proxy:
+        effects.append(Set("proxy", Lit(-1)))
+    return tuple(effects)
 
 
 def set_aside_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """Cards laid aside by the seat that would declare, after an auction stage: cards laid
-    aside before go back to their owners first."""
+    aside before go back to their owners first.  Each card laid goes from his hand to his
+    cards aside (its suit is trumps where the rule says so), until he has laid the rule's
+    number."""
+    body = phase.body
+    assert isinstance(body, K.SetAside)
+    mine = Only(Get("turn"), Acted())
+    effects: tuple[Effect, ...] = (Fire(phase.opened_by), Set("hands", Less(Get("hands"), mine)),
+                                   Set("aside", Joined(Get("aside"), mine)))
+    if body.names_trump:
+        effects += (Set("trump", SuitOf(Acted())),)
+    effects += (Record(Get("turn")),)
     return (Step(_staged("set aside", phase.stage), "set aside", phase.stage, phase.opened_by,
-                 "lay a card aside",
+                 "lay a card of his hand aside face down",
                  when=w.stated(phase.when, "call", "sets_aside", phase.opened_by),
                  enter=(Set("hands", Joined(Get("hands"), Get("aside"))),
                         Set("aside", Lit(0, per_seat=True)), Set("turn", w.maker)),
-                 actor=Get("turn"), legal=phase.rules),)
+                 actor=Get("turn"), legal=phase.rules,
+                 ends=AtLeast(Count(At(Get("aside"), Get("turn"))), Lit(body.count)),
+                 card="lay", effects=effects),)
 
 
 def exchange_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
-    """The declarer takes the talon into his hand, then discards."""
-    return (Step("exchange", "exchange", None, phase.opened_by, "discard a card",
+    """The declarer takes the talon into his hand, then discards the rule's number of
+    cards, one at a time, from his hand."""
+    body = phase.body
+    assert isinstance(body, K.TakeTalon)
+    return (Step("exchange", "exchange", None, phase.opened_by,
+                 "discard a card of his hand face down",
                  when=w.stated(phase.when, "status", "takes_the_talon", phase.opened_by),
                  enter=(Fire(phase.opened_by),
                         Set("hands", Joined(Get("hands"), Only(Get("declarer"), Get("talon")))),
                         Set("turn", Get("declarer")), Set("talon", Lit(0))),
-                 actor=Get("turn"), legal=phase.rules),)
+                 actor=Get("turn"), legal=phase.rules,
+                 ends=AtLeast(Count(Get("discards")), Lit(body.discards)),
+                 card="discard", refused_by=phase.opened_by,
+                 effects=(Set("hands", Less(Get("hands"), Only(Get("turn"), Acted()))),
+                          Set("discards", Joined(Get("discards"), Acted())),
+                          Record(Get("turn")))),)
 
 
 def drop_out_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
@@ -346,10 +637,45 @@ def play_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
                  actor=Get("turn"), legal=phase.rules),)
 
 
-def settle_step() -> Step:
-    """The auction (and the cards laid aside after it) over: the contract is settled before
-    any later step is judged."""
-    return Step("settle", None, None, None, None, enter=(Judge(Judgement.SETTLE),))
+def settle_step(w: _Writer) -> Step:
+    """The auction (and the cards laid aside after it) over, the contract is settled before
+    any later step is judged: the standing bid, the seat that would declare it, trumps (as a
+    rule states them, or the contract's strain unless a card laid aside names them), the
+    seats that declare, then who plays with whom and who leads (:func:`seat_the_play`)."""
+    game = w.game
+    effects: list[Effect] = [Set("contract", Get("standing")), Set("declarer", w.maker)]
+    if game.constructs(K.TrumpIs):
+        effects.append(Set("trump", Stated(D.trump(game), "status", "trump")))
+    elif not any(b.names_trump for _r, b in game.constructs(K.SetAside)):  # type: ignore[attr-defined]
+        strains = tuple(suit_code(b.strain) for b in game.ladder)
+        effects.append(Set("trump", Entry(strains, Get("contract"), "strain")))
+    effects.append(Set("declarers", Op("|", Bit(Get("declarer")), Get("joined"))))
+    return Step("settle", None, None, None, None, enter=(*effects, *seat_the_play(game)))
+
+
+def seat_the_play(game: Game) -> tuple[Effect, ...]:
+    """The declarer known: his partner (the seat that accepted his bid, or as a rule forms
+    him, or none: himself), the seat a rule makes sit out, and the first leader (past the
+    seats out of the play)."""
+    program = game.program
+    partner: Value = (Stated(program.partner, "status", "partner") if program.partner is not None
+                      else Get("declarer"))
+    effects: list[Effect] = [
+        Set("partner", Cond(Op(">=", Get("accepter"), Lit(0)), Get("accepter"), partner))]
+    sits = game.constructs(K.SitsOut)
+    if sits:
+        rule, body = sits[0]
+        effects.append(When(Stated(body.when, "status", "sits_out", rule.id),  # type: ignore[attr-defined]
+                            (Let("out", Stated(body.seat, "status", "sitter", rule.id)),  # type: ignore[attr-defined]
+                             Fire(rule.id)), (Let("out", Lit(-1)),)))
+    else:
+        effects.append(Let("out", Lit(-1)))
+    play = program.phase(PhaseKind.PLAY)
+    assert play is not None and play.first is not None
+    first = Stated(play.first, "first_lead", "first_leader", play.opened_by)
+    return (*effects, Let("leader", SeatFrom(first, outside=Get("absent"))),
+            Set("out", Local("out")), Set("leader", Local("leader")),
+            Set("turn", Local("leader")))
 
 
 # the block that writes the steps of each kind of phase
@@ -369,7 +695,7 @@ def lower_steps(game: Game) -> tuple[Step, ...]:
     settled = False
     for phase in game.program.phases:
         if not settled and phase.kind not in _BEFORE_CONTRACT:
-            steps.append(settle_step())
+            steps.append(settle_step(w))
             settled = True
         steps += BLOCKS[phase.kind](w, phase)
     out = []
@@ -379,11 +705,32 @@ def lower_steps(game: Game) -> tuple[Step, ...]:
     return tuple(out)
 
 
+def _lines(effects: tuple[Effect, ...], indent: str = "") -> list[str]:
+    """Effects as lines of text, a branch's effects indented under it."""
+    out: list[str] = []
+    for e in effects:
+        if isinstance(e, When):
+            out.append(f"{indent}if {e.test}:")
+            out += _lines(e.then, indent + "    ")
+            if e.orelse:
+                out.append(f"{indent}else:")
+                out += _lines(e.orelse, indent + "    ")
+        else:
+            out.append(f"{indent}{e}")
+    return out
+
+
 def effects_text(step: Step) -> tuple[str, ...]:
     """A step's entry, one line an effect (for the docs and for readers)."""
-    return tuple(str(e) for e in step.enter)
+    return tuple(_lines(step.enter))
 
 
-__all__ = ["BLOCKS", "FIELDS", "STATE", "Block", "Effect", "Field", "FieldKind", "Fire", "Get",
-           "Joined", "Judge", "Judgement", "Less", "Lit", "Only", "SeatFrom", "Set", "Share",
-           "Stated", "Step", "Value", "effects_text", "lower_steps"]
+def action_text(step: Step) -> tuple[str, ...]:
+    """What each action of a step does, one line an effect."""
+    return tuple(_lines(step.effects))
+
+
+__all__ = ["BLOCKS", "FIELDS", "STATE", "Acted", "At", "AtLeast", "Block", "Count", "Effect",
+           "Field", "FieldKind", "Fire", "Get", "Joined", "Judge", "Judgement", "Less", "Lit",
+           "Only", "SeatFrom", "Set", "Share", "Stated", "Step", "SuitOf", "Value", "seat_the_play",
+           "action_text", "effects_text", "lower_steps", "per_seat"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec.dsl._build import suit_code
 from spec.dsl._constructs import AllOut
 from spec.dsl._nodes import Scope
 from spec.engine._compiled import _CACHE_SIZE, ALONE, INVITE, CompiledRules
@@ -104,44 +103,9 @@ class Auction(CompiledRules):
         return b  # type: ignore[no-any-return]
 
     def _do_call(self, w: Any, call: Call, b: int) -> None:
-        # a call named by the partner in a seat's place is that seat's own call, for every
-        # rule of the auction: it uses his turn, and a bid so made is his; the log and the
-        # seat that would declare it (a ProxyCall rule says which) know who named it
-        namer, proxy = w.turn, w.proxy
-        seat = proxy if proxy >= 0 else namer
-        w.calls = w.calls + ((seat, b),)
-        w.seat_calls = self._plus[seat](w.seat_calls, 1)
-        if proxy >= 0 and self._proxy_counts:
-            w.seat_calls = self._plus[namer](w.seat_calls, 1)
-        if b >= 0:
-            if self._joinable is not None and b == w.standing and self._joinable[b]:
-                # the same bid again, which the rules let a seat join: the first to bid it
-                # stays the highest bidder, and this seat will declare with him
-                w.joined |= 1 << seat
-                fired(w, self._join_rule)
-                w.passes_in_row, w.stage_bid = 0, True
-            elif (self._acceptable is not None and b == w.standing and self._acceptable[b]
-                  and w.accepter < 0 and seat != w.high_bidder):
-                # the same bid again, which the rules let one other seat accept: its bidder
-                # stays the highest bidder, and this seat becomes his partner
-                w.accepter = seat
-                w.passes_in_row, w.stage_bid = 0, True
-            else:
-                # a new highest bid: the seats that joined or accepted the last lose it
-                w.standing, w.high_bidder, w.passes_in_row, w.stage_bid = b, seat, 0, True
-                w.high_namer, w.joined, w.accepter = namer, 0, -1
-        else:
-            w.passes_in_row += 1
-            w.passed |= 1 << seat
-        w.stage_calls += 1
-        w.log = w.log + ((namer, call),)
-        # the auction-over rule reads the state after the call, the turn not yet passed on
-        over = self._ends[w.stage - 1](w)
-        # the seat idle for the deal makes no call
-        w.turn = seat_from(seat_after(seat, self.n), self.n, (w.idle,))
-        w.proxy = -1
-        if over:
-            self._end_stage(w)
+        """The call ``call`` (bid number ``b``, -1 for a pass) applied, as the auction steps
+        say (the handler generated from them)."""
+        self._call_handler(w, call, b)  # type: ignore[attr-defined]
 
     def _end_stage(self, w: Any) -> None:
         """The auction of ``w.stage`` is over: set cards aside, deal on, play, or redeal."""
@@ -245,22 +209,6 @@ class Auction(CompiledRules):
         w.leader = self.present_after(w.leader, w.absent)
         self._advance(w)  # type: ignore[attr-defined]
 
-    def _check_discard(self, s: State, discard: Discard) -> int:
-        assert self._take_talon is not None
-        deck = self.game.deck
-        if discard.card not in deck or not s.hands[s.turn] >> deck.index(discard.card) & 1:
-            raise self._refuse(self._take_talon[0], f"{discard.card} is not in "  # type: ignore[attr-defined]
-                               f"{self.table.name(s.turn)}'s hand ({s.hand(s.turn)})", discard)
-        return deck.index(discard.card)
-
-    def _do_discard(self, w: Any, discard: Discard, i: int) -> None:
-        assert self._take_talon is not None
-        seat, bit = w.turn, 1 << i
-        w.hands = tuple(h & ~bit if k == seat else h for k, h in enumerate(w.hands))
-        w.discards, w.log = w.discards | bit, w.log + ((seat, discard),)
-        if w.discards.bit_count() >= self._take_talon[2]:
-            self._advance(w)  # type: ignore[attr-defined]
-
     def _decide_options(self, s: Any) -> tuple[Declare, ...]:
         assert self._decide is not None
         return tuple(d for d, when, _sets in self._decide[2] if when(s))
@@ -293,7 +241,7 @@ class Auction(CompiledRules):
                     seat, name = s, n
             w.log = w.log + ((w.turn, decl),)
             w.declarer, w.declarers, w.joined = seat, 1 << seat, 0
-            self._seat_the_play(w)  # type: ignore[attr-defined]
+            self._seat_the_play(w)
             w.turn = seat
             decl = Declare(name)
             w.log, log = w.log[:-1], w.log  # the winner's choice sets the values
@@ -327,28 +275,17 @@ class Auction(CompiledRules):
                 tv[index] = value(w)
             w.tracked = tuple(tv)
 
-    def _check_lay(self, s: State, lay: Lay) -> int:
+    def _check_card(self, s: State, action: Lay | Discard, step: Any) -> int:
+        """The number of the card ``action`` acts, refused unless the actor holds it."""
         deck = self.game.deck
-        if lay.card not in deck:
-            raise self._refuse(None, f"{lay.card} is not in the {deck.name} deck", lay)  # type: ignore[attr-defined]
-        i = deck.index(lay.card)
+        if action.card not in deck:
+            raise self._refuse(None, f"{action.card} is not in the {deck.name} deck", action)  # type: ignore[attr-defined]
+        i = deck.index(action.card)
         if not s.hands[s.turn] >> i & 1:
-            raise self._refuse(None, f"{lay.card} is not in {self.table.name(s.turn)}'s hand "  # type: ignore[attr-defined]
-                               f"({s.hand(s.turn)})", lay)
+            rule = self.game.rule(step.refused_by) if step.refused_by is not None else None
+            raise self._refuse(rule, f"{action.card} is not in {self.table.name(s.turn)}'s hand "  # type: ignore[attr-defined]
+                               f"({s.hand(s.turn)})", action)
         return i
-
-    def _do_lay(self, w: Any, lay: Lay, i: int) -> None:
-        body = self._set_aside[w.stage][0]
-        seat = w.turn
-        hands_l, aside_l = list(w.hands), list(w.aside)
-        hands_l[seat] &= ~(1 << i)
-        aside_l[seat] |= 1 << i
-        fired(w, self._set_aside_rule[w.stage])
-        w.hands, w.aside, w.log = tuple(hands_l), tuple(aside_l), w.log + ((seat, lay),)
-        if body.names_trump:
-            w.trump = suit_code(lay.card.suit)
-        if aside_l[seat].bit_count() >= body.count:
-            self._advance(w)  # type: ignore[attr-defined]
 
     def _check_declare(self, s: State, decl: Declare) -> None:
         name = self.table.name(s.turn)

@@ -363,13 +363,16 @@ class CompiledRules:
             bit += 1
         self._lay_shift = bit
         for i, lay in enumerate(self._lays):
-            known[id(lay)] = (lay, 1 << (bit + i), self._do_lay, i)  # type: ignore[attr-defined]
+            known[id(lay)] = (lay, 1 << (bit + i), self._do_card, i)  # type: ignore[attr-defined]
         bit += len(self._lays)
         self._discards = tuple(Discard(c) for c in deck)
         self._discard_shift = bit
         for i, discard in enumerate(self._discards):
-            known[id(discard)] = (discard, 1 << (bit + i), self._do_discard, i)  # type: ignore[attr-defined]
+            known[id(discard)] = (discard, 1 << (bit + i), self._do_card, i)  # type: ignore[attr-defined]
         bit += len(self._discards)
+        # the actions of each kind of card step, by card number, and where their bits begin
+        self._card_table = {"lay": self._lays, "discard": self._discards}
+        self._card_shift = {"lay": self._lay_shift, "discard": self._discard_shift}
         for d in {id(d): d for d in self._all_declares()}.values():
             known[id(d)] = (d, 1 << bit, self._do_declare, None)  # type: ignore[attr-defined]
             bit += 1

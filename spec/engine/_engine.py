@@ -17,12 +17,11 @@ from spec.engine._playout_rich import RichPlayout
 from spec.engine._probes import Probes
 from spec.engine._reading import EngineReading
 from spec.engine._state import (
+    CARD_ACTIONS,
     PASS,
     Action,
     Call,
     Declare,
-    Discard,
-    Lay,
     Phase,
     Play,
     State,
@@ -47,13 +46,12 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         self._quick_calls = not self._call_announce and self._proxy_when is None
         self._quick_play = self._quick_playout_fn() if self._quick_tricks else None
         self._rich_play = self._rich_playout_fn()
-        # calls: applied by a handler generated for the game where no partner calls
-        self._call_handler = self._do_call
-        if self._proxy_when is None:
-            self._call_handler = handler = self._quick_call_handler()
-            for c in (PASS, *self._calls):
-                call, bit, _do, b = self._known[id(c)]
-                self._known[id(c)] = (call, bit, handler, b)
+        # calls: applied by a handler generated from the auction steps
+        self._seat_the_play = self._seat_the_play_fn()  # for a choice that settles the declarer
+        self._call_handler = handler = self._quick_call_handler()
+        for c in (PASS, *self._calls):
+            call, bit, _do, b = self._known[id(c)]
+            self._known[id(c)] = (call, bit, handler, b)
         self._quick_auction = self._quick_auction_fn() if self._quick_calls else None
         self._rich_auction = self._rich_auction_fn()
         self._plain_legal = self._plain_legal_fn() if self._plays_of is not None else None
@@ -96,14 +94,10 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
             acts, bits = self._play_actions(s)
         elif phase is Phase.AUCTION:
             acts, bits = self._auction_actions(s)
-        elif phase is Phase.SET_ASIDE:
-            hand = s.hands[s.turn]
-            acts = tuple(self._lays[i] for i in range(len(self.game.deck)) if hand >> i & 1)
-            bits = hand << self._lay_shift
-        elif phase is Phase.EXCHANGE:
-            hand = s.hands[s.turn]
-            acts = tuple(self._discards[i] for i in range(len(self.game.deck)) if hand >> i & 1)
-            bits = hand << self._discard_shift
+        elif (step := self.card_step(s)) is not None:  # a card of the actor's hand
+            hand, table = s.hands[s.turn], self._card_table[step.card]  # type: ignore[index]
+            acts = tuple(table[i] for i in range(len(self.game.deck)) if hand >> i & 1)
+            bits = hand << self._card_shift[step.card]  # type: ignore[index]
         elif phase is Phase.DECIDE:
             acts = self._decide_options(s)
             bits = self._declared_bits(list(acts))
@@ -184,17 +178,12 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
                                    f"call (a bid such as '{self.ladder[0]}' or 'pass'), "
                                    f"not play {action}", action)
             return self._call_handler, self._check_call(s, action)
-        if s.phase is Phase.SET_ASIDE:
-            if not isinstance(action, Lay):
-                raise self._refuse(None, f"{self.table.name(s.turn)} must lay a card of his "
-                                   f"hand aside face down ({s.hand(s.turn)}), not {action}",
-                                   action)
-            return self._do_lay, self._check_lay(s, action)
-        if s.phase is Phase.EXCHANGE:
-            if not isinstance(action, Discard):
-                raise self._refuse(None, f"{self.table.name(s.turn)} must discard a card of his "
-                                   f"hand face down ({s.hand(s.turn)}), not {action}", action)
-            return self._do_discard, self._check_discard(s, action)
+        step = self.card_step(s)
+        if step is not None:  # a card of the actor's hand
+            if not isinstance(action, CARD_ACTIONS[step.card]):  # type: ignore[index]
+                raise self._refuse(None, f"{self.table.name(s.turn)} must {step.action} "
+                                   f"({s.hand(s.turn)}), not {action}", action)
+            return self._do_card, self._check_card(s, action, step)
         raise self._refuse(None, "the deal is over: no more actions", action)
 
 
@@ -278,10 +267,9 @@ def parse_action(state: State, text: str) -> Action:
         return Declare(t.lower())
     if t.lower() in state.engine.announcements_in.get(state.phase, ()):
         return Declare(t.lower())
-    if state.phase is Phase.SET_ASIDE:
-        return Lay(game.deck.parse_card(t))
-    if state.phase is Phase.EXCHANGE:
-        return Discard(game.deck.parse_card(t))
+    step = state.engine.card_step(state)
+    if step is not None:  # a card of the actor's hand
+        return CARD_ACTIONS[step.card](game.deck.parse_card(t))  # type: ignore[index]
     if state.phase is Phase.AUCTION:
         if t.lower() in ("pass", "p", "-"):
             return PASS

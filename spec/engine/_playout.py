@@ -57,8 +57,9 @@ class Playout(CompiledRules):
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
         quick, play_on = self._quick_play, self._rich_play or self._play_on
         auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
-        over, play, auction, set_aside = Phase.OVER, Phase.PLAY, Phase.AUCTION, Phase.SET_ASIDE
-        exchange, decide, drop_out = Phase.EXCHANGE, Phase.DECIDE, Phase.DROP_OUT
+        over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
+        decide, drop_out = Phase.DECIDE, Phase.DROP_OUT
+        card_step = self.card_step  # type: ignore[attr-defined]
         while True:
             phase = w.phase
             endless = self.endless(w)  # type: ignore[attr-defined]
@@ -80,17 +81,15 @@ class Playout(CompiledRules):
                     break
                 play_on(w, draw)
                 continue
-            if phase is set_aside or phase is exchange:  # one action per card of the hand, in card order
+            step = card_step(w)
+            if step is not None:  # one action per card of the hand, in card order
                 hand = w.hands[w.turn]
                 if not hand:
                     raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
                 for _ in range(int(draw() * hand.bit_count())):
                     hand &= hand - 1
                 i = (hand & -hand).bit_length() - 1
-                if phase is set_aside:
-                    self._do_lay(w, self._lays[i], i)  # type: ignore[attr-defined]
-                else:
-                    self._do_discard(w, self._discards[i], i)  # type: ignore[attr-defined]
+                self._do_card(w, self._card_table[step.card][i], i)  # type: ignore[attr-defined]
                 continue
             if phase is decide:
                 options = self._decide_options(w)  # type: ignore[attr-defined]

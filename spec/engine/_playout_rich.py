@@ -322,10 +322,10 @@ class RichPlayout(CompiledRules):
         among the announcements required, when some are), for a game with announcements
         in the auction or a partner calling in a seat's place; None for any other game.
 
-        A seat's own call is applied by the statements of
-        :meth:`~spec.engine._calls.QuickCalls._call_effect`, a partner's call in its place
-        by ``_do_call``, the request by ``_ask_partner``; an announcement, drawn or
-        required, is found in the list of actions and goes to its handler.
+        A call, a seat's own or his partner's in his place, is applied by the statements of
+        :meth:`~spec.engine._calls.QuickCalls._call_effect`, the request by
+        ``_ask_partner``; an announcement, drawn or required, is found in the list of
+        actions and goes to its handler.
         """
         if self._quick_calls:  # type: ignore[attr-defined]
             return None
@@ -372,11 +372,6 @@ class RichPlayout(CompiledRules):
             "            if r_ < n_:",
             "                call_ = acts_[r_]",
             "                b_ = bid_of_[id(call_)]",
-            "                if w.proxy >= 0:  # the partner calls in the seat's place",
-            "                    do_call_(w, call_, b_)",
-            "                    if w.phase is not AUCTION_:",
-            "                        return",
-            "                    continue",
             *_indent(self._call_effect(), 4),  # type: ignore[attr-defined]
             "                if over_:",
             "                    end_stage_(w)",

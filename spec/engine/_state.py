@@ -69,6 +69,10 @@ class Discard:
         return str(self.card)
 
 
+# the actions of a step whose action is a card of the actor's hand, by their name in a record
+CARD_ACTIONS: dict[str, type] = {"lay": Lay, "discard": Discard}
+
+
 @dataclass(frozen=True, slots=True)
 class Declare:
     """An announcement the rules allow on a turn: ``open``, ``caps``, ``partner`` ..."""

@@ -14,7 +14,7 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst import Directive
 
-from spec.dsl._steps import Step, effects_text
+from spec.dsl._steps import Step, action_text, effects_text
 from spec.registry import GAMES
 
 WIDTH, PAD, LINE, GAP, SKIP = 460, 10, 16, 34, 60
@@ -29,9 +29,13 @@ def _lines(step: Step) -> list[tuple[str, str]]:
         out.append((f"{step.actor} acts: {step.action}", "plain"))
     if step.when is not None:
         out.append((f"only when: {step.when}", "when"))
+    out += [(f"· {text}", "effect") for text in effects_text(step)]
+    acts = action_text(step)
+    if acts:
+        out.append(("each action:", "plain"))
+        out += [(f"  {text}", "effect") for text in acts]
     if step.ends is not None:
         out.append((f"ends when: {step.ends}", "when"))
-    out += [(f"· {text}", "effect") for text in effects_text(step)]
     if step.legal:
         rules = ", ".join(step.legal)
         out.append((f"actions judged by: {rules}", "rules"))
@@ -39,13 +43,16 @@ def _lines(step: Step) -> list[tuple[str, str]]:
 
 
 def _wrap(text: str, width: int = 70) -> list[str]:
-    words, rows, row = text.split(" "), [], ""
-    for word in words:
-        if row and len(row) + 1 + len(word) > width:
+    """``text`` in rows of at most about ``width`` characters, its indentation kept and
+    each continuation indented two more."""
+    lead = text[:len(text) - len(text.lstrip(" "))]
+    rows, row = [], lead
+    for word in text.split():
+        if row.strip() and len(row) + 1 + len(word) > width:
             rows.append(row)
-            row = "  " + word
+            row = lead + "  " + word
         else:
-            row = f"{row} {word}" if row else word
+            row = f"{row} {word}" if row.strip() else row + word
     return rows + [row]
 
 
@@ -74,7 +81,7 @@ def svg(steps: tuple[Step, ...]) -> str:
                    f'fill="{fill}" stroke="#333"/>')
         for j, (text, style) in enumerate(rows):
             out.append(f'<text x="{2 * PAD}" y="{top + PAD + LINE * (j + 1) - 4}" '
-                       f'{_STYLE[style]}>{escape(text)}</text>')
+                       f'xml:space="preserve" {_STYLE[style]}>{escape(text)}</text>')
         if i + 1 < len(steps):
             x, y0, y1 = PAD + WIDTH // 2, top + height, boxes[i + 1][0]
             out.append(f'<line x1="{x}" y1="{y0}" x2="{x}" y2="{y1}" stroke="#333" '

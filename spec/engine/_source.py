@@ -1,0 +1,260 @@
+"""Python generated from the steps of a deal: the engine's one reading of the step language.
+
+Each step of :attr:`Game.steps <spec.dsl._build.Game.steps>` says, as data, what its entry
+does and what each of its actions does (:mod:`spec.dsl._steps`).  :class:`StepSource`
+writes those effects as the statements of a Python function over the working copy ``w``
+of a state, with the game's answers written in (the rules a step judges inlined, its
+tables bound as constants), and compiles it once per engine, as a simulator compiles the
+switch a state machine was lowered to.  The per-action path (``apply``) and the fast
+playouts call the same generated functions, so a deal runs the same whichever way it is
+played.
+
+Names in the generated code end with ``_`` (``seat_``, ``over_``), apart from ``w``, ``s``
+(the state the inlined rules read, the same object) and the names the inlined rules bind.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from spec.dsl import _steps as S
+from spec.engine._compiled import CompiledRules
+from spec.engine._state import Phase
+
+# the operators of the step language, as Python writes them
+_OPS = {"+": "+", "|": "|", "&": "&", "==": "==", "!=": "!=", ">=": ">=", "and": "and"}
+
+
+class _Writer:
+    """The statements of one generated function under construction."""
+
+    def __init__(self, engine: StepSource, action: str = "action_") -> None:
+        self.engine = engine
+        self.action = action  # the name the action is bound to
+        self.lines: list[str] = []
+        self.depth = 1
+        self.temps = 0
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}_"
+
+
+class StepSource(CompiledRules):
+    """Generates and compiles the functions that run the steps (see the module)."""
+
+    def _step_ns(self) -> dict[str, Any]:
+        """The globals of generated step code: the game's tables and the engine's helpers."""
+        ns = getattr(self, "_step_globals", None)
+        if ns is None:
+            deck = self.game.deck
+            from spec.dsl._nodes import suit_code
+            ns = self._step_globals = dict(self.tables.ns)
+            ns.update(plus_=self._plus, next_seat_=self._next_seat, range_n_=range(self.n),
+                      suit_of_card_=tuple(suit_code(c.suit) for c in deck),
+                      void_now_=self._void_now)  # type: ignore[attr-defined]
+        return ns
+
+    def _step_fn(self, name: str, params: str, body: Callable[[_Writer], None],
+                 **extra: Any) -> Callable[..., Any]:
+        """A function ``name(params)`` whose statements ``body`` writes."""
+        out = _Writer(self)
+        body(out)
+        src = [f"def {name}({params}):", "    s = w", *out.lines]
+        ns = {**self._step_ns(), **extra}  # each function its own globals
+        code = compile("\n".join(src) + "\n", f"<{self.game.key}:{name}>", "exec")
+        exec(code, ns)  # noqa: S102  # generated from the game's steps
+        return ns[name]  # type: ignore[no-any-return]
+
+    def step_lines(self, effects: Sequence[S.Effect], depth: int = 0, action: str = "action_"
+                   ) -> list[str]:
+        """The statements of ``effects``, indented ``depth`` levels, for a function generated
+        elsewhere (its globals must hold :meth:`_step_ns`; ``action``: the name the action
+        is bound to there)."""
+        out = _Writer(self, action)
+        out.depth = depth
+        self._effects(out, effects)
+        return out.lines
+
+    # -- effects -------------------------------------------------------------------------
+    def _effects(self, out: _Writer, effects: Sequence[S.Effect]) -> None:
+        for e in effects:
+            self._effect(out, e)
+
+    def _effect(self, out: _Writer, e: S.Effect) -> None:  # noqa: C901 - one case per effect
+        if isinstance(e, S.Set):
+            out.emit(f"w.{e.field} = {self._value(out, e.value)}")
+        elif isinstance(e, S.Let):
+            out.emit(f"{e.name}_ = {self._value(out, e.value)}")
+        elif isinstance(e, S.Fire):
+            out.emit(f"w.fired = w.fired + ((len(w.log), {e.rule!r}),)")
+        elif isinstance(e, S.Record):
+            out.emit(f"w.log = w.log + (({self._value(out, e.seat)}, {out.action}),)")
+        elif isinstance(e, S.When):
+            out.emit(f"if {self._value(out, e.test)}:")
+            out.depth += 1
+            self._effects(out, e.then) if e.then else out.emit("pass")
+            out.depth -= 1
+            if e.orelse:
+                out.emit("else:")
+                out.depth += 1
+                self._effects(out, e.orelse)
+                out.depth -= 1
+        else:
+            assert e.what is S.Judgement.VOID
+            out.emit("void_now_(w)")
+
+    # -- values --------------------------------------------------------------------------
+    def _value(self, out: _Writer, v: S.Value) -> str:  # noqa: C901 - one case per value
+        """``v`` as a Python expression; statements it needs first are written to ``out``."""
+        if isinstance(v, S.Get):
+            return f"w.{v.field}"
+        if isinstance(v, S.Local):
+            return f"{v.name}_"
+        if isinstance(v, S.Lit):
+            return repr((v.value,) * self.n if v.per_seat else v.value)
+        if isinstance(v, S.Bid):
+            return "b_"
+        if isinstance(v, S.Acted):
+            return "x_"
+        if isinstance(v, S.Op):
+            return f"({self._value(out, v.a)} {_OPS[v.op]} {self._value(out, v.b)})"
+        if isinstance(v, S.Cond):
+            return (f"({self._value(out, v.a)} if {self._value(out, v.test)} "
+                    f"else {self._value(out, v.b)})")
+        if isinstance(v, S.Bit):
+            return f"(1 << {self._value(out, v.seat)})"
+        if isinstance(v, S.After):
+            return f"next_seat_[{self._value(out, v.seat)}]"
+        if isinstance(v, S.Entry):
+            name = f"{v.name}_{id(v.table)}_"
+            self._step_ns()[name] = v.table
+            return f"{name}[{self._value(out, v.index)}]"
+        if isinstance(v, S.PlusAt):
+            return f"plus_[{self._value(out, v.seat)}]({self._value(out, v.place)}, {v.amount})"
+        if isinstance(v, S.Appended):
+            return (f"{self._value(out, v.place)} + "
+                    f"(({self._value(out, v.a)}, {self._value(out, v.b)}),)")
+        if isinstance(v, S.Stated):
+            return self._stated(out, v)
+        if isinstance(v, S.SeatFrom):
+            return self._seat_from(out, v)
+        return self._cards(out, v)
+
+    def _stated(self, out: _Writer, v: S.Stated) -> str:
+        """A rule's expression, inlined: the statements that read what it needs, then it."""
+        lines, expr, _inputs = getattr(self.envs, v.scope).inline(self.game, self.tables, v.expr)
+        for line in lines:
+            out.emit(line)
+        return f"({expr})"
+
+    def _seat_from(self, out: _Writer, v: S.SeatFrom) -> str:
+        """The first seat from ``v.seat`` on, in the order of play, that is none of
+        ``v.skip``: one step on past a single seat, a loop past several."""
+        t = out.temp()
+        first = v.seat
+        start = (f"next_seat_[{self._value(out, first.seat)}]" if isinstance(first, S.After)
+                 else f"{self._value(out, first)} % {self.n}")
+        out.emit(f"{t} = {start}")
+        skips = [self._value(out, k) for k in v.skip]
+        if len(skips) == 1:
+            out.emit(f"if {t} == {skips[0]}:")
+            out.emit(f"    {t} = next_seat_[{t}]")
+        elif skips:
+            out.emit(f"while {t} in ({', '.join(skips)},):")
+            out.emit(f"    {t} = next_seat_[{t}]")
+        if v.outside is not None:
+            outside = out.temp()
+            out.emit(f"{outside} = {self._value(out, v.outside)}")
+            out.emit(f"while {outside} >> {t} & 1:")
+            out.emit(f"    {t} = next_seat_[{t}]")
+        return t
+
+    def _cards(self, out: _Writer, v: S.Value) -> str:  # noqa: C901 - one case per value
+        """A value of cards: a set, or one per seat."""
+        if isinstance(v, S.Joined | S.Less):
+            a, b = self._value(out, v.a), self._value(out, v.b)
+            op = "|" if isinstance(v, S.Joined) else "& ~"
+            if not S.per_seat(v):
+                return f"({a} {op} {b})"
+            return f"tuple(p_ {op} q_ for p_, q_ in zip({a}, {b}))"
+        if isinstance(v, S.Only):
+            seat, cards = out.temp(), out.temp()
+            out.emit(f"{seat} = {self._value(out, v.seat)}")
+            out.emit(f"{cards} = {self._value(out, v.cards)}")
+            return f"tuple({cards} if i_ == {seat} else 0 for i_ in range_n_)"
+        if isinstance(v, S.At):
+            return f"{self._value(out, v.place)}[{self._value(out, v.seat)}]"
+        if isinstance(v, S.Count):
+            return f"({self._value(out, v.cards)}).bit_count()"
+        if isinstance(v, S.AtLeast):
+            return f"({self._value(out, v.a)} >= {self._value(out, v.b)})"
+        if isinstance(v, S.SuitOf):
+            return f"suit_of_card_[({self._value(out, v.cards)}).bit_length() - 1]"
+        assert isinstance(v, S.Share), v
+        name = f"share_{v.stage}_"
+        self._step_ns()[name] = self._share(v.stage)
+        return f"{name}(w.pending)"
+
+    def _share(self, stage: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+        """Per seat, the cards of dealing stage ``stage`` still to come to it: the lowest of
+        its pending cards, as many as the stage's packets give; all of them in the last."""
+        share = sum(self.game.program.packets[stage - 1])
+        if stage == self.stages:
+            return lambda pending: tuple(pending)
+
+        def cards(pending: tuple[int, ...]) -> tuple[int, ...]:
+            out = []
+            for rest in pending:
+                now = 0
+                for _ in range(share):
+                    low = rest & -rest
+                    now |= low
+                    rest ^= low
+                out.append(now)
+            return tuple(out)
+        return cards
+
+    # -- the functions the engine calls --------------------------------------------------
+    def _seat_the_play_fn(self) -> Callable[[Any], None]:
+        """``seat_the_play(w)``: the declarer known, his partner, who sits out and who leads
+        (:func:`spec.dsl._steps.seat_the_play`), for a choice that settles the declarer."""
+        return self._step_fn("seat_the_play", "w",
+                             lambda out: self._effects(out, S.seat_the_play(self.game)))
+
+    def _entry_fn(self, step: S.Step, index: int) -> Callable[[Any], None]:
+        """``enter(w)``: the step's phase shown and its entry's effects."""
+        phase = Phase(step.phase) if step.phase is not None else None
+
+        def body(out: _Writer) -> None:
+            if phase is not None:
+                out.emit("w.phase = phase_")
+            self._effects(out, step.enter)
+            if not out.lines:
+                out.emit("pass")
+        return self._step_fn(f"enter_{index}", "w", body, phase_=phase)
+
+    def _when_fn(self, step: S.Step, index: int) -> Callable[[Any], bool]:
+        """``takes_place(w)``: whether the step takes place, read in the state the step
+        before it leaves."""
+        assert step.when is not None
+
+        def body(out: _Writer) -> None:
+            out.emit(f"return {self._value(out, step.when)}")  # type: ignore[arg-type]
+        return self._step_fn(f"takes_place_{index}", "w", body)
+
+    def _card_fn(self, step: S.Step, index: int) -> Callable[[Any, Any, int], None]:
+        """``card(w, action_, i_)``: the card ``i_`` of the actor's hand acted, then, if the
+        step is over, the next step."""
+        assert step.ends is not None
+
+        def body(out: _Writer) -> None:
+            out.emit("x_ = 1 << i_")
+            self._effects(out, step.effects)
+            out.emit(f"if {self._value(out, step.ends)}:")  # type: ignore[arg-type]
+            out.emit("    advance_(w)")
+        return self._step_fn(f"card_{index}", "w, action_, i_", body,
+                             advance_=self._advance)  # type: ignore[attr-defined]
