@@ -103,8 +103,6 @@ class CompiledRules:
         self._auction_first = [self._fn(E.call, t.first, "auction_first")  # type: ignore[union-attr]
                                for t in self._turns]
         self._first_lead = self._fn(E.first_lead, play.first, "first_lead")
-        self._ends = [self._fn(E.call, t.ends_when, "auction_over")  # type: ignore[union-attr]
-                      for t in self._turns]
         # call rules: one function for legality and one per rule for the refusal message
         self._call_rules: list[tuple[Rule, Fn, Fn]] = []
         for rule, applies, requires in D.call_rules(g):
@@ -146,12 +144,10 @@ class CompiledRules:
                         if g.program.cut_by is not None else None)
         # cards set aside after an auction stage, in the program's order of phases
         self._set_aside: dict[int, tuple[K.SetAside, Fn]] = {}
-        self._set_aside_rule: dict[int, Rule] = {}
         for phase in program.phases_of(PhaseKind.SET_ASIDE):
             body = phase.body
             assert isinstance(body, K.SetAside) and phase.when is not None
             self._set_aside[phase.stage] = (body, self._fn(E.call, phase.when, "set_aside"))
-            self._set_aside_rule[phase.stage] = g.rule(phase.opened_by)
         self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
         # who sees each kind of card, as the program's sights say (the views read it)
         self.audience: dict[Seen, Audience] = {x.seen: x.by for x in program.sights}
@@ -284,12 +280,6 @@ class CompiledRules:
         # each seat that declares chooses in turn, the best option's chooser declaring
         self._contest = bool(decide is not None and decide.body.each_declarer)  # type: ignore[union-attr]
         self._ranks = {o.name: o.rank for o in decide.body.options} if decide is not None else {}  # type: ignore[union-attr]
-        take = program.phase(PhaseKind.EXCHANGE)
-        self._take_talon: tuple[Rule, Fn, int] | None = None
-        if take is not None:
-            assert isinstance(take.body, K.TakeTalon) and take.when is not None
-            self._take_talon = (g.rule(take.opened_by), self._fn(E.status, take.when, "take_talon"),
-                                take.body.discards)
         # a seat idle for the deal (read from the dealer), and defenders who drop out
         self._idle_of: Fn | None = (self._fn(E.deal_first, program.idle, "idle_seat")
                                     if program.idle is not None else None)
