@@ -179,6 +179,26 @@ def checks_for(game: Game) -> list[Check]:
     out = [Check(pid, _generic_text(game, pid, text), "generic", fn,
                  covers=tuple(r.id for r, _b in game.rules_with(*kinds)))
            for pid, text, fn, kinds in GENERIC]
+    out += _construct_checks(game)
+    for r in game.rules:
+        if isinstance(r.body, K.Claim):
+            out.append(Check(r.id, r.text, "rule", dsl_decider(r.body.scope, r.body.holds, r.body.free, False),
+                             covers=(r.id,)))
+    for p in game.properties:
+        if not p.applies_to(game):
+            continue
+        kind = "fact" if p.source is not None else "property"
+        decide = (history_decider(p.holds) if p.scope is Scope.HISTORY
+                  else dsl_decider(p.scope, p.holds, p.free, p.exists))
+        out.append(Check(p.id, p.text, kind, decide, finding=p.finding, covers=p.covers))
+    return out
+
+
+def _construct_checks(game: Game) -> list[Check]:
+    """The generic properties that only some games have, for the constructs their rules
+    state: an accepted bid, a choice after the auction, an exchange, a pot, other readings
+    of a rule, a game target, a rubber, a tracked value that stays true."""
+    out = []
     accepts = game.constructs(K.PartnerAccepts)
     if accepts:
         out.append(Check("auction.one_accepter", "A bid is accepted at most once, never by "
@@ -231,17 +251,6 @@ def checks_for(game: Game) -> list[Check]:
                              f"Once {name.replace('_', ' ')} holds it holds for the rest of the "
                              "deal.", "generic", monotone_decider(name),
                              covers=(r.id, *(rid for rid, _s, _h in setters_of(game, name)))))
-    for r in game.rules:
-        if isinstance(r.body, K.Claim):
-            out.append(Check(r.id, r.text, "rule", dsl_decider(r.body.scope, r.body.holds, r.body.free, False),
-                             covers=(r.id,)))
-    for p in game.properties:
-        if not p.applies_to(game):
-            continue
-        kind = "fact" if p.source is not None else "property"
-        decide = (history_decider(p.holds) if p.scope is Scope.HISTORY
-                  else dsl_decider(p.scope, p.holds, p.free, p.exists))
-        out.append(Check(p.id, p.text, kind, decide, finding=p.finding, covers=p.covers))
     return out
 
 
