@@ -51,8 +51,9 @@ from spec.engine import (
 from spec.errors import IllegalActionError, NotationError
 from spec.records import replay, to_record
 from spec.registry import GAMES
+from verifier._prove.ranking import auction_bound
 from verifier._z3.solver import Solving
-from verifier.properties import Options, auction_bound
+from verifier.properties import Options
 
 
 def _forms(game: Game) -> list[Game]:

@@ -40,6 +40,7 @@ from spec.dsl._program import PhaseKind
 from spec.engine import engine_for
 from spec.errors import NotationError
 from spec.seats import seat_after, seats_from
+from verifier._prove.unrolling import auction_steps
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.encoding import (
     beating_of,
@@ -54,7 +55,6 @@ from verifier._z3.encoding import (
 )
 from verifier._z3.solver import Solving
 from verifier.deals import _Owners
-from verifier.properties import _auction_steps
 
 __all__ = ["Unrolled"]
 
@@ -655,7 +655,7 @@ def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], lis
     maker: Any = None  # the seat that would declare the standing bid
     for k, count in enumerate(calls, start=1):
         prefix = f"s{k}_" if len(calls) > 1 else ""
-        f, rows, dealer = _auction_steps(enc, count, k, prefix)
+        f, rows, dealer = auction_steps(enc, count, k, prefix)
         facts += list(f) + [dealer == u.dealer]
         facts += [enc.cards_var(f"{prefix}hand_{s}") == stage_cards[k - 1][s] & ~aside[s]
                   for s in range(n)]

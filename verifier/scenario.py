@@ -58,11 +58,12 @@ from spec.engine import (
 )
 from spec.errors import IllegalActionError, NotationError
 from spec.seats import seats_from
+from verifier._prove.ranking import auction_bound
+from verifier._prove.unrolling import auction_steps
 from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.solver import SEARCH_RLIMIT, Solving
 from verifier.errors import ReplayMismatchError, SolverUnknownError
-from verifier.properties import _auction_steps, auction_bound
 
 __all__ = ["Scenario", "Unrolling", "played_deals", "scenarios_where", "solve_scenarios",
            "unsupported"]
@@ -178,7 +179,7 @@ def _call_counts(u: Unrolled, most: int) -> list[tuple[int, ...]]:
     for stage in range(1, u.game.stages + 1):
         ok = []
         for calls in range(1, most + 1):
-            facts, rows, _dealer = _auction_steps(enc, calls, stage, f"probe{stage}_{calls}_")
+            facts, rows, _dealer = auction_steps(enc, calls, stage, f"probe{stage}_{calls}_")
             s = u.solving.solver()
             s.add(*facts, *[r["legal"] for r in rows], *[z3.Not(r["ends"]) for r in rows[:-1]],
                   rows[-1]["ends"], rows[-1]["has_after"])

@@ -46,8 +46,8 @@ from spec.engine import (
 )
 from spec.errors import NotationError, SpecDefinitionError
 from spec.registry import GAMES
+from verifier._prove.unrolling import auction_steps
 from verifier._z3.compile import Encoding, Z3Compiler
-from verifier.properties import _auction_steps
 
 KNOWN_DIVERGENCES: dict[str, str] = {}  # none: engine and Z3 agree on every value compared
 
@@ -322,7 +322,7 @@ def _unrolled(game: Game, start: State, steps: int) -> tuple[z3.Solver, list[dic
     """Z3's auction unrolled ``steps`` calls from ``start``: its dealer, hands and tracked
     values pinned to the engine's, every call legal."""
     enc = Encoding(game, z3.Context())
-    facts, rows, dealer = _auction_steps(enc, steps, 1)
+    facts, rows, dealer = auction_steps(enc, steps, 1)
     solver = z3.Solver(ctx=enc.ctx)
     solver.add(*facts, dealer == start.dealer,
                *[enc.cards_var(f"hand_{x}") == enc.bv(start.hands[x]) for x in range(game.players)],

@@ -121,15 +121,15 @@ def _ints(solving, *names):  # type: ignore[no-untyped-def]
 def test_a_witness_split_from_its_situation_is_the_whole_query(facts, term, witnessed) -> None:  # type: ignore[no-untyped-def]
     """A premise is witnessed from the facts that bear on it and, once, the whole
     situation: the same answer as one query with every fact and the premise."""
+    from verifier._prove import cones
     from verifier._z3.solver import Solving
-    from verifier.properties import _witnessed
 
     solving = Solving()
     x, y = _ints(solving, "x", "y")
     whole = solving.one_shot()
     whole.add(*facts(x, y), term(x, y))
     assert solving.sat(whole) is witnessed
-    assert _witnessed(solving, [(facts(x, y), term(x, y))]) is witnessed
+    assert cones.witnessed(solving, [(facts(x, y), term(x, y))]) is witnessed
 
 
 def test_a_proof_from_the_facts_next_to_the_claim_falls_back_to_all_that_bear() -> None:
@@ -137,13 +137,13 @@ def test_a_proof_from_the_facts_next_to_the_claim_falls_back_to_all_that_bear() 
     it, those further away do, and a claim that fails still has its counterexample."""
     import z3
 
+    from verifier._prove.cones import prove
     from verifier._z3.solver import Solving
-    from verifier.properties import _prove
 
     solving = Solving()
     x, y, z = _ints(solving, "x", "y", "z")
     facts = [x == y, y == 3, z == 7]
-    assert _prove(solving, facts, x == 3) is None  # needs y == 3, one link away
-    assert _prove(solving, facts, z3.And(x == 3, z > 6)) is None
-    model = _prove(solving, facts, z3.And(x == 3, z > 7))
+    assert prove(solving, facts, x == 3) is None  # needs y == 3, one link away
+    assert prove(solving, facts, z3.And(x == 3, z > 6)) is None
+    model = prove(solving, facts, z3.And(x == 3, z > 7))
     assert model is not None and model.eval(z).as_long() == 7
