@@ -113,6 +113,8 @@ class Unrolled:
     that :meth:`auction` ties to its calls.
     """
 
+    # long: the deal unrolled in the order its Z3 terms must be made (the solver's search
+    # depends on it)
     def __init__(self, game: Game, solving: Solving, dealer: int) -> None:
         self.game, self.solving, self.dealer = game, solving, dealer
         self.owners = _Owners(game, solving, dealer)
@@ -641,6 +643,7 @@ def _history(u: Unrolled, rows: list[dict[str, Any]] | None) -> dict[Any, Any]:
     }
 
 
+# long: the auction unrolled call by call in the order its Z3 terms must be made
 def _unroll_auction(u: Unrolled, calls: tuple[int, ...]) -> tuple[list[Any], list[dict[str, Any]]]:
     """Facts for an auction of ``calls[k]`` calls in stage k + 1 that ends with this
     contract, declarer, trumps and cards aside; and every call's row."""

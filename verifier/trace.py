@@ -88,6 +88,7 @@ def _sides_env(partner: int, declarers: list[int]) -> dict[Any, object]:
     return {Ctx.DECLARER_PARTNER: partner, IsDeclarer: f"(({mask} >> ({{seat}})) & 1 == 1)"}
 
 
+# long: a counterexample's trick rebuilt field by field in the order the engine reads them
 def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
                  free: dict[Var, object]) -> Playthrough:
     """Replay a position (``played`` < players) or a complete trick through the engine."""

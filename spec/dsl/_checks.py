@@ -146,6 +146,7 @@ class SetupChecks(_GameRead):
                 raise self._fail("a match of a number of deals needs a rule saying who wins "
                                  "it (MatchOf)", rule)
 
+    # long: one check per piece of equipment, a few lines each
     def _check_equipment(self) -> None:
         (seats_rule, seats), = self.constructs(K.Seats)
         assert isinstance(seats, K.Seats)
@@ -451,12 +452,14 @@ class RuleChecks(_GameRead):
                     raise self._fail(f"the rule {what}, but no rule keeps the tricks won by "
                                      "their number (RecordTricks)", rule)
 
+    # long: one check per construct field, a line or two each, in the constructs' order
     def _check_scopes(self) -> None:
         announced = {b.name: b.scope for _r, b in self.constructs(K.Announce)}  # type: ignore[attr-defined]
         # a choice of a Decide rule is judged between actions, which a card's moment includes
         announced.update({o.name: Scope.PLAY for _r, b in self.constructs(K.Decide)
                           for o in b.options})  # type: ignore[attr-defined]
 
+        # long: the game-level checks in the order their messages are documented
         def check(rule_id: str, loc: SrcLoc, expr: Expr, scope: Scope, free: tuple[Var, ...] = (),
                   claim: bool = False) -> None:
             if not isinstance(expr, Expr):

@@ -79,6 +79,7 @@ class CompiledRules:
     engine every phase reads.  Each function takes its scope's inputs (mostly the state)
     and reads what it needs by name (see :mod:`spec.engine._env`)."""
 
+    # long: one compiled table per kind of rule, each a few lines, read top to bottom
     def __init__(self, game: Game) -> None:
         self.game = g = game
         self.table: Table = game.table

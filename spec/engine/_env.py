@@ -236,6 +236,7 @@ def _namer_declares(game: Game) -> bool:
 class ScopeEnvs:
     """Every environment a game's rules are compiled in, read from the engine's states."""
 
+    # long: the table of every scope's inputs, one entry per context value
     def __init__(self, game: Game, tracked: tuple[str, ...]) -> None:
         self.players = n = game.players
         no_card = len(game.deck)

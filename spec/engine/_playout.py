@@ -156,6 +156,8 @@ class Playout(CompiledRules):
             return tuple(self.trick_seats(lead, out) for lead in range(self.n))  # type: ignore[attr-defined]
         return self._plain_seats
 
+    # long: the text of one generated function, kept in one piece so that it reads as the
+    # code it generates
     def _quick_playout_fn(self) -> Callable[[Any, Callable[[], float]], None] | None:
         """``quick_playout(w, draw)``: the play of the cards, from the working copy ``w``
         to the end, in a game whose tricks are quick (``_quick_tricks``: each card leaves

@@ -65,6 +65,8 @@ def _indent(lines: Iterable[str], depth: int) -> list[str]:
 class RichPlayout(CompiledRules):
     """The generated play of the cards and auction of a game whose own are not quick."""
 
+    # long: the text of one generated function, kept in one piece so that it reads as the
+    # code it generates
     def _rich_playout_fn(self) -> Loop | None:
         """``rich_playout(w, draw)``: the play of the cards on the working copy ``w``,
         drawing as :meth:`~spec.engine._playout.Playout._play_on` draws (an index among

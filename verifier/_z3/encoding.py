@@ -728,6 +728,8 @@ def beating_term(enc: Encoding, base: dict[Any, Any], hand: Any, cards: list[Any
     return out
 
 
+# long: one situation: its Z3 terms are made in an order the solver's search (and so the
+# verdicts and counterexamples kept byte for byte) depends on; a split must keep that order
 @_built_once
 def trick_situation(enc: Encoding, played: int) -> Situation:
     """A trick with ``played`` cards on the table and the hands of all seats.
@@ -924,6 +926,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     return sit
 
 
+# long: one situation: its Z3 terms are made in an order the solver's search depends on; a
+# split must keep that order
 @_built_once
 def outcome_situation(enc: Encoding) -> Situation:
     """The end of the play: a contract, its declarer, who won each trick and the cards each

@@ -147,6 +147,7 @@ def _sides(game: Game, state: State) -> tuple[set[int], set[int]]:
     return side, set(range(game.players)) - side
 
 
+# long: one example deal's sections, in the order the page shows them
 def deal_example(game: Game, chosen: Chosen) -> Example:
     """A chosen deal laid out: hands, auction, tricks with the running count, scores.
 

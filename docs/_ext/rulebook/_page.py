@@ -258,6 +258,7 @@ def _seats_after(k: int) -> str:
     return "that is" if k == 0 else f"{k} after"
 
 
+# long: the overview's rows, in the order the page shows them
 def _format_overview(page: _Page) -> Iterator[str]:
     game = page.game
     t = game.table
