@@ -21,25 +21,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
-from spec.cards import CardSet
 from spec.constraints import about_play, parse_where
 from spec.dsl import _constructs as K
-from spec.dsl._build import Game, suit_from_code
+from spec.dsl._build import Game
 from spec.dsl._visitor import UnsupportedNodeError
-from spec.engine import (
-    ASK_PARTNER,
-    Call,
-    Declare,
-    Discard,
-    Lay,
-    Phase,
-    Play,
-    State,
-    new_deal,
-    play_deal,
-    play_match,
-    play_pot_session,
-)
+from spec.engine import new_deal, play_deal, play_match, play_pot_session
 from spec.errors import NotationError, SpecError, shown
 from spec.pbn import (PbnDeal, check_pbn_auctions, check_pbn_game, iter_pbn, read_pbn,
                       write_pbn)
@@ -55,6 +41,7 @@ from spec.records import (
 )
 from spec.registry import GAMES, find_game
 from spec.sheet import play_rubber, render_sheet, rubber_json
+from spec.text import hand_lines, render, render_match, render_pot_session
 from verifier._z3.solver import FIXTURES_RLIMIT, SEARCH_RLIMIT, Solving
 from verifier.deals import deals_where
 from verifier.errors import InputError, SolverUnknownError
@@ -227,143 +214,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 # -- play -------------------------------------------------------------------------------
 
-def _hand_text(game: Game, mask: int) -> str:
-    cs = CardSet(game.deck, mask)
-    by_suit: dict[str, list[str]] = {}
-    other = []
-    for c in reversed(list(cs)):
-        if c.suit is None:
-            other.append(c.symbol)
-        else:
-            by_suit.setdefault(c.suit.symbol, []).append(str(c.rank))
-    parts = [f"{s} {' '.join(r)}" for s, r in by_suit.items()] + other
-    return "   ".join(parts) if parts else "-"
-
-
-def render(state: State, *, shuffled: bool = False) -> str:
-    """A deal as players would read it: hands, calls, tricks, points and scores; with
-    ``shuffled`` (a deal shuffled from its seed, not hands given), who cut the pack."""
-    game = state.game
-    t = game.table
-    eng = state.engine
-    # a carried pack is cut as the deal before says, which one deal's text does not show
-    cutter = eng.cutter(state) if shuffled and not eng.carries_pack else -1
-    lines = [f"{game.name}, seed {state.seed}, dealer {t.name(state.dealer)}"
-             + (f", cut by {t.name(cutter)}" if cutter >= 0 else "")
-             + (f", variants {', '.join(game.active_variants)}" if game.active_variants else "")]
-    for thrown in state.thrown_in:
-        lines.append(f"Thrown in ({thrown.reason}): " + "; ".join(
-            f"{t.name(s)} {_hand_text(game, h)}" for s, h in enumerate(thrown.dealt)))
-    lines.append("Hands")
-    w = max(len(n) for n in t.names)
-    for s in t.seats:
-        lines.append(f"  {t.name(s):{w}}  {_hand_text(game, state.dealt[s])}")
-    if game.program.talon_cards:
-        lines.append(f"  {'talon':{w}}  {_hand_text(game, state.dealt_talon)}")
-    if state.turn_up >= 0:  # a card dealt face up, seen by all
-        lines.append(f"  turn-up {game.deck[state.turn_up].symbol}, dealt to "
-                     f"{t.name(eng.turn_up_holder(state.dealer))}")
-    lines.append("Auction")
-    # announcements are the rules' Announce names; any other name is a choice the rules
-    # give a seat (trumps named, a defender's play or pass ...)
-    announcing = {b.name for _r, b in game.constructs(K.Announce)}  # type: ignore[attr-defined]
-    discards = sum(1 for _s, a in state.log if isinstance(a, Discard))
-    before_play = []
-    for s, a in state.log:
-        if isinstance(a, Play):
-            break
-        if isinstance(a, Call):
-            before_play.append(f"{t.name(s)} {'pass' if a.bid is None else a.bid.symbol}")
-        elif isinstance(a, Lay):
-            before_play.append(f"{t.name(s)} lays a card face down")
-        elif isinstance(a, Discard):
-            if discards:  # the cards are unseen: one line for all of them
-                before_play.append(f"{t.name(s)} takes the talon and discards {discards} "
-                                   f"card{'s' if discards > 1 else ''} face down")
-                discards = 0
-        elif a == ASK_PARTNER and game.constructs(K.ProxyCall):
-            before_play.append(f"{t.name(s)} asks his partner to call")
-        elif isinstance(a, Declare) and a.name not in announcing:
-            before_play.append(f"{t.name(s)} chooses {a}")
-        else:
-            before_play.append(f"{t.name(s)} announces {a}")
-    lines.append("  " + ", ".join(before_play))
-    if state.contract >= 0:
-        # the seats that declare it (several where a bid was joined), and a partner
-        others = [s for s in t.seats if state.declarers >> s & 1 and s != state.declarer]
-        partner = (f" with {t.name(state.partner)}" if 0 <= state.partner != state.declarer
-                   else "")
-        lines.append(f"Contract: {game.ladder[state.contract].symbol} by "
-                     + " and ".join(t.name(s) for s in (state.declarer, *others)) + partner)
-    for seat, after in state.laid_open:
-        lines.append(f"{t.name(seat)} lays his hand open after trick {after}")
-    lines.append("Play")
-    for rec in state.tricks:
-        plays = []
-        faces = rec.face_down or (False,) * len(rec.cards)
-        for seat, c, d, down in zip(rec.seats, rec.cards, rec.named, faces):
-            named = suit_from_code(d)
-            plays.append(f"{t.name(seat)} {game.deck[c].symbol}"
-                         + (" (face down)" if down else "")
-                         + (f" (naming {named.symbol})" if named is not None else ""))
-        lines.append(f"  {rec.number:2}. " + ", ".join(plays) + f"  -> {t.name(rec.winner)}"
-                     + ("  (turned up)" if rec.revealed else ""))
-    announced = [f"{t.name(s)} {a}" for s, a in state.log
-                 if isinstance(a, Declare) and a.name in announcing]
-    if announced:
-        lines.append("Announcements: " + ", ".join(announced))
-    if state.phase is Phase.OVER:
-        lines.append("Points taken: " + ", ".join(f"{t.name(s)} {eng.points(state, s)}" for s in t.seats))
-        lines.append("Scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(state.scores or ())))
-        for line, col in zip(eng.lines, state.lines):
-            lines.append(f"  {line}: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(col)))
-        for rule, seat, amount in eng.score_items(state):
-            lines.append(f"    {t.name(seat)} {amount:+d} by {rule.id}")
-    return "\n".join(lines)
-
-
-def render_pot_session(game: Game, pots: Any) -> str:
-    """The running sheet of a session for a pot: per deal the contract, each player's
-    chips won or lost, each player's total and the pot."""
-    t = game.table
-    names = [t.name(s) for s in t.seats]
-    first = pots.deals[0]
-    lines = [f"{game.name}: {len(pots.deals)} deals for a pot from seed {first.seed}, "
-             f"{pots.ante} chips each into it (pot {pots.ante * game.players})",
-             f"  {'deal':>4}  {'dealer':8}{'contract':24}"
-             + "".join(f"{n:>8}" for n in names) + "   | " + "".join(f"{n:>8}" for n in names)
-             + f"{'pot':>7}"]
-    for k, (state, chips, pot, refill) in enumerate(
-            zip(pots.deals, pots.chips, pots.pots, pots.refilled), start=1):
-        if state.contract >= 0:
-            trumps = suit_from_code(state.trump)
-            contract = (f"{game.ladder[state.contract].symbol} "
-                        f"{trumps.symbol if trumps else ''} by {t.name(state.declarer)}")
-        else:
-            contract = "no contract"
-        scores = state.scores or (0,) * game.players
-        lines.append(f"  {k:4}  {t.name(state.dealer):8}{contract:24}"
-                     + "".join(f"{x:+8}" for x in scores) + "   | "
-                     + "".join(f"{x:8}" for x in chips) + f"{pot:7}"
-                     + ("  refilled" if refill else ""))
-    lines.append("Net chips: " + ", ".join(f"{n} {x:+}" for n, x in zip(names, pots.chips[-1]))
-                 + f"; the pot holds {pots.pots[-1]}")
-    lines.append("Most chips: " + ", ".join(names[i] for i in pots.winners))
-    return "\n".join(lines)
-
-
-def render_match(game: Game, match: Any, what: str = "a whole game") -> str:
-    lines = [f"{game.name}: {what} from seed {match.deals[0].seed}"]
-    for k, (state, totals) in enumerate(zip(match.deals, match.totals), start=1):
-        contract = (f"{game.ladder[state.contract].symbol} by {game.table.name(state.declarer)}"
-                    if state.contract >= 0 else "no contract")
-        lines.append(f"  deal {k:3}  dealer {game.table.name(state.dealer):6} {contract:18} "
-                     + "  ".join(f"{game.table.side_name(side)} {x:3}"
-                                 for side, x in zip(match.sides, totals)))
-    lines.append("Winner: " + ", ".join(game.table.side_name(match.sides[i]) for i in match.winners))
-    return "\n".join(lines)
-
-
 def _pbn_deal(game: Game, path: str, board: str | None) -> PbnDeal:
     """The deal of one board of a PBN file (the first when no board is named)."""
     deals = _read_pbn_file(game, path)
@@ -535,8 +385,7 @@ def cmd_deals(args: argparse.Namespace) -> int:
                  f"({result.status}, {result.method or 'no method'}, {result.seconds:.2f} s)"]
         for k, (d, hands) in enumerate(result.deals, start=1):
             lines.append(f"deal {k}, dealer {t.name(d)}")
-            w = max(len(x) for x in t.names)
-            lines += [f"  {t.name(s):{w}}  {_hand_text(game, h)}" for s, h in enumerate(hands)]
+            lines += hand_lines(game, hands)
         text = "\n".join(lines)
     else:
         text = json.dumps(data, indent=2, ensure_ascii=False)
