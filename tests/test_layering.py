@@ -111,3 +111,38 @@ def test_spec_modules_import_one_another_without_a_circle() -> None:
 
     for m in sorted(graph):
         visit(m, [])
+
+
+COMMANDS = ROOT / "verifier" / "commands"
+CLI_LINES = 400  # the parser, the dispatch and the exit codes; a command's work is elsewhere
+
+
+def _command_modules() -> list[pathlib.Path]:
+    return sorted(p for p in COMMANDS.glob("*.py") if not p.name.startswith("_"))
+
+
+def test_the_command_line_module_stays_small() -> None:
+    lines = len((ROOT / "verifier" / "cli.py").read_text().splitlines())
+    assert lines < CLI_LINES, (f"verifier/cli.py has {lines} lines; a command's options and "
+                               "work belong in its module of verifier/commands")
+
+
+@pytest.mark.parametrize("path", _command_modules(), ids=lambda p: p.name)
+def test_every_command_module_adds_its_parser_and_runs(path: pathlib.Path) -> None:
+    """Each command's module has ``add_parser(commands)`` and ``run(args)``, and imports
+    nothing of ``verifier.cli`` (which imports it)."""
+    tree = ast.parse(path.read_text())
+    functions = {n.name: [a.arg for a in n.args.args] for n in tree.body
+                 if isinstance(n, ast.FunctionDef)}
+    assert functions.get("add_parser") == ["commands"], f"{path.name} has no add_parser(commands)"
+    assert functions.get("run") == ["args"], f"{path.name} has no run(args)"
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert "verifier.cli" not in imported, f"{path.name} imports verifier.cli"
+
+
+def test_the_command_line_has_every_command() -> None:
+    tree = ast.parse((ROOT / "verifier" / "cli.py").read_text())
+    listed = {a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+              and n.module == "verifier.commands" for a in n.names}
+    assert listed == {p.stem for p in _command_modules()}
