@@ -58,9 +58,9 @@ def hand_text(game: Game, mask: int) -> str:
 
 
 def hand_lines(game: Game, hands: Sequence[int], *, talon: int | None = None) -> list[str]:
-    """One line per seat (``hands`` in the order of the seats), the seats' names in a
-    column as wide as the longest name: ``  North  ♠ A K``; with ``talon``, a last line
-    for the talon."""
+    """One line per seat (``hands`` in the order of the seats): the seat's name in a
+    column as wide as the longest name, then its hand (:func:`hand_text`), indented by
+    two spaces; with ``talon``, a last line for the talon."""
     t = game.table
     w = max(len(n) for n in t.names)
     lines = [f"  {t.name(s):{w}}  {hand_text(game, h)}" for s, h in enumerate(hands)]
