@@ -24,6 +24,7 @@ from spec.dsl._build import Bid, Game
 from spec.dsl._derive import score_lines
 from spec.engine import Bot, State, engine_for, session
 from spec.errors import NotationError
+from spec.text import contract_text, side_names
 
 __all__ = ["RUBBER_FORMAT", "Entry", "GameWon", "RubberRecord", "play_rubber", "sheet_of",
            "render_sheet", "rubber_json"]
@@ -193,23 +194,19 @@ def play_rubber(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
     return record
 
 
-def _deal_title(game: Game, state: State, bid_text: Callable[[Bid], str]) -> str:
-    if state.contract < 0:
-        return "no contract"
-    return f"{bid_text(game.ladder[state.contract])} {game.table.name(state.declarer)}"
-
-
 def render_sheet(record: RubberRecord, bid_text: Callable[[Bid], str] | None = None) -> str:
     """The sheet as players keep it: a WE and a THEY column (WE is the first side), the
     amounts above the line, then the line, then the game line with a rule drawn under each
     game; totals and the settlement at the foot.  ``bid_text`` writes a contract (by
-    default in the notation of records, ``3NT``)."""
+    default its symbol, ``3♥``)."""
     game = record.game
-    bid_text = bid_text or (lambda bid: bid.symbol)
     target = _rule(game, K.GameTarget)
-    names = [game.table.side_name(s) for s in record.sides]
+    names = side_names(game, record.sides)
     heads = (["WE", "THEY"] if len(record.sides) == 2 else names)
     width = 44 + 10 * len(heads)
+
+    def title(state: State) -> str:  # a deal by its contract: "3NT South"
+        return contract_text(game, state, bid_text, by=" ")
 
     def row(label: str, amounts: dict[int, int]) -> str:
         cells = "".join(f"{amounts[s]:>10,}" if s in amounts else " " * 10
@@ -223,7 +220,7 @@ def render_sheet(record: RubberRecord, bid_text: Callable[[Bid], str] | None = N
     out.append("  above the line " + "-" * (width - 18))
     for e in others:
         state = record.deals[e.deal - 1]
-        label = f"deal {e.deal} ({_deal_title(game, state, bid_text)}): {e.what}"
+        label = f"deal {e.deal} ({title(state)}): {e.what}"
         out.append(row(label, {e.side: e.amount}))
     out.append("  " + "=" * (width - 2))
     out.append("  below the line")
@@ -234,7 +231,7 @@ def render_sheet(record: RubberRecord, bid_text: Callable[[Bid], str] | None = N
             by_deal.setdefault(e.deal, {})[e.side] = by_deal.get(e.deal, {}).get(e.side, 0) + e.amount
         for deal, amounts in by_deal.items():
             state = record.deals[deal - 1]
-            out.append(row(f"deal {deal} ({_deal_title(game, state, bid_text)})", amounts))
+            out.append(row(f"deal {deal} ({title(state)})", amounts))
         if g <= len(record.games):
             won = record.games[g - 1]
             rule = f"  {'-' * 8} game {g} to {heads[won.winner]} (deal {won.deal}, trick {won.trick}) "
@@ -262,7 +259,7 @@ def rubber_json(record: RubberRecord) -> dict[str, Any]:
     from spec.records import to_record
 
     game = record.game
-    names = [game.table.side_name(s) for s in record.sides]
+    names = side_names(game, record.sides)
     return {
         "format": RUBBER_FORMAT,
         "game": game.key,

@@ -148,3 +148,50 @@ def test_verifier_modules_import_one_another_by_absolute_names() -> None:
         relative = [n.lineno for n in ast.walk(ast.parse(path.read_text()))
                     if isinstance(n, ast.ImportFrom) and n.level > 0]
         assert not relative, f"{path.name} imports relatively at line {relative[0]}"
+
+
+COMMANDS = ROOT / "verifier" / "commands"
+CLI_LINES = 400  # the parser, the dispatch and the exit codes; a command's work is elsewhere
+
+
+def _command_modules() -> list[pathlib.Path]:
+    return sorted(p for p in COMMANDS.glob("*.py") if not p.name.startswith("_"))
+
+
+def test_the_command_line_module_stays_small() -> None:
+    lines = len((ROOT / "verifier" / "cli.py").read_text().splitlines())
+    assert lines < CLI_LINES, (f"verifier/cli.py has {lines} lines; a command's options and "
+                               "work belong in its module of verifier/commands")
+
+
+@pytest.mark.parametrize("path", _command_modules(), ids=lambda p: p.name)
+def test_every_command_module_adds_its_parser_and_runs(path: pathlib.Path) -> None:
+    """Each command's module has ``add_parser(commands)`` and ``run(args)``, and imports
+    nothing of ``verifier.cli`` (which imports it)."""
+    tree = ast.parse(path.read_text())
+    functions = {n.name: [a.arg for a in n.args.args] for n in tree.body
+                 if isinstance(n, ast.FunctionDef)}
+    assert functions.get("add_parser") == ["commands"], f"{path.name} has no add_parser(commands)"
+    assert functions.get("run") == ["args"], f"{path.name} has no run(args)"
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert "verifier.cli" not in imported, f"{path.name} imports verifier.cli"
+
+
+def test_the_command_line_has_every_command() -> None:
+    tree = ast.parse((ROOT / "verifier" / "cli.py").read_text())
+    listed = {a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+              and n.module == "verifier.commands" for a in n.names}
+    assert listed == {p.stem for p in _command_modules()}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec").rglob("*.py")) + sorted((ROOT / "verifier").rglob("*.py"))
+                         + sorted(EXTENSION.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_long_function_says_why_it_is_long(path: pathlib.Path) -> None:
+    """A function of more than 80 lines has a ``# long:`` comment just above it saying why."""
+    lines = path.read_text().splitlines()
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno >= 80:  # type: ignore[operator]
+            top = node.lineno - 1 - len(node.decorator_list)
+            above = "\n".join(lines[max(0, top - 3):top])
+            assert "# long:" in above, f"{path.name}: {node.name} has {node.end_lineno - node.lineno + 1} lines"  # type: ignore[operator]

@@ -428,7 +428,7 @@ def test_quick_tricks_with_the_indicator_aside_play_fast_as_action_by_action() -
 def test_the_player_on_the_dealers_left_cuts() -> None:
     """304-DEAL-1: the dealer shuffles and the player on his left may cut (with play going
     counter-clockwise, the seat before the dealer in the order of play)."""
-    from verifier.cli import render
+    from spec.text import render
 
     for dealer in range(4):
         state = play_deal(GAME, seed=dealer, dealer=dealer)

@@ -27,6 +27,8 @@ from spec.engine import play_deal
 from spec.games.crescendo import GAME as CRESCENDO
 from spec.records import hands_text, to_record
 from verifier import cli
+from verifier.commands import games
+from verifier.commands.deals import DEALS_FORMAT
 
 # -- what the files of the cases hold ----------------------------------------------------
 
@@ -47,7 +49,7 @@ def record(change: Callable[[dict[str, Any]], object] | None = None) -> str:
 
 def _deals_data() -> dict[str, Any]:
     deals = [play_deal(CRESCENDO, seed=k) for k in (1, 2)]
-    return {"format": cli.DEALS_FORMAT, "game": "crescendo", "variants": [], "where": "true",
+    return {"format": DEALS_FORMAT, "game": "crescendo", "variants": [], "where": "true",
             "seed": 0, "status": "found", "method": "rejection", "seconds": 0.0,
             "deals": [{"dealer": "Rearhand", "hands": hands_text(CRESCENDO, d.dealt)}
                       for d in deals]}
@@ -538,7 +540,7 @@ def test_an_internal_error_is_one_line_and_exit_4(error: BaseException,
     def boom(args: object) -> int:
         raise error
 
-    monkeypatch.setattr(cli, "cmd_games", boom)
+    monkeypatch.setattr(games, "run", boom)
     assert cli.main(["games"]) == cli.EXIT_BUG
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -552,7 +554,7 @@ def test_debug_shows_the_traceback(where: tuple[str, ...], monkeypatch: pytest.M
     def boom(args: object) -> int:
         raise AssertionError("an invariant")
 
-    monkeypatch.setattr(cli, "cmd_games", boom)
+    monkeypatch.setattr(games, "run", boom)
     assert cli.main(list(where)) == cli.EXIT_BUG
     err = capsys.readouterr().err
     assert "Traceback" in err and err.splitlines()[-1].startswith("trickspec: internal error")
@@ -565,7 +567,7 @@ def test_a_bug_in_the_verifier_is_exit_4(monkeypatch: pytest.MonkeyPatch,
     def boom(args: object) -> int:
         raise ReplayMismatchError("the engine disagrees")
 
-    monkeypatch.setattr(cli, "cmd_games", boom)
+    monkeypatch.setattr(games, "run", boom)
     assert cli.main(["games"]) == cli.EXIT_BUG
     assert "ReplayMismatchError: the engine disagrees" in capsys.readouterr().err
 
@@ -574,7 +576,7 @@ def test_interrupt_is_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     def stop(args: object) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_games", stop)
+    monkeypatch.setattr(games, "run", stop)
     assert cli.main(["games"]) == cli.EXIT_INTERRUPTED
     assert capsys.readouterr().err == "trickspec: interrupted\n"
 

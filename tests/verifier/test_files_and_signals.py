@@ -26,6 +26,7 @@ import z3
 
 from verifier import cli, files
 from verifier._z3.solver import Solving, forced_unknown, restart_solvers, stop_solvers
+from verifier.commands import pbn
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -114,7 +115,7 @@ def test_ctrl_c_while_deals_are_made_leaves_the_earlier_file(
         next(states)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "iter_pbn", pieces)
+    monkeypatch.setattr(pbn, "iter_pbn", pieces)
     assert cli.main(["pbn", "vint", "-n", "5", "--out", str(out)]) == cli.EXIT_INTERRUPTED
     assert out.read_text() == GOOD
     _only(tmp_path, "keep.pbn")

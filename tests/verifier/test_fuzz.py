@@ -25,6 +25,7 @@ from spec.games.vint import GAME as VINT
 from spec.pbn import write_pbn
 from spec.records import hands_text, to_record
 from verifier import cli
+from verifier.commands.deals import DEALS_FORMAT
 from verifier._z3.solver import Solving
 from verifier.deals import _Owners
 
@@ -170,7 +171,7 @@ def mutated(draw: st.DrawFn, original: Any) -> str:
 
 
 RECORD = to_record(play_deal(CRESCENDO, seed=3))
-DEALS = {"format": cli.DEALS_FORMAT, "game": "crescendo", "variants": [], "where": "true",
+DEALS = {"format": DEALS_FORMAT, "game": "crescendo", "variants": [], "where": "true",
          "seed": 0, "status": "found", "method": "rejection", "seconds": 0.0,
          "deals": [{"dealer": "Rearhand", "hands": hands_text(CRESCENDO, play_deal(CRESCENDO, seed=k).dealt)}
                    for k in (1, 2)]}

@@ -1,0 +1,129 @@
+"""``trickspec pbn``: deals written in PBN (the Portable Bridge Notation of bridge
+programs), or the deals of a PBN file listed; and the PBN files ``trickspec play`` reads
+and writes."""
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from spec.dsl._build import Game
+from spec.engine import new_deal, play_deal
+from spec.errors import NotationError
+from spec.pbn import PbnDeal, check_pbn_auctions, check_pbn_game, iter_pbn, read_pbn, write_pbn
+from spec.records import hands_text
+from verifier.commands._common import (
+    Commands,
+    Progress,
+    arg,
+    emit,
+    emit_pieces,
+    game_named,
+    seed_arg,
+    whole_number,
+)
+from verifier.errors import InputError
+from verifier.files import read_text, shown_path
+
+MAX_PBN_DEALS = 10_000_000  # deals written one by one (some hours at the engine's speed)
+_pbn_count_arg = arg(lambda t: whole_number(t, what="the count of deals", least=1,
+                                            most=MAX_PBN_DEALS), "count")
+
+
+def add_parser(commands: Commands) -> None:
+    """``pbn``: the deals to write, or the file to read."""
+    pb = commands.add_parser("pbn", help="write deals in PBN, or check a PBN file",
+                             description="Write deals of a 52-card four-hand game in PBN (the "
+                             "Portable Bridge Notation of bridge programs), dealt from seeds "
+                             "seed, seed+1, ...; with --played, play them with random bots and add "
+                             "the auction, contract and result.  With --read, read a PBN file and "
+                             "list its deals (exit 2 at the first error).")
+    pb.add_argument("game", metavar="GAME")
+    pb.add_argument("--seed", type=seed_arg, default=0, help="seed of the first deal (default 0)")
+    pb.add_argument("-n", "--deals", type=_pbn_count_arg, default=1, metavar="N",
+                    help=f"number of deals to write, each as soon as it is dealt (default 1, at "
+                    f"most {MAX_PBN_DEALS:,}); progress is shown on a terminal")
+    pb.add_argument("--played", action="store_true", help="play each deal with random bots")
+    pb.add_argument("--variant", action="append", default=[], metavar="ID")
+    pb.add_argument("--read", metavar="FILE", help="read FILE ('-': standard input) and list its deals")
+    pb.add_argument("--json", action="store_true", help="with --read: list the deals as JSON")
+    pb.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    pb.set_defaults(fn=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the deals asked for in PBN, each as soon as it is dealt; or list a file's."""
+    game = game_named(args.game, args.variant)
+    try:
+        check_pbn_game(game)
+        if args.played:
+            check_pbn_auctions(game)
+    except NotationError as e:
+        raise InputError(str(e)) from None
+    if args.read and args.played:
+        raise InputError("--played plays new deals; leave it out with --read")
+    if args.json and not args.read:
+        raise InputError("--json lists the deals of a file read with --read; PBN is written as "
+                         "text")
+    if args.read:
+        return _list(args, game)
+    deal = play_deal if args.played else new_deal
+    progress = Progress(args.deals, "deals")
+    states = (deal(game, seed=args.seed + k) for k in range(args.deals))
+    return emit_pieces(args, (piece for k, piece in enumerate(iter_pbn(game, states))
+                              if k == 0 or progress.step()))
+
+
+def _list(args: argparse.Namespace, game: Game) -> int:
+    """The deals of the file read: each board's number, dealer and (as JSON) hands."""
+    deals = read_pbn_file(game, args.read)
+    if not deals:
+        raise InputError(f"{shown_path(args.read)} holds no deal (a PBN game starts with "
+                         "tags such as [Deal \"N:...\"])")
+    rows = [{"board": d.board, "dealer": None if d.dealer is None else game.table.name(d.dealer),
+             "hands": hands_text(game, d.hands)} for d in deals]
+    if args.json:
+        return emit(args, json.dumps(rows, indent=2, ensure_ascii=False))
+    lines = [f"{shown_path(args.read)}: {len(deals)} deal(s) of {game.name}"]
+    for r in rows:
+        lines.append(f"  board {r['board'] or '?'}, dealer {r['dealer'] or '?'}")
+    return emit(args, "\n".join(lines))
+
+
+def read_pbn_file(game: Game, path: str) -> list[PbnDeal]:
+    """The deals of a PBN file ('-': standard input).
+
+    Raises:
+        InputError: the file cannot be read, or is not PBN of this game.
+    """
+    try:
+        return read_pbn(game, read_text(path, errors="replace"))
+    except NotationError as e:
+        raise InputError(f"{shown_path(path)}: {e}") from None
+
+
+def pbn_deal(game: Game, path: str, board: str | None) -> PbnDeal:
+    """The deal of one board of a PBN file (the first when no board is named)."""
+    deals = read_pbn_file(game, path)
+    if not deals:
+        raise InputError(f"{path} holds no deal (no [Deal \"...\"] tag)")
+    if board is None:
+        return deals[0]
+    for d in deals:
+        if d.board == board:
+            return d
+    boards = ", ".join(str(d.board) for d in deals if d.board is not None) or "none numbered"
+    raise InputError(f"{path} has no board {board!r} (boards: {boards})")
+
+
+def pbn_text(game: Game, deals: Sequence[Any]) -> str:
+    """Deals (states) in PBN, without the last newline.
+
+    Raises:
+        InputError: the game's deals cannot be written in PBN.
+    """
+    try:
+        return write_pbn(game, deals).rstrip("\n")
+    except NotationError as e:
+        raise InputError(str(e)) from None
