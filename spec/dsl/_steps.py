@@ -96,6 +96,7 @@ STATE: tuple[Field, ...] = (
     Field("contract", FieldKind.COUNTER, False, "the contract (a bid's number)"),
     Field("partner", FieldKind.COUNTER, False, "the declarer's partner"),
     Field("out", FieldKind.COUNTER, False, "the seat sitting out of the play"),
+    Field("tracked", FieldKind.RECORD, False, "the values the rules keep through a deal"),
     Field("fired", FieldKind.RECORD, False, "the rules that took effect"),
 )
 FIELDS = {f.name: f for f in STATE}
@@ -442,7 +443,31 @@ class Record:
         return f"the action logged for {self.seat}"
 
 
-Effect = Set | Fire | Judge | Let | When | Record
+@dataclass(frozen=True)
+class Track:
+    """Tracked values set (``tracked(name)``), each value read before any is set."""
+
+    sets: tuple[tuple[str, Value], ...]
+
+    def __str__(self) -> str:
+        return "; ".join(f"tracked({name}) := {value}" for name, value in self.sets)
+
+
+Effect = Set | Fire | Judge | Let | When | Record | Track
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a step whose action is a choice among named options: its name, when
+    it may be chosen, and what choosing it does."""
+
+    name: str
+    when: Value
+    effects: tuple[Effect, ...]
+    rank: int = 0  # where several seats choose in turn, the highest rank wins
+
+    def __str__(self) -> str:
+        return f"{self.name} (when {self.when})"
 
 
 # -- steps --------------------------------------------------------------------------------
@@ -470,6 +495,8 @@ class Step:
     card: str | None = None
     effects: tuple[Effect, ...] = ()
     refused_by: str | None = None
+    # a step whose action is a choice among named options: the options
+    options: tuple[Choice, ...] = ()
 
 
 Block = Callable[["_Writer", Phase], tuple[Step, ...]]
@@ -622,11 +649,24 @@ def drop_out_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
 
 
 def decide_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
-    """The seat a rule names chooses one of the rule's options."""
+    """The seat a rule names chooses one of the rule's options: the option sets the values
+    it names (trumps, when a rule reads them, are judged again), and the rule takes
+    effect."""
+    body = phase.body
+    assert isinstance(body, K.Decide)
+    after: tuple[Effect, ...] = ()
+    if w.game.constructs(K.TrumpIs):  # trumps named by the choice, say
+        after = (Set("trump", Stated(D.trump(w.game), "status", "trump")),)
+    options = tuple(
+        Choice(o.name, Stated(o.when, "status", f"may_choose_{o.name}", phase.opened_by), (
+            *((Track(tuple((name, Stated(value, "status", name)) for name, value in o.sets)),)
+              if o.sets else ()),
+            *after, Fire(phase.opened_by)), o.rank)
+        for o in body.options)
     return (Step("decide", "decide", None, phase.opened_by, "choose",
                  when=w.stated(phase.when, "status", "chooses", phase.opened_by),
                  enter=(Set("turn", Stated(phase.by, "status", "chooser", phase.opened_by)),),  # type: ignore[arg-type]
-                 actor=Get("turn"), legal=phase.rules),)
+                 actor=Get("turn"), legal=phase.rules, options=options),)
 
 
 def play_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
@@ -720,6 +760,15 @@ def _lines(effects: tuple[Effect, ...], indent: str = "") -> list[str]:
     return out
 
 
+def options_text(step: Step) -> tuple[str, ...]:
+    """A choice step's options, each with what it does."""
+    out: list[str] = []
+    for c in step.options:
+        out.append(str(c))
+        out += _lines(c.effects, "    ")
+    return tuple(out)
+
+
 def effects_text(step: Step) -> tuple[str, ...]:
     """A step's entry, one line an effect (for the docs and for readers)."""
     return tuple(_lines(step.enter))
@@ -731,6 +780,6 @@ def action_text(step: Step) -> tuple[str, ...]:
 
 
 __all__ = ["BLOCKS", "FIELDS", "STATE", "Acted", "At", "AtLeast", "Block", "Count", "Effect",
-           "Field", "FieldKind", "Fire", "Get", "Joined", "Judge", "Judgement", "Less", "Lit",
-           "Only", "SeatFrom", "Set", "Share", "Stated", "Step", "SuitOf", "Value", "seat_the_play",
-           "action_text", "effects_text", "lower_steps", "per_seat"]
+           "Choice", "Field", "FieldKind", "Fire", "Get", "Joined", "Judge", "Judgement", "Less", "Lit",
+           "Only", "SeatFrom", "Set", "Share", "Stated", "Step", "SuitOf", "Track", "Value", "seat_the_play",
+           "action_text", "effects_text", "lower_steps", "options_text", "per_seat"]

@@ -211,18 +211,18 @@ class Auction(CompiledRules):
 
     def _decide_options(self, s: Any) -> tuple[Declare, ...]:
         assert self._decide is not None
-        return tuple(d for d, when, _sets in self._decide[2] if when(s))
+        return tuple(d for d, may, _choose in self._decide[1] if may(s))
 
     def _check_decide(self, s: State, decl: Declare) -> None:
         assert self._decide is not None
         rule = self._decide[0]
-        for d, when, _sets in self._decide[2]:
+        for d, may, _choose in self._decide[1]:
             if d.name == decl.name:
-                if not when(s):
+                if not may(s):
                     raise self._refuse(rule, f"{self.table.name(s.turn)} may not choose "  # type: ignore[attr-defined]
                                        f"{d.name} here", decl)
                 return
-        names = ", ".join(d.name for d, _w, _s in self._decide[2])
+        names = ", ".join(d.name for d, _m, _c in self._decide[1])
         raise self._refuse(rule, f"{self.table.name(s.turn)} must choose one of: {names}", decl)  # type: ignore[attr-defined]
 
     def _do_decide(self, w: Any, decl: Declare) -> None:
@@ -247,12 +247,9 @@ class Auction(CompiledRules):
             w.log, log = w.log[:-1], w.log  # the winner's choice sets the values
         else:
             log = None
-        for d, _when, sets in self._decide[2]:
+        for d, _may, choose in self._decide[1]:
             if d.name == decl.name:
-                self._set_tracked(w, sets)
-                if self._trump_is is not None:  # trumps named by the choice, say
-                    w.trump = self._trump_is(w)
-                fired(w, self._decide[0])
+                choose(w)  # what the option does, as the step says
                 w.log = w.log + ((w.turn, decl),) if log is None else log
                 self._advance(w)  # type: ignore[attr-defined]
                 self._after_status(w)

@@ -74,6 +74,10 @@ def _scores_fn(n: int, score: Fn, lines: tuple[Fn, ...]) -> Callable[[Any], Any]
 # the host's two choices, as the handler of the defenders' choices receives them
 INVITE, ALONE = object(), object()
 
+def _unset(w: Any) -> Any:  # pragma: no cover - replaced as the engine is built
+    raise AssertionError("an option's function is generated once the engine is built")
+
+
 class CompiledRules:
     """A game's rules compiled to Python functions, once per game: the part of the
     engine every phase reads.  Each function takes its scope's inputs (mostly the state)
@@ -270,17 +274,18 @@ class CompiledRules:
         # the phases of choices and exchanges, from the program: who acts, and when the
         # phase takes place; what is particular to each from the rule that opens it
         program = g.program
-        decide = program.phase(PhaseKind.DECIDE)
-        self._decide: tuple[Rule, Fn, tuple[tuple[Declare, Fn, Sets], ...]] | None = None
-        if decide is not None:
-            rule, body = g.rule(decide.opened_by), decide.body
-            assert isinstance(body, K.Decide)
-            self._decide = (rule, self._fn(E.status, decide.by, "decider"), tuple(
-                (Declare(o.name), self._fn(E.status, o.when, "option"), self._sets(E.status, o.sets))
-                for o in body.options))
+        # a choice among named options, as its step says: per option, the action, whether
+        # it may be chosen and what choosing it does (generated from the step once the
+        # engine is built, ``_choices``)
+        self._decide: tuple[Rule, tuple[tuple[Declare, Fn, Fn], ...]] | None = None
+        at, choice = next(((i, s) for i, s in enumerate(g.steps) if s.options), (0, None))
+        self._choice_step = (at, choice)
+        if choice is not None:
+            self._decide = (g.rule(choice.opened_by),  # type: ignore[arg-type]
+                            tuple((Declare(c.name), _unset, _unset) for c in choice.options))
         # each seat that declares chooses in turn, the best option's chooser declaring
-        self._contest = bool(decide is not None and decide.body.each_declarer)  # type: ignore[union-attr]
-        self._ranks = {o.name: o.rank for o in decide.body.options} if decide is not None else {}  # type: ignore[union-attr]
+        self._contest = program.contest
+        self._ranks = {c.name: c.rank for c in choice.options} if choice is not None else {}
         # a seat idle for the deal (read from the dealer), and defenders who drop out
         self._idle_of: Fn | None = (self._fn(E.deal_first, program.idle, "idle_seat")
                                     if program.idle is not None else None)
@@ -313,7 +318,7 @@ class CompiledRules:
         proxy = bool(g.constructs(K.ProxyCall))
         self.announcement_names = tuple(b.name for _r, b in g.constructs(K.Announce)) + (
             ("partner",) if proxy else ()) + (
-            tuple(d.name for d, _w, _s in self._decide[2]) if self._decide else ())
+            tuple(d.name for d, _w, _s in self._decide[1]) if self._decide else ())
         # the announcements a seat may make in the auction and in the play, by name: where
         # a name means an announcement, and where the same word is a call or a choice
         self.announcements_in = {
@@ -321,7 +326,7 @@ class CompiledRules:
                             if b.scope is Scope.CALL} | ({"partner"} if proxy else set()),  # type: ignore[attr-defined]
             Phase.PLAY: {b.name for _r, b in g.constructs(K.Announce) if b.scope is Scope.PLAY}}  # type: ignore[attr-defined]
         self._declares = {d.name: d for lst in self._announce.values() for _r, _b, d, *_ in lst}
-        for d, _w, _s in (self._decide[2] if self._decide else ()):
+        for d, _w, _s in (self._decide[1] if self._decide else ()):
             self._declares[d.name] = d
         if proxy:
             self._declares[ASK_PARTNER.name] = ASK_PARTNER
@@ -405,7 +410,7 @@ class CompiledRules:
 
     def _all_declares(self) -> list[Declare]:
         out = [d for lst in self._announce.values() for _r, _b, d, *_ in lst]
-        out += [d for d, _w, _s in (self._decide[2] if self._decide else ())]
+        out += [d for d, _w, _s in (self._decide[1] if self._decide else ())]
         return out + list(self._declares.values())
 
     def _initial(self, track: K.Track) -> Any:

@@ -48,6 +48,11 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         self._rich_play = self._rich_playout_fn()
         # calls: applied by a handler generated from the auction steps
         self._seat_the_play = self._seat_the_play_fn()  # for a choice that settles the declarer
+        at, choice = self._choice_step
+        if self._decide is not None and choice is not None:  # the options, from their step
+            fns = self._choice_fns(choice, at)
+            self._decide = (self._decide[0], tuple(
+                (d, may, choose) for (d, _m, _c), (_n, may, choose) in zip(self._decide[1], fns)))
         self._call_handler = handler = self._quick_call_handler()
         for c in (PASS, *self._calls):
             call, bit, _do, b = self._known[id(c)]

@@ -93,6 +93,12 @@ class StepSource(CompiledRules):
             out.emit(f"w.fired = w.fired + ((len(w.log), {e.rule!r}),)")
         elif isinstance(e, S.Record):
             out.emit(f"w.log = w.log + (({self._value(out, e.seat)}, {out.action}),)")
+        elif isinstance(e, S.Track):
+            values = [(self.tracked_index[name], self._value(out, v)) for name, v in e.sets]
+            out.emit("tv_ = list(w.tracked)")
+            for index, value in values:
+                out.emit(f"tv_[{index}] = {value}")
+            out.emit("w.tracked = tuple(tv_)")
         elif isinstance(e, S.When):
             out.emit(f"if {self._value(out, e.test)}:")
             out.depth += 1
@@ -245,6 +251,23 @@ class StepSource(CompiledRules):
         def body(out: _Writer) -> None:
             out.emit(f"return {self._value(out, step.when)}")  # type: ignore[arg-type]
         return self._step_fn(f"takes_place_{index}", "w", body)
+
+    def _choice_fns(self, step: S.Step, index: int
+                    ) -> tuple[tuple[str, Callable[[Any], bool], Callable[[Any], None]], ...]:
+        """Per option of a choice step: its name, ``may(w)`` (whether it may be chosen) and
+        ``choose(w)`` (what choosing it does)."""
+        out = []
+        for k, c in enumerate(step.options):
+            def may(o: _Writer, c: S.Choice = c) -> None:
+                o.emit(f"return {self._value(o, c.when)}")
+
+            def choose(o: _Writer, c: S.Choice = c) -> None:
+                self._effects(o, c.effects)
+                if not o.lines:
+                    o.emit("pass")
+            out.append((c.name, self._step_fn(f"may_{index}_{k}", "w", may),
+                        self._step_fn(f"choose_{index}_{k}", "w", choose)))
+        return tuple(out)
 
     def _card_fn(self, step: S.Step, index: int) -> Callable[[Any, Any, int], None]:
         """``card(w, action_, i_)``: the card ``i_`` of the actor's hand acted, then, if the

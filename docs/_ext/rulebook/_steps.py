@@ -14,7 +14,7 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst import Directive
 
-from spec.dsl._steps import Step, action_text, effects_text
+from spec.dsl._steps import Step, action_text, effects_text, options_text
 from spec.registry import GAMES
 
 WIDTH, PAD, LINE, GAP, SKIP = 460, 10, 16, 34, 60
@@ -34,6 +34,10 @@ def _lines(step: Step) -> list[tuple[str, str]]:
     if acts:
         out.append(("each action:", "plain"))
         out += [(f"  {text}", "effect") for text in acts]
+    options = options_text(step)
+    if options:
+        out.append(("the options:", "plain"))
+        out += [(f"  {text}", "effect") for text in options]
     if step.ends is not None:
         out.append((f"ends when: {step.ends}", "when"))
     if step.legal:
