@@ -37,23 +37,28 @@ class Course(StepSource):
             # where each step is found from the state it leaves: its phase and stage
             self._step_at = {(s.phase, s.stage): i for i, (s, _t, _e) in enumerate(steps)
                              if s.phase is not None}
-            # the steps whose action is a card of the actor's hand, and what that does
-            self._card_steps = {(Phase(s.phase), s.stage): (s, self._card_fn(s, i))  # type: ignore[arg-type,attr-defined]
-                                for i, s in enumerate(game_steps) if s.card is not None}
+            # the steps whose action is a card of the actor's hand, by the phase and the
+            # dealing stage of a state in them: the step, what its action does, and the
+            # actions by card number
+            self._card_steps = {}
+            for i, s in enumerate(game_steps):
+                if s.card is not None:
+                    found = (s, self._card_fn(s, i), self._card_table[s.card])  # type: ignore[attr-defined]
+                    for stage in ((s.stage,) if s.stage is not None else range(1, self.stages + 1)):
+                        self._card_steps[(Phase(s.phase), stage)] = found  # type: ignore[arg-type]
         return steps  # type: ignore[no-any-return]
 
     # -- steps whose action is a card of the actor's hand ---------------------------------
     def card_step(self, s: Any) -> S.Step | None:
         """The step ``s`` is in, if its action is a card of the actor's hand."""
         self._course()
-        found = self._card_steps.get((s.phase, s.stage)) or self._card_steps.get((s.phase, None))
+        found = self._card_steps.get((s.phase, s.stage))
         return found[0] if found is not None else None
 
     def _do_card(self, w: Any, action: Any, i: int) -> None:
         """The card ``i`` of the actor's hand is acted (laid aside, discarded ...), as the
         step says; then, if the step is over, the next step."""
-        found = self._card_steps.get((w.phase, w.stage)) or self._card_steps[(w.phase, None)]
-        found[1](w, action, i)
+        self._card_steps[(w.phase, w.stage)][1](w, action, i)
 
     def _advance(self, w: Any) -> None:
         """The step ``w`` is in is over: begin the next that takes place (a step at which

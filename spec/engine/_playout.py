@@ -59,7 +59,8 @@ class Playout(CompiledRules):
         auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
         decide, drop_out = Phase.DECIDE, Phase.DROP_OUT
-        card_step = self.card_step  # type: ignore[attr-defined]
+        self._course()  # type: ignore[attr-defined]
+        card_steps = self._card_steps  # type: ignore[attr-defined]
         while True:
             phase = w.phase
             endless = self.endless(w)  # type: ignore[attr-defined]
@@ -81,16 +82,6 @@ class Playout(CompiledRules):
                     break
                 play_on(w, draw)
                 continue
-            step = card_step(w)
-            if step is not None:  # one action per card of the hand, in card order
-                hand = w.hands[w.turn]
-                if not hand:
-                    raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
-                for _ in range(int(draw() * hand.bit_count())):
-                    hand &= hand - 1
-                i = (hand & -hand).bit_length() - 1
-                self._do_card(w, self._card_table[step.card][i], i)  # type: ignore[attr-defined]
-                continue
             if phase is decide:
                 options = self._decide_options(w)  # type: ignore[attr-defined]
                 if not options:
@@ -101,6 +92,16 @@ class Playout(CompiledRules):
                 options = self._drop_out_options(w)  # type: ignore[attr-defined]
                 choice = options[int(draw() * len(options))]
                 self._do_drop_out(w, choice, known[id(choice)][3])  # type: ignore[attr-defined]
+                continue
+            found = card_steps.get((phase, w.stage))
+            if found is not None:  # one action per card of the hand, in card order
+                hand = w.hands[w.turn]
+                if not hand:
+                    raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
+                for _ in range(int(draw() * hand.bit_count())):
+                    hand &= hand - 1
+                i = (hand & -hand).bit_length() - 1
+                found[1](w, found[2][i], i)
                 continue
             acts = actions(w)[0]
             action = acts[int(draw() * len(acts))]
