@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import ast
-import re
 import pathlib
+import re
 
 import pytest
 

@@ -5,9 +5,10 @@ construct of a rule.  :func:`lower_steps` writes those phases as *steps*: each s
 the phase the state shows while it runs, the condition under which it takes place, its
 effects as it begins (pairs of a declared field and the expression that gives its new
 value), who acts, the rules that judge an action, when it ends and the step that follows.
-A kind of phase survives only as the *block* that writes its steps (:data:`BLOCKS`): a
-back end reads the steps, never the kind of phase, the way a simulator reads the switch
-an ``FSM`` was lowered to and never learns that there was an FSM.
+A kind of phase survives only as the *block* that writes its steps (:data:`BLOCKS`), the
+way an ``FSM`` survives as the switch it was lowered to.  The engine's course, its calls,
+its card steps, the settling of the contract and a choice's options run from the steps;
+the play of a trick, the defenders' choice and every Z3 encoding still read the phases.
 
 The state the steps read and write is declared as data (:data:`STATE`): the places cards
 lie in, the counters of the auction and the play, and the sets of seats.  Expressions over
@@ -491,7 +492,8 @@ class Step:
     next: str | None = None
     # a step whose action is a card of the actor's hand: the kind of that action (its name
     # in a record: ``lay``, ``discard``), what each action does (``Acted``: its card), and
-    # the rule a refused card is refused by (None: the rules of the hand alone)
+    # the rule a card not held (or not of the deck) is refused by (None: the rules of the
+    # hand alone, and a card not of the deck refused as such)
     card: str | None = None
     effects: tuple[Effect, ...] = ()
     refused_by: str | None = None

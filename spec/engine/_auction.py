@@ -275,14 +275,13 @@ class Auction(CompiledRules):
     def _check_card(self, s: State, action: Lay | Discard, step: Any) -> int:
         """The number of the card ``action`` acts, refused unless the actor holds it."""
         deck = self.game.deck
-        if action.card not in deck:
+        rule = self.game.rule(step.refused_by) if step.refused_by is not None else None
+        if action.card not in deck and rule is None:
             raise self._refuse(None, f"{action.card} is not in the {deck.name} deck", action)  # type: ignore[attr-defined]
-        i = deck.index(action.card)
-        if not s.hands[s.turn] >> i & 1:
-            rule = self.game.rule(step.refused_by) if step.refused_by is not None else None
+        if action.card not in deck or not s.hands[s.turn] >> deck.index(action.card) & 1:
             raise self._refuse(rule, f"{action.card} is not in {self.table.name(s.turn)}'s hand "  # type: ignore[attr-defined]
                                f"({s.hand(s.turn)})", action)
-        return i
+        return deck.index(action.card)
 
     def _check_declare(self, s: State, decl: Declare) -> None:
         name = self.table.name(s.turn)

@@ -34,8 +34,7 @@ class QuickCalls(CompiledRules):
 
     def _call_ns(self) -> dict[str, Any]:
         ns = dict(self.tables.ns)
-        ns.update(plus_=self._plus, joinable_=self._joinable, acceptable_=self._acceptable,
-                  join_rule_=self._join_rule,
+        ns.update(plus_=self._plus,
                   next_seat_=self._next_seat,
                   end_stage_=self._end_stage, AUCTION_=Phase.AUCTION,  # type: ignore[attr-defined]
                   most_=self.most_actions, most_redeals_=self.most_redeals,  # type: ignore[attr-defined]

@@ -107,7 +107,6 @@ class CompiledRules:
                             for d in self._deals]
         self._auction_first = [self._fn(E.call, t.first, "auction_first")  # type: ignore[union-attr]
                                for t in self._turns]
-        self._first_lead = self._fn(E.first_lead, play.first, "first_lead")
         # call rules: one function for legality and one per rule for the refusal message
         self._call_rules: list[tuple[Rule, Fn, Fn]] = []
         for rule, applies, requires in D.call_rules(g):
@@ -120,8 +119,6 @@ class CompiledRules:
         proxy = g.constructs(K.ProxyCall)
         self._proxy_rule = proxy[0][0] if proxy else None
         self._partner_of = tuple(self.table.partner(seat) for seat in range(self.n))
-        self._proxy_counts = bool(proxy and proxy[0][1].counts_for_partner)  # type: ignore[attr-defined]
-        self._namer_declares = bool(proxy and proxy[0][1].namer_declares)  # type: ignore[attr-defined]
         self._proxy_when = (self._fn(E.call, proxy[0][1].when, "proxy")  # type: ignore[attr-defined]
                             if proxy else None)
         self.ladder = g.ladder
@@ -131,8 +128,6 @@ class CompiledRules:
         joins = g.constructs(K.SameBidJoins)
         self._join_rule = joins[0][0] if joins else None
         self._acceptable = g.acceptable_bids if g.program.partner_by_call else None
-        self._partner = (self._fn(E.status, g.program.partner, "partner")
-                         if g.program.partner is not None else None)
         # the cards that make the partner, where the cards dealt make him: he shows himself
         # by playing one (read by the views)
         cards = D.partner_cards(g)
@@ -140,9 +135,6 @@ class CompiledRules:
                               if cards is not None else None)
         self._calls = tuple(Call(b) for b in g.ladder)
         self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
-        # trumps stated by TrumpIs rules (the turned suit, say), judged as the auction ends
-        self._trump_is = (self._fn(E.status, D.trump(g), "trump")
-                          if g.constructs(K.TrumpIs) else None)
         self._turn_up_at = g.program.turn_up
         # the seat that cuts the pack, where a rule names one (read in a deal's state)
         self._cut_by = (self._fn(E.status, g.program.cut_by, "cut_by")
@@ -162,10 +154,7 @@ class CompiledRules:
         self._aside_returns_when = returns[0] if returns else None
         self._aside_returns = self._fn(E.status, returns[0], "returns") if returns else None
         sits = g.constructs(K.SitsOut)
-        self._sits_rule = sits[0][0] if sits else None
-        self._sits_out = ((self._fn(E.status, sits[0][1].when, "sits_out"),  # type: ignore[attr-defined]
-                           self._fn(E.status, sits[0][1].seat, "sitter"))  # type: ignore[attr-defined]
-                          if sits else None)
+        self._sits_out = bool(sits)  # a seat may sit out of the play
         # play rules
         self._legal = self._fn(E.play, D.legal_cards(g), "legal_cards")
         self._legal_fast = self._fn(E.play_fast, D.legal_cards(g), "legal_cards")
@@ -276,7 +265,7 @@ class CompiledRules:
         program = g.program
         # a choice among named options, as its step says: per option, the action, whether
         # it may be chosen and what choosing it does (generated from the step once the
-        # engine is built, ``_choices``)
+        # engine is built, ``_choice_fns``)
         self._decide: tuple[Rule, tuple[tuple[Declare, Fn, Fn], ...]] | None = None
         at, choice = next(((i, s) for i, s in enumerate(g.steps) if s.options), (0, None))
         self._choice_step = (at, choice)

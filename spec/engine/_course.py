@@ -3,8 +3,10 @@
 
 The steps (:mod:`spec.dsl._steps`) say, for every game, which step follows which, under
 what condition each takes place and what its entry and its actions do, as effects on
-declared fields.  The engine does not know the kinds of phase that wrote them: it runs the
-functions :class:`~spec.engine._source.StepSource` generates from the effects.
+declared fields.  The course does not know the kinds of phase that wrote them: it runs the
+functions :class:`~spec.engine._source.StepSource` generates from the effects (the play
+of a trick and the defenders' choice are still handled by kind, in ``_play.py`` and
+``_auction.py``).
 """
 from __future__ import annotations
 
@@ -37,6 +39,8 @@ class Course(StepSource):
             # where each step is found from the state it leaves: its phase and stage
             self._step_at = {(s.phase, s.stage): i for i, (s, _t, _e) in enumerate(steps)
                              if s.phase is not None}
+            assert len(self._step_at) == sum(s.phase is not None for s in game_steps), \
+                "two steps show the same phase in the same stage"
             # the steps whose action is a card of the actor's hand, by the phase and the
             # dealing stage of a state in them: the step, what its action does, and the
             # actions by card number

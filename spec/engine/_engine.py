@@ -47,6 +47,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         self._quick_play = self._quick_playout_fn() if self._quick_tricks else None
         self._rich_play = self._rich_playout_fn()
         # calls: applied by a handler generated from the auction steps
+        self._course()  # the steps, compiled now
         self._seat_the_play = self._seat_the_play_fn()  # for a choice that settles the declarer
         at, choice = self._choice_step
         if self._decide is not None and choice is not None:  # the options, from their step

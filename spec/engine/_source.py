@@ -6,8 +6,8 @@ writes those effects as the statements of a Python function over the working cop
 of a state, with the game's answers written in (the rules a step judges inlined, its
 tables bound as constants), and compiles it once per engine, as a simulator compiles the
 switch a state machine was lowered to.  The per-action path (``apply``) and the fast
-playouts call the same generated functions, so a deal runs the same whichever way it is
-played.
+playouts call the same generated functions (the auction loops write the same statements
+of a call into their own loop), so a deal runs the same whichever way it is played.
 
 Names in the generated code end with ``_`` (``seat_``, ``over_``), apart from ``w``, ``s``
 (the state the inlined rules read, the same object) and the names the inlined rules bind.
@@ -20,6 +20,7 @@ from typing import Any
 from spec.dsl import _steps as S
 from spec.engine._compiled import CompiledRules
 from spec.engine._state import Phase
+from spec.seats import seat_after
 
 # the operators of the step language, as Python writes them
 _OPS = {"+": "+", "|": "|", "&": "&", "==": "==", "!=": "!=", ">=": ">=", "and": "and"}
@@ -54,6 +55,7 @@ class StepSource(CompiledRules):
             from spec.dsl._nodes import suit_code
             ns = self._step_globals = dict(self.tables.ns)
             ns.update(plus_=self._plus, next_seat_=self._next_seat, range_n_=range(self.n),
+                      seat_after_=seat_after,
                       suit_of_card_=tuple(suit_code(c.suit) for c in deck),
                       void_now_=self._void_now)  # type: ignore[attr-defined]
         return ns
@@ -163,7 +165,7 @@ class StepSource(CompiledRules):
         t = out.temp()
         first = v.seat
         start = (f"next_seat_[{self._value(out, first.seat)}]" if isinstance(first, S.After)
-                 else f"{self._value(out, first)} % {self.n}")
+                 else f"seat_after_({self._value(out, first)}, {self.n}, 0)")
         out.emit(f"{t} = {start}")
         skips = [self._value(out, k) for k in v.skip]
         if len(skips) == 1:
@@ -172,11 +174,15 @@ class StepSource(CompiledRules):
         elif skips:
             out.emit(f"while {t} in ({', '.join(skips)},):")
             out.emit(f"    {t} = next_seat_[{t}]")
-        if v.outside is not None:
+        if v.outside is not None:  # at most once round the table
             outside = out.temp()
             out.emit(f"{outside} = {self._value(out, v.outside)}")
-            out.emit(f"while {outside} >> {t} & 1:")
+            out.emit("for _ in range_n_:")
+            out.emit(f"    if not {outside} >> {t} & 1:")
+            out.emit("        break")
             out.emit(f"    {t} = next_seat_[{t}]")
+            out.emit("else:")
+            out.emit("    raise AssertionError('every seat is out of the play')")
         return t
 
     def _cards(self, out: _Writer, v: S.Value) -> str:  # noqa: C901 - one case per value
@@ -191,7 +197,7 @@ class StepSource(CompiledRules):
             seat, cards = out.temp(), out.temp()
             out.emit(f"{seat} = {self._value(out, v.seat)}")
             out.emit(f"{cards} = {self._value(out, v.cards)}")
-            return f"tuple({cards} if i_ == {seat} else 0 for i_ in range_n_)"
+            return f"tuple({cards} if k_ == {seat} else 0 for k_ in range_n_)"
         if isinstance(v, S.At):
             return f"{self._value(out, v.place)}[{self._value(out, v.seat)}]"
         if isinstance(v, S.Count):

@@ -65,8 +65,9 @@ _STYLE = {"title": 'font-weight="bold" font-size="14"', "plain": 'font-size="12"
           "effect": 'font-size="11" fill="#23395d"', "rules": 'font-size="10" fill="#666"'}
 
 
-def svg(steps: tuple[Step, ...]) -> str:
-    """The steps drawn top to bottom, as the text of an SVG element."""
+def svg(steps: tuple[Step, ...], name: str = "steps") -> str:
+    """The steps drawn top to bottom, as the text of an SVG element (``name`` makes its
+    arrowhead's id its own, for several drawings on one page)."""
     boxes: list[tuple[int, int, list[tuple[str, str]]]] = []
     y = PAD
     for step in steps:
@@ -77,7 +78,7 @@ def svg(steps: tuple[Step, ...]) -> str:
     total_w, total_h = WIDTH + SKIP + 2 * PAD, y - GAP + PAD
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="rulebook-steps" width="{total_w}" '
            f'height="{total_h}" viewBox="0 0 {total_w} {total_h}" font-family="sans-serif">',
-           '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+           f'<defs><marker id="arrow-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
            'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>']
     for i, (step, (top, height, rows)) in enumerate(zip(steps, boxes)):
         fill = "#f4f4f4" if step.actor is None else "#eef4fb"
@@ -89,14 +90,14 @@ def svg(steps: tuple[Step, ...]) -> str:
         if i + 1 < len(steps):
             x, y0, y1 = PAD + WIDTH // 2, top + height, boxes[i + 1][0]
             out.append(f'<line x1="{x}" y1="{y0}" x2="{x}" y2="{y1}" stroke="#333" '
-                       'marker-end="url(#arrow)"/>')
+                       f'marker-end="url(#arrow-{name})"/>')
         if step.when is not None and 0 < i < len(steps) - 1:  # the way past it
             before, after = boxes[i - 1], boxes[i + 1]
             # alternate ways past stand apart, so that two in a row do not overlap
             x0, x1 = PAD + WIDTH, PAD + WIDTH + SKIP - 10 - 24 * (i % 2)
             ya, yb = before[0] + before[1] // 2, after[0] + after[1] // 2
             out.append(f'<path d="M{x0},{ya} L{x1},{ya} L{x1},{yb} L{x0 + 2},{yb}" fill="none" '
-                       'stroke="#8a4b00" stroke-dasharray="5,4" marker-end="url(#arrow)"/>')
+                       f'stroke="#8a4b00" stroke-dasharray="5,4" marker-end="url(#arrow-{name})"/>')
             out.append(f'<text x="{x1 - 4}" y="{(ya + yb) // 2}" font-size="11" fill="#8a4b00" '
                        f'text-anchor="end">else</text>')
     out.append("</svg>")
@@ -114,7 +115,7 @@ class StepsDirective(Directive):
             raise self.error(f"rulebook-steps: no game {key!r} (one of {', '.join(GAMES)})")
         steps = GAMES[key].steps
         figure = nodes.container(classes=["rulebook-steps"])
-        figure += nodes.raw("", svg(steps), format="html")
+        figure += nodes.raw("", svg(steps, key), format="html")
         # other builders: the same steps as a list
         listing = nodes.bullet_list()
         for step in steps:
