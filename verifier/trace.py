@@ -23,7 +23,6 @@ from spec.dsl._nodes import (
     Taken,
     Var,
     WonTrick,
-    suit_code,
 )
 from spec.dsl._pycompile import evaluate
 from spec.engine import PASS, Call, Declare, Phase, engine_for, new_deal
@@ -124,7 +123,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         dealt[out] = v[f"dealt_{n - 1}"]
     n_played = min(played, size)
     trick = [(v[f"card_{j}"].bit_length() - 1, v[f"named_{j}"]) for j in range(n_played)]
-    trump = v.get("trump", suit_code(game.ladder[contract].strain))
+    trump = v.get("trump", game.strain_codes[contract])
     tracked = _tracked(game, v)
     suit = suit_from_code(trump)
     lines = [
@@ -216,7 +215,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     taken = [v.get(f"taken_{s}", 0) for s in range(game.players)]
     dealt = [v.get(f"dealt_{s}", 0) for s in range(game.players)]
     tracked = _tracked(game, v)
-    trump = v.get("trump", suit_code(game.ladder[v["contract"]].strain))
+    trump = v.get("trump", game.strain_codes[v["contract"]])
     idle = v.get("idle", -1)
     dropped = sum(1 << s for s in range(game.players) if v.get(f"dropped_{s}"))
     guest = next((s for s in range(game.players) if v.get(f"invited_{s}")), -1)

@@ -428,6 +428,12 @@ class Game(SetupChecks, RuleChecks):
         return tuple(Bid(lv, st, names.get(lv, str(lv) if plain else ""))
                      for lv in body.levels for st in body.strains)
 
+    @cached_property
+    def strain_codes(self) -> tuple[int, ...]:
+        """The suit code of each bid's strain, by bid number (trumps, where the contract's
+        strain names them; the no-suit code for a strain that names none)."""
+        return tuple(suit_code(b.strain) for b in self.ladder)
+
     @property
     def stages(self) -> int:
         """How many times the game deals and bids before the play."""

@@ -103,8 +103,7 @@ class GameTables:
             # a bid is its number on the ladder; number -1 is "no bid" (no standing bid, a
             # pass), read as Z3 reads it: the lowest level, the last strain, their key
             "_BLEVEL": tuple(b.level for b in game.ladder) + (game.ladder[0].level,),
-            "_BSTRAIN": tuple(suit_code(b.strain) for b in game.ladder)
-            + (suit_code(game.ladder[-1].strain),),
+            "_BSTRAIN": game.strain_codes + game.strain_codes[-1:],
             "_BSRANK": tuple(game.strain_rank[b.strain] for b in game.ladder)
             + (game.strain_rank[game.ladder[-1].strain],),
             "_BKEY": game.bid_key_table if "bid_key_table" in game.__dict__ else None,

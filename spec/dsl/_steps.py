@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
-from spec.dsl._nodes import Expr, suit_code
+from spec.dsl._nodes import Expr
 from spec.dsl._program import DealProgram, Phase, PhaseKind
 
 if TYPE_CHECKING:
@@ -689,8 +689,7 @@ def settle_step(w: _Writer) -> Step:
     if game.constructs(K.TrumpIs):
         effects.append(Set("trump", Stated(D.trump(game), "status", "trump")))
     elif not any(b.names_trump for _r, b in game.constructs(K.SetAside)):  # type: ignore[attr-defined]
-        strains = tuple(suit_code(b.strain) for b in game.ladder)
-        effects.append(Set("trump", Entry(strains, Get("contract"), "strain")))
+        effects.append(Set("trump", Entry(game.strain_codes, Get("contract"), "strain")))
     effects.append(Set("declarers", Op("|", Bit(Get("declarer")), Get("joined"))))
     return Step("settle", None, None, None, None, enter=(*effects, *seat_the_play(game)))
 

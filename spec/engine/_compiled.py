@@ -134,7 +134,7 @@ class CompiledRules:
         self.partner_cards = (self._fn(E.status, cards, "partner_cards")
                               if cards is not None else None)
         self._calls = tuple(Call(b) for b in g.ladder)
-        self._trump_of = tuple(suit_code(b.strain) for b in g.ladder)
+        self._trump_of = g.strain_codes
         self._turn_up_at = g.program.turn_up
         # the seat that cuts the pack, where a rule names one (read in a deal's state)
         self._cut_by = (self._fn(E.status, g.program.cut_by, "cut_by")
