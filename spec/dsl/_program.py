@@ -174,6 +174,11 @@ class DealProgram:
     # a choice after the auction that leaves one of the seats that joined a bid the declarer
     # (a ``Decide`` rule with ``each_declarer``)
     contest: bool = False
+    # a partner may call in a seat's place (``ProxyCall``): whether he then declares the
+    # bid he named, and whether his call counts as one of his own calls too
+    proxy: bool = False
+    namer_declares: bool = False
+    proxy_counts: bool = False
 
     @property
     def several_declarers(self) -> bool:
@@ -294,6 +299,7 @@ class Lowering(ConstructVisitor[None]):
             Sight(Seen.OWN_HAND, Audience.OWNER, "always"),
             Sight(Seen.TRICKS, Audience.EVERY_SEAT, "as each card is played")]
         self.partner_rules: list[str] = []
+        self.proxy: K.ProxyCall | None = None
 
     def _file(self, part: str) -> None:
         assert self.rule is not None
@@ -360,6 +366,9 @@ class Lowering(ConstructVisitor[None]):
             partner_rules=tuple(self.partner_rules),
             acceptable=tuple(k for k, ok in enumerate(self.game.acceptable_bids) if ok),
             contest=self.decide is not None and self.decide[1].each_declarer,
+            proxy=self.proxy is not None,
+            namer_declares=self.proxy is not None and self.proxy.namer_declares,
+            proxy_counts=self.proxy is not None and self.proxy.counts_for_partner,
         )
 
     # -- equipment -----------------------------------------------------------------------
@@ -453,7 +462,11 @@ class Lowering(ConstructVisitor[None]):
         self.auction_rules.append(self.rule.id)
         self._file(PhaseKind.AUCTION.value)
 
-    visit_CallRule = visit_ProxyCall = visit_RedealIfNoBid = _auction
+    visit_CallRule = visit_RedealIfNoBid = _auction
+
+    def visit_ProxyCall(self, b: K.ProxyCall) -> None:
+        self.proxy = b
+        self._auction(b)
 
     def visit_Announce(self, b: K.Announce) -> None:
         if b.scope.name == "CALL":

@@ -511,10 +511,8 @@ class _Writer:
         self.game = game
         self.program: DealProgram = game.program
         self.players = game.players
-        proxy = game.constructs(K.ProxyCall)
         # the seat that declares the standing bid: its bidder, or the partner who named it
-        self.maker = Get("high_namer" if proxy and proxy[0][1].namer_declares  # type: ignore[attr-defined]
-                         else "high_bidder")
+        self.maker = Get("high_namer" if self.program.namer_declares else "high_bidder")
 
     def stated(self, expr: Expr | None, scope: str, name: str, rule: str | None = None
                ) -> Stated | None:
@@ -553,14 +551,14 @@ def _call_effects(w: _Writer, ends: Stated) -> tuple[Effect, ...]:
     partner names in a seat's place (a ``ProxyCall`` rule) is that seat's own: it uses his
     turn, and a bid so made is his; the log and the seat that would declare it know who
     named it."""
-    game = w.game
-    proxy = game.constructs(K.ProxyCall)
+    game, program = w.game, w.program
+    proxy = program.proxy
     seat, namer, bid = Local("seat"), Get("turn"), Bid()
     caller: Value = (Cond(Op(">=", Get("proxy"), Lit(0)), Get("proxy"), Get("turn")) if proxy
                      else Get("turn"))
     effects: list[Effect] = [Let("seat", caller), Set("calls", Appended(Get("calls"), seat, bid)),
                              Set("seat_calls", PlusAt(Get("seat_calls"), seat, 1))]
-    if proxy and proxy[0][1].counts_for_partner:  # type: ignore[attr-defined]
+    if program.proxy_counts:
         effects.append(When(Op(">=", Get("proxy"), Lit(0)),
                             (Set("seat_calls", PlusAt(Get("seat_calls"), namer, 1)),)))
     again = Op("==", bid, Get("standing"))
@@ -569,7 +567,6 @@ def _call_effects(w: _Writer, ends: Stated) -> tuple[Effect, ...]:
     new_high: tuple[Effect, ...] = (
         Set("standing", bid), Set("high_bidder", seat), Set("passes_in_row", Lit(0)),
         Set("stage_bid", Lit(True)), Set("high_namer", namer))
-    program = w.program
     if program.joinable or program.partner_by_call:
         new_high += (Set("joined", Lit(0)), Set("accepter", Lit(-1)))
     on_bid = new_high

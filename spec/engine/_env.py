@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from spec.dsl import _constructs as K
 from spec.dsl._nodes import (
     NO_SUIT,
     Ctx,
@@ -227,12 +226,6 @@ def _tricks(of: str) -> list[Entry]:
             _var(None, "taken", f"{of}.taken"), Entry(Taken, "taken[{seat}]")]
 
 
-def _namer_declares(game: Game) -> bool:
-    """Whether the partner who names a bid for a seat would declare it (``ProxyCall``)."""
-    return any(getattr(b, "namer_declares", False)
-               for _r, b in game.rules_with(K.ProxyCall))
-
-
 class ScopeEnvs:
     """Every environment a game's rules are compiled in, read from the engine's states."""
 
@@ -249,7 +242,7 @@ class ScopeEnvs:
             _var(Ctx.STANDING, "standing", "s.standing"),
             _var(Ctx.HIGH_BIDDER, "high_bidder", "s.high_bidder"),
             _var(Ctx.STANDING_MAKER, "standing_maker",
-                 "s.high_namer" if _namer_declares(game) else "s.high_bidder"),
+                 "s.high_namer" if game.program.namer_declares else "s.high_bidder"),
             _var(Ctx.STANDING_ACCEPTED, "standing_accepted", "s.accepter >= 0"),
             _var(Ctx.SEAT_HOLDS, "seat_holds",
                  "(seat == s.high_bidder or seat == s.accepter or bool(s.joined >> seat & 1))"),

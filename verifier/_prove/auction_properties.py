@@ -121,7 +121,7 @@ def who_declares(game: Game) -> str:
         return "one of the highest bidder and the seats that joined his bid, as they choose,"
     if game.program.joinable:
         return "the highest bidder and the seats that joined his bid"
-    if any(getattr(b, "namer_declares", False) for _r, b in game.rules_with(K.ProxyCall)):
+    if game.program.namer_declares:
         return "the highest bidder, or the partner who named his bid,"
     return "the highest bidder"
 

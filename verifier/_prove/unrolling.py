@@ -126,11 +126,10 @@ def _first_moment(enc: Encoding, stage: int, prefix: str) -> tuple[_Stage, _Mome
     joined = ([enc.bool(False)] * n if stage == 1 or not (reads_holds or reads_others)
               else [enc.bool_var(f"{prefix}joined_0_{s}") for s in range(n)])
     idle = E.idle_seat(enc, dealer)  # the seat idle for the deal makes no call
-    proxy_rules = g.constructs(K.ProxyCall)
+    program = g.program
     st = _Stage(enc, stage, prefix, dealer, hands, idle, tracked, reads_holds, reads_others,
-                proxies=bool(proxy_rules),
-                namer_declares=bool(proxy_rules and proxy_rules[0][1].namer_declares),  # type: ignore[attr-defined]
-                counts_for_partner=bool(proxy_rules and proxy_rules[0][1].counts_for_partner))  # type: ignore[attr-defined]
+                proxies=program.proxy, namer_declares=program.namer_declares,
+                counts_for_partner=program.proxy_counts)
     first_env = {Ctx.DEALER: dealer, Ctx.STAGE: enc.int(stage), Ctx.HAS_STANDING: has,
                  Ctx.STANDING: standing, Ctx.HIGH_BIDDER: high, Ctx.CALLS_MADE: calls,
                  Ctx.STANDING_MAKER: maker,

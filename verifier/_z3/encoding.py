@@ -224,7 +224,7 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     # the seat that would declare the standing bid: its bidder, unless the partner who
     # names a bid for him declares it (then either of the two)
     high = sit.env[Ctx.HIGH_BIDDER]
-    if any(getattr(b, "namer_declares", False) for _r, b in enc.game.rules_with(K.ProxyCall)):
+    if enc.game.program.namer_declares:
         maker = _seat_var(sit, f"{tag}_maker")
         table = enc.game.table
         sit.facts.append(z3.Or(maker == high, *(
