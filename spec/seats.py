@@ -31,22 +31,22 @@ def seat_after(seat: Any, players: int, steps: int = 1) -> Any:
     return (seat + steps) % players
 
 
-def seats_from(first: Any, players: int, skip: Iterable[int] = ()) -> tuple[Any, ...]:
+def seats_from(first: Any, players: int, skip: Iterable[int] = (), outside: int = 0
+               ) -> tuple[Any, ...]:
     """Every seat once, in the order of play from ``first`` (counted round the table),
-    less the seats of ``skip``."""
+    less the seats of ``skip`` and those of the seat set ``outside`` (a bit per seat)."""
     out = (seat_after(first, players, j) for j in range(players))
-    gone = set(skip)
+    gone = set(skip) | {s for s in range(players) if outside >> s & 1}
     return tuple(s for s in out if s not in gone) if gone else tuple(out)
 
 
-def seat_from(first: int, players: int, skip: Iterable[int] = ()) -> int:
-    """The first seat, from ``first`` on in the order of play, that is none of ``skip``."""
-    gone = set(skip)
-    for j in range(players):
-        seat = seat_after(first, players, j)
-        if seat not in gone:
-            return seat
-    raise ValueError("every seat is skipped")
+def seat_from(first: int, players: int, skip: Iterable[int] = (), outside: int = 0) -> int:
+    """The first seat, from ``first`` on in the order of play, that is none of ``skip``
+    and not in the seat set ``outside``."""
+    found = seats_from(first, players, skip, outside)
+    if not found:
+        raise ValueError("every seat is skipped")
+    return found[0]  # type: ignore[no-any-return]
 
 
 class Direction(enum.Enum):
@@ -103,7 +103,7 @@ class Table:
 
     def iter_from(self, seat: int) -> tuple[int, ...]:
         """Every seat once, in order of play, starting with ``seat``."""
-        return tuple(self.next(seat, k) for k in range(len(self.names)))
+        return seats_from(seat, len(self.names))
 
     def name(self, seat: int) -> str:
         return self.names[seat]

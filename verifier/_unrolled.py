@@ -59,12 +59,6 @@ from verifier.deals import _Owners
 __all__ = ["Unrolled"]
 
 
-def _among(players: int, leader: int, absent: int) -> tuple[int, ...]:
-    """The seats of a trick in order of play from ``leader``, less the seats out of the play
-    (``absent``: a bit per seat)."""
-    return seats_from(leader, players, [s for s in range(players) if absent >> s & 1])
-
-
 class _SeatsOut:
     """The seats out of the play (a seat sitting out, the seat idle for the deal, the
     defenders who dropped out), as a Boolean per seat; and the positions of a trick as
@@ -318,7 +312,7 @@ class Unrolled:
         self.trick_envs.append((k, trick))
         w = Z3Compiler(enc, trick).visit(D.trick_winner(game))
         winner = by_leader(lambda x, o, w=w: enc.select(
-            w, [enc.int(seat) for seat in _among(n, x, o)]))
+            w, [enc.int(seat) for seat in seats_from(x, n, outside=o)]))
         # nobody defends: no play, and the declarer is credited with every trick
         winner = z3.If(self.all_out, self.declarer, winner)
         self.facts += [winner >= 0, winner < n]
@@ -483,17 +477,17 @@ class Unrolled:
         return [g for g, _f in self.exact]
 
     def _seat_at(self, leader: int, out: int, j: int) -> Any:
-        seats = _among(self.n, leader, out)
+        seats = seats_from(leader, self.n, outside=out)
         return self.enc.int(seats[j] if j < len(seats) else -1)
 
     def _at(self, leader: int, out: int, j: int, per_seat: list[Any], none: Any) -> Any:
         """What the seat at position ``j`` of a trick led by ``leader`` played (``out``:
         a bit per seat out of the play)."""
-        seats = _among(self.n, leader, out)
+        seats = seats_from(leader, self.n, outside=out)
         return per_seat[seats[j]] if j < len(seats) else none
 
     def _position_of(self, leader: int, out: int, seat: int) -> Any:
-        seats = _among(self.n, leader, out)
+        seats = seats_from(leader, self.n, outside=out)
         return self.enc.int(seats.index(seat) if seat in seats else 0)
 
     def _present_after(self, seat: Any, absent: list[Any]) -> Any:
@@ -585,7 +579,7 @@ def _beating(u: Unrolled, k: int, leader: Any, pos_of: list[Any], seat_at: list[
         stronger = not_beaten_by(enc, table, led, trump)
 
         def cards_before(s: int, x: int, m: int) -> Any:
-            seats = _among(u.n, x, m)
+            seats = seats_from(x, u.n, outside=m)
             out: Any = enc.bv(0)
             for t in seats[:seats.index(s)] if s in seats else ():
                 out = out | cards[t]

@@ -118,7 +118,7 @@ class Auction(CompiledRules):
     def present_after(self, seat: int, absent: int) -> int:
         """The first seat from ``seat`` on, in the direction of play, not out of the play
         (``absent``: a bit per seat out)."""
-        return seat_from(seat, self.n, [s for s in range(self.n) if absent >> s & 1])
+        return seat_from(seat, self.n, outside=absent)
 
     def defenders(self, s: Any) -> tuple[int, ...]:
         """The defenders in the order they choose to play or drop out: from the seat the

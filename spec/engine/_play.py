@@ -31,7 +31,7 @@ class Tricks(CompiledRules):
         key = (leader, absent)
         seats = self._seats_among.get(key)
         if seats is None:
-            seats = seats_from(leader, self.n, [s for s in range(self.n) if absent >> s & 1])
+            seats = seats_from(leader, self.n, outside=absent)
             self._seats_among[key] = seats
         return seats
 
