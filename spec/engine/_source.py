@@ -22,10 +22,6 @@ from spec.engine._compiled import CompiledRules
 from spec.engine._state import Phase
 from spec.seats import seat_after
 
-# the operators of the step language, as Python writes them
-_OPS = {"+": "+", "|": "|", "&": "&", "==": "==", "!=": "!=", ">=": ">=", "and": "and"}
-
-
 class _Writer:
     """The statements of one generated function under construction."""
 
@@ -129,7 +125,8 @@ class StepSource(CompiledRules):
         if isinstance(v, S.Acted):
             return "x_"
         if isinstance(v, S.Op):
-            return f"({self._value(out, v.a)} {_OPS[v.op]} {self._value(out, v.b)})"
+            # the step language's operators are written as Python writes them
+            return f"({self._value(out, v.a)} {v.op} {self._value(out, v.b)})"
         if isinstance(v, S.Cond):
             return (f"({self._value(out, v.a)} if {self._value(out, v.test)} "
                     f"else {self._value(out, v.b)})")
