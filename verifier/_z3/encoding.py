@@ -7,6 +7,8 @@ decoder that turns a Z3 model back into plain values the engine can replay.
 """
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -51,6 +53,7 @@ from spec.dsl._nodes import (
     WonTrick,
     walk,
 )
+from spec.dsl._origins import ANY, DEALT, hand_origins
 from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.seats import seat_after, seats_from
@@ -862,6 +865,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
             var = sit.env[("tracked", name)]
             first = enc.bool(bool(track.initial)) if track.type is T.BOOL else enc.int(int(track.initial))  # type: ignore[call-overload]
             sit.facts.append(z3.Implies(k == 1, var == first))
+    came_from = _sources(enc, g, seats, dealt, declarer)
     for j in range(n):
         held = hands[j] | asides[j]
         size_j = enc.int(g.tricks) - k + (0 if j < played else 1)
@@ -875,7 +879,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
             share = z3.If(seats[j] == in_play.idle, enc.int(0), share)
         sit.facts.append(enc.popcount(held) == size_j)
         sit.facts.append((held | z3.If(present[j] if j < played or played == n else enc.bool(False),
-                                       cards[j], enc.bv(0))) & ~dealt[j] == 0)
+                                       cards[j], enc.bv(0))) & ~came_from(j) == 0)
         sit.facts.append(enc.popcount(dealt[j]) == share)
     # the cards already played were legal when they were played
     led: Any = enc.int(NO_SUIT)
@@ -924,6 +928,27 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         sit.values["legal"] = sit.compile(D.legal_cards(g))
     sit.values["led_suit"] = led if played > 0 else enc.int(NO_SUIT)
     return sit
+
+
+def _sources(enc: Encoding, game: Any, seats: list[Any], dealt: list[Any], declarer: Any
+             ) -> Callable[[int], Any]:
+    """``came_from(j)``: the cards the seat at position ``j`` may hold in the play, by where
+    the steps let a seat's cards come from (:func:`~spec.dsl._origins.hand_origins`): the
+    cards dealt to it; the talon (the cards dealt to no seat) too if a step gives it to the
+    seat a field names and that seat is this one; any card where the steps say no more."""
+    origins = hand_origins(game)
+    undealt = ~functools.reduce(operator.or_, dealt)
+    seat_of = {"declarer": declarer}
+
+    def came_from(j: int) -> Any:
+        if ANY in origins or any(o.source == "talon" and o.to not in seat_of for o in origins):
+            return enc.bv(-1)
+        out = dealt[j]
+        for o in sorted(origins - {DEALT}, key=str):  # the talon, to the seat a field names
+            out = out | z3.If(seats[j] == seat_of[o.to], undealt, enc.bv(0))  # type: ignore[index]
+        return out
+
+    return came_from
 
 
 # long: one situation: its Z3 terms are made in an order the solver's search depends on; a

@@ -1,0 +1,106 @@
+"""Where the cards a seat holds may have come from, read from the steps.
+
+A Z3 situation that starts from a free state (a trick under way, say) may assume of it only
+what every deal that reaches it makes true.  One such fact is where a seat's cards came
+from: in a game whose steps only ever give a seat cards dealt to it (in any stage), or give
+it back its own cards laid aside, a seat holds nothing but cards dealt to it; a step that
+gives the declarer the talon, or a seat cards another seat held, breaks that.  The back ends
+must not know which kinds of phase do what, so the answer is read from the steps' effects
+on the places of cards (:func:`hand_origins`), and whatever the reading does not recognise
+counts as "any card" — an unknown source only ever weakens what a situation assumes.
+
+>>> from spec.registry import GAMES
+>>> sorted(map(str, hand_origins(GAMES["vint"])))
+['dealt']
+>>> sorted(map(str, hand_origins(GAMES["preference"])))
+['dealt', 'the talon, to declarer']
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from spec.dsl import _steps as S
+
+if TYPE_CHECKING:
+    from spec.dsl._build import Game
+
+
+@dataclass(frozen=True)
+class Origin:
+    """A source of a seat's cards: ``dealt`` (cards dealt to that seat, in any stage),
+    ``talon`` (the cards dealt to no seat, given to the seat ``to`` names) or ``any``
+    (a card from anywhere: what a reading cannot narrow)."""
+
+    source: str
+    to: str | None = None  # for the talon: the field that names the seat it goes to
+
+    def __str__(self) -> str:
+        return f"the talon, to {self.to}" if self.source == "talon" else self.source
+
+
+DEALT, ANY = Origin("dealt"), Origin("any")
+# the places of cards a seat holds in the play, per seat, and where each starts
+_HELD = ("hands", "aside")
+_START = {"hands": {DEALT}, "pending": {DEALT}, "aside": set(), "taken": set()}
+
+
+def _effects(step: S.Step) -> Iterator[tuple[S.Step, S.Effect]]:
+    """Every effect of a step, its entry's, its actions' and its options', branches opened."""
+    todo: list[S.Effect] = [*step.enter, *step.effects,
+                            *(e for c in step.options for e in c.effects)]
+    while todo:
+        e = todo.pop(0)
+        if isinstance(e, S.When):
+            todo[:0] = [*e.then, *e.orelse]
+        else:
+            yield step, e
+
+
+def _of(v: S.Value, step: S.Step, places: dict[str, set[Origin]]) -> set[Origin]:
+    """Where the cards of the per-seat value ``v`` may come from (for the seat it is read
+    for): what it cannot say is :data:`ANY`."""
+    if isinstance(v, S.Lit) and v.value == 0:
+        return set()
+    if isinstance(v, S.Get) and v.field in places:
+        return places[v.field]
+    if isinstance(v, S.Share):
+        return places["pending"]
+    if isinstance(v, S.Joined):
+        return _of(v.a, step, places) | _of(v.b, step, places)
+    if isinstance(v, S.Less):
+        return _of(v.a, step, places)
+    if isinstance(v, S.Only):
+        if (isinstance(v.cards, S.Acted) and step.card is not None
+                and v.seat == step.actor == S.Get("turn")):
+            return places["hands"]  # a card of the actor's own hand, kept as his
+        if v.cards == S.Get("talon") and isinstance(v.seat, S.Get):
+            return {Origin("talon", v.seat.field)}
+    return {ANY}
+
+
+def hand_origins(game: Game) -> frozenset[Origin]:
+    """Where the cards a seat holds in the play (in hand or laid aside) may have come from,
+    in a deal of ``game``."""
+    return origins_of_steps(game.steps)
+
+
+def origins_of_steps(steps: tuple[S.Step, ...]) -> frozenset[Origin]:
+    """Where the cards a seat holds in the play (in hand or laid aside) may have come from,
+    by the effects of every step on the places of cards, to a fixed point."""
+    places = {name: set(start) for name, start in _START.items()}
+    effects = [pair for step in steps for pair in _effects(step)]
+    changed = True
+    while changed:
+        changed = False
+        for step, e in effects:
+            if isinstance(e, S.Set) and e.field in places:
+                more = _of(e.value, step, places) - places[e.field]
+                if more:
+                    places[e.field] |= more
+                    changed = True
+    return frozenset(o for name in _HELD for o in places[name])
+
+
+__all__ = ["ANY", "DEALT", "Origin", "hand_origins", "origins_of_steps"]
