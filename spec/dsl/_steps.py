@@ -7,8 +7,9 @@ effects as it begins (pairs of a declared field and the expression that gives it
 value), who acts, the rules that judge an action, when it ends and the step that follows.
 A kind of phase survives only as the *block* that writes its steps (:data:`BLOCKS`), the
 way an ``FSM`` survives as the switch it was lowered to.  The engine's course, its calls,
-its card steps, the settling of the contract and a choice's options run from the steps;
-the play of a trick, the defenders' choice and every Z3 encoding still read the phases.
+its card steps, the settling of the contract and the choices among named options (a
+``Decide`` rule's, the defenders' choice to play or drop out) run from the steps; the play
+of a trick and every Z3 encoding still read the phases.
 
 The state the steps read and write is declared as data (:data:`STATE`): the places cards
 lie in, the counters of the auction and the play, and the sets of seats.  Expressions over
@@ -99,6 +100,14 @@ STATE: tuple[Field, ...] = (
     Field("out", FieldKind.COUNTER, False, "the seat sitting out of the play"),
     Field("tracked", FieldKind.RECORD, False, "the values the rules keep through a deal"),
     Field("fired", FieldKind.RECORD, False, "the rules that took effect"),
+    Field("dealt", FieldKind.PLACE, True, "the cards each seat was dealt, every stage"),
+    Field("won", FieldKind.COUNTER, True, "the tricks each seat won, a bit per trick"),
+    Field("trick_number", FieldKind.COUNTER, False, "the trick under way"),
+    Field("dropped", FieldKind.SEATS, False, "the defenders who dropped out of the play"),
+    Field("folded", FieldKind.PLACE, False, "the cards of the hands laid down"),
+    Field("host", FieldKind.COUNTER, False, "the defender who may invite another back"),
+    Field("guest", FieldKind.COUNTER, False, "the defender invited back into the play"),
+    Field("chosen", FieldKind.RECORD, False, "the choices made in turn, each with its seat"),
 )
 FIELDS = {f.name: f for f in STATE}
 
@@ -156,10 +165,12 @@ class SeatFrom(Value):
     seat: Value
     skip: tuple[Value, ...] = ()
     outside: Value | None = None  # a set of seats passed over too
+    otherwise: Value | None = None  # the value where every seat is passed over (None: none)
 
     def __str__(self) -> str:
         past = [*map(str, self.skip), *([f"the seats of {self.outside}"] if self.outside else [])]
-        return f"the seat from {self.seat}" + (f", past {', '.join(past)}" if past else "")
+        return (f"the seat from {self.seat}" + (f", past {', '.join(past)}" if past else "")
+                + (f" (else {self.otherwise})" if self.otherwise is not None else ""))
 
 
 @dataclass(frozen=True)
@@ -227,7 +238,7 @@ class At(Value):
 
 @dataclass(frozen=True)
 class Count(Value):
-    """How many cards a set holds."""
+    """How many cards (or seats) a set holds."""
 
     cards: Value
 
@@ -286,14 +297,14 @@ class After(Value):
 
 @dataclass(frozen=True)
 class Op(Value):
-    """``a op b`` for an operator of integers and truth values: ``+ | & == != >= and``."""
+    """``a op b`` for an operator of integers and truth values: ``+ | & ^ == != >= and``."""
 
     op: str
     a: Value
     b: Value
 
     def __post_init__(self) -> None:
-        assert self.op in ("+", "|", "&", "==", "!=", ">=", "and"), self.op
+        assert self.op in ("+", "|", "&", "^", "==", "!=", ">=", "and"), self.op
 
     def __str__(self) -> str:
         return f"({self.a} {self.op} {self.b})"
@@ -357,6 +368,39 @@ class Appended(Value):
         return f"{self.place} and ({self.a}, {self.b})"
 
 
+@dataclass(frozen=True)
+class SeatsOf(Value):
+    """The set of the seats of a record's entries (the first of each pair)."""
+
+    record: Value
+
+    def __str__(self) -> str:
+        return f"the seats of {self.record}"
+
+
+@dataclass(frozen=True)
+class Best(Value):
+    """The entry (seat, name) of a record whose name ranks highest (``ranks``: pairs of a
+    name and its rank), of equal ranks the first."""
+
+    record: Value
+    ranks: tuple[tuple[str, int], ...]
+
+    def __str__(self) -> str:
+        return f"the best of {self.record}"
+
+
+@dataclass(frozen=True)
+class Item(Value):
+    """The item at ``index`` of a pair (an entry of a record)."""
+
+    value: Value
+    index: int
+
+    def __str__(self) -> str:
+        return f"{self.value}[{self.index}]"
+
+
 def per_seat(v: Value) -> bool:
     """Whether ``v`` has a value for each seat (else one value)."""
     if isinstance(v, Get):
@@ -385,18 +429,38 @@ class Set:
 
 @dataclass(frozen=True)
 class Fire:
-    """The rule ``rule`` is recorded as taking effect here (the state's ``fired``)."""
+    """The rule ``rule`` is recorded as taking effect here (the state's ``fired``), or
+    ``back`` actions before the last logged."""
 
     rule: str
+    back: int = 0
 
     def __str__(self) -> str:
-        return f"{self.rule} takes effect"
+        return f"{self.rule} takes effect" + (f" ({self.back} action back)" if self.back else "")
 
 
 class Judgement(enum.Enum):
     """A judgement of the rules that a step's entry makes, beyond setting fields."""
 
     VOID = "a rule that voids the deal is judged (the deal is dealt again if one does)"
+    STATUS = ("the deal's status is judged: a rule that voids it, cards aside going back, "
+              "a hand laid open")
+
+
+@dataclass(frozen=True)
+class Advance:
+    """The step is over: the next step that takes place begins."""
+
+    def __str__(self) -> str:
+        return "the next step"
+
+
+@dataclass(frozen=True)
+class Over:
+    """The deal is over, and scored."""
+
+    def __str__(self) -> str:
+        return "the deal is over"
 
 
 @dataclass(frozen=True)
@@ -454,18 +518,22 @@ class Track:
         return "; ".join(f"tracked({name}) := {value}" for name, value in self.sets)
 
 
-Effect = Set | Fire | Judge | Let | When | Record | Track
+Effect = Set | Fire | Judge | Let | When | Record | Track | Advance | Over
 
 
 @dataclass(frozen=True)
 class Choice:
     """One option of a step whose action is a choice among named options: its name, when
-    it may be chosen, and what choosing it does."""
+    it is on offer (``offered``; None: always) and when it may be chosen, what choosing it
+    does, and what the refusal of it says where it is on offer but may not be chosen (a
+    template: ``{seat}``, the actor's name; ``{name}``, the option's)."""
 
     name: str
     when: Value
     effects: tuple[Effect, ...]
     rank: int = 0  # where several seats choose in turn, the highest rank wins
+    offered: Value | None = None
+    refused: str = "{seat} may not choose {name} here"
 
     def __str__(self) -> str:
         return f"{self.name} (when {self.when})"
@@ -497,8 +565,15 @@ class Step:
     card: str | None = None
     effects: tuple[Effect, ...] = ()
     refused_by: str | None = None
-    # a step whose action is a choice among named options: the options
+    # a step whose action is a choice among named options: the options, and the refusal
+    # of an action that is no choice (``other``) or a choice of no option on offer
+    # (``unknown``), each a value (template, whether the step's rule refuses it) whose
+    # template reads ``{seat}`` (the actor's name), ``{action}``, ``{open}`` and
+    # ``{open_or}`` (the options that may be chosen now, joined by a comma or "or") and
+    # ``{offered}`` (those on offer)
     options: tuple[Choice, ...] = ()
+    other: Value | None = None
+    unknown: Value | None = None
 
 
 Block = Callable[["_Writer", Phase], tuple[Step, ...]]
@@ -639,33 +714,120 @@ def exchange_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
 
 def drop_out_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """Each defender in turn, from the seat a rule names (past the declarer and the seat
-    idle for the deal), chooses to play or to drop out."""
-    first = Stated(phase.first, "status", "first_defender", phase.opened_by)  # type: ignore[arg-type]
-    return (Step("drop out", "drop out", None, phase.opened_by, phase.action,
-                 when=w.stated(phase.when, "status", "defenders_choose", phase.opened_by),
-                 enter=(Set("turn", SeatFrom(first, (Get("declarer"), Get("idle")))),),
-                 actor=Get("turn"), legal=phase.rules),)
+    idle for the deal), chooses to play or to drop out: one who drops out lays his hand
+    down and is out of the play.  After the last: where every defender dropped out, as
+    the rule says (the declarer credited with every trick, no play); where one of two
+    stayed and the rule lets him, he chooses to invite the other back (who takes his hand
+    up again) or to play alone; then the leader is the first seat from the leader still
+    in the play."""
+    body = phase.body
+    assert isinstance(body, K.DropOut)
+    rule = phase.opened_by
+    turn, every = Get("turn"), Lit((1 << w.players) - 1)
+    defenders = (Get("declarer"), Get("idle"))
+    first = SeatFrom(Stated(phase.first, "status", "first_defender", rule), defenders)  # type: ignore[arg-type]
+    # the seats out of the play and the declarer: every seat, when nobody defends
+    out_or_declarer = Op("|", Get("absent"), Bit(Get("declarer")))
+    done: tuple[Effect, ...] = (Set("leader", SeatFrom(Get("leader"), outside=Get("absent"))),
+                                Advance())
+    after: tuple[Effect, ...] = done
+    if body.invite:  # one of two stayed: he is the host
+        host = SeatFrom(turn, outside=out_or_declarer)
+        after = (When(Op("==", Count(Get("dropped")), Lit(1)),
+                      (Let("host", host), Set("host", Local("host")), Set("turn", Local("host"))),
+                      done),)
+    if body.all_out is K.AllOut.DECLARER_TAKES_ALL:  # nobody defends: no play
+        tricks = Lit((1 << (w.game.tricks + 1)) - 2)
+        after = (When(Op("==", out_or_declarer, every),
+                      (Set("won", Joined(Get("won"), Only(Get("declarer"), tricks))),
+                       Set("trick_number", Lit(w.game.tricks + 1)), Over()), after),)
+    chosen: tuple[Effect, ...] = (
+        Let("next", SeatFrom(After(turn), defenders)),
+        When(Op("!=", Local("next"), first), (Set("turn", Local("next")),), after))
+    mine = At(Get("hands"), turn)
+    leaves: tuple[Effect, ...] = (
+        Record(turn), Fire(rule),  # type: ignore[arg-type]
+        Set("dropped", Op("|", Get("dropped"), Bit(turn))),
+        Set("absent", Op("|", Get("absent"), Bit(turn))),
+        Set("folded", Joined(Get("folded"), mine)),
+        Set("hands", Less(Get("hands"), Only(turn, mine))), *chosen)
+    # the last to choose may not drop out where every other defender has, if the rule says so
+    may_leave: Value = (Lit(True) if body.all_out is K.AllOut.DECLARER_TAKES_ALL
+                        else Op("!=", Op("|", out_or_declarer, Bit(turn)), every))
+    choosing, hosting = Op("==", Get("host"), Lit(-1)), Op("!=", Get("host"), Lit(-1))
+    options = [Choice(body.stay, Lit(True), (Record(turn), *chosen), offered=choosing),
+               Choice(body.leave, may_leave, leaves, offered=choosing,
+                      refused="{seat} may not " + body.leave
+                      + ": every other defender has dropped out")]
+    wrong: Value = Lit(("{seat} must choose: {open_or}, not {action}", True))
+    if body.invite:  # the guest takes his hand up again and plays
+        guest, cards = Local("guest"), Local("cards")
+        invites: tuple[Effect, ...] = (
+            Record(turn), Fire(rule), Set("host", Lit(-1)),  # type: ignore[arg-type]
+            Let("guest", SeatFrom(turn, outside=Op("^", Get("dropped"), every))),
+            Let("cards", Op("&", Get("folded"), At(Get("dealt"), guest))),
+            Set("guest", guest), Set("folded", Less(Get("folded"), cards)),
+            Set("dropped", Less(Get("dropped"), Bit(guest))),
+            Set("absent", Less(Get("absent"), Bit(guest))),
+            Set("hands", Joined(Get("hands"), Only(guest, cards))), *done)
+        options += [Choice(body.invite, Lit(True), invites, offered=hosting),
+                    Choice(body.alone, Lit(True),
+                           (Record(turn), Fire(rule), Set("host", Lit(-1)), *done),  # type: ignore[arg-type]
+                           offered=hosting)]
+        wrong = Cond(choosing, wrong, Lit((
+            "{seat} must choose: " + body.invite + " the other defender back into the play, "
+            "or " + body.alone + ", not {action}", True)))
+    return (Step("drop out", "drop out", None, rule, phase.action,
+                 when=w.stated(phase.when, "status", "defenders_choose", rule),
+                 enter=(Set("turn", first),), actor=turn, legal=phase.rules,
+                 options=tuple(options), other=wrong, unknown=wrong),)
 
 
 def decide_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """The seat a rule names chooses one of the rule's options: the option sets the values
     it names (trumps, when a rule reads them, are judged again), and the rule takes
-    effect."""
+    effect.  Where each seat that declares chooses in turn, the choices are noted; after
+    the last, the seat whose option ranks highest (the first of equals) alone declares,
+    the play is seated again, and his option does what it does (the rule taking effect
+    as the last choice is made)."""
     body = phase.body
     assert isinstance(body, K.Decide)
+    rule = phase.opened_by
     after: tuple[Effect, ...] = ()
     if w.game.constructs(K.TrumpIs):  # trumps named by the choice, say
         after = (Set("trump", Stated(D.trump(w.game), "status", "trump")),)
-    options = tuple(
-        Choice(o.name, Stated(o.when, "status", f"may_choose_{o.name}", phase.opened_by), (
-            *((Track(tuple((name, Stated(value, "status", name)) for name, value in o.sets)),)
-              if o.sets else ()),
-            *after, Fire(phase.opened_by)), o.rank)
-        for o in body.options)
-    return (Step("decide", "decide", None, phase.opened_by, "choose",
-                 when=w.stated(phase.when, "status", "chooses", phase.opened_by),
-                 enter=(Set("turn", Stated(phase.by, "status", "chooser", phase.opened_by)),),  # type: ignore[arg-type]
-                 actor=Get("turn"), legal=phase.rules, options=options),)
+
+    def does(o: K.Option, back: int = 0) -> tuple[Effect, ...]:
+        return (*((Track(tuple((name, Stated(value, "status", name)) for name, value in o.sets)),)
+                  if o.sets else ()),
+                *after, Fire(rule, back))  # type: ignore[arg-type]
+    over: tuple[Effect, ...] = (Advance(), Judge(Judgement.STATUS))
+    turn = Get("turn")
+    effects = {o.name: (*does(o), Record(turn), *over) for o in body.options}
+    if w.program.contest:
+        ranks = tuple((o.name, o.rank) for o in body.options)
+        winner = Local("winner")
+        by_name: tuple[Effect, ...] = ()
+        for o in reversed(body.options):
+            by_name = (When(Op("==", Item(Local("best"), 1), Lit(o.name)), does(o, 1), by_name),)
+        undecided = Op("^", Op("^", Get("declarers"), SeatsOf(Get("chosen"))),
+                       Lit((1 << w.players) - 1))
+        effects = {o.name: (
+            Set("chosen", Appended(Get("chosen"), turn, Lit(o.name))), Record(turn),
+            Let("next", SeatFrom(After(turn), outside=undecided, otherwise=Lit(-1))),
+            When(Op(">=", Local("next"), Lit(0)), (Set("turn", Local("next")),), (
+                Let("best", Best(Get("chosen"), ranks)), Let("winner", Item(Local("best"), 0)),
+                Set("declarer", winner), Set("declarers", Bit(winner)), Set("joined", Lit(0)),
+                *seat_the_play(w.game), Set("turn", winner), *by_name, *over)))
+            for o in body.options}
+    options = tuple(Choice(o.name, Stated(o.when, "status", f"may_choose_{o.name}", rule),
+                           effects[o.name], o.rank) for o in body.options)
+    return (Step("decide", "decide", None, rule, "choose",
+                 when=w.stated(phase.when, "status", "chooses", rule),
+                 enter=(Set("turn", Stated(phase.by, "status", "chooser", rule)),),  # type: ignore[arg-type]
+                 actor=turn, legal=phase.rules, options=options,
+                 other=Lit(("{seat} must first choose: {open}", False)),
+                 unknown=Lit(("{seat} must choose one of: {offered}", True))),)
 
 
 def play_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:

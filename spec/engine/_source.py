@@ -22,6 +22,23 @@ from spec.engine._compiled import CompiledRules
 from spec.engine._state import Phase
 from spec.seats import seat_after
 
+def _seats_of(record: tuple[tuple[int, Any], ...]) -> int:
+    """The set of the seats of a record's entries."""
+    seats = 0
+    for seat, _x in record:
+        seats |= 1 << seat
+    return seats
+
+
+def _best_entry(record: tuple[tuple[int, str], ...], ranks: dict[str, int]) -> tuple[int, str]:
+    """The entry of ``record`` whose name ranks highest, of equal ranks the first."""
+    best = record[0]
+    for entry in record[1:]:
+        if ranks[entry[1]] > ranks[best[1]]:
+            best = entry
+    return best
+
+
 class _Writer:
     """The statements of one generated function under construction."""
 
@@ -53,7 +70,9 @@ class StepSource(CompiledRules):
             ns.update(plus_=self._plus, next_seat_=self._next_seat, range_n_=range(self.n),
                       seat_after_=seat_after,
                       suit_of_card_=tuple(suit_code(c.suit) for c in deck),
-                      void_now_=self._void_now)  # type: ignore[attr-defined]
+                      void_now_=self._void_now, after_status_=self._after_status,  # type: ignore[attr-defined]
+                      advance_=self._advance, final_scores_=self._final_scores,  # type: ignore[attr-defined]
+                      OVER_=Phase.OVER, seats_of_=_seats_of, best_entry_=_best_entry)
         return ns
 
     def _step_fn(self, name: str, params: str, body: Callable[[_Writer], None],
@@ -88,7 +107,13 @@ class StepSource(CompiledRules):
         elif isinstance(e, S.Let):
             out.emit(f"{e.name}_ = {self._value(out, e.value)}")
         elif isinstance(e, S.Fire):
-            out.emit(f"w.fired = w.fired + ((len(w.log), {e.rule!r}),)")
+            at = "len(w.log)" + (f" - {e.back}" if e.back else "")
+            out.emit(f"w.fired = w.fired + (({at}, {e.rule!r}),)")
+        elif isinstance(e, S.Advance):
+            out.emit("advance_(w)")
+        elif isinstance(e, S.Over):
+            out.emit("w.phase = OVER_")
+            out.emit("w.scores, w.lines = final_scores_(w)")
         elif isinstance(e, S.Record):
             out.emit(f"w.log = w.log + (({self._value(out, e.seat)}, {out.action}),)")
         elif isinstance(e, S.Track):
@@ -107,6 +132,8 @@ class StepSource(CompiledRules):
                 out.depth += 1
                 self._effects(out, e.orelse)
                 out.depth -= 1
+        elif e.what is S.Judgement.STATUS:
+            out.emit("after_status_(w)")
         else:
             assert e.what is S.Judgement.VOID
             out.emit("void_now_(w)")
@@ -143,6 +170,14 @@ class StepSource(CompiledRules):
         if isinstance(v, S.Appended):
             return (f"{self._value(out, v.place)} + "
                     f"(({self._value(out, v.a)}, {self._value(out, v.b)}),)")
+        if isinstance(v, S.SeatsOf):
+            return f"seats_of_({self._value(out, v.record)})"
+        if isinstance(v, S.Best):
+            name = f"ranks_{id(v.ranks)}_"
+            self._step_ns()[name] = dict(v.ranks)
+            return f"best_entry_({self._value(out, v.record)}, {name})"
+        if isinstance(v, S.Item):
+            return f"({self._value(out, v.value)})[{v.index}]"
         if isinstance(v, S.Stated):
             return self._stated(out, v)
         if isinstance(v, S.SeatFrom):
@@ -179,7 +214,10 @@ class StepSource(CompiledRules):
             out.emit("        break")
             out.emit(f"    {t} = next_seat_[{t}]")
             out.emit("else:")
-            out.emit("    raise AssertionError('every seat is out of the play')")
+            if v.otherwise is None:
+                out.emit("    raise AssertionError('every seat is out of the play')")
+            else:
+                out.emit(f"    {t} = {self._value(out, v.otherwise)}")
         return t
 
     def _cards(self, out: _Writer, v: S.Value) -> str:  # noqa: C901 - one case per value
@@ -228,12 +266,6 @@ class StepSource(CompiledRules):
         return cards
 
     # -- the functions the engine calls --------------------------------------------------
-    def _seat_the_play_fn(self) -> Callable[[Any], None]:
-        """``seat_the_play(w)``: the declarer known, his partner, who sits out and who leads
-        (:func:`spec.dsl._steps.seat_the_play`), for a choice that settles the declarer."""
-        return self._step_fn("seat_the_play", "w",
-                             lambda out: self._effects(out, S.seat_the_play(self.game)))
-
     def _entry_fn(self, step: S.Step, index: int) -> Callable[[Any], None]:
         """``enter(w)``: the step's phase shown and its entry's effects."""
         phase = Phase(step.phase) if step.phase is not None else None
@@ -256,21 +288,29 @@ class StepSource(CompiledRules):
         return self._step_fn(f"takes_place_{index}", "w", body)
 
     def _choice_fns(self, step: S.Step, index: int
-                    ) -> tuple[tuple[str, Callable[[Any], bool], Callable[[Any], None]], ...]:
-        """Per option of a choice step: its name, ``may(w)`` (whether it may be chosen) and
-        ``choose(w)`` (what choosing it does)."""
+                    ) -> tuple[tuple[str, Callable[[Any], bool] | None, Callable[[Any], bool],
+                                     Callable[[Any, Any], None]], ...]:
+        """Per option of a choice step: its name, ``offered(w)`` (whether it is on offer;
+        None: always), ``may(w)`` (whether it may be chosen) and ``choose(w, action_)``
+        (what choosing it does)."""
         out = []
         for k, c in enumerate(step.options):
-            def may(o: _Writer, c: S.Choice = c) -> None:
-                o.emit(f"return {self._value(o, c.when)}")
+            def test(value: S.Value) -> Callable[[_Writer], None]:
+                return lambda o: o.emit(f"return {self._value(o, value)}")
 
             def choose(o: _Writer, c: S.Choice = c) -> None:
                 self._effects(o, c.effects)
                 if not o.lines:
                     o.emit("pass")
-            out.append((c.name, self._step_fn(f"may_{index}_{k}", "w", may),
-                        self._step_fn(f"choose_{index}_{k}", "w", choose)))
+            offered = (None if c.offered is None
+                       else self._step_fn(f"offered_{index}_{k}", "w", test(c.offered)))
+            out.append((c.name, offered, self._step_fn(f"may_{index}_{k}", "w", test(c.when)),
+                        self._step_fn(f"choose_{index}_{k}", "w, action_", choose)))
         return tuple(out)
+
+    def _value_fn(self, value: S.Value, name: str) -> Callable[[Any], Any]:
+        """``name(w)``: ``value`` in the state ``w``."""
+        return self._step_fn(name, "w", lambda o: o.emit(f"return {self._value(o, value)}"))
 
     def _card_fn(self, step: S.Step, index: int) -> Callable[[Any, Any, int], None]:
         """``card(w, action_, i_)``: the card ``i_`` of the actor's hand acted, then, if the
@@ -282,5 +322,4 @@ class StepSource(CompiledRules):
             self._effects(out, step.effects)
             out.emit(f"if {self._value(out, step.ends)}:")  # type: ignore[arg-type]
             out.emit("    advance_(w)")
-        return self._step_fn(f"card_{index}", "w, action_, i_", body,
-                             advance_=self._advance)  # type: ignore[attr-defined]
+        return self._step_fn(f"card_{index}", "w, action_, i_", body)
