@@ -599,21 +599,22 @@ def _staged(name: str, stage: int) -> str:
 
 
 def auction_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
-    """An auction stage: a later stage first deals its cards and opens a fresh round of
-    calls, from the seat a rule names (past the seat idle for the deal).  Each call is
-    recorded, raises the standing bid or joins or accepts it or passes, and the turn passes
-    on (past the seat idle for the deal) once the rule that ends the stage has been judged."""
+    """An auction stage: the round of calls opens from the seat a rule names (past the
+    seat idle for the deal); a later stage first deals its cards and opens a fresh round.
+    Each call is recorded, raises the standing bid or joins or accepts it or passes, and
+    the turn passes on (past the seat idle for the deal) once the rule that ends the stage
+    has been judged."""
     stage = phase.stage
-    enter: tuple[Effect, ...] = ()
-    if stage > 1:  # the first stage begins as the deal does
+    first = Set("turn", SeatFrom(Stated(phase.first, "call", "first_caller", phase.opened_by),  # type: ignore[arg-type]
+                                 (Get("idle"),)))
+    enter: tuple[Effect, ...] = (first,)  # the first stage's counters are as the deal left them
+    if stage > 1:
         enter = (
             Set("hands", Joined(Get("hands"), Share(stage))),
             Set("pending", Less(Get("pending"), Share(stage))),
             Set("stage", Lit(stage)), Set("stage_calls", Lit(0)), Set("passes_in_row", Lit(0)),
             Set("seat_calls", Lit(0, per_seat=True)), Set("stage_bid", Lit(False)),
-            Set("passed", Lit(0)),
-            Set("turn", SeatFrom(Stated(phase.first, "call", "first_caller", phase.opened_by),  # type: ignore[arg-type]
-                                 (Get("idle"),))))
+            Set("passed", Lit(0)), first)
     ends = w.stated(phase.ends_when, "call", "auction_over", phase.opened_by)
     assert ends is not None
     return (Step(_staged("auction", stage), "auction", stage, phase.opened_by, "call",

@@ -98,8 +98,6 @@ class CompiledRules:
         assert play is not None and all(self._turns)
         self._deal_first = [self._fn(E.deal_first, d.first, "deal_first")  # type: ignore[union-attr]
                             for d in self._deals]
-        self._auction_first = [self._fn(E.call, t.first, "auction_first")  # type: ignore[union-attr]
-                               for t in self._turns]
         # call rules: one function for legality and one per rule for the refusal message
         self._call_rules: list[tuple[Rule, Fn, Fn]] = []
         for rule, applies, requires in D.call_rules(g):

@@ -113,6 +113,10 @@ class Course(StepSource):
         step says; then, if the step is over, the next step."""
         self._card_steps[(w.phase, w.stage)][1](w, action, i)
 
+    def _begin(self, w: Any) -> None:
+        """The deal is dealt: begin the first step that takes place."""
+        self._after(w, self._course())
+
     def _advance(self, w: Any) -> None:
         """The step ``w`` is in is over: begin the next that takes place (a step at which
         nobody acts runs its entry and passes straight on)."""
@@ -120,7 +124,13 @@ class Course(StepSource):
         at = self._step_at.get((w.phase.value, w.stage))
         if at is None:
             at = self._step_at[(w.phase.value, None)]
-        for _step, takes_place, enter in steps[at + 1:]:
+        self._after(w, steps[at + 1:])
+
+    @staticmethod
+    def _after(w: Any, steps: tuple[Compiled, ...]) -> None:
+        """Begin the first of ``steps`` that takes place (a step at which nobody acts runs
+        its entry and passes straight on)."""
+        for _step, takes_place, enter in steps:
             if takes_place(w):
                 enter(w)
                 if _step.actor is not None:
