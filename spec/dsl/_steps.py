@@ -7,9 +7,10 @@ effects as it begins (pairs of a declared field and the expression that gives it
 value), who acts, the rules that judge an action, when it ends and the step that follows.
 A kind of phase survives only as the *block* that writes its steps (:data:`BLOCKS`), the
 way an ``FSM`` survives as the switch it was lowered to.  The engine's course, its calls,
-its card steps, the settling of the contract and the choices among named options (a
-``Decide`` rule's, the defenders' choice to play or drop out) run from the steps; the play
-of a trick and every Z3 encoding still read the phases.
+its card steps, the settling of the contract, the choices among named options (a
+``Decide`` rule's, the defenders' choice to play or drop out) and a card played to a trick
+run from the steps; the fast playouts of the cards and every Z3 encoding still read the
+phases.
 
 The state the steps read and write is declared as data (:data:`STATE`): the places cards
 lie in, the counters of the auction and the play, and the sets of seats.  Expressions over
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
-from spec.dsl._nodes import Expr
+from spec.dsl._nodes import NO_SUIT, Expr
 from spec.dsl._program import DealProgram, Phase, PhaseKind
 
 if TYPE_CHECKING:
@@ -70,7 +71,8 @@ STATE: tuple[Field, ...] = (
     Field("pending", FieldKind.PLACE, True, "the cards each seat is dealt in a later stage"),
     Field("talon", FieldKind.PLACE, False, "the cards dealt to the table, face down"),
     Field("aside", FieldKind.PLACE, True, "the cards each seat laid aside"),
-    Field("trick", FieldKind.PLACE, False, "the cards played to the trick under way"),
+    Field("trick", FieldKind.RECORD, False,
+          "the cards played to the trick under way, each with the suit it names"),
     Field("taken", FieldKind.PLACE, True, "the cards of the tricks each seat won"),
     Field("turn_up", FieldKind.PLACE, False, "the card dealt face up"),
     Field("turn", FieldKind.COUNTER, False, "the seat to act"),
@@ -108,6 +110,9 @@ STATE: tuple[Field, ...] = (
     Field("host", FieldKind.COUNTER, False, "the defender who may invite another back"),
     Field("guest", FieldKind.COUNTER, False, "the defender invited back into the play"),
     Field("chosen", FieldKind.RECORD, False, "the choices made in turn, each with its seat"),
+    Field("led_suit", FieldKind.COUNTER, False, "the suit led to the trick under way"),
+    Field("faces", FieldKind.RECORD, False, "whether each card of the trick lies face down"),
+    Field("tricks", FieldKind.RECORD, False, "the record of each trick played"),
 )
 FIELDS = {f.name: f for f in STATE}
 
@@ -151,6 +156,8 @@ class Stated(Value):
     scope: str
     name: str  # a name for the compiled function, and for the reader
     rule: str | None = None
+    # the values of the scope's inputs beyond the state (a card's, a trick's), by name
+    given: tuple[tuple[str, Value], ...] = ()
 
     def __str__(self) -> str:
         return self.name.replace("_", " ") + (f" ({self.rule})" if self.rule else "")
@@ -297,14 +304,14 @@ class After(Value):
 
 @dataclass(frozen=True)
 class Op(Value):
-    """``a op b`` for an operator of integers and truth values: ``+ | & ^ == != >= and``."""
+    """``a op b`` for an operator of integers and truth values: ``+ | & ^ == != >= and or``."""
 
     op: str
     a: Value
     b: Value
 
     def __post_init__(self) -> None:
-        assert self.op in ("+", "|", "&", "^", "==", "!=", ">=", "and"), self.op
+        assert self.op in ("+", "|", "&", "^", "==", "!=", ">=", "and", "or"), self.op
 
     def __str__(self) -> str:
         return f"({self.a} {self.op} {self.b})"
@@ -324,7 +331,7 @@ class Cond(Value):
 
 @dataclass(frozen=True)
 class Bit(Value):
-    """The seat set of one seat."""
+    """The set of one seat (or of one trick, by its number: ``1 << seat``)."""
 
     seat: Value
 
@@ -392,13 +399,148 @@ class Best(Value):
 
 @dataclass(frozen=True)
 class Item(Value):
-    """The item at ``index`` of a pair (an entry of a record)."""
+    """The item at ``index`` of a tuple (an entry of a record, a seat of a trick)."""
 
     value: Value
-    index: int
+    index: int | Value
 
     def __str__(self) -> str:
         return f"{self.value}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Truth(Value):
+    """Whether a value holds (``True`` or ``False``)."""
+
+    value: Value
+
+    def __str__(self) -> str:
+        return f"whether {self.value}"
+
+
+@dataclass(frozen=True)
+class CardNo(Value):
+    """The number of the card of the action being applied."""
+
+    def __str__(self) -> str:
+        return "the card's number"
+
+
+@dataclass(frozen=True)
+class Named(Value):
+    """The suit the card of the action names (no suit: none named)."""
+
+    def __str__(self) -> str:
+        return "the suit named"
+
+
+@dataclass(frozen=True)
+class Played(Value):
+    """The card of the action being applied with the suit it names, a pair (the entry of
+    a trick)."""
+
+    def __str__(self) -> str:
+        return "the card played"
+
+
+@dataclass(frozen=True)
+class Strongest(Value):
+    """The position, in the trick under way, of its strongest card by the game's rules of
+    strength (the suit led, trumps, the trick's number and the contract as they stand), the
+    first of equals."""
+
+    def __str__(self) -> str:
+        return "the position of the strongest card"
+
+
+@dataclass(frozen=True)
+class SeatsFrom(Value):
+    """The seats, from ``seat`` on in the order of play, that are none of ``skip`` and not in
+    the seat set ``outside`` (a tuple: the seats of a trick, in order)."""
+
+    seat: Value
+    skip: tuple[Value, ...] = ()
+    outside: Value | None = None
+
+    def __str__(self) -> str:
+        return f"the seats in order from {self.seat}"
+
+
+@dataclass(frozen=True)
+class Column(Value):
+    """The items at ``index`` of each pair of a record (a trick's cards, its named suits);
+    ``size``: the record's length, where it is always the same."""
+
+    record: Value
+    index: int
+    size: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.record}[*][{self.index}]"
+
+
+@dataclass(frozen=True)
+class Mask(Value):
+    """The set of the cards of a tuple of card numbers."""
+
+    cards: Value
+
+    def __str__(self) -> str:
+        return f"the cards {self.cards}"
+
+
+@dataclass(frozen=True)
+class Len(Value):
+    """The number of entries of a record."""
+
+    record: Value
+
+    def __str__(self) -> str:
+        return f"the length of {self.record}"
+
+
+@dataclass(frozen=True)
+class Padded(Value):
+    """A trick's tuple filled out with ``filler`` to one item per seat."""
+
+    items: Value
+    filler: Any
+
+    def __str__(self) -> str:
+        return f"{self.items} filled with {self.filler}"
+
+
+@dataclass(frozen=True)
+class Added(Value):
+    """A record with one more entry, ``item``."""
+
+    record: Value
+    item: Value
+
+    def __str__(self) -> str:
+        return f"{self.record} and {self.item}"
+
+
+@dataclass(frozen=True)
+class Finished(Value):
+    """The record of the trick just complete: its number, leader, cards, named suits,
+    winner, seats, face-down flags, whether it was turned up, and who saw it."""
+
+    parts: tuple[Value, ...]
+
+    def __str__(self) -> str:
+        return f"the trick's record ({', '.join(map(str, self.parts))})"
+
+
+@dataclass(frozen=True)
+class Held(Value):
+    """Whether a seat but ``but`` (-1: none) has a card of a per-seat place."""
+
+    place: Value
+    but: Value
+
+    def __str__(self) -> str:
+        return f"any {self.place} of a seat but {self.but}"
 
 
 def per_seat(v: Value) -> bool:
@@ -518,7 +660,21 @@ class Track:
         return "; ".join(f"tracked({name}) := {value}" for name, value in self.sets)
 
 
-Effect = Set | Fire | Judge | Let | When | Record | Track | Advance | Over
+@dataclass(frozen=True)
+class Updates:
+    """Tracked values set by several rules, each rule's ``when`` and values read in the state
+    before any is set: per rule, when it applies, what it sets (pairs of a tracked value's
+    name and its new value) and its id, which is recorded as taking effect where it
+    changed a value."""
+
+    rules: tuple[tuple[Value, tuple[tuple[str, Value], ...], str], ...]
+
+    def __str__(self) -> str:
+        return "; ".join(f"if {when}: " + ", ".join(f"tracked({n}) := {v}" for n, v in sets)
+                         for when, sets, _r in self.rules)
+
+
+Effect = Set | Fire | Judge | Let | When | Record | Track | Advance | Over | Updates
 
 
 @dataclass(frozen=True)
@@ -833,10 +989,106 @@ def decide_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
 
 def play_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """The tricks: the leader of the first plays first; a rule may void the deal as soon as
-    the play begins."""
+    the play begins.  A card played leaves the actor's hand (or his cards aside, where a
+    rule lets him play from there; face down, where a rule says so, judged on the hand
+    before it leaves) for the trick; the first card of a trick sets the suit led.  The turn
+    passes on in the order of play past the seats out of the play (a seat sitting out, the
+    seats idle or dropped out) until it would come back to the leader: the trick is then
+    complete (:func:`trick_complete`)."""
+    game = w.game
+    turn, seat = Get("turn"), Local("seat")
+    effects: list[Effect] = [Let("seat", turn)]
+    down = game.constructs(K.FaceDown)
+    if down:  # judged on the hand before the card leaves it
+        effects.append(Let("down", Truth(Stated(D.face_down(game), "play_card", "face_down",
+                                                down[0][0].id,
+                                                (("card", CardNo()), ("declared", Named()))))))
+    mine = Only(seat, Acted())
+    from_hand: tuple[Effect, ...] = (Set("hands", Less(Get("hands"), mine)),)
+    aside = game.constructs(K.PlayableAside)
+    if aside:
+        effects.append(When(Op("!=", Op("&", At(Get("hands"), seat), Acted()), Lit(0)), from_hand,
+                            (Set("aside", Less(Get("aside"), mine)), Fire(aside[0][0].id))))
+    else:
+        effects += from_hand
+    if down:
+        effects += [Set("faces", Added(Get("faces"), Local("down"))),
+                    When(Local("down"), (Fire(down[0][0].id),))]
+    entry = (("card", CardNo()), ("declared", Named()), ("position", Lit(0)),
+             ("led_suit", Lit(NO_SUIT)), ("trump", Get("trump")),
+             ("trick_number", Get("trick_number")), ("contract", Get("contract")))
+    skip, outside = _out_of_play(w)
+    effects += [
+        When(Op("==", Len(Get("trick")), Lit(0)),
+             (Set("led_suit", Stated(D.entry_suit(game), "entry", "led_suit", None, entry)),)),
+        Set("trick", Added(Get("trick"), Played())),
+        Let("next", SeatFrom(After(seat), skip, outside)),
+        When(Op("!=", Local("next"), Get("leader")),
+             (Set("turn", Local("next")), Record(seat)), trick_complete(w))]
     return (Step("play", "play", None, phase.opened_by, "play a card",
                  enter=(Set("turn", Get("leader")), Judge(Judgement.VOID)),
-                 actor=Get("turn"), legal=phase.rules),)
+                 actor=turn, legal=phase.rules, effects=tuple(effects)),)
+
+
+def _out_of_play(w: _Writer) -> tuple[tuple[Value, ...], Value | None]:
+    """The seats a trick goes past, where the game has any: the seat sitting out, and the
+    seats out of the play (idle, or dropped out)."""
+    program = w.program
+    skip: tuple[Value, ...] = (Get("out"),) if w.game.constructs(K.SitsOut) else ()
+    gone = program.idle is not None or program.phase(PhaseKind.DROP_OUT) is not None
+    return skip, (Get("absent") if gone else None)
+
+
+def trick_complete(w: _Writer) -> tuple[Effect, ...]:
+    """The trick is complete: the seat of its strongest card wins it (the first of equals,
+    which the verifier proves never happens); whether it is turned face up and who saw its
+    face-down cards, where a rule plays cards face down; the tracked values the rules
+    update at the end of a trick; its record; the cards to the winner, who leads to the
+    next; then, while cards are left (but for a seat sitting out's), the deal's status is
+    judged, else the deal is over."""
+    game = w.game
+    seats, winner = Local("seats"), Local("winner")
+    cards, names = Local("cards"), Local("names")
+    skip, outside = _out_of_play(w)
+    size = None if skip or outside else w.players  # every seat plays to every trick
+    effects: list[Effect] = [
+        Let("seats", SeatsFrom(Get("leader"), skip, outside)),
+        Let("winner", Item(seats, Strongest())),
+        Let("cards", Column(Get("trick"), 0, size)), Let("names", Column(Get("trick"), 1, size))]
+    trick = (("number", Get("trick_number")), ("leader", Get("leader")),
+             ("size", Len(Get("trick"))), ("cards", Padded(cards, len(game.deck))),
+             ("named", Padded(names, NO_SUIT)), ("faces", Padded(Get("faces"), False)))
+    down = game.constructs(K.FaceDown)
+    revealed: Value = Lit(False)
+    seen: Value = Lit(-1)
+    if down:
+        body = down[0][1]
+        assert isinstance(body, K.FaceDown)
+        effects += [Let("revealed", Truth(Stated(body.revealed_when, "trick", "revealed", None,
+                                                 trick))),
+                    Let("seen", Stated(body.seen_by, "status", "seen_by"))]
+        revealed, seen = Local("revealed"), Local("seen")
+    updates = game.constructs(K.Update)
+    if updates:
+        effects.append(Updates(tuple(
+            (Stated(b.when, "trick", "update", r.id, trick),  # type: ignore[attr-defined]
+             tuple((name, Stated(v, "trick", name, r.id, trick)) for name, v in b.sets),  # type: ignore[attr-defined]
+             r.id) for r, b in updates)))
+    effects += [
+        Set("tricks", Added(Get("tricks"), Finished((
+            Get("trick_number"), Get("leader"), cards, names, winner, seats, Get("faces"),
+            revealed, seen)))),
+        Set("won", Joined(Get("won"), Only(winner, Bit(Get("trick_number"))))),
+        Set("taken", Joined(Get("taken"), Only(winner, Mask(Column(Get("trick"), 0, size))))),
+        Set("trick", Lit(())), Set("faces", Lit(())), Set("led_suit", Lit(NO_SUIT)),
+        Set("trick_number", Op("+", Get("trick_number"), Lit(1))),
+        Set("leader", winner), Set("turn", winner), Record(Local("seat"))]
+    status = (game.constructs(K.VoidWhen) or game.constructs(K.SetAside)
+              or game.constructs(K.LayOpen))
+    but = Get("out") if game.constructs(K.SitsOut) else Lit(-1)  # a seat sitting out's
+    left = Op("or", Held(Get("hands"), but), Held(Get("aside"), but))
+    effects.append(When(left, (Judge(Judgement.STATUS),) if status else (), (Over(),)))
+    return tuple(effects)
 
 
 def settle_step(w: _Writer) -> Step:

@@ -35,8 +35,9 @@ Sets = tuple[tuple[int, Fn], ...]
 
 
 def _seat_update(n: int, seat: int, op: str) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
-    """A function (masks, bits) -> masks with ``bits`` set (op ``|``) or flipped (op ``^``)
-    at ``seat``; or (counts, k) -> counts with ``k`` added at ``seat`` (op ``+``)."""
+    """A function (masks, bits) -> masks with ``bits`` set (op ``|``), flipped (op ``^``) or
+    cleared (op ``& ~``) at ``seat``; or (counts, k) -> counts with ``k`` added at ``seat``
+    (op ``+``)."""
     items = ", ".join(f"m[{k}] {op} bit" if k == seat else f"m[{k}]" for k in range(n))
     ns: dict[str, Any] = {}
     exec(f"def without(m, bit):\n    return ({items},)\n", ns)  # noqa: S102  # generated from the number of seats
@@ -69,6 +70,10 @@ def _scores_fn(n: int, score: Fn, lines: tuple[Fn, ...]) -> Callable[[Any], Any]
     ns: dict[str, Any] = {"score": score, **{f"line{j}": fn for j, fn in enumerate(lines)}}
     exec("\n".join(src) + "\n", ns)  # noqa: S102  # generated from the number of seats and lines
     return ns["final_scores"]  # type: ignore[no-any-return]
+
+
+def _unbuilt(*_args: Any) -> None:  # pragma: no cover - replaced as the engine is built
+    raise AssertionError("the play's handler is generated once the engine is built")
 
 
 class CompiledRules:
@@ -144,8 +149,6 @@ class CompiledRules:
         returns = [b.returns_when for b, _f in self._set_aside.values()]
         self._aside_returns_when = returns[0] if returns else None
         self._aside_returns = self._fn(E.status, returns[0], "returns") if returns else None
-        sits = g.constructs(K.SitsOut)
-        self._sits_out = bool(sits)  # a seat may sit out of the play
         # play rules
         self._legal = self._fn(E.play, D.legal_cards(g), "legal_cards")
         self._legal_fast = self._fn(E.play_fast, D.legal_cards(g), "legal_cards")
@@ -201,9 +204,6 @@ class CompiledRules:
         self._items: tuple[tuple[Rule, Fn], ...] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
-        self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
-                                or self._face_down or self._sits_out or self._voids
-                                or self._lay_open or self._idle_of or self._drops_out)
         # quick tricks: each card leaves its seat's hand and the trick goes round the seats
         # in play (the seat sitting out or idle, and those that dropped out, passed over),
         # with nothing to judge at the end of a trick but its winner (no tracked updates,
@@ -218,6 +218,7 @@ class CompiledRules:
         self._plain_seats = tuple(seats_from(lead, self.n) for lead in range(self.n))
         self._without = tuple(_seat_update(self.n, seat, "^") for seat in range(self.n))
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
+        self._less_at = tuple(_seat_update(self.n, seat, "& ~") for seat in range(self.n))
         self._plus = tuple(_seat_update(self.n, seat, "+") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         # (kind, stage) of a phase of the deal program -> the steps after it (see Course)
@@ -225,6 +226,7 @@ class CompiledRules:
         self._dealt_ok: set[int] = set()  # dealers whose deal schedule gives hands that pass
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._seats_among: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._seats_in_order: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
         self._prebuild_actions()
         # a pot carried from deal to deal: what the players' antes put in
         pots = g.constructs(K.Pot)
@@ -262,10 +264,9 @@ class CompiledRules:
         self._decide: tuple[Rule, tuple[Declare, ...]] | None = next(
             ((g.rule(s.opened_by), tuple(self._option_declares[(i, c.name)] for c in s.options))  # type: ignore[arg-type]
              for i, s in enumerate(g.steps) if s.options and s.opened_by in decides), None)
-        # a seat idle for the deal (read from the dealer), and defenders who drop out
+        # a seat idle for the deal (read from the dealer)
         self._idle_of: Fn | None = (self._fn(E.deal_first, program.idle, "idle_seat")
                                     if program.idle is not None else None)
-        self._drops_out = program.phase(PhaseKind.DROP_OUT) is not None
         self._voids = tuple((self._fn(E.status, b.when, "void"), b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))
         # before the auction has left a contract only the conditions that read none of it
@@ -311,7 +312,7 @@ class CompiledRules:
         self._lays = tuple(Lay(c) for c in deck)
         known: dict[int, tuple[Action, int, Fn, Any]] = {}
         bit = 0
-        on_play = self._plain_play_handler() if self._plain_play else self._do_play  # type: ignore[attr-defined]
+        on_play = _unbuilt  # a card played: generated from the play step (see Engine)
         for (i, code), p in self._plays.items():
             known[id(p)] = (p, 1 << bit, on_play, (i, code))
             bit += 1

@@ -4,8 +4,9 @@
 The steps (:mod:`spec.dsl._steps`) say, for every game, which step follows which, under
 what condition each takes place and what its entry and its actions do, as effects on
 declared fields.  The course does not know the kinds of phase that wrote them: it runs the
-functions :class:`~spec.engine._source.StepSource` generates from the effects (the play
-of a trick is still handled by kind, in ``_play.py``).
+functions :class:`~spec.engine._source.StepSource` generates from the effects (the fast
+playouts of the play of the cards, ``_playout.py`` and ``_playout_rich.py``, are still
+written apart).
 """
 from __future__ import annotations
 

@@ -48,6 +48,12 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         self._rich_play = self._rich_playout_fn()
         # calls: applied by a handler generated from the auction steps
         self._course()  # the steps, compiled now
+        # a card played: applied by a handler generated from the play step
+        at = next(i for i, s in enumerate(game.steps) if s.phase == Phase.PLAY.value)
+        self._do_play = play = self._play_fn(game.steps[at], at)
+        for p in self._plays.values():
+            action, bit, _do, card = self._known[id(p)]
+            self._known[id(p)] = (action, bit, play, card)
         self._call_handler = handler = self._quick_call_handler()
         for c in (PASS, *self._calls):
             call, bit, _do, b = self._known[id(c)]
