@@ -39,6 +39,9 @@ class Course(StepSource):
             # where each step is found from the state it leaves: its phase and stage
             self._step_at = {(s.phase, s.stage): i for i, (s, _t, _e) in enumerate(steps)
                              if s.phase is not None}
+            first, _t, enter = steps[0]
+            if first.when is None and first.actor is not None:  # a deal begins with it
+                self._begin = enter  # type: ignore[method-assign]
             assert len(self._step_at) == sum(s.phase is not None for s in game_steps), \
                 "two steps show the same phase in the same stage"
             # the steps whose action is a card of the actor's hand, by the phase and the
@@ -115,7 +118,8 @@ class Course(StepSource):
         self._card_steps[(w.phase, w.stage)][1](w, action, i)
 
     def _begin(self, w: Any) -> None:
-        """The deal is dealt: begin the first step that takes place."""
+        """The deal is dealt: begin the first step that takes place (where the first
+        always does and someone acts at it, :meth:`_course` makes its entry this)."""
         self._after(w, self._course())
 
     def _advance(self, w: Any) -> None:
