@@ -7,8 +7,10 @@ effects as it begins (pairs of a declared field and the expression that gives it
 value), who acts, the rules that judge an action, when it ends and the step that follows.
 A kind of phase survives only as the *block* that writes its steps (:data:`BLOCKS`), the
 way an ``FSM`` survives as the switch it was lowered to.  The engine's course, its calls,
-its card steps, the settling of the contract and a choice's options run from the steps;
-the play of a trick, the defenders' choice and every Z3 encoding still read the phases.
+its card steps, the settling of the contract, the choices among named options (a
+``Decide`` rule's, the defenders' choice to play or drop out) and a card played to a trick
+run from the steps; the fast playouts of the cards and every Z3 encoding still read the
+phases.
 
 The state the steps read and write is declared as data (:data:`STATE`): the places cards
 lie in, the counters of the auction and the play, and the sets of seats.  Expressions over
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
-from spec.dsl._nodes import Expr
+from spec.dsl._nodes import NO_SUIT, Expr
 from spec.dsl._program import DealProgram, Phase, PhaseKind
 
 if TYPE_CHECKING:
@@ -69,7 +71,8 @@ STATE: tuple[Field, ...] = (
     Field("pending", FieldKind.PLACE, True, "the cards each seat is dealt in a later stage"),
     Field("talon", FieldKind.PLACE, False, "the cards dealt to the table, face down"),
     Field("aside", FieldKind.PLACE, True, "the cards each seat laid aside"),
-    Field("trick", FieldKind.PLACE, False, "the cards played to the trick under way"),
+    Field("trick", FieldKind.RECORD, False,
+          "the cards played to the trick under way, each with the suit it names"),
     Field("taken", FieldKind.PLACE, True, "the cards of the tricks each seat won"),
     Field("turn_up", FieldKind.PLACE, False, "the card dealt face up"),
     Field("turn", FieldKind.COUNTER, False, "the seat to act"),
@@ -99,6 +102,17 @@ STATE: tuple[Field, ...] = (
     Field("out", FieldKind.COUNTER, False, "the seat sitting out of the play"),
     Field("tracked", FieldKind.RECORD, False, "the values the rules keep through a deal"),
     Field("fired", FieldKind.RECORD, False, "the rules that took effect"),
+    Field("dealt", FieldKind.PLACE, True, "the cards each seat was dealt, every stage"),
+    Field("won", FieldKind.COUNTER, True, "the tricks each seat won, a bit per trick"),
+    Field("trick_number", FieldKind.COUNTER, False, "the trick under way"),
+    Field("dropped", FieldKind.SEATS, False, "the defenders who dropped out of the play"),
+    Field("folded", FieldKind.PLACE, False, "the cards of the hands laid down"),
+    Field("host", FieldKind.COUNTER, False, "the defender who may invite another back"),
+    Field("guest", FieldKind.COUNTER, False, "the defender invited back into the play"),
+    Field("chosen", FieldKind.RECORD, False, "the choices made in turn, each with its seat"),
+    Field("led_suit", FieldKind.COUNTER, False, "the suit led to the trick under way"),
+    Field("faces", FieldKind.RECORD, False, "whether each card of the trick lies face down"),
+    Field("tricks", FieldKind.RECORD, False, "the record of each trick played"),
 )
 FIELDS = {f.name: f for f in STATE}
 
@@ -142,6 +156,8 @@ class Stated(Value):
     scope: str
     name: str  # a name for the compiled function, and for the reader
     rule: str | None = None
+    # the values of the scope's inputs beyond the state (a card's, a trick's), by name
+    given: tuple[tuple[str, Value], ...] = ()
 
     def __str__(self) -> str:
         return self.name.replace("_", " ") + (f" ({self.rule})" if self.rule else "")
@@ -156,10 +172,12 @@ class SeatFrom(Value):
     seat: Value
     skip: tuple[Value, ...] = ()
     outside: Value | None = None  # a set of seats passed over too
+    otherwise: Value | None = None  # the value where every seat is passed over (None: none)
 
     def __str__(self) -> str:
         past = [*map(str, self.skip), *([f"the seats of {self.outside}"] if self.outside else [])]
-        return f"the seat from {self.seat}" + (f", past {', '.join(past)}" if past else "")
+        return (f"the seat from {self.seat}" + (f", past {', '.join(past)}" if past else "")
+                + (f" (else {self.otherwise})" if self.otherwise is not None else ""))
 
 
 @dataclass(frozen=True)
@@ -227,7 +245,7 @@ class At(Value):
 
 @dataclass(frozen=True)
 class Count(Value):
-    """How many cards a set holds."""
+    """How many cards (or seats) a set holds."""
 
     cards: Value
 
@@ -286,14 +304,14 @@ class After(Value):
 
 @dataclass(frozen=True)
 class Op(Value):
-    """``a op b`` for an operator of integers and truth values: ``+ | & == != >= and``."""
+    """``a op b`` for an operator of integers and truth values: ``+ | & ^ == != >= and or``."""
 
     op: str
     a: Value
     b: Value
 
     def __post_init__(self) -> None:
-        assert self.op in ("+", "|", "&", "==", "!=", ">=", "and"), self.op
+        assert self.op in ("+", "|", "&", "^", "==", "!=", ">=", "and", "or"), self.op
 
     def __str__(self) -> str:
         return f"({self.a} {self.op} {self.b})"
@@ -313,7 +331,7 @@ class Cond(Value):
 
 @dataclass(frozen=True)
 class Bit(Value):
-    """The seat set of one seat."""
+    """The set of one seat (or of one trick, by its number: ``1 << seat``)."""
 
     seat: Value
 
@@ -357,6 +375,174 @@ class Appended(Value):
         return f"{self.place} and ({self.a}, {self.b})"
 
 
+@dataclass(frozen=True)
+class SeatsOf(Value):
+    """The set of the seats of a record's entries (the first of each pair)."""
+
+    record: Value
+
+    def __str__(self) -> str:
+        return f"the seats of {self.record}"
+
+
+@dataclass(frozen=True)
+class Best(Value):
+    """The entry (seat, name) of a record whose name ranks highest (``ranks``: pairs of a
+    name and its rank), of equal ranks the first."""
+
+    record: Value
+    ranks: tuple[tuple[str, int], ...]
+
+    def __str__(self) -> str:
+        return f"the best of {self.record}"
+
+
+@dataclass(frozen=True)
+class Item(Value):
+    """The item at ``index`` of a tuple (an entry of a record, a seat of a trick)."""
+
+    value: Value
+    index: int | Value
+
+    def __str__(self) -> str:
+        return f"{self.value}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Truth(Value):
+    """Whether a value holds (``True`` or ``False``)."""
+
+    value: Value
+
+    def __str__(self) -> str:
+        return f"whether {self.value}"
+
+
+@dataclass(frozen=True)
+class CardNo(Value):
+    """The number of the card of the action being applied."""
+
+    def __str__(self) -> str:
+        return "the card's number"
+
+
+@dataclass(frozen=True)
+class Named(Value):
+    """The suit the card of the action names (no suit: none named)."""
+
+    def __str__(self) -> str:
+        return "the suit named"
+
+
+@dataclass(frozen=True)
+class Played(Value):
+    """The card of the action being applied with the suit it names, a pair (the entry of
+    a trick)."""
+
+    def __str__(self) -> str:
+        return "the card played"
+
+
+@dataclass(frozen=True)
+class Strongest(Value):
+    """The position, in the trick under way, of its strongest card by the game's rules of
+    strength (the suit led, trumps, the trick's number and the contract as they stand), the
+    first of equals."""
+
+    def __str__(self) -> str:
+        return "the position of the strongest card"
+
+
+@dataclass(frozen=True)
+class SeatsFrom(Value):
+    """The seats, from ``seat`` on in the order of play, that are none of ``skip`` and not in
+    the seat set ``outside`` (a tuple: the seats of a trick, in order)."""
+
+    seat: Value
+    skip: tuple[Value, ...] = ()
+    outside: Value | None = None
+
+    def __str__(self) -> str:
+        return f"the seats in order from {self.seat}"
+
+
+@dataclass(frozen=True)
+class Column(Value):
+    """The items at ``index`` of each pair of a record (a trick's cards, its named suits);
+    ``size``: the record's length, where it is always the same."""
+
+    record: Value
+    index: int
+    size: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.record}[*][{self.index}]"
+
+
+@dataclass(frozen=True)
+class Mask(Value):
+    """The set of the cards of a tuple of card numbers."""
+
+    cards: Value
+
+    def __str__(self) -> str:
+        return f"the cards {self.cards}"
+
+
+@dataclass(frozen=True)
+class Len(Value):
+    """The number of entries of a record."""
+
+    record: Value
+
+    def __str__(self) -> str:
+        return f"the length of {self.record}"
+
+
+@dataclass(frozen=True)
+class Padded(Value):
+    """A trick's tuple filled out with ``filler`` to one item per seat."""
+
+    items: Value
+    filler: Any
+
+    def __str__(self) -> str:
+        return f"{self.items} filled with {self.filler}"
+
+
+@dataclass(frozen=True)
+class Added(Value):
+    """A record with one more entry, ``item``."""
+
+    record: Value
+    item: Value
+
+    def __str__(self) -> str:
+        return f"{self.record} and {self.item}"
+
+
+@dataclass(frozen=True)
+class Finished(Value):
+    """The record of the trick just complete: its number, leader, cards, named suits,
+    winner, seats, face-down flags, whether it was turned up, and who saw it."""
+
+    parts: tuple[Value, ...]
+
+    def __str__(self) -> str:
+        return f"the trick's record ({', '.join(map(str, self.parts))})"
+
+
+@dataclass(frozen=True)
+class Held(Value):
+    """Whether a seat but ``but`` (-1: none) has a card of a per-seat place."""
+
+    place: Value
+    but: Value
+
+    def __str__(self) -> str:
+        return f"any {self.place} of a seat but {self.but}"
+
+
 def per_seat(v: Value) -> bool:
     """Whether ``v`` has a value for each seat (else one value)."""
     if isinstance(v, Get):
@@ -385,18 +571,38 @@ class Set:
 
 @dataclass(frozen=True)
 class Fire:
-    """The rule ``rule`` is recorded as taking effect here (the state's ``fired``)."""
+    """The rule ``rule`` is recorded as taking effect here (the state's ``fired``), or
+    ``back`` actions before the last logged."""
 
     rule: str
+    back: int = 0
 
     def __str__(self) -> str:
-        return f"{self.rule} takes effect"
+        return f"{self.rule} takes effect" + (f" ({self.back} action back)" if self.back else "")
 
 
 class Judgement(enum.Enum):
     """A judgement of the rules that a step's entry makes, beyond setting fields."""
 
     VOID = "a rule that voids the deal is judged (the deal is dealt again if one does)"
+    STATUS = ("the deal's status is judged: a rule that voids it, cards aside going back, "
+              "a hand laid open")
+
+
+@dataclass(frozen=True)
+class Advance:
+    """The step is over: the next step that takes place begins."""
+
+    def __str__(self) -> str:
+        return "the next step"
+
+
+@dataclass(frozen=True)
+class Over:
+    """The deal is over, and scored."""
+
+    def __str__(self) -> str:
+        return "the deal is over"
 
 
 @dataclass(frozen=True)
@@ -454,18 +660,36 @@ class Track:
         return "; ".join(f"tracked({name}) := {value}" for name, value in self.sets)
 
 
-Effect = Set | Fire | Judge | Let | When | Record | Track
+@dataclass(frozen=True)
+class Updates:
+    """Tracked values set by several rules, each rule's ``when`` and values read in the state
+    before any is set: per rule, when it applies, what it sets (pairs of a tracked value's
+    name and its new value) and its id, which is recorded as taking effect where it
+    changed a value."""
+
+    rules: tuple[tuple[Value, tuple[tuple[str, Value], ...], str], ...]
+
+    def __str__(self) -> str:
+        return "; ".join(f"if {when}: " + ", ".join(f"tracked({n}) := {v}" for n, v in sets)
+                         for when, sets, _r in self.rules)
+
+
+Effect = Set | Fire | Judge | Let | When | Record | Track | Advance | Over | Updates
 
 
 @dataclass(frozen=True)
 class Choice:
     """One option of a step whose action is a choice among named options: its name, when
-    it may be chosen, and what choosing it does."""
+    it is on offer (``offered``; None: always) and when it may be chosen, what choosing it
+    does, and what the refusal of it says where it is on offer but may not be chosen (a
+    template: ``{seat}``, the actor's name; ``{name}``, the option's)."""
 
     name: str
     when: Value
     effects: tuple[Effect, ...]
     rank: int = 0  # where several seats choose in turn, the highest rank wins
+    offered: Value | None = None
+    refused: str = "{seat} may not choose {name} here"
 
     def __str__(self) -> str:
         return f"{self.name} (when {self.when})"
@@ -497,8 +721,15 @@ class Step:
     card: str | None = None
     effects: tuple[Effect, ...] = ()
     refused_by: str | None = None
-    # a step whose action is a choice among named options: the options
+    # a step whose action is a choice among named options: the options, and the refusal
+    # of an action that is no choice (``other``) or a choice of no option on offer
+    # (``unknown``), each a value (template, whether the step's rule refuses it) whose
+    # template reads ``{seat}`` (the actor's name), ``{action}``, ``{open}`` and
+    # ``{open_or}`` (the options that may be chosen now, joined by a comma or "or") and
+    # ``{offered}`` (those on offer)
     options: tuple[Choice, ...] = ()
+    other: Value | None = None
+    unknown: Value | None = None
 
 
 Block = Callable[["_Writer", Phase], tuple[Step, ...]]
@@ -524,21 +755,22 @@ def _staged(name: str, stage: int) -> str:
 
 
 def auction_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
-    """An auction stage: a later stage first deals its cards and opens a fresh round of
-    calls, from the seat a rule names (past the seat idle for the deal).  Each call is
-    recorded, raises the standing bid or joins or accepts it or passes, and the turn passes
-    on (past the seat idle for the deal) once the rule that ends the stage has been judged."""
+    """An auction stage: the round of calls opens from the seat a rule names (past the
+    seat idle for the deal); a later stage first deals its cards and opens a fresh round.
+    Each call is recorded, raises the standing bid or joins or accepts it or passes, and
+    the turn passes on (past the seat idle for the deal) once the rule that ends the stage
+    has been judged."""
     stage = phase.stage
-    enter: tuple[Effect, ...] = ()
-    if stage > 1:  # the first stage begins as the deal does
+    first = Set("turn", SeatFrom(Stated(phase.first, "call", "first_caller", phase.opened_by),  # type: ignore[arg-type]
+                                 (Get("idle"),)))
+    enter: tuple[Effect, ...] = (first,)  # the first stage's counters are as the deal left them
+    if stage > 1:
         enter = (
             Set("hands", Joined(Get("hands"), Share(stage))),
             Set("pending", Less(Get("pending"), Share(stage))),
             Set("stage", Lit(stage)), Set("stage_calls", Lit(0)), Set("passes_in_row", Lit(0)),
             Set("seat_calls", Lit(0, per_seat=True)), Set("stage_bid", Lit(False)),
-            Set("passed", Lit(0)),
-            Set("turn", SeatFrom(Stated(phase.first, "call", "first_caller", phase.opened_by),  # type: ignore[arg-type]
-                                 (Get("idle"),))))
+            Set("passed", Lit(0)), first)
     ends = w.stated(phase.ends_when, "call", "auction_over", phase.opened_by)
     assert ends is not None
     return (Step(_staged("auction", stage), "auction", stage, phase.opened_by, "call",
@@ -639,41 +871,224 @@ def exchange_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
 
 def drop_out_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """Each defender in turn, from the seat a rule names (past the declarer and the seat
-    idle for the deal), chooses to play or to drop out."""
-    first = Stated(phase.first, "status", "first_defender", phase.opened_by)  # type: ignore[arg-type]
-    return (Step("drop out", "drop out", None, phase.opened_by, phase.action,
-                 when=w.stated(phase.when, "status", "defenders_choose", phase.opened_by),
-                 enter=(Set("turn", SeatFrom(first, (Get("declarer"), Get("idle")))),),
-                 actor=Get("turn"), legal=phase.rules),)
+    idle for the deal), chooses to play or to drop out: one who drops out lays his hand
+    down and is out of the play.  After the last: where every defender dropped out, as
+    the rule says (the declarer credited with every trick, no play); where one of two
+    stayed and the rule lets him, he chooses to invite the other back (who takes his hand
+    up again) or to play alone; then the leader is the first seat from the leader still
+    in the play."""
+    body = phase.body
+    assert isinstance(body, K.DropOut)
+    rule = phase.opened_by
+    turn, every = Get("turn"), Lit((1 << w.players) - 1)
+    defenders = (Get("declarer"), Get("idle"))
+    first = SeatFrom(Stated(phase.first, "status", "first_defender", rule), defenders)  # type: ignore[arg-type]
+    # the seats out of the play and the declarer: every seat, when nobody defends
+    out_or_declarer = Op("|", Get("absent"), Bit(Get("declarer")))
+    done: tuple[Effect, ...] = (Set("leader", SeatFrom(Get("leader"), outside=Get("absent"))),
+                                Advance())
+    after: tuple[Effect, ...] = done
+    if body.invite:  # one of two stayed: he is the host
+        host = SeatFrom(turn, outside=out_or_declarer)
+        after = (When(Op("==", Count(Get("dropped")), Lit(1)),
+                      (Let("host", host), Set("host", Local("host")), Set("turn", Local("host"))),
+                      done),)
+    if body.all_out is K.AllOut.DECLARER_TAKES_ALL:  # nobody defends: no play
+        tricks = Lit((1 << (w.game.tricks + 1)) - 2)
+        after = (When(Op("==", out_or_declarer, every),
+                      (Set("won", Joined(Get("won"), Only(Get("declarer"), tricks))),
+                       Set("trick_number", Lit(w.game.tricks + 1)), Over()), after),)
+    chosen: tuple[Effect, ...] = (
+        Let("next", SeatFrom(After(turn), defenders)),
+        When(Op("!=", Local("next"), first), (Set("turn", Local("next")),), after))
+    mine = At(Get("hands"), turn)
+    leaves: tuple[Effect, ...] = (
+        Record(turn), Fire(rule),  # type: ignore[arg-type]
+        Set("dropped", Op("|", Get("dropped"), Bit(turn))),
+        Set("absent", Op("|", Get("absent"), Bit(turn))),
+        Set("folded", Joined(Get("folded"), mine)),
+        Set("hands", Less(Get("hands"), Only(turn, mine))), *chosen)
+    # the last to choose may not drop out where every other defender has, if the rule says so
+    may_leave: Value = (Lit(True) if body.all_out is K.AllOut.DECLARER_TAKES_ALL
+                        else Op("!=", Op("|", out_or_declarer, Bit(turn)), every))
+    choosing, hosting = Op("==", Get("host"), Lit(-1)), Op("!=", Get("host"), Lit(-1))
+    options = [Choice(body.stay, Lit(True), (Record(turn), *chosen), offered=choosing),
+               Choice(body.leave, may_leave, leaves, offered=choosing,
+                      refused="{seat} may not " + body.leave
+                      + ": every other defender has dropped out")]
+    wrong: Value = Lit(("{seat} must choose: {open_or}, not {action}", True))
+    if body.invite:  # the guest takes his hand up again and plays
+        guest, cards = Local("guest"), Local("cards")
+        invites: tuple[Effect, ...] = (
+            Record(turn), Fire(rule), Set("host", Lit(-1)),  # type: ignore[arg-type]
+            Let("guest", SeatFrom(turn, outside=Op("^", Get("dropped"), every))),
+            Let("cards", Op("&", Get("folded"), At(Get("dealt"), guest))),
+            Set("guest", guest), Set("folded", Less(Get("folded"), cards)),
+            Set("dropped", Less(Get("dropped"), Bit(guest))),
+            Set("absent", Less(Get("absent"), Bit(guest))),
+            Set("hands", Joined(Get("hands"), Only(guest, cards))), *done)
+        options += [Choice(body.invite, Lit(True), invites, offered=hosting),
+                    Choice(body.alone, Lit(True),
+                           (Record(turn), Fire(rule), Set("host", Lit(-1)), *done),  # type: ignore[arg-type]
+                           offered=hosting)]
+        wrong = Cond(choosing, wrong, Lit((
+            "{seat} must choose: " + body.invite + " the other defender back into the play, "
+            "or " + body.alone + ", not {action}", True)))
+    return (Step("drop out", "drop out", None, rule, phase.action,
+                 when=w.stated(phase.when, "status", "defenders_choose", rule),
+                 enter=(Set("turn", first),), actor=turn, legal=phase.rules,
+                 options=tuple(options), other=wrong, unknown=wrong),)
 
 
 def decide_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """The seat a rule names chooses one of the rule's options: the option sets the values
     it names (trumps, when a rule reads them, are judged again), and the rule takes
-    effect."""
+    effect.  Where each seat that declares chooses in turn, the choices are noted; after
+    the last, the seat whose option ranks highest (the first of equals) alone declares,
+    the play is seated again, and his option does what it does (the rule taking effect
+    as the last choice is made)."""
     body = phase.body
     assert isinstance(body, K.Decide)
+    rule = phase.opened_by
     after: tuple[Effect, ...] = ()
     if w.game.constructs(K.TrumpIs):  # trumps named by the choice, say
         after = (Set("trump", Stated(D.trump(w.game), "status", "trump")),)
-    options = tuple(
-        Choice(o.name, Stated(o.when, "status", f"may_choose_{o.name}", phase.opened_by), (
-            *((Track(tuple((name, Stated(value, "status", name)) for name, value in o.sets)),)
-              if o.sets else ()),
-            *after, Fire(phase.opened_by)), o.rank)
-        for o in body.options)
-    return (Step("decide", "decide", None, phase.opened_by, "choose",
-                 when=w.stated(phase.when, "status", "chooses", phase.opened_by),
-                 enter=(Set("turn", Stated(phase.by, "status", "chooser", phase.opened_by)),),  # type: ignore[arg-type]
-                 actor=Get("turn"), legal=phase.rules, options=options),)
+
+    def does(o: K.Option, back: int = 0) -> tuple[Effect, ...]:
+        return (*((Track(tuple((name, Stated(value, "status", name)) for name, value in o.sets)),)
+                  if o.sets else ()),
+                *after, Fire(rule, back))  # type: ignore[arg-type]
+    over: tuple[Effect, ...] = (Advance(), Judge(Judgement.STATUS))
+    turn = Get("turn")
+    effects = {o.name: (*does(o), Record(turn), *over) for o in body.options}
+    if w.program.contest:
+        ranks = tuple((o.name, o.rank) for o in body.options)
+        winner = Local("winner")
+        by_name: tuple[Effect, ...] = ()
+        for o in reversed(body.options):
+            by_name = (When(Op("==", Item(Local("best"), 1), Lit(o.name)), does(o, 1), by_name),)
+        undecided = Op("^", Op("^", Get("declarers"), SeatsOf(Get("chosen"))),
+                       Lit((1 << w.players) - 1))
+        effects = {o.name: (
+            Set("chosen", Appended(Get("chosen"), turn, Lit(o.name))), Record(turn),
+            Let("next", SeatFrom(After(turn), outside=undecided, otherwise=Lit(-1))),
+            When(Op(">=", Local("next"), Lit(0)), (Set("turn", Local("next")),), (
+                Let("best", Best(Get("chosen"), ranks)), Let("winner", Item(Local("best"), 0)),
+                Set("declarer", winner), Set("declarers", Bit(winner)), Set("joined", Lit(0)),
+                *seat_the_play(w.game), Set("turn", winner), *by_name, *over)))
+            for o in body.options}
+    options = tuple(Choice(o.name, Stated(o.when, "status", f"may_choose_{o.name}", rule),
+                           effects[o.name], o.rank) for o in body.options)
+    return (Step("decide", "decide", None, rule, "choose",
+                 when=w.stated(phase.when, "status", "chooses", rule),
+                 enter=(Set("turn", Stated(phase.by, "status", "chooser", rule)),),  # type: ignore[arg-type]
+                 actor=turn, legal=phase.rules, options=options,
+                 other=Lit(("{seat} must first choose: {open}", False)),
+                 unknown=Lit(("{seat} must choose one of: {offered}", True))),)
 
 
 def play_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """The tricks: the leader of the first plays first; a rule may void the deal as soon as
-    the play begins."""
+    the play begins.  A card played leaves the actor's hand (or his cards aside, where a
+    rule lets him play from there; face down, where a rule says so, judged on the hand
+    before it leaves) for the trick; the first card of a trick sets the suit led.  The turn
+    passes on in the order of play past the seats out of the play (a seat sitting out, the
+    seats idle or dropped out) until it would come back to the leader: the trick is then
+    complete (:func:`trick_complete`)."""
+    game = w.game
+    turn, seat = Get("turn"), Local("seat")
+    effects: list[Effect] = [Let("seat", turn)]
+    down = game.constructs(K.FaceDown)
+    if down:  # judged on the hand before the card leaves it
+        effects.append(Let("down", Truth(Stated(D.face_down(game), "play_card", "face_down",
+                                                down[0][0].id,
+                                                (("card", CardNo()), ("declared", Named()))))))
+    mine = Only(seat, Acted())
+    from_hand: tuple[Effect, ...] = (Set("hands", Less(Get("hands"), mine)),)
+    aside = game.constructs(K.PlayableAside)
+    if aside:
+        effects.append(When(Op("!=", Op("&", At(Get("hands"), seat), Acted()), Lit(0)), from_hand,
+                            (Set("aside", Less(Get("aside"), mine)), Fire(aside[0][0].id))))
+    else:
+        effects += from_hand
+    if down:
+        effects += [Set("faces", Added(Get("faces"), Local("down"))),
+                    When(Local("down"), (Fire(down[0][0].id),))]
+    entry = (("card", CardNo()), ("declared", Named()), ("position", Lit(0)),
+             ("led_suit", Lit(NO_SUIT)), ("trump", Get("trump")),
+             ("trick_number", Get("trick_number")), ("contract", Get("contract")))
+    skip, outside = _out_of_play(w)
+    effects += [
+        When(Op("==", Len(Get("trick")), Lit(0)),
+             (Set("led_suit", Stated(D.entry_suit(game), "entry", "led_suit", None, entry)),)),
+        Set("trick", Added(Get("trick"), Played())),
+        Let("next", SeatFrom(After(seat), skip, outside)),
+        When(Op("!=", Local("next"), Get("leader")),
+             (Set("turn", Local("next")), Record(seat)), trick_complete(w))]
     return (Step("play", "play", None, phase.opened_by, "play a card",
                  enter=(Set("turn", Get("leader")), Judge(Judgement.VOID)),
-                 actor=Get("turn"), legal=phase.rules),)
+                 actor=turn, legal=phase.rules, effects=tuple(effects)),)
+
+
+def _out_of_play(w: _Writer) -> tuple[tuple[Value, ...], Value | None]:
+    """The seats a trick goes past, where the game has any: the seat sitting out, and the
+    seats out of the play (idle, or dropped out)."""
+    program = w.program
+    skip: tuple[Value, ...] = (Get("out"),) if w.game.constructs(K.SitsOut) else ()
+    gone = program.idle is not None or program.phase(PhaseKind.DROP_OUT) is not None
+    return skip, (Get("absent") if gone else None)
+
+
+def trick_complete(w: _Writer) -> tuple[Effect, ...]:
+    """The trick is complete: the seat of its strongest card wins it (the first of equals,
+    which the verifier proves never happens); whether it is turned face up and who saw its
+    face-down cards, where a rule plays cards face down; the tracked values the rules
+    update at the end of a trick; its record; the cards to the winner, who leads to the
+    next; then, while cards are left (but for a seat sitting out's), the deal's status is
+    judged, else the deal is over."""
+    game = w.game
+    seats, winner = Local("seats"), Local("winner")
+    cards, names = Local("cards"), Local("names")
+    skip, outside = _out_of_play(w)
+    size = None if skip or outside else w.players  # every seat plays to every trick
+    effects: list[Effect] = [
+        Let("seats", SeatsFrom(Get("leader"), skip, outside)),
+        Let("winner", Item(seats, Strongest())),
+        Let("cards", Column(Get("trick"), 0, size)), Let("names", Column(Get("trick"), 1, size))]
+    trick = (("number", Get("trick_number")), ("leader", Get("leader")),
+             ("size", Len(Get("trick"))), ("cards", Padded(cards, len(game.deck))),
+             ("named", Padded(names, NO_SUIT)), ("faces", Padded(Get("faces"), False)))
+    down = game.constructs(K.FaceDown)
+    revealed: Value = Lit(False)
+    seen: Value = Lit(-1)
+    if down:
+        body = down[0][1]
+        assert isinstance(body, K.FaceDown)
+        effects += [Let("revealed", Truth(Stated(body.revealed_when, "trick", "revealed", None,
+                                                 trick))),
+                    Let("seen", Stated(body.seen_by, "status", "seen_by"))]
+        revealed, seen = Local("revealed"), Local("seen")
+    updates = game.constructs(K.Update)
+    if updates:
+        effects.append(Updates(tuple(
+            (Stated(b.when, "trick", "update", r.id, trick),  # type: ignore[attr-defined]
+             tuple((name, Stated(v, "trick", name, r.id, trick)) for name, v in b.sets),  # type: ignore[attr-defined]
+             r.id) for r, b in updates)))
+    effects += [
+        Set("tricks", Added(Get("tricks"), Finished((
+            Get("trick_number"), Get("leader"), cards, names, winner, seats, Get("faces"),
+            revealed, seen)))),
+        Set("won", Joined(Get("won"), Only(winner, Bit(Get("trick_number"))))),
+        Set("taken", Joined(Get("taken"), Only(winner, Mask(Column(Get("trick"), 0, size))))),
+        Set("trick", Lit(())), Set("faces", Lit(())), Set("led_suit", Lit(NO_SUIT)),
+        Set("trick_number", Op("+", Get("trick_number"), Lit(1))),
+        Set("leader", winner), Set("turn", winner), Record(Local("seat"))]
+    status = (game.constructs(K.VoidWhen) or game.constructs(K.SetAside)
+              or game.constructs(K.LayOpen))
+    but = Get("out") if game.constructs(K.SitsOut) else Lit(-1)  # a seat sitting out's
+    left = Op("or", Held(Get("hands"), but), Held(Get("aside"), but))
+    effects.append(When(left, (Judge(Judgement.STATUS),) if status else (), (Over(),)))
+    return tuple(effects)
 
 
 def settle_step(w: _Writer) -> Step:

@@ -1,5 +1,5 @@
-"""The auction and the moments around it: calls, announcements, cards laid aside, decisions
-and the start of the play.
+"""The auction and the moments around it: calls, announcements, cards laid aside, and the
+deal's status between actions.
 
 The ``_do_*`` methods apply an action the rules allow to a working copy ``w`` of a state
 (see :func:`spec.engine._state.thaw`), in place; the ``_check_*`` methods refuse an action
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec.dsl._constructs import AllOut
 from spec.dsl._nodes import Scope
-from spec.engine._compiled import _CACHE_SIZE, ALONE, INVITE, CompiledRules
+from spec.engine._compiled import _CACHE_SIZE, CompiledRules
 from spec.engine._state import (
     ASK_PARTNER,
     PASS,
@@ -24,7 +23,6 @@ from spec.engine._state import (
     State,
     fired,
 )
-from spec.seats import seat_after, seat_from, seats_from
 
 
 class Auction(CompiledRules):
@@ -115,155 +113,6 @@ class Auction(CompiledRules):
             return
         self._advance(w)  # type: ignore[attr-defined]
 
-    def present_after(self, seat: int, absent: int) -> int:
-        """The first seat from ``seat`` on, in the direction of play, not out of the play
-        (``absent``: a bit per seat out)."""
-        return seat_from(seat, self.n, outside=absent)
-
-    def defenders(self, s: Any) -> tuple[int, ...]:
-        """The defenders in the order they choose to play or drop out: from the seat the
-        drop-out rule names, in the direction of play, past the declarer and an idle seat."""
-        assert self._drop_out is not None
-        key = (seat_after(self._drop_out[2](s), self.n, 0), s.declarer, s.idle)
-        order = self._defenders.get(key)
-        if order is None:
-            first, declarer, idle = key
-            order = self._defenders[key] = seats_from(first, self.n, (declarer, idle))
-        return order
-
-    def _drop_out_options(self, s: Any) -> tuple[Declare, ...]:
-        assert self._drop_out is not None
-        _rule, body, _first, _when, stay, leave = self._drop_out
-        if s.host >= 0:  # the defender who stayed: to invite the other back, or not
-            assert self._invite is not None
-            return self._invite
-        order = self.defenders(s)
-        if (body.all_out is AllOut.LAST_MUST_PLAY and s.turn == order[-1]
-                and all(s.dropped >> k & 1 for k in order[:-1])):
-            return (stay,)
-        return (stay, leave)
-
-    def _check_drop_out(self, s: State, action: Action) -> bool:
-        """Whether the defender stays in the play, refused unless ``action`` is a choice he
-        may make."""
-        assert self._drop_out is not None
-        rule, body, *_r = self._drop_out
-        name = self.table.name(s.turn)
-        options = self._drop_out_options(s)
-        if s.host >= 0:
-            assert self._invite is not None
-            if not isinstance(action, Declare) or action.name not in (body.invite, body.alone):
-                raise self._refuse(rule, f"{name} must choose: {body.invite} the other "  # type: ignore[attr-defined]
-                                   f"defender back into the play, or {body.alone}, not {action}",
-                                   action)
-            return INVITE if action.name == body.invite else ALONE
-        if not isinstance(action, Declare) or action.name not in (body.stay, body.leave):
-            raise self._refuse(rule, f"{name} must choose: "  # type: ignore[attr-defined]
-                               f"{' or '.join(d.name for d in options)}, not {action}", action)
-        if all(d.name != action.name for d in options):
-            raise self._refuse(rule, f"{name} may not {action.name}: every other defender "  # type: ignore[attr-defined]
-                               "has dropped out", action)
-        return action.name == body.stay
-
-    def _do_drop_out(self, w: Any, decl: Declare, stays: Any) -> None:
-        assert self._drop_out is not None
-        rule, body = self._drop_out[0], self._drop_out[1]
-        seat = w.turn
-        w.log = w.log + ((seat, decl),)
-        if stays is INVITE or stays is ALONE:  # the host has chosen
-            fired(w, rule)
-            w.host = -1
-            if stays is INVITE:  # the guest takes his hand up again and plays
-                guest = next(k for k in self.defenders(w) if w.dropped >> k & 1)
-                cards = w.folded & w.dealt[guest]
-                w.guest, w.folded = guest, w.folded & ~cards
-                w.dropped, w.absent = w.dropped & ~(1 << guest), w.absent & ~(1 << guest)
-                w.hands = self._with_bits[guest](w.hands, cards)
-            self._drop_out_over(w)
-            return
-        if not stays:  # his hand is laid down face down and takes no part
-            fired(w, rule)
-            w.dropped, w.absent = w.dropped | 1 << seat, w.absent | 1 << seat
-            w.folded = w.folded | w.hands[seat]
-            w.hands = self._without[seat](w.hands, w.hands[seat])
-        order = self.defenders(w)
-        at = order.index(seat)
-        if at + 1 < len(order):
-            w.turn = order[at + 1]
-            return
-        if all(w.dropped >> k & 1 for k in order):
-            # nobody defends: no play; the declarer is credited with every trick
-            assert body.all_out is AllOut.DECLARER_TAKES_ALL
-            tricks = self.game.tricks
-            w.won = self._with_bits[w.declarer](w.won, (1 << (tricks + 1)) - 2)
-            w.trick_number, w.phase = tricks + 1, Phase.OVER
-            w.scores, w.lines = self._final_scores(w)
-            return
-        if self._invite is not None and sum(1 for k in order if w.dropped >> k & 1) == 1:
-            # one stayed and one left: the one who stayed may invite the other back
-            w.host = w.turn = next(k for k in order if not w.dropped >> k & 1)
-            return
-        self._drop_out_over(w)
-
-    def _drop_out_over(self, w: Any) -> None:
-        w.leader = self.present_after(w.leader, w.absent)
-        self._advance(w)  # type: ignore[attr-defined]
-
-    def _decide_options(self, s: Any) -> tuple[Declare, ...]:
-        assert self._decide is not None
-        return tuple(d for d, may, _choose in self._decide[1] if may(s))
-
-    def _check_decide(self, s: State, decl: Declare) -> None:
-        assert self._decide is not None
-        rule = self._decide[0]
-        for d, may, _choose in self._decide[1]:
-            if d.name == decl.name:
-                if not may(s):
-                    raise self._refuse(rule, f"{self.table.name(s.turn)} may not choose "  # type: ignore[attr-defined]
-                                       f"{d.name} here", decl)
-                return
-        names = ", ".join(d.name for d, _m, _c in self._decide[1])
-        raise self._refuse(rule, f"{self.table.name(s.turn)} must choose one of: {names}", decl)  # type: ignore[attr-defined]
-
-    def _do_decide(self, w: Any, decl: Declare) -> None:
-        assert self._decide is not None
-        if self._contest:  # type: ignore[attr-defined]
-            w.chosen = w.chosen + ((w.turn, decl.name),)
-            nxt = self._next_chooser(w)
-            if nxt >= 0:
-                w.log = w.log + ((w.turn, decl),)
-                w.turn = nxt
-                return
-            # all have chosen: the highest option wins, of equal ones the earliest
-            seat, name = w.chosen[0]
-            for s, n in w.chosen[1:]:
-                if self._ranks[n] > self._ranks[name]:  # type: ignore[attr-defined]
-                    seat, name = s, n
-            w.log = w.log + ((w.turn, decl),)
-            w.declarer, w.declarers, w.joined = seat, 1 << seat, 0
-            self._seat_the_play(w)
-            w.turn = seat
-            decl = Declare(name)
-            w.log, log = w.log[:-1], w.log  # the winner's choice sets the values
-        else:
-            log = None
-        for d, _may, choose in self._decide[1]:
-            if d.name == decl.name:
-                choose(w)  # what the option does, as the step says
-                w.log = w.log + ((w.turn, decl),) if log is None else log
-                self._advance(w)  # type: ignore[attr-defined]
-                self._after_status(w)
-                return
-
-    def _next_chooser(self, w: Any) -> int:
-        """The next seat, in the direction of play, that declares and has not chosen;
-        -1 when every one has."""
-        done = {s for s, _n in w.chosen}
-        for seat in seats_from(seat_after(w.turn, self.n), self.n):
-            if w.declarers >> seat & 1 and seat not in done:
-                return seat
-        return -1
-
     def _set_tracked(self, w: Any, sets: Any) -> None:
         """Tracked values set by rules that all read the values before any is set."""
         if sets:
@@ -306,9 +155,6 @@ class Auction(CompiledRules):
                            f"{known})", decl)
 
     def _do_declare(self, w: Any, decl: Declare, _payload: Any = None) -> None:
-        if w.phase is Phase.DECIDE:
-            self._do_decide(w, decl)
-            return
         scope = Scope.CALL if w.phase is Phase.AUCTION else Scope.PLAY
         if scope is Scope.CALL and decl == ASK_PARTNER and self._proxy_when is not None:
             self._ask_partner(w, decl)

@@ -35,8 +35,9 @@ Sets = tuple[tuple[int, Fn], ...]
 
 
 def _seat_update(n: int, seat: int, op: str) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
-    """A function (masks, bits) -> masks with ``bits`` set (op ``|``) or flipped (op ``^``)
-    at ``seat``; or (counts, k) -> counts with ``k`` added at ``seat`` (op ``+``)."""
+    """A function (masks, bits) -> masks with ``bits`` set (op ``|``), flipped (op ``^``) or
+    cleared (op ``& ~``) at ``seat``; or (counts, k) -> counts with ``k`` added at ``seat``
+    (op ``+``)."""
     items = ", ".join(f"m[{k}] {op} bit" if k == seat else f"m[{k}]" for k in range(n))
     ns: dict[str, Any] = {}
     exec(f"def without(m, bit):\n    return ({items},)\n", ns)  # noqa: S102  # generated from the number of seats
@@ -71,11 +72,8 @@ def _scores_fn(n: int, score: Fn, lines: tuple[Fn, ...]) -> Callable[[Any], Any]
     return ns["final_scores"]  # type: ignore[no-any-return]
 
 
-# the host's two choices, as the handler of the defenders' choices receives them
-INVITE, ALONE = object(), object()
-
-def _unset(w: Any) -> Any:  # pragma: no cover - replaced as the engine is built
-    raise AssertionError("an option's function is generated once the engine is built")
+def _unbuilt(*_args: Any) -> None:  # pragma: no cover - replaced as the engine is built
+    raise AssertionError("the play's handler is generated once the engine is built")
 
 
 class CompiledRules:
@@ -105,8 +103,6 @@ class CompiledRules:
         assert play is not None and all(self._turns)
         self._deal_first = [self._fn(E.deal_first, d.first, "deal_first")  # type: ignore[union-attr]
                             for d in self._deals]
-        self._auction_first = [self._fn(E.call, t.first, "auction_first")  # type: ignore[union-attr]
-                               for t in self._turns]
         # call rules: one function for legality and one per rule for the refusal message
         self._call_rules: list[tuple[Rule, Fn, Fn]] = []
         for rule, applies, requires in D.call_rules(g):
@@ -153,8 +149,6 @@ class CompiledRules:
         returns = [b.returns_when for b, _f in self._set_aside.values()]
         self._aside_returns_when = returns[0] if returns else None
         self._aside_returns = self._fn(E.status, returns[0], "returns") if returns else None
-        sits = g.constructs(K.SitsOut)
-        self._sits_out = bool(sits)  # a seat may sit out of the play
         # play rules
         self._legal = self._fn(E.play, D.legal_cards(g), "legal_cards")
         self._legal_fast = self._fn(E.play_fast, D.legal_cards(g), "legal_cards")
@@ -210,9 +204,6 @@ class CompiledRules:
         self._items: tuple[tuple[Rule, Fn], ...] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
-        self._plain_play = not (self._announce[Scope.PLAY] or self._set_aside or self._updates
-                                or self._face_down or self._sits_out or self._voids
-                                or self._lay_open or self._idle_of or self._drop_out)
         # quick tricks: each card leaves its seat's hand and the trick goes round the seats
         # in play (the seat sitting out or idle, and those that dropped out, passed over),
         # with nothing to judge at the end of a trick but its winner (no tracked updates,
@@ -227,15 +218,15 @@ class CompiledRules:
         self._plain_seats = tuple(seats_from(lead, self.n) for lead in range(self.n))
         self._without = tuple(_seat_update(self.n, seat, "^") for seat in range(self.n))
         self._with_bits = tuple(_seat_update(self.n, seat, "|") for seat in range(self.n))
+        self._less_at = tuple(_seat_update(self.n, seat, "& ~") for seat in range(self.n))
         self._plus = tuple(_seat_update(self.n, seat, "+") for seat in range(self.n))
         self._deal_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         # (kind, stage) of a phase of the deal program -> the steps after it (see Course)
         self._later: dict[Any, tuple[Any, ...]] = {}
-        # (first defender, declarer, idle seat) -> the defenders in order (see Auction)
-        self._defenders: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._dealt_ok: set[int] = set()  # dealers whose deal schedule gives hands that pass
         self._trick_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         self._seats_among: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._seats_in_order: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
         self._prebuild_actions()
         # a pot carried from deal to deal: what the players' antes put in
         pots = g.constructs(K.Pot)
@@ -263,34 +254,19 @@ class CompiledRules:
         # the phases of choices and exchanges, from the program: who acts, and when the
         # phase takes place; what is particular to each from the rule that opens it
         program = g.program
-        # a choice among named options, as its step says: per option, the action, whether
-        # it may be chosen and what choosing it does (generated from the step once the
-        # engine is built, ``_choice_fns``)
-        self._decide: tuple[Rule, tuple[tuple[Declare, Fn, Fn], ...]] | None = None
-        at, choice = next(((i, s) for i, s in enumerate(g.steps) if s.options), (0, None))
-        self._choice_step = (at, choice)
-        if choice is not None:
-            self._decide = (g.rule(choice.opened_by),  # type: ignore[arg-type]
-                            tuple((Declare(c.name), _unset, _unset) for c in choice.options))
-        # each seat that declares chooses in turn, the best option's chooser declaring
-        self._contest = program.contest
-        self._ranks = {c.name: c.rank for c in choice.options} if choice is not None else {}
-        # a seat idle for the deal (read from the dealer), and defenders who drop out
+        # the choices among named options, as their steps say: the action of each option,
+        # by the step's number and the option's name (what they do is generated from the
+        # steps once the engine is built: see Course); the options of a Decide rule are
+        # also announcements, by name
+        self._option_declares = {(i, c.name): Declare(c.name)
+                                 for i, s in enumerate(g.steps) for c in s.options}
+        decides = {r.id for r, _b in g.constructs(K.Decide)}
+        self._decide: tuple[Rule, tuple[Declare, ...]] | None = next(
+            ((g.rule(s.opened_by), tuple(self._option_declares[(i, c.name)] for c in s.options))  # type: ignore[arg-type]
+             for i, s in enumerate(g.steps) if s.options and s.opened_by in decides), None)
+        # a seat idle for the deal (read from the dealer)
         self._idle_of: Fn | None = (self._fn(E.deal_first, program.idle, "idle_seat")
                                     if program.idle is not None else None)
-        drop = program.phase(PhaseKind.DROP_OUT)
-        self._drop_out: tuple[Rule, K.DropOut, Fn, Fn, Declare, Declare] | None = None
-        self._invite: tuple[Declare, Declare] | None = None
-        if drop is not None:
-            body = drop.body
-            assert isinstance(body, K.DropOut) and drop.first is not None and drop.when is not None
-            self._drop_out = (g.rule(drop.opened_by), body,
-                              self._fn(E.status, drop.first, "first_defender"),
-                              self._fn(E.status, drop.when, "drop_out"), Declare(body.stay),
-                              Declare(body.leave))
-            # the host's choice, to invite the defender who left back or to play alone
-            if body.invite:
-                self._invite = (Declare(body.invite), Declare(body.alone))
         self._voids = tuple((self._fn(E.status, b.when, "void"), b.redeal_steps, r)  # type: ignore[attr-defined]
                             for r, b in g.constructs(K.VoidWhen))
         # before the auction has left a contract only the conditions that read none of it
@@ -307,7 +283,7 @@ class CompiledRules:
         proxy = bool(g.constructs(K.ProxyCall))
         self.announcement_names = tuple(b.name for _r, b in g.constructs(K.Announce)) + (
             ("partner",) if proxy else ()) + (
-            tuple(d.name for d, _w, _s in self._decide[1]) if self._decide else ())
+            tuple(d.name for d in self._decide[1]) if self._decide else ())
         # the announcements a seat may make in the auction and in the play, by name: where
         # a name means an announcement, and where the same word is a call or a choice
         self.announcements_in = {
@@ -315,7 +291,7 @@ class CompiledRules:
                             if b.scope is Scope.CALL} | ({"partner"} if proxy else set()),  # type: ignore[attr-defined]
             Phase.PLAY: {b.name for _r, b in g.constructs(K.Announce) if b.scope is Scope.PLAY}}  # type: ignore[attr-defined]
         self._declares = {d.name: d for lst in self._announce.values() for _r, _b, d, *_ in lst}
-        for d, _w, _s in (self._decide[1] if self._decide else ()):
+        for d in (self._decide[1] if self._decide else ()):
             self._declares[d.name] = d
         if proxy:
             self._declares[ASK_PARTNER.name] = ASK_PARTNER
@@ -336,7 +312,7 @@ class CompiledRules:
         self._lays = tuple(Lay(c) for c in deck)
         known: dict[int, tuple[Action, int, Fn, Any]] = {}
         bit = 0
-        on_play = self._plain_play_handler() if self._plain_play else self._do_play  # type: ignore[attr-defined]
+        on_play = _unbuilt  # a card played: generated from the play step (see Engine)
         for (i, code), p in self._plays.items():
             known[id(p)] = (p, 1 << bit, on_play, (i, code))
             bit += 1
@@ -361,14 +337,11 @@ class CompiledRules:
         for d in {id(d): d for d in self._all_declares()}.values():
             known[id(d)] = (d, 1 << bit, self._do_declare, None)  # type: ignore[attr-defined]
             bit += 1
-        if self._drop_out is not None:  # a defender stays in the play (True) or leaves it
-            choices: list[tuple[Declare, Any]] = [(self._drop_out[4], True),
-                                                  (self._drop_out[5], False)]
-            if self._invite is not None:  # the host invites (a seat) or plays alone (None)
-                choices += [(self._invite[0], INVITE), (self._invite[1], ALONE)]
-            for d, stays in choices:
-                known[id(d)] = (d, 1 << bit, self._do_drop_out, stays)  # type: ignore[attr-defined]
+        for d in self._option_declares.values():  # an option of a choice step
+            if id(d) not in known:
+                known[id(d)] = (d, 1 << bit, self._do_choice, None)  # type: ignore[attr-defined]
                 bit += 1
+            known[id(d)] = (d, known[id(d)][1], self._do_choice, None)  # type: ignore[attr-defined]
         self._known = known
         self._call_bits = tuple(known[id(c)][1] for c in self._calls)
         self._pass_bit = known[id(PASS)][1]
@@ -399,7 +372,7 @@ class CompiledRules:
 
     def _all_declares(self) -> list[Declare]:
         out = [d for lst in self._announce.values() for _r, _b, d, *_ in lst]
-        out += [d for d, _w, _s in (self._decide[1] if self._decide else ())]
+        out += list(self._decide[1] if self._decide else ())
         return out + list(self._declares.values())
 
     def _initial(self, track: K.Track) -> Any:

@@ -283,7 +283,7 @@ class Dealing(CompiledRules):
     def _started(self, dealt: tuple[int, ...], pending: tuple[int, ...], dealer: int, seed: int,
                  redeals: int, thrown_in: tuple[Any, ...], turn_up: int = -1) -> State:
         """The state at the start of the auction: ``dealt`` checked, ``pending`` the cards
-        dealt after the first stage."""
+        dealt after the first stage; then the first step begins, as the steps say."""
         w = thaw(self._before_deal)
         w.dealer, w.seed, w.redeals, w.dealt, w.thrown_in = dealer, seed, redeals, dealt, thrown_in
         w.hands = tuple(h & ~p for h, p in zip(dealt, pending))
@@ -295,9 +295,7 @@ class Dealing(CompiledRules):
         if self._idle_of is not None:
             w.idle = idle = self.idle_seat(dealer)
             w.absent = 1 << idle
-            w.turn = self.dealt_in(seat_after(self._auction_first[0](w), self.n, 0), dealer)[0]
-        else:
-            w.turn = self._auction_first[0](w)
+        self._begin(w)  # type: ignore[attr-defined]  # the first step: who calls first
         return freeze(w)
 
     def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int,

@@ -48,12 +48,12 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         self._rich_play = self._rich_playout_fn()
         # calls: applied by a handler generated from the auction steps
         self._course()  # the steps, compiled now
-        self._seat_the_play = self._seat_the_play_fn()  # for a choice that settles the declarer
-        at, choice = self._choice_step
-        if self._decide is not None and choice is not None:  # the options, from their step
-            fns = self._choice_fns(choice, at)
-            self._decide = (self._decide[0], tuple(
-                (d, may, choose) for (d, _m, _c), (_n, may, choose) in zip(self._decide[1], fns)))
+        # a card played: applied by a handler generated from the play step
+        at = next(i for i, s in enumerate(game.steps) if s.phase == Phase.PLAY.value)
+        self._do_play = play = self._play_fn(game.steps[at], at)
+        for p in self._plays.values():
+            action, bit, _do, card = self._known[id(p)]
+            self._known[id(p)] = (action, bit, play, card)
         self._call_handler = handler = self._quick_call_handler()
         for c in (PASS, *self._calls):
             call, bit, _do, b = self._known[id(c)]
@@ -104,14 +104,9 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
             hand, table = s.hands[s.turn], self._card_table[step.card]  # type: ignore[index]
             acts = tuple(table[i] for i in range(len(self.game.deck)) if hand >> i & 1)
             bits = hand << self._card_shift[step.card]  # type: ignore[index]
-        elif phase is Phase.DECIDE:
-            acts = self._decide_options(s)
+        elif self.choice_step(s) is not None:  # a choice among named options
+            acts = self._choice_options(s)
             bits = self._declared_bits(list(acts))
-        elif phase is Phase.DROP_OUT:
-            acts = self._drop_out_options(s)
-            bits = 0
-            for d in acts:
-                bits |= self._known[id(d)][1]
         else:
             return (), 0
         if not acts:
@@ -161,15 +156,9 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
 
     def _checked(self, s: State, action: Action) -> tuple[Callable[..., None], Any]:
         """The handler of ``action`` and what it needs, refused unless legal in ``s``."""
-        if s.phase is Phase.DECIDE:
-            if not isinstance(action, Declare):
-                names = ", ".join(d.name for d in self._decide_options(s))
-                raise self._refuse(None, f"{self.table.name(s.turn)} must first choose: "
-                                   f"{names}", action)
-            self._check_decide(s, action)
-            return self._do_declare, None
-        if s.phase is Phase.DROP_OUT:
-            return self._do_drop_out, self._check_drop_out(s, action)
+        if self.choice_step(s) is not None:  # a choice among named options
+            self._check_choice(s, action)
+            return self._do_choice, None
         if isinstance(action, Declare):
             self._check_declare(s, action)
             return self._do_declare, None

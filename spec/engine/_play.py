@@ -1,4 +1,8 @@
-"""The play of the cards: legal plays, a card played, a trick won, the deal scored."""
+"""The play of the cards: legal plays, the seats of a trick and the strength of its cards.
+
+What a card played does, to the end of its trick and of the deal, is written once, as the
+effects of the play step (:func:`spec.dsl._steps.play_block`), and applied by a function
+generated from them (:meth:`~spec.engine._source.StepSource._play_fn`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,12 +13,12 @@ from spec.dsl import _derive as D
 from spec.dsl._build import suit_code
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
-from spec.engine._state import Action, Phase, Play, State, fired, trick_record
+from spec.engine._state import Action, Play, State
 from spec.seats import seats_from
 
 
 class Tricks(CompiledRules):
-    """The play phase: which cards may be played, and what a played card does."""
+    """The play phase: which cards may be played, and the order and strength of a trick."""
 
     def trick_seats(self, leader: int, out: int) -> tuple[int, ...]:
         """The seats of a trick in order of play from ``leader``, without a seat sitting out."""
@@ -23,6 +27,15 @@ class Tricks(CompiledRules):
         if seats is None:
             seats = seats_from(leader, self.n, (out,))
             self._trick_seats[key] = seats
+        return seats
+
+    def seats_in_order(self, seat: int, skip: tuple[int, ...], outside: int) -> tuple[int, ...]:
+        """The seats in order of play from ``seat``, past ``skip`` and the seat set
+        ``outside`` (the seats of a trick, from its leader)."""
+        key = (seat, skip, outside)
+        seats = self._seats_in_order.get(key)
+        if seats is None:
+            seats = self._seats_in_order[key] = seats_from(seat, self.n, skip, outside)
         return seats
 
     def seats_among(self, leader: int, absent: int) -> tuple[int, ...]:
@@ -197,145 +210,3 @@ class Tricks(CompiledRules):
             raise self._refuse(None, f"{play.card} names no suit here (play it as "  # type: ignore[attr-defined]
                                f"'{play.card}')", play)
         return i, code
-
-    def _do_play(self, w: Any, play: Play, card: tuple[int, int]) -> None:
-        """A card played, on the working copy ``w`` (the generated fast plays write the
-        same steps into their loops; see :meth:`_trick_done`)."""
-        i, code = card
-        seat = w.turn
-        bit = 1 << i
-        face_down = self._face_down
-        if face_down is not None:  # judged on the hand before the card leaves it
-            down = bool(face_down(w, i, code))
-        hands = w.hands
-        if hands[seat] & bit:
-            w.hands = self._without[seat](hands, bit)
-        else:
-            w.aside = self._without[seat](w.aside, bit)
-            fired(w, self._aside_rule)
-        if face_down is not None:
-            w.faces += (down,)
-            if down:
-                fired(w, self._face_down_rule)
-        trick = w.trick
-        if not trick:
-            w.led_suit = self._entry_suit(i, code, 0, NO_SUIT, w.trump, w.trick_number, w.contract)
-        trick += ((i, code),)
-        if w.absent:  # seats idle or dropped out: the trick goes round the others
-            seats = self.seats_among(w.leader, w.absent)
-            if len(trick) < len(seats):
-                w.trick, w.turn, w.log = trick, seats[len(trick)], w.log + ((seat, play),)
-                return
-            self._trick_done(w, trick, w.log + ((seat, play),))
-            return
-        out = w.out
-        if len(trick) < (self.n if out < 0 else self.n - 1):
-            w.trick, w.turn, w.log = trick, self._next_seat[seat], w.log + ((seat, play),)
-            if w.turn == out:
-                w.turn = self._next_seat[out]
-            return
-        self._trick_done(w, trick, w.log + ((seat, play),))
-
-    def _plain_play_handler(self) -> Any:
-        """``_do_play`` for a game whose play is plain (no card face down or from aside, no
-        seat sitting out, nothing to judge at the end of a trick but its winner), as one
-        function with the trick's length written out: ``(w, play, (card, named suit))``."""
-        n = self.n
-        pairs = ", ".join(f"(c{k}, d{k})" for k in range(n))
-        cards = "".join(f"c{k}, " for k in range(n))
-        named = "".join(f"d{k}, " for k in range(n))
-        mask = " | ".join(f"1 << c{k}" for k in range(n))
-        lines = [
-            "def plain_play(w, play, card):",
-            "    seat = w.turn",
-            "    hands = w.hands",
-            "    i = card[0]",
-            "    if not hands[seat] >> i & 1 or w.out >= 0:  # a position set up by hand",
-            "        return do_play(w, play, card)",
-            "    w.hands = without[seat](hands, 1 << i)",
-            "    trick = w.trick",
-            "    if not trick:",
-            ("        w.led_suit = entry_suit(i, card[1], 0, NO_SUIT, w.trump, w.trick_number,"
-             " w.contract)"),
-            "        w.trick, w.turn, w.log = (card,), next_seat[seat], w.log + ((seat, play),)",
-            "        return",
-            "    trick += (card,)",
-            f"    if len(trick) < {n}:",
-            "        w.trick, w.turn, w.log = trick, next_seat[seat], w.log + ((seat, play),)",
-            "        return",
-            f"    {pairs} = trick",
-            "    number, leader = w.trick_number, w.leader",
-            "    seats = plain_seats[leader]",
-            "    winner = seats[best(trick, w.led_suit, w.trump, number, w.contract)]",
-            "    add = with_bits[winner]",
-            (f"    w.tricks += (trick_record(number, leader, ({cards}), ({named}), winner, seats,"
-             " w.faces, False, -1),)"),
-            f"    w.won, w.taken = add(w.won, 1 << number), add(w.taken, {mask})",
-            "    w.trick, w.faces, w.led_suit, w.trick_number = (), (), NO_SUIT, number + 1",
-            "    w.leader, w.turn, w.log = winner, winner, w.log + ((seat, play),)",
-            "    if not (any(w.hands) or any(w.aside)):",
-            "        w.scores, w.lines = final_scores(w)",
-            "        w.phase = OVER",
-        ]
-        ns = {"do_play": self._do_play, "without": self._without, "NO_SUIT": NO_SUIT,
-              "entry_suit": self._entry_suit, "next_seat": self._next_seat,
-              "plain_seats": self._plain_seats, "best": self._best,
-              "with_bits": self._with_bits, "trick_record": trick_record,
-              "final_scores": self._final_scores, "OVER": Phase.OVER}
-        exec(compile("\n".join(lines) + "\n", f"<{self.game.key}:plain_play>", "exec"), ns)  # noqa: S102  # generated from the number of seats
-        return ns["plain_play"]
-
-    def _trick_done(self, w: Any, trick: tuple[tuple[int, int], ...], log: tuple[Any, ...]) -> None:
-        """The trick is complete: the strongest card wins (the first of equals, which the
-        verifier proves never happens).
-
-        The generated fast plays (``_quick_playout_fn``, ``_rich_playout_fn``) write the
-        same steps into their loops; ``tests/constructs/test_fast_playout.py`` and the
-        games' tests hold the two to the same deals.
-        """
-        out = w.out
-        led, trump, number, contract = w.led_suit, w.trump, w.trick_number, w.contract
-        leader = w.leader
-        seats = ((self._trick_seats.get((leader, out)) or self.trick_seats(leader, out))
-                 if not w.absent else self.seats_among(leader, w.absent))
-        winner = seats[self._best(trick, led, trump, number, contract)]
-        cards, names = zip(*trick)
-        cards_mask = 0
-        for c in cards:
-            cards_mask |= 1 << c
-        add = self._with_bits[winner]
-        won, taken = add(w.won, 1 << number), add(w.taken, cards_mask)
-        faces = w.faces
-        revealed, seen_by = False, -1
-        if not self._plain_play:
-            size, cards_at, named_at, faces_at = self.envs.padded(cards, names, faces)
-            if self._revealed is not None:
-                revealed = bool(self._revealed(w, number, leader, size, cards_at, named_at, faces_at))
-                seen_by = self.face_down_seen_by(w)  # type: ignore[attr-defined]
-            if self._updates:  # every update reads the tracked values before the trick
-                tv_l = None
-                for rule, when, sets in self._updates:
-                    if when(w, number, leader, size, cards_at, named_at, faces_at):
-                        if tv_l is None:
-                            tv_l = list(w.tracked)
-                        before = list(tv_l)
-                        for index, value in sets:
-                            tv_l[index] = value(w, number, leader, size, cards_at, named_at,
-                                                faces_at)
-                        if tv_l != before:
-                            fired(w, rule)
-                if tv_l is not None:
-                    w.tracked = tuple(tv_l)
-        w.tricks = w.tricks + (trick_record(number, leader, cards, names, winner, seats, faces,
-                                            revealed, seen_by),)
-        w.trick, w.faces, w.led_suit, w.won, w.taken = (), (), NO_SUIT, won, taken
-        w.trick_number, w.leader, w.turn, w.log = number + 1, winner, winner, log
-        hands, aside = w.hands, w.aside
-        # cards left, but for a seat sitting out's (a sum of masks is 0 when all are)
-        if (any(hands) or any(aside) if out < 0
-                else sum(hands) - hands[out] or sum(aside) - aside[out]):
-            if not self._plain_play:
-                self._after_status(w)  # type: ignore[attr-defined]
-            return
-        w.scores, w.lines = self._final_scores(w)
-        w.phase = Phase.OVER

@@ -45,8 +45,8 @@ class Playout(CompiledRules):
         each is one the engine just listed).  The auction runs in a loop generated for the
         game: a quick one where its legal actions there are its calls, a richer one
         elsewhere (see :mod:`spec.engine._playout_rich`); a card laid aside or discarded is
-        drawn from the bits of the hand, and a decision or a defender's choice from its
-        options, without the list of actions; and the play of the cards keeps its cards in
+        drawn from the bits of the hand, and a choice among named options from those
+        open, without the list of actions; and the play of the cards keeps its cards in
         local variables, without a list of actions per card, in a loop generated for the
         game: a quick one where its tricks are quick (no announcements, face-down cards, or
         rules to judge at the end of a trick but who wins it) and none lie aside, a richer
@@ -58,9 +58,9 @@ class Playout(CompiledRules):
         quick, play_on = self._quick_play, self._rich_play or self._play_on
         auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
         over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
-        decide, drop_out = Phase.DECIDE, Phase.DROP_OUT
         self._course()  # type: ignore[attr-defined]
-        card_steps = self._card_steps  # type: ignore[attr-defined]
+        card_steps, choices = self._card_steps, self._choices  # type: ignore[attr-defined]
+        options_of, choose = self._choice_options, self._do_choice  # type: ignore[attr-defined]
         while True:
             phase = w.phase
             endless = self.endless(w)  # type: ignore[attr-defined]
@@ -82,16 +82,11 @@ class Playout(CompiledRules):
                     break
                 play_on(w, draw)
                 continue
-            if phase is decide:
-                options = self._decide_options(w)  # type: ignore[attr-defined]
+            if phase in choices:  # a choice among named options
+                options = options_of(w)
                 if not options:
                     raise self._stuck(w.turn, phase.value, w.trick_number)  # type: ignore[attr-defined]
-                self._do_decide(w, options[int(draw() * len(options))])  # type: ignore[attr-defined]
-                continue
-            if phase is drop_out:  # a defender's choice: its options, never none
-                options = self._drop_out_options(w)  # type: ignore[attr-defined]
-                choice = options[int(draw() * len(options))]
-                self._do_drop_out(w, choice, known[id(choice)][3])  # type: ignore[attr-defined]
+                choose(w, options[int(draw() * len(options))])
                 continue
             found = card_steps.get((phase, w.stage))
             if found is not None:  # one action per card of the hand, in card order
