@@ -46,21 +46,42 @@ _HELD = ("hands", "aside")
 _START = {"hands": {DEALT}, "pending": {DEALT}, "aside": set(), "taken": set()}
 
 
-def _effects(step: S.Step) -> Iterator[tuple[S.Step, S.Effect]]:
-    """Every effect of a step, its entry's, its actions' and its options', branches opened."""
-    todo: list[S.Effect] = [*step.enter, *step.effects,
-                            *(e for c in step.options for e in c.effects)]
-    while todo:
-        e = todo.pop(0)
+Lets = dict[str, S.Value]
+
+
+def _effects(step: S.Step) -> Iterator[tuple[S.Step, S.Effect, Lets]]:
+    """Every effect of a step, its entry's, its actions' and its options', branches opened,
+    each with the values the effects before it in the same action named (``Let``)."""
+    for run in (step.enter, step.effects, *(c.effects for c in step.options)):
+        yield from _run(step, run, {})
+
+
+def _run(step: S.Step, effects: tuple[S.Effect, ...], lets: Lets
+         ) -> Iterator[tuple[S.Step, S.Effect, Lets]]:
+    lets = dict(lets)
+    for e in effects:
         if isinstance(e, S.When):
-            todo[:0] = [*e.then, *e.orelse]
+            yield from _run(step, e.then, lets)
+            yield from _run(step, e.orelse, lets)
+        elif isinstance(e, S.Let):
+            lets[e.name] = e.value
         else:
-            yield step, e
+            yield step, e, lets
 
 
-def _of(v: S.Value, step: S.Step, places: dict[str, set[Origin]]) -> set[Origin]:
+def _dealt_to(cards: S.Value, seat: S.Value, lets: Lets) -> bool:
+    """Whether ``cards`` are by their writing only cards dealt to ``seat``."""
+    cards = lets.get(cards.name, cards) if isinstance(cards, S.Local) else cards
+    if isinstance(cards, S.At):
+        return cards.place == S.Get("dealt") and cards.seat == seat
+    if isinstance(cards, S.Op) and cards.op == "&":
+        return _dealt_to(cards.a, seat, lets) or _dealt_to(cards.b, seat, lets)
+    return False
+
+
+def _of(v: S.Value, step: S.Step, places: dict[str, set[Origin]], lets: Lets) -> set[Origin]:
     """Where the cards of the per-seat value ``v`` may come from (for the seat it is read
-    for): what it cannot say is :data:`ANY`."""
+    for), ``lets`` the values the action named before: what it cannot say is :data:`ANY`."""
     if isinstance(v, S.Lit) and v.value == 0:
         return set()
     if isinstance(v, S.Get) and v.field in places:
@@ -68,13 +89,15 @@ def _of(v: S.Value, step: S.Step, places: dict[str, set[Origin]]) -> set[Origin]
     if isinstance(v, S.Share):
         return places["pending"]
     if isinstance(v, S.Joined):
-        return _of(v.a, step, places) | _of(v.b, step, places)
+        return _of(v.a, step, places, lets) | _of(v.b, step, places, lets)
     if isinstance(v, S.Less):
-        return _of(v.a, step, places)
+        return _of(v.a, step, places, lets)
     if isinstance(v, S.Only):
         if (isinstance(v.cards, S.Acted) and step.card is not None
                 and v.seat == step.actor == S.Get("turn")):
             return places["hands"]  # a card of the actor's own hand, kept as his
+        if _dealt_to(v.cards, v.seat, lets):  # cards dealt to the seat, given back to it
+            return {DEALT}
         if v.cards == S.Get("talon") and isinstance(v.seat, S.Get):
             return {Origin("talon", v.seat.field)}
     return {ANY}
@@ -90,13 +113,13 @@ def origins_of_steps(steps: tuple[S.Step, ...]) -> frozenset[Origin]:
     """Where the cards a seat holds in the play (in hand or laid aside) may have come from,
     by the effects of every step on the places of cards, to a fixed point."""
     places = {name: set(start) for name, start in _START.items()}
-    effects = [pair for step in steps for pair in _effects(step)]
+    effects = [found for step in steps for found in _effects(step)]
     changed = True
     while changed:
         changed = False
-        for step, e in effects:
+        for step, e, lets in effects:
             if isinstance(e, S.Set) and e.field in places:
-                more = _of(e.value, step, places) - places[e.field]
+                more = _of(e.value, step, places, lets) - places[e.field]
                 if more:
                     places[e.field] |= more
                     changed = True
