@@ -49,12 +49,14 @@ def test_a_backend_missing_a_method_cannot_be_built() -> None:
 def test_every_construct_is_listed() -> None:
     stated = {c for c in vars(K).values()
               if isinstance(c, type) and issubclass(c, K.Construct) and c is not K.Construct}
-    # Option is part of a Decide rule, never a rule's body of its own
-    assert stated - {K.Option} == set(K.CONSTRUCT_CLASSES)
+    # Option is part of a Decide rule, never a rule's body of its own; a PhaseConstruct is
+    # the base of the phases a game writes as steps of its own (visit_phase reads them all)
+    assert stated - {K.Option, K.PhaseConstruct} == set(K.CONSTRUCT_CLASSES)
 
 
 def test_construct_visitor_is_abstract_in_every_construct() -> None:
-    assert ConstructVisitor.__abstractmethods__ == {"visit_" + c.__name__ for c in K.CONSTRUCT_CLASSES}
+    assert ConstructVisitor.__abstractmethods__ == {
+        "visit_phase", *("visit_" + c.__name__ for c in K.CONSTRUCT_CLASSES)}
 
 
 @pytest.mark.parametrize("visitor", [Lowering, Firing, EngineReading, Z3Reading, Unrolling],
@@ -63,6 +65,7 @@ def test_construct_visitor_has_every_visit_method(visitor: type) -> None:
     missing = [c.__name__ for c in K.CONSTRUCT_CLASSES
                if getattr(visitor, "visit_" + c.__name__) is getattr(ConstructVisitor, "visit_" + c.__name__)]
     assert not missing
+    assert visitor.visit_phase is not ConstructVisitor.visit_phase
     assert not getattr(visitor, "__abstractmethods__", frozenset())
 
 

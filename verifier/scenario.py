@@ -107,6 +107,10 @@ class Unrolling(ConstructVisitor[str]):
     visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = visit_TrickValue = _fact
     visit_CardPoints = visit_ScoreRule = visit_TrickScores = visit_Claim = _fact
 
+    def visit_phase(self, b: K.PhaseConstruct) -> str:
+        raise UnsupportedNodeError(b, "the scenario unroller",
+                                   f"the steps of the phase {b.kind!r}")
+
     def visit_SetAside(self, b: K.SetAside) -> str:
         if b.count != 1:
             raise UnsupportedNodeError(b, "the scenario unroller", "several cards laid aside at once")

@@ -567,7 +567,7 @@ class RuleChecks(_GameRead):
                 check(r.id, r.src_loc, r.body.holds, r.body.scope, r.body.free, claim=True)
                 continue
             for name in r.body.__dataclass_fields__:  # type: ignore[attr-defined]
-                scope = K.FIELD_SCOPES.get((type(r.body), name))
+                scope = K.field_scope(r.body, name)
                 value = getattr(r.body, name)
                 if scope is not None and value is not None:  # None: an optional field left out
                     check(r.id, r.src_loc, value, scope)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from spec.cards import Deck, Rank, Suit
 from spec.dsl._nodes import CardTable, Expr, Scope, T, Var
@@ -24,6 +25,37 @@ class Construct:
 
 def _c(cls: type) -> type:
     return dataclass(frozen=True, slots=True, eq=False)(cls)
+
+
+class PhaseConstruct(Construct):
+    """A construct that opens a phase of the deal written only as steps: a kind of phase
+    no back end knows, stated by a game (or a variant) together with the block that writes
+    its steps.  It says what the phase is called, who acts and what the actions are, where
+    it comes in the deal (``before_contract``: after the last auction stage and the cards
+    laid aside after it, before the contract is settled; otherwise after the contract is
+    settled and before the play, among the other such phases in the order of the rules), in
+    which scope each of its expression-valued fields is written (``scopes``), and its steps
+    (:meth:`steps`, over the fields of :data:`spec.dsl._steps.STATE`).
+
+    The back ends read such a phase through its steps alone: each is a
+    :class:`~spec.dsl._visitor.ConstructVisitor` whose one ``visit_phase`` method reads
+    every construct of this kind, and none of them names it.  A subclass is a frozen
+    dataclass, like the constructs above.
+    """
+
+    __slots__ = ()
+    kind: ClassVar[str]  # the phase's name, as the state shows it while the phase runs
+    actor: ClassVar[str]  # who acts, for the reader
+    action: ClassVar[str]  # what an action is, for the reader
+    before_contract: ClassVar[bool] = False
+    scopes: ClassVar[dict[str, Scope]] = {}
+
+    def steps(self, writer: Any, phase: Any) -> tuple[Any, ...]:
+        """The phase's steps (:class:`spec.dsl._steps.Step`), written with ``writer`` (what
+        a block has: the game and its deal program) for ``phase`` (its place in the deal
+        program: the rule that opens it, when it takes place, the rules that judge an
+        action)."""
+        raise NotImplementedError
 
 
 # -- 1. Equipment -------------------------------------------------------------------
@@ -749,3 +781,11 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
     (ScoreRule, "when"): Scope.OUTCOME,
     (ScoreRule, "amount"): Scope.OUTCOME,
 }
+
+
+def field_scope(body: Construct, name: str) -> Scope | None:
+    """The scope the field ``name`` of ``body`` is written in (None: no expression)."""
+    scope = FIELD_SCOPES.get((type(body), name))
+    if scope is None and isinstance(body, PhaseConstruct):
+        scope = body.scopes.get(name)
+    return scope

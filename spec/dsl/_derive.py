@@ -795,6 +795,7 @@ class Firing(ConstructVisitor[Fired]):
     visit_ProxyCall = visit_SetAside = visit_PlayableAside = visit_FaceDown = _unmodelled
     visit_SitsOut = visit_Update = visit_Announce = visit_Decide = visit_VoidWhen = _unmodelled
     visit_TakeTalon = visit_LayOpen = visit_DropOut = _unmodelled
+    visit_phase = _unmodelled  # a phase a game writes as steps of its own
 
     def visit_TrumpIs(self, b: K.TrumpIs) -> Fired:
         # a rule decides trumps in a deal where it holds and no rule before it does

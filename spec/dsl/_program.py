@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
 
 class PhaseKind(enum.Enum):
-    """A kind of phase.  A new kind is written once here and once in each back end."""
+    """A kind of phase the rules language states with a construct of its own.  A game may
+    state a phase of another kind (a :class:`~spec.dsl._constructs.PhaseConstruct`, whose
+    kind is its name), which every back end reads through its steps alone."""
 
     AUCTION = "auction"
     SET_ASIDE = "set aside"
@@ -117,8 +119,8 @@ class Phase:
     """One phase of a deal: who acts, what the actions are, the rules that make an action
     legal or shape the phase, when it ends and which phase can follow."""
 
-    kind: PhaseKind
-    actor: Actor
+    kind: PhaseKind | str  # a name: a phase a game writes as steps of its own
+    actor: Actor | str
     action: str
     opened_by: str  # the id of the rule that makes the phase part of the deal
     stage: int = 1
@@ -133,7 +135,8 @@ class Phase:
 
     @property
     def name(self) -> str:
-        return self.kind.value + (f" (stage {self.stage})" if self.stage > 1 else "")
+        kind = self.kind.value if isinstance(self.kind, PhaseKind) else self.kind
+        return kind + (f" (stage {self.stage})" if self.stage > 1 else "")
 
 
 @dataclass(frozen=True)
@@ -300,6 +303,7 @@ class Lowering(ConstructVisitor[None]):
             Sight(Seen.TRICKS, Audience.EVERY_SEAT, "as each card is played")]
         self.partner_rules: list[str] = []
         self.proxy: K.ProxyCall | None = None
+        self.own_phases: list[tuple[str, K.PhaseConstruct]] = []  # phases written as steps
 
     def _file(self, part: str) -> None:
         assert self.rule is not None
@@ -321,13 +325,22 @@ class Lowering(ConstructVisitor[None]):
             for rid, body in self.set_asides.get(stage, ()):
                 phases.append(Phase(PhaseKind.SET_ASIDE, Actor.HIGHEST_BIDDER, "lay a card aside",
                                     rid, stage, when=body.when, rules=(rid,), body=body))
+        order = [r.id for r in self.game.rules]
+        # phases a game writes as steps of its own: those of the auction first, in the
+        # order of the rules; the others among the phases after the contract is settled
+        later: list[tuple[int, Phase]] = []
+        for rid, own in self.own_phases:
+            phase = Phase(own.kind, own.actor, own.action, rid,
+                          when=getattr(own, "when", None), rules=(rid,), body=own)
+            if own.before_contract:
+                phases.append(phase)
+            else:
+                later.append((order.index(rid), phase))
         if self.take_talon is not None:
             rid, take = self.take_talon
             phases.append(Phase(PhaseKind.EXCHANGE, Actor.DECLARER, "discard a card", rid,
                                 when=take.when, rules=(rid,), body=take))
         # the defenders' choice and a seat's choice come in the order the rules state them
-        later: list[tuple[int, Phase]] = []
-        order = [r.id for r in self.game.rules]
         if self.drop_out is not None:
             rid, drop = self.drop_out
             later.append((order.index(rid), Phase(
@@ -437,6 +450,11 @@ class Lowering(ConstructVisitor[None]):
         assert self.rule is not None
         self.drop_out = (self.rule.id, b)
         self._file(PhaseKind.DROP_OUT.value)
+
+    def visit_phase(self, b: K.PhaseConstruct) -> None:
+        assert self.rule is not None
+        self.own_phases.append((self.rule.id, b))
+        self._file(b.kind)
 
     def visit_Shuffle(self, b: K.Shuffle) -> None:
         self.pack = PackBetweenDeals.FRESH_SHUFFLE

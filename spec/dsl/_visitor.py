@@ -11,7 +11,7 @@ from __future__ import annotations
 import abc
 from typing import Generic, TypeVar
 
-from spec.dsl._constructs import CONSTRUCT_CLASSES, Construct
+from spec.dsl._constructs import CONSTRUCT_CLASSES, Construct, PhaseConstruct
 from spec.dsl._nodes import NODE_CLASSES, Expr
 
 R = TypeVar("R")
@@ -38,13 +38,21 @@ class RuleVisitor(abc.ABC, Generic[R]):
 
 
 class ConstructVisitor(abc.ABC, Generic[R]):
-    """Dispatch on the construct class to ``visit_<ConstructClass>``."""
+    """Dispatch on the construct class to ``visit_<ConstructClass>``; a phase a game
+    writes as steps of its own (a :class:`~spec.dsl._constructs.PhaseConstruct`) goes to
+    ``visit_phase``, whatever its class: a back end reads such a phase through its steps."""
 
     def visit(self, body: Construct) -> R:
         method = getattr(self, "visit_" + type(body).__name__, None)
+        if method is None and isinstance(body, PhaseConstruct):
+            method = self.visit_phase
         if method is None:
             raise UnsupportedNodeError(body, type(self).__name__)
         return method(body)  # type: ignore[no-any-return]  # each visit_ returns R
+
+    @abc.abstractmethod
+    def visit_phase(self, body: PhaseConstruct) -> R:
+        """A phase written as steps of its own (see the class's docstring)."""
 
 
 def _abstract(name: str):  # type: ignore[no-untyped-def]  # builds abstract methods
@@ -58,7 +66,7 @@ def _make_abstract(visitor: type, classes: tuple[type, ...]) -> None:
     for cls in classes:
         setattr(visitor, "visit_" + cls.__name__, _abstract("visit_" + cls.__name__))
     visitor.__abstractmethods__ = frozenset(  # type: ignore[attr-defined]  # set after the loop
-        "visit_" + c.__name__ for c in classes)
+        {"visit_" + c.__name__ for c in classes} | set(visitor.__abstractmethods__))  # type: ignore[attr-defined]
 
 
 _make_abstract(RuleVisitor, NODE_CLASSES)

@@ -41,6 +41,7 @@ class EngineReading(ConstructVisitor[str]):
 
     visit_TakeTalon = visit_SetAside = visit_Decide = visit_HighestBidderDeclares = _course
     visit_SitsOut = visit_TrumpIs = visit_DropOut = visit_PartnerHolds = _course
+    visit_phase = _course  # a phase a game writes as steps of its own
 
     def visit_LayOpen(self, b: K.LayOpen) -> str:
         return "the end of each trick, and what each seat's view shows (spec/engine/_state.py)"

@@ -66,6 +66,10 @@ class Z3Reading(ConstructVisitor[str]):
         return ("no situation: a hand laid open changes what the seats see, not what is "
                 "legal, won or scored")
 
+    def visit_phase(self, b: K.PhaseConstruct) -> str:
+        return ("its steps: the situations assume of the state only what the steps allow "
+                "(where a seat's cards may come from, say), and the scenarios unroll them")
+
     def _outcome(self, b: K.Construct) -> str:
         return OUTCOME
 

@@ -318,7 +318,7 @@ def _format_overview(page: _Page) -> Iterator[str]:
                       f"{bid_text(game, game.ladder[order[-1]])}",
                       " ".join(r.id for r, _b in game.rules_with(K.Ladder, K.BidOrder))))
     facts.append(("Course", ", then ".join(
-        f"{p.name} ({p.actor.value}: {_phase_action(p)})" for p in program.phases),
+        f"{p.name} ({getattr(p.actor, 'value', p.actor)}: {_phase_action(p)})" for p in program.phases),
         " ".join(dict.fromkeys(p.opened_by for p in program.phases))))
     facts.append(("Tricks", f"{game.tricks} of {program.dealt_seats} cards each"
                   + (", a card fewer for each defender who drops out"
