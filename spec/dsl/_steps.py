@@ -388,13 +388,16 @@ class SeatsOf(Value):
 @dataclass(frozen=True)
 class Best(Value):
     """The entry (seat, name) of a record whose name ranks highest (``ranks``: pairs of a
-    name and its rank), of equal ranks the first."""
+    name and its rank), of equal ranks the first; with ``outside`` (a set of seats), of
+    the entries of the other seats, and (-1, -1) where there is none."""
 
     record: Value
-    ranks: tuple[tuple[str, int], ...]
+    ranks: tuple[tuple[Any, int], ...]
+    outside: Value | None = None
 
     def __str__(self) -> str:
-        return f"the best of {self.record}"
+        past = f" past the seats of {self.outside}" if self.outside is not None else ""
+        return f"the best of {self.record}{past}"
 
 
 @dataclass(frozen=True)
@@ -775,14 +778,15 @@ def auction_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     assert ends is not None
     return (Step(_staged("auction", stage), "auction", stage, phase.opened_by, "call",
                  enter=enter, actor=Get("turn"), legal=phase.rules, ends=Local("over"),
-                 effects=_call_effects(w, ends)),)
+                 effects=call_effects(w, ends)),)
 
 
-def _call_effects(w: _Writer, ends: Stated) -> tuple[Effect, ...]:
-    """What a call does (``Bid``: the number of the bid called, -1 for a pass).  A call a
-    partner names in a seat's place (a ``ProxyCall`` rule) is that seat's own: it uses his
-    turn, and a bid so made is his; the log and the seat that would declare it know who
-    named it."""
+def call_effects(w: _Writer, ends: Value, outside: Value | None = None) -> tuple[Effect, ...]:
+    """What a call does (``Bid``: the number of the bid called, -1 for a pass), ``ends``
+    judging whether the calls are over and the turn passing on past the seats of
+    ``outside`` too (a set of seats; None: none).  A call a partner names in a seat's place
+    (a ``ProxyCall`` rule) is that seat's own: it uses his turn, and a bid so made is his;
+    the log and the seat that would declare it know who named it."""
     game, program = w.game, w.program
     proxy = program.proxy
     seat, namer, bid = Local("seat"), Get("turn"), Bid()
@@ -821,7 +825,7 @@ def _call_effects(w: _Writer, ends: Stated) -> tuple[Effect, ...]:
         Set("stage_calls", Op("+", Get("stage_calls"), Lit(1))), Record(namer),
         # the rule that ends the stage reads the state after the call, the turn not yet
         # passed on; the seat idle for the deal makes no call
-        Let("over", ends), Set("turn", SeatFrom(After(seat), (Get("idle"),)))]
+        Let("over", ends), Set("turn", SeatFrom(After(seat), (Get("idle"),), outside))]
     if proxy:
         effects.append(Set("proxy", Lit(-1)))
     return tuple(effects)
@@ -1147,10 +1151,13 @@ def lower_steps(game: Game) -> tuple[Step, ...]:
     steps: list[Step] = []
     settled = False
     for phase in game.program.phases:
-        if not settled and phase.kind not in _BEFORE_CONTRACT:
+        own = phase.body if isinstance(phase.body, K.PhaseConstruct) else None
+        if not settled and not (phase.kind in _BEFORE_CONTRACT
+                                or (own is not None and own.before_contract)):
             steps.append(settle_step(w))
             settled = True
-        steps += BLOCKS[phase.kind](w, phase)
+        # a phase a game writes as steps of its own: its construct's block
+        steps += own.steps(w, phase) if own is not None else BLOCKS[phase.kind](w, phase)  # type: ignore[index]
     out = []
     for i, step in enumerate(steps):
         nxt = steps[i + 1].name if i + 1 < len(steps) else None
@@ -1195,4 +1202,4 @@ def action_text(step: Step) -> tuple[str, ...]:
 __all__ = ["BLOCKS", "FIELDS", "STATE", "Acted", "At", "AtLeast", "Block", "Count", "Effect",
            "Choice", "Field", "FieldKind", "Fire", "Get", "Joined", "Judge", "Judgement", "Less", "Lit",
            "Only", "SeatFrom", "Set", "Share", "Stated", "Step", "SuitOf", "Track", "Value", "seat_the_play",
-           "action_text", "effects_text", "lower_steps", "options_text", "per_seat"]
+           "action_text", "call_effects", "effects_text", "lower_steps", "options_text", "per_seat"]

@@ -37,6 +37,9 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
     def __init__(self, game: Game) -> None:
         reading = EngineReading()  # a construct the engine does not run is refused here
         self.reading = {rule.id: reading.visit(rule.body) for rule in game.rules}
+        for step in game.steps:  # a phase a game writes as steps of its own, by its name
+            if step.phase is not None:
+                Phase.own(step.phase)
         super().__init__(game)
         # a deal the rules let go on for ever is stopped, never played for ever: no deal of
         # a game takes this many actions, or is thrown in this many times in a row

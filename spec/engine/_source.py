@@ -32,11 +32,22 @@ def _seats_of(record: tuple[tuple[int, Any], ...]) -> int:
     return seats
 
 
-def _best_entry(record: tuple[tuple[int, str], ...], ranks: dict[str, int]) -> tuple[int, str]:
+def _best_entry(record: tuple[tuple[int, Any], ...], ranks: dict[Any, int]) -> tuple[int, Any]:
     """The entry of ``record`` whose name ranks highest, of equal ranks the first."""
     best = record[0]
     for entry in record[1:]:
         if ranks[entry[1]] > ranks[best[1]]:
+            best = entry
+    return best
+
+
+def _best_entry_past(record: tuple[tuple[int, Any], ...], ranks: dict[Any, int], outside: int
+                     ) -> tuple[int, Any]:
+    """The entry of ``record`` of a seat not in ``outside`` whose name ranks highest, of
+    equal ranks the first; (-1, -1) where there is none."""
+    best: tuple[int, Any] = (-1, -1)
+    for entry in record:
+        if not outside >> entry[0] & 1 and (best[0] < 0 or ranks[entry[1]] > ranks[best[1]]):
             best = entry
     return best
 
@@ -80,7 +91,7 @@ class StepSource(CompiledRules):
                       suit_of_card_=tuple(suit_code(c.suit) for c in deck),
                       void_now_=self._void_now, after_status_=self._after_status,  # type: ignore[attr-defined]
                       advance_=self._advance, final_scores_=self._final_scores,  # type: ignore[attr-defined]
-                      OVER_=Phase.OVER, seats_of_=_seats_of, best_entry_=_best_entry,
+                      OVER_=Phase.OVER, seats_of_=_seats_of, best_entry_=_best_entry, best_entry_past_=_best_entry_past,
                       best_=self._best, seats_in_order_=self.seats_in_order,  # type: ignore[attr-defined]
                       pad_=self._pad, trick_record_=trick_record,
                       with_bits_=self._with_bits, less_at_=self._less_at,
@@ -216,6 +227,9 @@ class StepSource(CompiledRules):
         if isinstance(v, S.Best):
             name = f"ranks_{id(v.ranks)}_"
             self._step_ns()[name] = dict(v.ranks)
+            if v.outside is not None:
+                return (f"best_entry_past_({self._value(out, v.record)}, {name}, "
+                        f"{self._value(out, v.outside)})")
             return f"best_entry_({self._value(out, v.record)}, {name})"
         if isinstance(v, S.Item):
             index = v.index if isinstance(v.index, int) else self._value(out, v.index)

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 
 class Phase(enum.Enum):
+    """The phase a deal is in: one of these, or a phase a game writes as steps of its own
+    (a ``PhaseConstruct``), made a member by :meth:`own` when an engine is built for it."""
+
     AUCTION = "auction"
     SET_ASIDE = "set aside"
     EXCHANGE = "exchange"
@@ -23,6 +26,17 @@ class Phase(enum.Enum):
     DECIDE = "decide"
     PLAY = "play"
     OVER = "over"
+
+    @classmethod
+    def own(cls, name: str) -> Phase:
+        """The phase called ``name``: a member made for it the first time (``Phase(name)``
+        then finds it), where no member has that value."""
+        found = cls._value2member_map_.get(name)
+        if found is None:
+            found = object.__new__(cls)
+            found._name_, found._value_ = name.upper().replace(" ", "_"), name
+            cls._value2member_map_[name] = found
+        return found  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
