@@ -134,7 +134,7 @@ class Auction(CompiledRules):
 
     def _check_declare(self, s: State, decl: Declare) -> None:
         name = self.table.name(s.turn)
-        if s.phase is Phase.AUCTION:
+        if s.phase in self._call_phases:  # type: ignore[attr-defined]
             scope = Scope.CALL
         elif s.phase is Phase.PLAY:
             scope = Scope.PLAY
@@ -155,7 +155,7 @@ class Auction(CompiledRules):
                            f"{known})", decl)
 
     def _do_declare(self, w: Any, decl: Declare, _payload: Any = None) -> None:
-        scope = Scope.CALL if w.phase is Phase.AUCTION else Scope.PLAY
+        scope = Scope.CALL if w.phase in self._call_phases else Scope.PLAY  # type: ignore[attr-defined]
         if scope is Scope.CALL and decl == ASK_PARTNER and self._proxy_when is not None:
             self._ask_partner(w, decl)
             return

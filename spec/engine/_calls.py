@@ -26,17 +26,24 @@ class QuickCalls(CompiledRules):
         auctions = [step for step in self.game.steps if step.action == "call"]
         if len(auctions) == 1:
             return self.step_lines(auctions[0].effects, action="call_")  # type: ignore[attr-defined]
+        # the step the state is in: by its dealing stage, and by its phase where the calls
+        # belong to several (a phase a game adds)
+        phased = len({step.phase for step in auctions}) > 1
         lines: list[str] = []
         for k, step in enumerate(auctions):
-            lines.append(f"{'if' if k == 0 else 'elif'} w.stage == {step.stage}:")
+            test = [f"w.phase is PHASE_{k}_"] if phased else []
+            test += [f"w.stage == {step.stage}"] if step.stage is not None else []
+            lines.append(f"{'if' if k == 0 else 'elif'} {' and '.join(test)}:")
             lines += self.step_lines(step.effects, 1, action="call_")  # type: ignore[attr-defined]
         return lines
 
     def _call_ns(self) -> dict[str, Any]:
         ns = dict(self.tables.ns)
+        ns.update({f"PHASE_{k}_": Phase(step.phase)  # type: ignore[arg-type]
+                   for k, step in enumerate(s for s in self.game.steps if s.action == "call")})
         ns.update(plus_=self._plus,
                   next_seat_=self._next_seat,
-                  end_stage_=self._end_stage, AUCTION_=Phase.AUCTION,  # type: ignore[attr-defined]
+                  end_stage_=self._end_stage, CALLING_=self._call_phases,  # type: ignore[attr-defined]
                   most_=self.most_actions, most_redeals_=self.most_redeals,  # type: ignore[attr-defined]
                   endless_=self.endless)  # type: ignore[attr-defined]
         return ns
@@ -85,7 +92,7 @@ class QuickCalls(CompiledRules):
             *(f"        {line}" for line in self._call_effect()),
             "        if over_:",
             "            end_stage_(w)",
-            "            if w.phase is not AUCTION_:",
+            "            if w.phase not in CALLING_:",
             "                return",
         ], "quick_auction", cache_=self._legal_calls_cache,
             legal_calls_=self._legal_calls,  # type: ignore[attr-defined]

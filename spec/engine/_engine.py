@@ -40,6 +40,8 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         for step in game.steps:  # a phase a game writes as steps of its own, by its name
             if step.phase is not None:
                 Phase.own(step.phase)
+        # the phases whose action is a call (the auction's, and any a game adds)
+        self._call_phases = frozenset(Phase(s.phase) for s in game.steps if s.action == "call")
         super().__init__(game)
         # a deal the rules let go on for ever is stopped, never played for ever: no deal of
         # a game takes this many actions, or is thrown in this many times in a row
@@ -87,7 +89,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
                 if acts:
                     self._last = (s, acts, bits)
                     return acts
-        elif phase is _AUCTION and self._quick_calls:  # the legal actions are the calls
+        elif phase in self._call_phases and self._quick_calls:  # the legal actions are the calls
             acts, bits = self._legal_calls(s)
             if acts:
                 self._last = (s, acts, bits)
@@ -101,7 +103,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         phase = s.phase
         if phase is Phase.PLAY:
             acts, bits = self._play_actions(s)
-        elif phase is Phase.AUCTION:
+        elif phase in self._call_phases:
             acts, bits = self._auction_actions(s)
         elif (step := self.card_step(s)) is not None:  # a card of the actor's hand
             hand, table = s.hands[s.turn], self._card_table[step.card]  # type: ignore[index]
@@ -170,7 +172,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
                 raise self._refuse(None, f"the auction is over: {self.table.name(s.turn)} must "
                                    f"play a card, not {action}", action)
             return self._do_play, self._check_play(s, action)
-        if s.phase is Phase.AUCTION:
+        if s.phase in self._call_phases:
             if not isinstance(action, Call):
                 raise self._refuse(None, f"it is the auction: {self.table.name(s.turn)} must "
                                    f"call (a bid such as '{self.ladder[0]}' or 'pass'), "
@@ -185,7 +187,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         raise self._refuse(None, "the deal is over: no more actions", action)
 
 
-_PLAY, _AUCTION = Phase.PLAY, Phase.AUCTION
+_PLAY = Phase.PLAY
 _ENGINES: dict[int, Engine] = {}
 
 
@@ -268,7 +270,7 @@ def parse_action(state: State, text: str) -> Action:
     step = state.engine.card_step(state)
     if step is not None:  # a card of the actor's hand
         return CARD_ACTIONS[step.card](game.deck.parse_card(t))  # type: ignore[index]
-    if state.phase is Phase.AUCTION:
+    if state.phase in state.engine._call_phases:
         if t.lower() in ("pass", "p", "-"):
             return PASS
         return Call(game.parse_bid(t))

@@ -57,7 +57,7 @@ class Playout(CompiledRules):
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
         quick, play_on = self._quick_play, self._rich_play or self._play_on
         auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
-        over, play, auction = Phase.OVER, Phase.PLAY, Phase.AUCTION
+        over, play, calling = Phase.OVER, Phase.PLAY, self._call_phases  # type: ignore[attr-defined]
         self._course()  # type: ignore[attr-defined]
         card_steps, choices = self._card_steps, self._choices  # type: ignore[attr-defined]
         options_of, choose = self._choice_options, self._do_choice  # type: ignore[attr-defined]
@@ -66,9 +66,9 @@ class Playout(CompiledRules):
             endless = self.endless(w)  # type: ignore[attr-defined]
             if endless is not None:
                 raise endless
-            if phase is auction and auction_loop is not None:
+            if phase in calling and auction_loop is not None:
                 auction_loop(w, draw)
-                if w.phase is auction:  # no legal call (or a partner calling): the long way
+                if w.phase in calling:  # no legal call (or a partner calling): the long way
                     acts = actions(w)[0]
                     action = acts[int(draw() * len(acts))]
                     k = known[id(action)]

@@ -369,7 +369,7 @@ class RichPlayout(CompiledRules):
             "        if not required_:",
             "            n_ = len(acts_)",
             "            if not n_ + avail_:",
-            "                raise stuck_(w.turn, AUCTION_.value, w.trick_number)",
+            "                raise stuck_(w.turn, w.phase.value, w.trick_number)",
             "            r_ = int(draw() * (n_ + avail_))",
             "            if r_ < n_:",
             "                call_ = acts_[r_]",
@@ -377,7 +377,7 @@ class RichPlayout(CompiledRules):
             *_indent(self._call_effect(), 4),  # type: ignore[attr-defined]
             "                if over_:",
             "                    end_stage_(w)",
-            "                    if w.phase is not AUCTION_:",
+            "                    if w.phase not in CALLING_:",
             "                        return",
             "                continue",
             *_indent(ask, 3),
@@ -387,7 +387,7 @@ class RichPlayout(CompiledRules):
             "            action_ = acts_[int(draw() * len(acts_))]",
             "        k_ = known_[id(action_)]",
             "        k_[2](w, action_, k_[3])",
-            "        if w.phase is not AUCTION_:",
+            "        if w.phase not in CALLING_:",
             "            return",
         ], "rich_auction", cache_=self._legal_calls_cache,
             legal_calls_=self._legal_calls, auction_actions_=self._auction_actions,  # type: ignore[attr-defined]
