@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from spec.dsl import _constructs as K
 from spec.dsl import _steps as S
 
 if TYPE_CHECKING:
@@ -126,4 +127,43 @@ def origins_of_steps(steps: tuple[S.Step, ...]) -> frozenset[Origin]:
     return frozenset(o for name in _HELD for o in places[name])
 
 
-__all__ = ["ANY", "DEALT", "Origin", "hand_origins", "origins_of_steps"]
+def own_steps(game: Game) -> tuple[S.Step, ...]:
+    """The steps of the phases ``game`` writes as steps of its own (``PhaseConstruct``):
+    what no situation's hand-written facts were made for."""
+    return tuple(s for s in game.steps if s.opened_by is not None
+                 and isinstance(game.rule(s.opened_by).body, K.PhaseConstruct))
+
+
+_CLEARED = S.Set("aside", S.Lit(0, per_seat=True))
+
+
+def _writes(step: S.Step, field: str) -> bool:
+    """Whether an effect of ``step`` puts cards in ``field`` or takes some out (sending
+    every card aside away is not counted)."""
+    return any(isinstance(e, S.Set) and e.field == field and e != _CLEARED
+               for _s, e, _l in _effects(step))
+
+
+def sizes_kept(game: Game) -> bool:
+    """Whether the hands are as the deal and the phases of the rules language leave them
+    when the play begins: no step of a phase of the game's own changes a hand (cards
+    passed, drawn or thrown away would change how many a seat holds)."""
+    return not any(_writes(s, "hands") for s in own_steps(game))
+
+
+def aside_cleared(game: Game) -> bool:
+    """Whether no card lies aside when the play begins but as the phases of the rules
+    language leave them: every step of a phase of the game's own that lays cards aside is
+    followed, before the play, by a step that always takes place and whose entry first
+    sends every card aside away (``aside := none``)."""
+    steps = game.steps
+    for step in own_steps(game):
+        if _writes(step, "aside"):
+            after = steps[steps.index(step) + 1:-1]
+            if not any(s.when is None and _CLEARED in s.enter for s in after):
+                return False
+    return True
+
+
+__all__ = ["ANY", "DEALT", "Origin", "aside_cleared", "hand_origins", "origins_of_steps",
+           "own_steps", "sizes_kept"]

@@ -14,6 +14,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game
 from spec.dsl._nodes import Ctx
+from spec.dsl._origins import own_steps
 from verifier import trace
 from verifier._prove.cones import prove, witnessed
 from verifier._prove.decision import Options, Verdict
@@ -64,6 +65,10 @@ def auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[n
     auction that cannot go on (the seat to call has no legal call) never ends: within the
     bound, none may."""
     found: list[str] = []
+    own = [s.phase for s in own_steps(game) if s.action == "call"]
+    if own:  # bounded stage by stage, the auction's stages only
+        return Verdict.UNKNOWN, (f"the calls of the phase {own[0]!r} (a phase the game writes "
+                                 "as steps of its own) are not bounded yet"), None
     for stage in range(1, game.stages + 1):
         ranked = ranking_end(game, solving, stage)
         if ranked is not None:

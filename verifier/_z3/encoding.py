@@ -53,7 +53,7 @@ from spec.dsl._nodes import (
     WonTrick,
     walk,
 )
-from spec.dsl._origins import ANY, DEALT, hand_origins
+from spec.dsl._origins import ANY, DEALT, aside_cleared, hand_origins, own_steps, sizes_kept
 from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.seats import seat_after, seats_from
@@ -189,16 +189,21 @@ def call_situation(enc: Encoding, tag: str) -> Situation:
     sit.facts += [z3.Implies(has, enc.bid_in_ladder(standing)), z3.Implies(z3.Not(has), standing == -1)]
     calls = enc.int_var(f"{tag}_calls")
     passes = enc.int_var(f"{tag}_passes")
-    sit.facts += [calls >= 0, passes >= 0, passes <= calls]
+    # the counters of an auction as its stages keep them; a phase of calls the game writes
+    # as steps of its own may keep them otherwise: then nothing is assumed of them
+    counted = not any(s.action == "call" for s in own_steps(enc.game))
+    if counted:
+        sit.facts += [calls >= 0, passes >= 0, passes <= calls]
     stage = enc.int_var(f"{tag}_stage")
     seat_calls = enc.int_var(f"{tag}_seat_calls")
     stage_bid = enc.bool_var(f"{tag}_stage_bid")
     proxy = enc.bool_var(f"{tag}_proxy")
     passed = enc.bool_var(f"{tag}_seat_passed")
     accepted = enc.bool_var(f"{tag}_accepted")  # only a standing bid is accepted
-    sit.facts += [stage >= 1, stage <= enc.game.stages, seat_calls >= 0, seat_calls <= calls,
-                  z3.Implies(stage_bid, has), z3.Implies(passed, seat_calls >= 1),
-                  z3.Implies(accepted, has)]
+    if counted:
+        sit.facts += [stage >= 1, stage <= enc.game.stages, seat_calls >= 0, seat_calls <= calls,
+                      z3.Implies(stage_bid, has), z3.Implies(passed, seat_calls >= 1)]
+    sit.facts.append(z3.Implies(accepted, has))
     if not enc.game.program.partner_by_call:
         sit.facts.append(z3.Not(accepted))
     if not enc.game.constructs(K.ProxyCall):
@@ -843,9 +848,13 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
                     else asides[j] for j in range(n)]
     aside_rules = [p.body for p in g.program.phases_of(PhaseKind.SET_ASIDE)]
     status = Z3Compiler(enc, status_env(sit))
+    # a phase the game writes as steps of its own may leave cards aside, or change how
+    # many a seat holds: then nothing is assumed of them (spec.dsl._origins)
+    cleared, sized = aside_cleared(g), sizes_kept(g)
     for j in range(n):
         if not aside_rules:
-            sit.facts += [asides[j] == 0, z3.Not(from_aside[j])]
+            if cleared:
+                sit.facts += [asides[j] == 0, z3.Not(from_aside[j])]
             continue
         # whichever stage's rule laid them: the most any rule lays, of the trump suit only
         # if every rule names trumps, and gone only when every rule would send them back
@@ -877,7 +886,8 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
             # defender who dropped out laid his hand down
             size_j = z3.If(size > j, enc.int(g.tricks) - k + (0 if j < played else 1), enc.int(0))
             share = z3.If(seats[j] == in_play.idle, enc.int(0), share)
-        sit.facts.append(enc.popcount(held) == size_j)
+        if sized:
+            sit.facts.append(enc.popcount(held) == size_j)
         sit.facts.append((held | z3.If(present[j] if j < played or played == n else enc.bool(False),
                                        cards[j], enc.bv(0))) & ~came_from(j) == 0)
         sit.facts.append(enc.popcount(dealt[j]) == share)
