@@ -1,10 +1,13 @@
-"""A phase no registered game has, stated by a game of its own with the block that writes
-its steps, is played and proved like any other: the card pass of pass_game.py (each seat
-passes three cards to its left before the play, as in Hearts).
+"""Phases no registered game has, each stated by a game of its own with the block that
+writes its steps, are played and proved like any other: the card pass of pass_game.py (each
+seat passes three cards to its left before the play, as in Hearts) and the second round of
+rounds_game.py (the two highest bidders bid on).
 
-Nothing of the pass is written in a back end: the engine runs its steps, the Z3 situations
-read from them where a seat's cards may come from, and the scenario unroller says that it
-does not unroll them yet.
+Nothing of either is written in a back end: the engine runs their steps; the Z3 situations
+read from the steps where a seat's cards may come from and assume nothing the steps of a
+phase of the game's own may change (how many cards a seat holds, the auction's counters);
+the property bounding the auction, which reads the auction's stages, says it does not
+bound the second round; the scenario unroller says it does not unroll them yet.
 """
 from __future__ import annotations
 
@@ -13,9 +16,10 @@ import random
 
 import pytest
 from pass_game import GAME
+from rounds_game import GAME as ROUNDS
 
-from spec.dsl._origins import ANY, hand_origins
-from spec.engine import Lay, Phase, apply, legal_actions, new_deal, pick, play_deal
+from spec.dsl._origins import ANY, hand_origins, sizes_kept
+from spec.engine import Call, Lay, Phase, apply, legal_actions, new_deal, pick, play_deal
 from spec.errors import IllegalActionError
 from spec.records import replay, to_record
 from verifier.properties import Verdict, check_game
@@ -79,9 +83,11 @@ def test_a_card_not_held_cannot_be_passed_and_the_state_is_kept() -> None:
 
 
 def test_the_situations_let_a_seat_hold_any_card_after_the_pass() -> None:
-    # a seat's cards in the play come from other seats too: the trick situation must not
-    # assume a seat holds only cards dealt to it
-    assert ANY in hand_origins(GAME)
+    # a seat's cards in the play come from other seats too, and a phase of the game's own
+    # changes the hands: the trick situation assumes neither where they came from nor
+    # how many a seat holds
+    assert ANY in hand_origins(GAME) and not sizes_kept(GAME)
+    assert sizes_kept(ROUNDS)
 
 
 def test_every_property_holds() -> None:
@@ -94,9 +100,62 @@ def test_the_scenarios_say_they_do_not_unroll_the_pass() -> None:
     assert unsupported(GAME).endswith("(it has the steps of the phase 'pass')")
 
 
-def test_no_back_end_names_the_pass() -> None:
-    # the pass is written in the game module alone
+# -- the second round of the two highest bidders ------------------------------------------
+def test_the_second_round_is_a_step_of_the_auction() -> None:
+    assert [s.name for s in ROUNDS.steps] == ["auction", "bidding on", "settle", "play"]
+    assert [p.name for p in ROUNDS.program.phases] == ["auction", "bidding on", "play"]
+
+
+def _calls(state):  # type: ignore[no-untyped-def]
+    return [(seat, a) for seat, a in state.log if isinstance(a, Call)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_two_highest_bidders_bid_on_until_one_passes(seed: int) -> None:
+    state = play_deal(ROUNDS, seed=seed)
+    calls, keys = _calls(state), ROUNDS.bid_keys
+    # the first round: until three passes follow a bid (four passes: thrown in)
+    first, passes = 0, 0
+    for k, (_seat, call) in enumerate(calls):
+        passes = passes + 1 if call.bid is None else 0
+        if passes == 3 and any(c.bid is not None for _s, c in calls[:k + 1]):
+            first = k + 1
+            break
+    if not first:
+        assert state.thrown_in
+        return
+    best: dict[int, int] = {}
+    for seat, call in calls[:first]:
+        if call.bid is not None:
+            best[seat] = max(best.get(seat, -1), keys[ROUNDS.ladder.index(call.bid)])
+    second = calls[first:]
+    if len(best) < 2:  # nobody to bid on against
+        assert not second
+        return
+    high, runner = sorted(best, key=lambda s: best[s], reverse=True)[:2]
+    assert second, "the two highest bidders bid on"
+    assert second[0][0] == runner  # the lower first, then in turn
+    assert {seat for seat, _c in second} <= {high, runner}
+    assert [c.bid is None for _s, c in second] == [False] * (len(second) - 1) + [True]
+    assert state.declarer == (second[-2][0] if len(second) > 1 else high)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:40])
+def test_records_with_the_second_round_replay(seed: int) -> None:
+    assert replay(to_record(play_deal(ROUNDS, seed=seed)), ROUNDS).ok
+
+
+def test_the_second_round_is_proved_like_the_auction_but_its_end() -> None:
+    results = {r.id: r for r in check_game(ROUNDS)}
+    assert results.pop("auction.ends").verdict is Verdict.UNKNOWN  # its stages alone
+    assert all(r.verdict is Verdict.HOLDS for r in results.values()), results
+
+
+def test_no_back_end_names_either_phase() -> None:
+    # each phase is written in its game module alone
     for folder in ("spec", "verifier", "docs/_ext"):
         for path in (ROOT / folder).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
-            assert "PassCards" not in text and "pass_test" not in text, path
+            for name in ("PassCards", "pass_test", "HighestTwoBidOn", "rounds_test",
+                         "bidding on"):
+                assert name not in text, (path, name)
