@@ -37,6 +37,7 @@ from spec.dsl._nodes import (
     WonTrick,
 )
 from spec.dsl._program import PhaseKind
+from spec.dsl._steps import Stated, Step
 from spec.engine import engine_for
 from spec.errors import NotationError
 from spec.seats import seat_after, seats_from
@@ -45,7 +46,6 @@ from verifier._z3.compile import Z3Compiler
 from verifier._z3.encoding import (
     beating_of,
     beating_term,
-    exchange,
     not_beaten_by,
     partner_named,
     reads_beating,
@@ -54,6 +54,7 @@ from verifier._z3.encoding import (
     turn_up_holder,
 )
 from verifier._z3.solver import Solving
+from verifier._z3.steps import Lazy, StepEncoder, Symbolic
 from verifier.deals import _Owners
 
 __all__ = ["Unrolled"]
@@ -206,7 +207,7 @@ class Unrolled:
         # returned) less what it has played; its cards aside likewise
         held = [d & ~a for d, a in zip(dealt, self.aside0)] if self.set_aside else list(dealt)
         laid = list(self.aside0)
-        held, laid, tv = self._before_play(held, laid, tv)
+        held, laid, tv = self._before_play(held, laid, tv, leader)
         seats = _SeatsOut(self, out, bool(sits))
         if self.drop_out is not None:  # the first leader, if out, passes the lead on
             leader = self._present_after(leader, seats.absent)
@@ -237,26 +238,70 @@ class Unrolled:
         values ``values``."""
         return {**self.base, Ctx.TRICK_NUMBER: self.enc.int(number), **values}
 
-    def _before_play(self, held: list[Any], laid: list[Any], tv: dict[Any, Any]
+    def _before_play(self, held: list[Any], laid: list[Any], tv: dict[Any, Any], leader: Any
                      ) -> tuple[list[Any], list[Any], dict[Any, Any]]:
-        """The phases between the auction and the play, in the program's order: the hands,
-        the cards aside and the tracked values after them."""
+        """The steps between the settling of the contract and the play, in the order of the
+        deal's steps, read through :class:`~verifier._z3.steps.StepEncoder`: the hands, the
+        cards aside and the tracked values after them."""
         self.exchange: tuple[Any, Any] | None = None
         # the choice, the names of the options, and whether the choice is made
         self.decision: tuple[Any, tuple[Any, ...], Any] | None = None
         self.contest: list[tuple[Any, Any, Any]] | None = None  # (seat, takes part, choice)
-        status = self.status
-        for phase in self.game.program.phases:
-            if phase.kind is PhaseKind.EXCHANGE:
-                held = self._exchange(held, status(1, tv), phase.when)
-            elif phase.kind is PhaseKind.DECIDE:
-                tv = self._decide(tv, status)
-                if self.game.constructs(K.TrumpIs):  # trumps the choice names
-                    self._trumps(status(1, tv))
-                held, laid = self._after_status(1, tv, held, laid, status)
-            elif phase.kind is PhaseKind.DROP_OUT:
-                self._drop_out(status(1, tv), phase.when)
-        return held, laid, tv
+        steps = self.game.steps
+        settled = next(i for i, step in enumerate(steps) if step.phase is None)
+        encoder = StepEncoder(self.enc, lambda _scope, st: {
+            **self.status(1, st.tracked), Ctx.DECLARER: st["declarer"], Ctx.TRUMP: st["trump"]})
+        st = Symbolic({"hands": held, "aside": laid, "declarer": self.declarer,
+                       "turn": leader, "trump": self.trump, "discards": self.enc.bv(0),
+                       "talon": Lazy(self._talon)}, dict(tv))
+        for step in steps[settled + 1:-1]:  # the last step is the play
+            if step.card is not None:
+                st = self._card_run(encoder, step, st)
+            elif step.options:
+                st = self._choice(encoder, step, st)
+            elif step.actor is not None:  # the defenders' choice: not yet in the steps
+                assert step.when is not None
+                self._drop_out(self.status(1, st.tracked), step.when.expr)
+        return st["hands"], st["aside"], st.tracked
+
+    def _talon(self) -> Any:
+        """The cards dealt to no seat."""
+        enc = self.enc
+        dealt: Any = enc.bv(0)
+        for h in self.owners.hands:
+            dealt = dealt | h
+        return enc.bv((1 << len(self.game.deck)) - 1) & ~dealt
+
+    def _card_run(self, encoder: StepEncoder, step: Step, st: Symbolic) -> Symbolic:
+        """A step whose actions are cards of the actor's hand (the exchange's discards),
+        as the one set of cards its actions lay, where the step takes place."""
+        takes = encoder.takes_place(step, st)
+        cards = self.enc.cards_var(f"{step.card}s")
+        st, facts = encoder.card_run(step, st, cards, takes)
+        self.facts += facts
+        self.exchange = (self.enc.bool(True) if takes is None else takes, cards)
+        return st
+
+    def _choice(self, encoder: StepEncoder, step: Step, st: Symbolic) -> Symbolic:
+        """A seat's choice among the step's options before the first lead, where the step
+        takes place: the state after it (trumps it names set, cards aside returned when a
+        rule says so after the change)."""
+        enc = self.enc
+        if self.game.program.contest:  # each declarer chooses in turn: not yet in the steps
+            choice = self._contest(step, {**self.status(1, st.tracked),
+                                          Ctx.DECLARER: self.bidder})
+        else:
+            choice = enc.int_var("decision")
+        takes = encoder.takes_place(step, st)
+        entered = encoder.guarded(takes, step.enter, st)
+        after, facts = encoder.choose(step, entered, choice, takes)
+        self.facts += facts
+        self.decision = (choice, tuple(o.name for o in step.options),
+                         enc.bool(True) if takes is None else takes)
+        self.trump = self.base[Ctx.TRUMP] = after["trump"]
+        after.fields["hands"], after.fields["aside"] = self._after_status(
+            1, after.tracked, after["hands"], after["aside"], self.status)
+        return after
 
     def _trick(self, k: int, seats: _SeatsOut, leader: Any, held: list[Any], laid: list[Any],
                played: list[Any], tv: dict[Any, Any]) -> tuple[Any, dict[Any, Any]]:
@@ -403,39 +448,16 @@ class Unrolled:
         return (Z3Compiler(enc, with_card).visit(face_down) if face_down is not None
                 else enc.bool(False))
 
-    def _decide(self, tv: dict[Any, Any], status: Any) -> dict[Any, Any]:
-        """A seat's choice before the first lead, where the rule's condition says it is
-        made: one of the rule's options, allowed when its condition holds; the tracked
-        values after it."""
-        enc = self.enc
-        phase = self.game.program.phase(PhaseKind.DECIDE)
-        body = phase.body if phase is not None else None
-        assert isinstance(body, K.Decide) and phase is not None
-        if body.each_declarer:
-            choice = self._contest(body, {**status(1, tv), Ctx.DECLARER: self.bidder})
-        else:
-            choice = enc.int_var("decision")
-        comp = Z3Compiler(enc, status(1, tv))
-        takes = enc.bool(True) if phase.when is None else comp.visit(phase.when)
-        self.facts += [choice >= 0, choice < len(body.options)]
-        new = dict(tv)
-        for i, option in enumerate(body.options):
-            chosen = choice == i if phase.when is None else z3.And(takes, choice == i)
-            self.facts.append(z3.Implies(chosen, comp.visit(option.when)))
-            for name, value in option.sets:
-                key = ("tracked", name)
-                new[key] = z3.If(chosen, comp.visit(value), new[key])
-        self.decision = (choice, tuple(o.name for o in body.options), takes)
-        return new
-
-    def _contest(self, body: K.Decide, before: dict[Any, Any]) -> Any:
+    def _contest(self, step: Step, before: dict[Any, Any]) -> Any:
         """Each seat that declares the auction's bid chooses in turn, from the bidder in
         the direction of play, an option allowed before the choice (``before``); the option
         of the highest rank wins, of equal ranks the earliest chooser's, and its chooser
         declares.  The winner's choice, returned; ``self.contest`` keeps each seat's."""
         enc, n = self.enc, self.n
         comp = Z3Compiler(enc, before)
-        ranks = [o.rank for o in body.options]
+        options = [o.when.expr for o in step.options if isinstance(o.when, Stated)]
+        assert len(options) == len(step.options)
+        ranks = [o.rank for o in step.options]
         choices = [enc.int_var(f"choice_{s}") for s in range(n)]
         # below every rank, so that the first chooser's option stands until a higher one
         best = enc.int(min(ranks) - 1)
@@ -446,7 +468,7 @@ class Unrolled:
             takes_part = enc.bool(True) if j == 0 else enc.select(seat, self.joined)
             mine = enc.select(seat, choices)
             self.facts += [z3.Implies(takes_part, z3.And(mine >= 0, mine < len(ranks), *[
-                z3.Implies(mine == i, comp.visit(o.when)) for i, o in enumerate(body.options)]))]
+                z3.Implies(mine == i, comp.visit(w)) for i, w in enumerate(options)]))]
             rank = enc.int(0)
             for i, r in enumerate(ranks):
                 rank = z3.If(mine == i, enc.int(r), rank)
@@ -457,20 +479,6 @@ class Unrolled:
         self.facts.append(self.declarer == winner)
         self.contest = order
         return won
-
-    def _exchange(self, held: list[Any], status: dict[Any, Any], when: Expr | None) -> list[Any]:
-        """The hands after the exchange (:func:`~verifier._z3.encoding.exchange`), the
-        declarer taking the talon when the rule's condition holds."""
-        enc = self.enc
-        dealt: Any = enc.bv(0)
-        for h in self.owners.hands:
-            dealt = dealt | h
-        talon = enc.bv((1 << len(self.game.deck)) - 1) & ~dealt
-        takes = enc.bool(True) if when is None else Z3Compiler(enc, status).visit(when)
-        after, discards, facts = exchange(enc, held, talon, self.declarer, takes)
-        self.facts += facts
-        self.exchange = (takes, discards)
-        return after
 
     def legal(self) -> list[Any]:
         """The literals that make every card played legal by the exact facts."""
