@@ -10,6 +10,7 @@ condition about the whole deal is judged in.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import z3
@@ -37,7 +38,7 @@ from spec.dsl._nodes import (
     WonTrick,
 )
 from spec.dsl._program import PhaseKind
-from spec.dsl._steps import Stated, Step
+from spec.dsl._steps import Stated, Step, option_does
 from spec.engine import engine_for
 from spec.errors import NotationError
 from spec.seats import seat_after, seats_from
@@ -257,11 +258,13 @@ class Unrolled:
         for step in steps[settled + 1:-1]:  # the last step is the play
             if step.card is not None:
                 st = self._card_run(encoder, step, st)
+            elif step.opened_by is not None and isinstance(self.game.rule(step.opened_by).body,
+                                                           K.DropOut):
+                # the defenders' choice, each in turn: its options are not read here yet
+                assert isinstance(step.when, Stated)
+                self._drop_out(self.status(1, st.tracked), step.when.expr)
             elif step.options:
                 st = self._choice(encoder, step, st)
-            elif step.actor is not None:  # the defenders' choice: not yet in the steps
-                assert step.when is not None
-                self._drop_out(self.status(1, st.tracked), step.when.expr)
         return st["hands"], st["aside"], st.tracked
 
     def _talon(self) -> Any:
@@ -290,6 +293,13 @@ class Unrolled:
         if self.game.program.contest:  # each declarer chooses in turn: not yet in the steps
             choice = self._contest(step, {**self.status(1, st.tracked),
                                           Ctx.DECLARER: self.bidder})
+            # the choice that counts does what its option does (the turns before it only
+            # note the choices: the contest above stands for them)
+            body = self.game.rule(step.opened_by).body  # type: ignore[arg-type]
+            assert isinstance(body, K.Decide) and step.opened_by is not None
+            does = option_does(self.game, step.opened_by)
+            step = dataclasses.replace(step, options=tuple(
+                dataclasses.replace(c, effects=does(o)) for c, o in zip(step.options, body.options)))
         else:
             choice = enc.int_var("decision")
         takes = encoder.takes_place(step, st)

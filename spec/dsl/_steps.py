@@ -944,6 +944,22 @@ def drop_out_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
                  options=tuple(options), other=wrong, unknown=wrong),)
 
 
+def option_does(game: Game, rule: str) -> Callable[[K.Option, int], tuple[Effect, ...]]:
+    """``does(option, back)``: what choosing ``option`` of the ``Decide`` rule ``rule``
+    does, once it is the choice that counts: it sets the values it names, trumps (where a
+    rule reads them) are judged again, and the rule takes effect (``back`` actions before
+    the last logged).  The effects every option ends with are the same objects for all."""
+    after: tuple[Effect, ...] = ()
+    if game.constructs(K.TrumpIs):  # trumps named by the choice, say
+        after = (Set("trump", Stated(D.trump(game), "status", "trump")),)
+
+    def does(option: K.Option, back: int = 0) -> tuple[Effect, ...]:
+        track = ((Track(tuple((name, Stated(value, "status", name))
+                              for name, value in option.sets)),) if option.sets else ())
+        return (*track, *after, Fire(rule, back))
+    return does
+
+
 def decide_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     """The seat a rule names chooses one of the rule's options: the option sets the values
     it names (trumps, when a rule reads them, are judged again), and the rule takes
@@ -954,14 +970,8 @@ def decide_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     body = phase.body
     assert isinstance(body, K.Decide)
     rule = phase.opened_by
-    after: tuple[Effect, ...] = ()
-    if w.game.constructs(K.TrumpIs):  # trumps named by the choice, say
-        after = (Set("trump", Stated(D.trump(w.game), "status", "trump")),)
 
-    def does(o: K.Option, back: int = 0) -> tuple[Effect, ...]:
-        return (*((Track(tuple((name, Stated(value, "status", name)) for name, value in o.sets)),)
-                  if o.sets else ()),
-                *after, Fire(rule, back))  # type: ignore[arg-type]
+    does = option_does(w.game, rule)
     over: tuple[Effect, ...] = (Advance(), Judge(Judgement.STATUS))
     turn = Get("turn")
     effects = {o.name: (*does(o), Record(turn), *over) for o in body.options}
@@ -1202,4 +1212,4 @@ def action_text(step: Step) -> tuple[str, ...]:
 __all__ = ["BLOCKS", "FIELDS", "STATE", "Acted", "At", "AtLeast", "Block", "Count", "Effect",
            "Choice", "Field", "FieldKind", "Fire", "Get", "Joined", "Judge", "Judgement", "Less", "Lit",
            "Only", "SeatFrom", "Set", "Share", "Stated", "Step", "SuitOf", "Track", "Value", "seat_the_play",
-           "action_text", "call_effects", "effects_text", "lower_steps", "options_text", "per_seat"]
+           "action_text", "call_effects", "effects_text", "option_does", "lower_steps", "options_text", "per_seat"]

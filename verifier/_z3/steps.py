@@ -33,6 +33,8 @@ from verifier.errors import UnsupportedNodeError
 
 __all__ = ["Action", "Lazy", "StepEncoder", "Symbolic"]
 
+_BACKEND = "the Z3 encoder of the steps"
+
 # the environment a stated expression is compiled in: from its scope and the state
 Env = Callable[[str, "Symbolic"], dict[Any, Any]]
 
@@ -72,7 +74,7 @@ class Symbolic:
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.fields:
-            raise UnsupportedNodeError(f"the field {name!r} is not in the symbolic state")
+            raise UnsupportedNodeError(S.Get(name), _BACKEND, "the field is not in the symbolic state")
         value = self.fields[name] = _forced(self.fields[name])
         return value
 
@@ -149,11 +151,11 @@ class StepEncoder:
         if isinstance(v, S.Appended):
             return (*self.value(v.place, st, act), (self.value(v.a, st, act),
                                                      self.value(v.b, st, act)))
-        raise UnsupportedNodeError(f"the steps' value {type(v).__name__} has no Z3 encoding")
+        raise UnsupportedNodeError(v, _BACKEND, "a value it does not know")
 
     def _given(self, term: Any, what: str) -> Any:
         if term is None:
-            raise UnsupportedNodeError(f"the action's {what} is read but was not given")
+            raise UnsupportedNodeError(term, _BACKEND, f"the action's {what} is read but was not given")
         return term
 
     def _scalar(self, x: Any) -> Any:
@@ -194,7 +196,7 @@ class StepEncoder:
             return [self._if(test, x, y) for x, y in zip(a, b)]
         if isinstance(a, tuple):
             if a != b:
-                raise UnsupportedNodeError("a record that differs by a condition has no Z3 encoding")
+                raise UnsupportedNodeError(test, _BACKEND, "a record that differs by a condition")
             return a
         return _ite(test, a, b)
 
@@ -213,7 +215,7 @@ class StepEncoder:
                 return [z3.Or(x, y) for x, y in zip(a, b)]
             if v.op == "&":
                 return [z3.And(x, y) for x, y in zip(a, b)]
-            raise UnsupportedNodeError(f"the operator {v.op} on sets of seats has no Z3 encoding")
+            raise UnsupportedNodeError(v, _BACKEND, f"the operator {v.op} on sets of seats")
         if v.op == "and":
             return z3.And(a, b)
         if v.op == "+":
@@ -282,10 +284,11 @@ class StepEncoder:
             st.tracked.update(values)
         elif isinstance(e, S.Fire):
             st.fired += ((e.rule, guard if guard is not None else self.enc.bool(True)),)
-        elif isinstance(e, S.Record | S.Judge):
-            pass  # the log, and a judgement the caller makes where it reads the step
+        elif isinstance(e, S.Record | S.Judge | S.Advance):
+            pass  # the log, a judgement the caller makes, and the next step, which the
+            # caller begins where it reads the steps in order
         else:
-            raise UnsupportedNodeError(f"the steps' effect {type(e).__name__} has no Z3 encoding")
+            raise UnsupportedNodeError(e, _BACKEND, "an effect it does not know")
 
     def merge(self, test: Any, then: Symbolic, orelse: Symbolic, base: Symbolic | None = None
               ) -> Symbolic:
@@ -390,8 +393,8 @@ class StepEncoder:
             else:
                 ok = ok and isinstance(e, S.Record | S.Fire)
         if not ok:
-            raise UnsupportedNodeError(f"the step {step.name!r}: a run of cards Z3 cannot "
-                                       "encode as one set")
+            raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: a run of cards "
+                                       "it cannot encode as one set")
 
 
 def _acted(v: S.Value) -> bool:
