@@ -482,8 +482,9 @@ def _common_end(effects: list[tuple[S.Effect, ...]]) -> tuple[S.Effect, ...]:
 
 def _same_effect(a: S.Effect, b: S.Effect) -> bool:
     """Whether two effects are the same one (a rule's expressions are compared by
-    identity: their ``==`` states a rule, it does not compare)."""
-    return a is b or (isinstance(a, S.Fire) and a == b)
+    identity: their ``==`` states a rule, it does not compare; the effects that hold none,
+    by value)."""
+    return a is b or (isinstance(a, S.Fire | S.Record | S.Advance | S.Judge) and a == b)
 
 
 def _and(a: Any, b: Any) -> Any:
