@@ -165,5 +165,11 @@ def aside_cleared(game: Game) -> bool:
     return True
 
 
+def tracked_by_own_steps(game: Game) -> frozenset[str]:
+    """The tracked values a step of a phase of the game's own sets."""
+    return frozenset(name for step in own_steps(game) for _s, e, _l in _effects(step)
+                     if isinstance(e, S.Track) for name, _v in e.sets)
+
+
 __all__ = ["ANY", "DEALT", "Origin", "aside_cleared", "hand_origins", "origins_of_steps",
-           "own_steps", "sizes_kept"]
+           "own_steps", "sizes_kept", "tracked_by_own_steps"]

@@ -9,12 +9,15 @@ not recognise widens it to any card.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, ClassVar
 
 import pytest
 import z3
 
 from spec.dsl import _steps as S
-from spec.dsl._origins import ANY, DEALT, Origin, hand_origins, origins_of_steps
+from spec.dsl import Rule, const
+from spec.dsl._constructs import PhaseConstruct
+from spec.dsl._origins import ANY, DEALT, Origin, hand_origins, origins_of_steps, tracked_by_own_steps
 from spec.registry import GAMES
 from verifier._z3.compile import Encoding
 from verifier._z3.encoding import trick_situation
@@ -57,3 +60,26 @@ def test_the_declarer_may_hold_a_card_of_the_talon_in_the_play() -> None:
 
 def test_no_seat_holds_a_card_not_dealt_where_no_step_gives_one() -> None:
     assert _holds_undealt("vint") == z3.unsat
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _Marks(PhaseConstruct):
+    """A phase of a test's own that sets a tracked value before the play."""
+
+    kind: ClassVar[str] = "mark"
+    actor: ClassVar[str] = "nobody"
+    action: ClassVar[str] = "none"
+
+    def steps(self, w: Any, phase: Any) -> tuple[S.Step, ...]:
+        return (S.Step("mark", None, None, phase.opened_by, None, enter=(
+            S.Track((("trump_open", S.Stated(const(True), "status", "open")),)),)),)
+
+
+def test_a_tracked_value_a_phase_of_the_games_own_sets_is_not_assumed_unset() -> None:
+    game = GAMES["304"]
+    marked = game.with_rules([*game.rules, Rule(id="play.mark", text="A test rule.",
+                                                source=game.rules[-1].source,
+                                                body=_Marks())])
+    assert tracked_by_own_steps(game) == frozenset()
+    assert tracked_by_own_steps(marked) == {"trump_open"}
+    assert [s.name for s in marked.steps][-3:] == ["decide", "mark", "play"]

@@ -53,7 +53,15 @@ from spec.dsl._nodes import (
     WonTrick,
     walk,
 )
-from spec.dsl._origins import ANY, DEALT, aside_cleared, hand_origins, own_steps, sizes_kept
+from spec.dsl._origins import (
+    ANY,
+    DEALT,
+    aside_cleared,
+    hand_origins,
+    own_steps,
+    sizes_kept,
+    tracked_by_own_steps,
+)
 from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.seats import seat_after, seats_from
@@ -453,7 +461,7 @@ def decided(sit: Situation) -> None:
     assert isinstance(body, K.Decide)
     names = {name for o in body.options for name, _v in o.sets}
     elsewhere = {name for _r, b in g.rules_with(K.Announce, K.Update)
-                 for name, _v in b.sets}  # type: ignore[attr-defined]
+                 for name, _v in b.sets} | tracked_by_own_steps(g)  # type: ignore[attr-defined]
     if names & elsewhere:
         return
     read = [o.when for o in body.options] + [v for o in body.options for _n, v in o.sets]
@@ -866,6 +874,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
         sit.facts.append(z3.Implies(back, before_aside[j] == 0))
     # a value that only the end of a trick changes still has its first value in trick 1
     set_elsewhere = {name for _r, b in g.constructs(K.Announce) for name, _v in b.sets}  # type: ignore[attr-defined]
+    set_elsewhere |= tracked_by_own_steps(g)  # a phase of the game's own may set them
     decide = g.program.phase(PhaseKind.DECIDE)
     set_elsewhere |= {name for o in (decide.body.options if decide is not None else ())  # type: ignore[union-attr]
                       for name, _v in o.sets}
