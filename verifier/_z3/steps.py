@@ -457,7 +457,11 @@ def _less(x: Any, y: Any) -> Any:
 
 def _at(enc: Encoding, seat: Any, items: list[Any]) -> Any:
     """The item of a per-seat place at ``seat``: where each seat's item is a change made
-    for ``seat`` itself, the changed items; cards added to every seat's, added after."""
+    for ``seat`` itself, the changed items; cards added to every seat's, added after.
+
+    The shortcut is the select of the items for a seat of the table only: out of range,
+    the select's last entry would be the unchanged item.  Its callers read places at seats
+    their facts bound to the table (the declarer, the seat to act)."""
     changed = [x.arg(1) if _is_ite(x) and _same(x.arg(0), seat == s) else None
                for s, x in enumerate(items)]
     if all(c is not None for c in changed):
