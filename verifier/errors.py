@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from spec.dsl._visitor import UnsupportedNodeError
 
-__all__ = ["VerifierError", "UnsupportedNodeError", "SolverUnknownError", "ReplayMismatchError",
+__all__ = ["VerifierError", "UnsupportedNodeError", "SolverUnknownError", "NotStatedError", "ReplayMismatchError",
            "InputError"]
 
 
@@ -17,6 +17,16 @@ class SolverUnknownError(VerifierError):
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(f"the solver gave no answer: {reason}")
+
+
+class NotStatedError(SolverUnknownError):
+    """A situation the verifier cannot state soundly for this game yet (a phase the game
+    writes as steps of its own changes what its facts assume): a check that needs it is
+    UNKNOWN, with the reason, as when Z3 gives no answer."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.args = (reason,)
 
 
 class ReplayMismatchError(VerifierError):

@@ -57,21 +57,32 @@ def _effects(step: S.Step) -> Iterator[tuple[S.Step, S.Effect, Lets]]:
         yield from _run(step, run, {})
 
 
+_MOVED = "turn moved"  # a mark among the names: the turn was set earlier in the action
+
+
 def _run(step: S.Step, effects: tuple[S.Effect, ...], lets: Lets
          ) -> Iterator[tuple[S.Step, S.Effect, Lets]]:
     lets = dict(lets)
     for e in effects:
         if isinstance(e, S.When):
-            yield from _run(step, e.then, lets)
-            yield from _run(step, e.orelse, lets)
+            for branch in (e.then, e.orelse):
+                for found in _run(step, branch, lets):
+                    yield found
+                    if _MOVED in found[2] or (isinstance(found[1], S.Set)
+                                              and found[1].field == "turn"):
+                        lets = {**lets, _MOVED: S.Lit(True)}
         elif isinstance(e, S.Let):
             lets[e.name] = e.value
         else:
             yield step, e, lets
+            if isinstance(e, S.Set) and e.field == "turn":
+                lets = {**lets, _MOVED: S.Lit(True)}
 
 
 def _dealt_to(cards: S.Value, seat: S.Value, lets: Lets) -> bool:
     """Whether ``cards`` are by their writing only cards dealt to ``seat``."""
+    if _MOVED in lets:  # the seat may no longer be the one the cards were read for
+        return False
     cards = lets.get(cards.name, cards) if isinstance(cards, S.Local) else cards
     if isinstance(cards, S.At):
         return cards.place == S.Get("dealt") and cards.seat == seat
@@ -94,7 +105,7 @@ def _of(v: S.Value, step: S.Step, places: dict[str, set[Origin]], lets: Lets) ->
     if isinstance(v, S.Less):
         return _of(v.a, step, places, lets)
     if isinstance(v, S.Only):
-        if (isinstance(v.cards, S.Acted) and step.card is not None
+        if (isinstance(v.cards, S.Acted) and step.card is not None and _MOVED not in lets
                 and v.seat == step.actor == S.Get("turn")):
             return places["hands"]  # a card of the actor's own hand, kept as his
         if _dealt_to(v.cards, v.seat, lets):  # cards dealt to the seat, given back to it
@@ -171,5 +182,36 @@ def tracked_by_own_steps(game: Game) -> frozenset[str]:
                      if isinstance(e, S.Track) for name, _v in e.sets)
 
 
+# the fields a step of a phase of the game's own may change, by what the situations assume
+# of them: nothing (the seat to act and the records); the auction's counters and standing
+# bid, which the call situation then leaves free and the outcome's contract reads only as
+# a bid the call rules allow; the tracked values (tracked_by_own_steps); the hands and the
+# cards aside, which only the trick situation reads from the steps (hand_origins,
+# sizes_kept, aside_cleared), and the call situation where no card is dealt face up
+_UNASSUMED = frozenset({"turn", "log", "fired", "tracked"})
+_AUCTION = frozenset({"passed", "passes_in_row", "stage_calls", "seat_calls", "stage_bid",
+                      "standing", "high_bidder", "high_namer", "joined", "accepter", "proxy",
+                      "calls"})
+
+
+def unread_change(game: Game, situation: str) -> str:
+    """Why the Z3 situation ``situation`` (``call``, ``trick`` or ``outcome``) of ``game``
+    cannot be stated ("" where it can): a step of a phase the game writes as steps of its
+    own changes a field the situation's facts assume and do not read from the steps."""
+    allowed = _UNASSUMED | _AUCTION
+    if situation == "trick":
+        allowed |= {"hands"} | ({"aside"} if not game.constructs(K.SetAside) else set())
+    if situation == "call" and game.program.turn_up is None:
+        allowed |= {"hands", "aside"}
+    for step in own_steps(game):
+        written = {e.field for _s, e, _l in _effects(step) if isinstance(e, S.Set)}
+        extra = sorted(written - allowed)
+        if extra:
+            return (f"the phase {step.phase or step.name!r}, which the game writes as steps of "
+                    f"its own, changes {', '.join(extra)}: the {situation} situation assumes "
+                    "them and does not read them from the steps yet")
+    return ""
+
+
 __all__ = ["ANY", "DEALT", "Origin", "aside_cleared", "hand_origins", "origins_of_steps",
-           "own_steps", "sizes_kept", "tracked_by_own_steps"]
+           "own_steps", "sizes_kept", "tracked_by_own_steps", "unread_change"]

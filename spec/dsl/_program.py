@@ -28,6 +28,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._nodes import Expr
 from spec.dsl._visitor import ConstructVisitor
+from spec.errors import SpecDefinitionError
 from spec.seats import Direction
 
 if TYPE_CHECKING:
@@ -453,6 +454,9 @@ class Lowering(ConstructVisitor[None]):
 
     def visit_phase(self, b: K.PhaseConstruct) -> None:
         assert self.rule is not None
+        if b.kind in {k.value for k in PhaseKind} | {"over"}:
+            raise SpecDefinitionError(f"{self.rule.id}: a phase of the game's own may not be "
+                                      f"called {b.kind!r}, the name of a phase every game knows")
         self.own_phases.append((self.rule.id, b))
         self._file(b.kind)
 

@@ -72,7 +72,7 @@ class _Marks(PhaseConstruct):
 
     def steps(self, w: Any, phase: Any) -> tuple[S.Step, ...]:
         return (S.Step("mark", None, None, phase.opened_by, None, enter=(
-            S.Track((("trump_open", S.Stated(const(True), "status", "open")),)),)),)
+            S.Track((("trumps_exhausted", S.Stated(const(True), "status", "out")),)),)),)
 
 
 def test_a_tracked_value_a_phase_of_the_games_own_sets_is_not_assumed_unset() -> None:
@@ -81,5 +81,16 @@ def test_a_tracked_value_a_phase_of_the_games_own_sets_is_not_assumed_unset() ->
                                                 source=game.rules[-1].source,
                                                 body=_Marks())])
     assert tracked_by_own_steps(game) == frozenset()
-    assert tracked_by_own_steps(marked) == {"trump_open"}
+    assert tracked_by_own_steps(marked) == {"trumps_exhausted"}
     assert [s.name for s in marked.steps][-3:] == ["decide", "mark", "play"]
+    # at trick 1 the value may already be set: only the end of a trick sets it otherwise
+    assert _set_at_trick_1(marked) == z3.sat and _set_at_trick_1(game) == z3.unsat
+
+
+def _set_at_trick_1(game: Any) -> z3.CheckSatResult:
+    enc = Encoding(game, z3.Context())
+    sit = trick_situation(enc, 0)
+    s = z3.Solver(ctx=enc.ctx)
+    s.set("rlimit", 50_000_000)
+    s.add(*sit.facts, sit.values["trick_number"] == 1, sit.env[("tracked", "trumps_exhausted")])
+    return s.check()

@@ -65,10 +65,9 @@ def auction_ends(game: Game, solving: Solving, opts: Options):  # type: ignore[n
     auction that cannot go on (the seat to call has no legal call) never ends: within the
     bound, none may."""
     found: list[str] = []
-    own = [s.phase for s in own_steps(game) if s.action == "call"]
+    own = _own_calls(game)
     if own:  # bounded stage by stage, the auction's stages only
-        return Verdict.UNKNOWN, (f"the calls of the phase {own[0]!r} (a phase the game writes "
-                                 "as steps of its own) are not bounded yet"), None
+        return Verdict.UNKNOWN, own, None
     for stage in range(1, game.stages + 1):
         ranked = ranking_end(game, solving, stage)
         if ranked is not None:
@@ -178,6 +177,14 @@ def one_accepter(game: Game, solving: Solving, opts: Options):  # type: ignore[n
                        "a bid accepted twice, or by its own bidder")
 
 
+def _own_calls(game: Game) -> str:
+    """Why the auction's stages, unrolled, are not every call of a deal ("" where they
+    are): a phase the game writes as steps of its own has calls of its own."""
+    own = [s.phase for s in own_steps(game) if s.action == "call"]
+    return (f"the calls of the phase {own[0]!r} (a phase the game writes as steps of its "
+            "own) are not unrolled yet" if own else "")
+
+
 def _every_call(game: Game, solving: Solving, opts: Options,
                 claim: Callable[[Encoding, dict[str, Any]], Any], fails: str, violated: str
                 ) -> tuple[Verdict, str, trace.Playthrough | None]:
@@ -185,6 +192,8 @@ def _every_call(game: Game, solving: Solving, opts: Options,
     many calls as the stage is proved to take (:func:`auction_bound`): HOLDS only when
     that covers every call; when no bound within ``--bound`` is proved, the calls
     unrolled are checked (a violation is still one) and the verdict is UNKNOWN."""
+    if _own_calls(game):
+        return Verdict.UNKNOWN, _own_calls(game), None
     reached = []
     for stage in range(1, game.stages + 1):
         proved = auction_bound(game, solving, stage, opts.bound)
@@ -273,6 +282,8 @@ def legal_call_exists(game: Game, solving: Solving, opts: Options):  # type: ign
         if _always_a_call(game, solving, stage):
             reached.append(None)
             continue
+        if _own_calls(game):  # the calls unrolled would not be all of them
+            return Verdict.UNKNOWN, _own_calls(game), None
         proved = auction_bound(game, solving, stage, opts.bound)
         steps = opts.bound if proved is None else min(proved[0], opts.bound)
         stuck = _cannot_go_on(game, solving, stage, steps)

@@ -61,11 +61,13 @@ from spec.dsl._origins import (
     own_steps,
     sizes_kept,
     tracked_by_own_steps,
+    unread_change,
 )
 from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.seats import seat_after, seats_from
 from verifier._z3.compile import Encoding, Z3Compiler
+from verifier.errors import NotStatedError
 
 
 @dataclass
@@ -130,6 +132,15 @@ def _built_once(make: Callable[..., _S]) -> Callable[..., _S]:
     return build
 
 
+def _stated_soundly(enc: Encoding, situation: str) -> None:
+    """Refuse to state a situation whose facts a phase the game writes as steps of its own
+    may make false (:func:`~spec.dsl._origins.unread_change`): a check built on it is then
+    UNKNOWN, never proved over too few states."""
+    why = unread_change(enc.game, situation)
+    if why:
+        raise NotStatedError(why)
+
+
 def _seat_var(sit: Situation, name: str) -> Any:
     v = sit.enc.int_var(name)
     sit.facts.append(z3.And(v >= 0, v < sit.enc.game.players))
@@ -191,6 +202,7 @@ def match_situation(enc: Encoding) -> Situation:
 @_built_once
 def call_situation(enc: Encoding, tag: str) -> Situation:
     """Any moment of an auction, with its context values free (over-approximation)."""
+    _stated_soundly(enc, "call")
     sit = Situation(enc)
     standing = enc.int_var(f"{tag}_standing")
     has = enc.bool_var(f"{tag}_has_standing")
@@ -762,6 +774,7 @@ def trick_situation(enc: Encoding, played: int) -> Situation:
     """
     g = enc.game
     n = g.players
+    _stated_soundly(enc, "trick")
     sit = Situation(enc)
     contract = enc.int_var("contract")
     sit.facts.append(biddable(enc, contract, "contract"))
@@ -976,6 +989,7 @@ def _sources(enc: Encoding, game: Any, seats: list[Any], dealt: list[Any], decla
 def outcome_situation(enc: Encoding) -> Situation:
     """The end of the play: a contract, its declarer, who won each trick and the cards each
     seat took (every card once, a trick's worth per trick won)."""
+    _stated_soundly(enc, "outcome")
     g = enc.game
     n = g.players
     sit = Situation(enc)

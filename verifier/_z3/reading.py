@@ -67,8 +67,9 @@ class Z3Reading(ConstructVisitor[str]):
                 "legal, won or scored")
 
     def visit_phase(self, b: K.PhaseConstruct) -> str:
-        return ("its steps: the situations assume of the state only what the steps allow "
-                "(where a seat's cards may come from, say), and the scenarios unroll them")
+        return ("its steps: a situation whose facts they may change reads from them what it "
+                "may assume (where a seat's cards come from, say) or is not stated (its checks "
+                "UNKNOWN); the scenarios do not unroll them yet")
 
     def _outcome(self, b: K.Construct) -> str:
         return OUTCOME
