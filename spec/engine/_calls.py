@@ -23,7 +23,7 @@ class QuickCalls(CompiledRules):
         (-1: a pass) to the working copy ``w`` (also bound to ``s``, the input of the
         rules judged), as the auction steps say, up to the end of the stage: ``over_``
         says whether the auction of this stage is over, for the caller to act on."""
-        auctions = [step for step in self.game.steps if step.action == "call"]
+        auctions = self._call_steps  # type: ignore[attr-defined]
         if len(auctions) == 1:
             return self.step_lines(auctions[0].effects, action="call_")  # type: ignore[attr-defined]
         # the step the state is in: by its dealing stage, and by its phase where the calls
@@ -40,7 +40,7 @@ class QuickCalls(CompiledRules):
     def _call_ns(self) -> dict[str, Any]:
         ns = dict(self.tables.ns)
         ns.update({f"PHASE_{k}_": Phase(step.phase)  # type: ignore[arg-type]
-                   for k, step in enumerate(s for s in self.game.steps if s.action == "call")})
+                   for k, step in enumerate(self._call_steps)})  # type: ignore[attr-defined]
         ns.update(plus_=self._plus,
                   next_seat_=self._next_seat,
                   end_stage_=self._end_stage, CALLING_=self._call_phases,  # type: ignore[attr-defined]

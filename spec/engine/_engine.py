@@ -40,8 +40,10 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         for step in game.steps:  # a phase a game writes as steps of its own, by its name
             if step.phase is not None:
                 Phase.own(step.phase)
-        # the phases whose action is a call (the auction's, and any a game adds)
-        self._call_phases = frozenset(Phase(s.phase) for s in game.steps if s.action == "call")
+        # the steps whose action is a call, and their phases (the auction's, and any a game
+        # adds)
+        self._call_steps = tuple(s for s in game.steps if s.action == "call")
+        self._call_phases = frozenset(Phase(s.phase) for s in self._call_steps)
         super().__init__(game)
         # a deal the rules let go on for ever is stopped, never played for ever: no deal of
         # a game takes this many actions, or is thrown in this many times in a row
