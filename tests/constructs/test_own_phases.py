@@ -28,6 +28,7 @@ from spec.dsl._origins import ANY, DEALT, hand_origins, origins_of_steps, sizes_
 from spec.engine import Call, Lay, Phase, apply, legal_actions, new_deal, pick, play_deal
 from spec.errors import IllegalActionError, SpecDefinitionError
 from spec.records import replay, to_record
+from spec.seats import seat_after, seats_from
 from verifier.properties import Verdict, check_game
 from verifier.scenario import unsupported
 
@@ -60,14 +61,15 @@ def test_each_seat_passes_three_cards_to_its_left(seed: int) -> None:
     for seat, lay in laid:
         passed[seat] |= 1 << GAME.deck.index(lay.card)
     # in turn from the declarer, three cards each, from the seat's own hand as dealt
-    assert [seat for seat, _a in laid] == [(state.declarer + k) % 4 for k in range(4)
+    assert [seat for seat, _a in laid] == [s for s in seats_from(state.declarer, 4)
                                            for _ in range(3)]
     assert all(passed[s] & ~state.dealt[s] == 0 for s in range(4))
     # the cards each seat played are what it was dealt, less what it passed, with what the
     # seat on its right passed it
     for s in range(4):
         played = sum(1 << c for t in state.tricks for c, p in zip(t.cards, t.seats) if p == s)
-        assert played == state.dealt[s] & ~passed[s] | passed[(s - 1) % 4]
+        right = next(r for r in range(4) if seat_after(r, 4) == s)
+        assert played == state.dealt[s] & ~passed[s] | passed[right]
 
 
 @pytest.mark.parametrize("seed", SEEDS[:40])
@@ -196,10 +198,13 @@ class _NoTrumps(PhaseConstruct):
                        enter=(S.Set("trump", S.Lit(NO_SUIT)),)),)
 
 
-def _with(game, rule_id: str, body, extra=()):  # type: ignore[no-untyped-def]
-    rules = [r if r.id != rule_id else Rule(id=r.id, text=r.text, source=r.source, body=body)
-             for r in game.rules]
-    return game.with_rules([*rules, *extra])
+def _with(game, rule_id: str, body):  # type: ignore[no-untyped-def]
+    return game.with_rules([r if r.id != rule_id else Rule(id=r.id, text=r.text, source=r.source,
+                                                          body=body) for r in game.rules])
+
+
+def _plus(game, *rules: Rule):  # type: ignore[no-untyped-def]
+    return game.with_rules([*game.rules, *rules])
 
 
 def test_cards_thrown_away_leave_the_tricks_unproved() -> None:
@@ -216,9 +221,8 @@ def test_a_phase_that_sets_trumps_leaves_the_trick_situation_unstated() -> None:
     claim = Rule(id="play.trumps_named", text="Trumps are the contract's strain.",
                  source=ROUNDS.rules[-1].source,
                  body=Claim(Scope.TRICK, trump == contract.strain))
-    game = _with(ROUNDS, "", None, (Rule(id="play.no_trumps", text="No trumps.",
-                                         source=ROUNDS.rules[-1].source, body=_NoTrumps()),
-                                    claim))
+    game = _plus(ROUNDS, Rule(id="play.no_trumps", text="No trumps.",
+                              source=ROUNDS.rules[-1].source, body=_NoTrumps()), claim)
     result = {r.id: r for r in check_game(game, only=("play.trumps_named",))}
     assert result["play.trumps_named"].verdict is Verdict.UNKNOWN
     assert "changes trump" in result["play.trumps_named"].detail
@@ -239,5 +243,5 @@ def test_a_phase_may_not_take_the_name_of_a_phase_every_game_knows() -> None:
         kind: ClassVar[str] = "play"
 
     with pytest.raises(SpecDefinitionError, match="may not be called 'play'"):
-        _with(ROUNDS, "", None, (Rule(id="play.again", text="Again.",
-                                      source=ROUNDS.rules[-1].source, body=_Play()),)).program
+        _plus(ROUNDS, Rule(id="play.again", text="Again.", source=ROUNDS.rules[-1].source,
+                           body=_Play())).program
