@@ -248,6 +248,8 @@ class Unrolled:
         # the choice, the names of the options, and whether the choice is made
         self.decision: tuple[Any, tuple[Any, ...], Any] | None = None
         self.contest: list[tuple[Any, Any, Any]] | None = None  # (seat, takes part, choice)
+        # by phase, each action of a step encoded action by action: (step, live, card)
+        self.turns: dict[str, list[tuple[Step, Any, Any]]] = {}
         steps = self.game.steps
         settled = next(i for i, step in enumerate(steps) if step.phase is None)
         encoder = StepEncoder(self.enc, lambda _scope, st: {
@@ -256,8 +258,13 @@ class Unrolled:
                        "turn": leader, "trump": self.trump, "discards": self.enc.bv(0),
                        "talon": Lazy(self._talon)}, dict(tv))
         for step in steps[settled + 1:-1]:  # the last step is the play
-            if step.card is not None:
+            if step.card is not None and encoder.runs_as_one(step):
                 st = self._card_run(encoder, step, st)
+            elif step.card is not None:
+                st = self._card_turns(encoder, step, st)
+            elif step.actor is None:  # nobody acts: its entry, where it takes place
+                encoder.check_entry(step)
+                st = encoder.enter(step, st, encoder.takes_place(step, st))
             elif step.opened_by is not None and isinstance(self.game.rule(step.opened_by).body,
                                                            K.DropOut):
                 # the defenders' choice, each in turn: its options are not read here yet
@@ -283,6 +290,28 @@ class Unrolled:
         st, facts = encoder.card_run(step, st, cards, takes)
         self.facts += facts
         self.exchange = (self.enc.bool(True) if takes is None else takes, cards)
+        return st
+
+    def _card_turns(self, encoder: StepEncoder, step: Step, st: Symbolic) -> Symbolic:
+        """A step whose action is a card of the actor's hand, action by action, where the
+        step takes place: as many actions as the deck has cards, each taking place while
+        the step goes on.  As each action takes its card from the hands
+        (:meth:`~verifier._z3.steps.StepEncoder.check_turns`), no deal has more.  Each
+        action's liveness and card are kept in ``self.turns`` under the step's phase, for
+        the scenario's replay."""
+        enc = self.enc
+        takes = encoder.takes_place(step, st)
+        live = enc.bool(True) if takes is None else takes
+        st = encoder.enter(step, st, takes)
+        turns = self.turns.setdefault(step.phase or step.name, [])
+        tag = "".join(c if c.isalnum() else "_" for c in step.name)
+        for i in range(len(self.game.deck)):
+            card = enc.cards_var(f"{step.card}_{tag}_{i}")
+            turns.append((step, live, card))
+            st, facts, live = encoder.card_turn(step, st, card, live)
+            st, named = encoder.named(st, f"after_{tag}_{i}")
+            self.facts += facts + named
+        self.facts.append(z3.Not(live))  # no deal has more actions (see above)
         return st
 
     def _choice(self, encoder: StepEncoder, step: Step, st: Symbolic) -> Symbolic:

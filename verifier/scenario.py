@@ -38,9 +38,11 @@ from spec.dsl._nodes import (
     Expr,
     Scope,
 )
+from spec.dsl._origins import own_steps
 from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import ConstructVisitor, UnsupportedNodeError
 from spec.engine import (
+    CARD_ACTIONS,
     PASS,
     Action,
     Call,
@@ -63,6 +65,7 @@ from verifier._prove.unrolling import auction_steps
 from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.solver import SEARCH_RLIMIT, Solving
+from verifier._z3.steps import StepEncoder
 from verifier.errors import ReplayMismatchError, SolverUnknownError
 
 __all__ = ["Scenario", "Unrolling", "played_deals", "scenarios_where", "solve_scenarios",
@@ -107,9 +110,19 @@ class Unrolling(ConstructVisitor[str]):
     visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = visit_TrickValue = _fact
     visit_CardPoints = visit_ScoreRule = visit_TrickScores = visit_Claim = _fact
 
+    def __init__(self, game: Game | None = None) -> None:
+        self.game = game
+
     def visit_phase(self, b: K.PhaseConstruct) -> str:
-        raise UnsupportedNodeError(b, "the scenario unroller",
-                                   f"the steps of the phase {b.kind!r}")
+        """A phase a game writes as steps of its own is unrolled from its steps where each
+        is one the unroller reads: a card of the actor's hand, action by action, or a step
+        at which nobody acts (its entry)."""
+        game = self.game
+        steps = [s for s in own_steps(game) if game.rule(s.opened_by).body is b] if game else []  # type: ignore[arg-type]
+        if not steps or not all(map(_unrolls, steps)):
+            raise UnsupportedNodeError(b, "the scenario unroller",
+                                       f"the steps of the phase {b.kind!r}")
+        return "unrolled from its steps, action by action"
 
     def visit_SetAside(self, b: K.SetAside) -> str:
         if b.count != 1:
@@ -154,10 +167,20 @@ class Unrolling(ConstructVisitor[str]):
     visit_MatchOf = visit_MatchTarget = visit_MatchLength = _session
 
 
+def _unrolls(step: Any) -> bool:
+    """Whether the unroller reads ``step``: action by action where its action is a card of
+    the actor's hand, by its entry where nobody acts."""
+    try:
+        StepEncoder.check_turns(step) if step.actor is not None else StepEncoder.check_entry(step)
+    except UnsupportedNodeError:
+        return False
+    return True
+
+
 def unsupported(game: Game) -> str:
     """Why Z3 cannot unroll the game's deals yet ("" when it can)."""
     missing = []
-    unrolling = Unrolling()
+    unrolling = Unrolling(game)
     refused = set()
     for rule in game.rules:
         try:
@@ -165,8 +188,10 @@ def unsupported(game: Game) -> str:
         except UnsupportedNodeError as e:
             missing.append(str(e).split(": ", 1)[-1])
             refused.add(rule.id)
+    # a phase of the game's own is judged by its steps (Unrolling.visit_phase)
     missing += [f"a phase of kind {p.kind.value!r}" for p in game.program.phases
-                if p.kind not in _UNROLLED and p.opened_by not in refused]
+                if isinstance(p.kind, PhaseKind) and p.kind not in _UNROLLED
+                and p.opened_by not in refused]
     if game.program.talon_cards and game.program.phases_of(PhaseKind.SET_ASIDE):
         missing.append("a talon and cards laid aside")
     if missing:
@@ -260,6 +285,9 @@ def _decode(u: Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tupl
                             if value(takes_part)]
         elif phase.kind is PhaseKind.DROP_OUT and u.drop_out is not None:
             actions += _drop_out_actions(u, value)
+        for step, live, card in u.turns.get(phase.name, ()):  # unrolled action by action
+            if value(live):
+                actions.append(CARD_ACTIONS[step.card](game.deck[u.enc.card_index(card, model)]))  # type: ignore[index]
     if value(u.all_out):  # nobody defends: no play
         return hands, actions
     n = game.players

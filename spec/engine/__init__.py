@@ -51,6 +51,7 @@ from spec.engine._session import (
 )
 from spec.engine._state import (
     ASK_PARTNER,
+    CARD_ACTIONS,
     PASS,
     Action,
     Call,
@@ -67,6 +68,7 @@ from spec.engine._state import (
 
 __all__ = [
     "ASK_PARTNER",
+    "CARD_ACTIONS",
     "PASS",
     "Action",
     "Bot",

@@ -7,7 +7,9 @@ Nothing of either is written in a back end: the engine runs their steps; the Z3 
 read from the steps where a seat's cards may come from and assume nothing the steps of a
 phase of the game's own may change (how many cards a seat holds, the auction's counters);
 the property bounding the auction, which reads the auction's stages, says it does not
-bound the second round; the scenario unroller says it does not unroll them yet.
+bound the second round.  The scenario unroller unrolls the pass action by action, as it
+would any step whose action is a card of the actor's hand, and says it does not unroll the
+second round yet.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import random
 from typing import Any, ClassVar
 
 import pytest
+import z3
 from pass_game import GAME, PassCards
 from rounds_game import GAME as ROUNDS
 
@@ -25,12 +28,14 @@ from spec.dsl import _steps as S
 from spec.dsl._constructs import PhaseConstruct
 from spec.dsl._nodes import NO_SUIT
 from spec.dsl._origins import ANY, DEALT, hand_origins, origins_of_steps, sizes_kept
-from spec.engine import Call, Lay, Phase, apply, legal_actions, new_deal, pick, play_deal
+from spec.engine import Call, Lay, Phase, Play, apply, legal_actions, new_deal, pick, play_deal
 from spec.errors import IllegalActionError, SpecDefinitionError
 from spec.records import replay, to_record
 from spec.seats import seat_after, seats_from
+from verifier._unrolled import Unrolled
+from verifier._z3.solver import DEFAULT_RLIMIT, Solving
 from verifier.properties import Verdict, check_game
-from verifier.scenario import unsupported
+from verifier.scenario import _decode, unsupported
 
 SEEDS = range(80)
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -111,8 +116,55 @@ def test_the_properties_of_the_play_hold_and_those_of_the_outcome_are_not_proved
             assert "the outcome situation assumes them" in r.detail
 
 
-def test_the_scenarios_say_they_do_not_unroll_the_pass() -> None:
-    assert unsupported(GAME).endswith("(it has the steps of the phase 'pass')")
+def _unrolled_deal(state, *, passes=None, play: bool = True):  # type: ignore[no-untyped-def]
+    """The unrolled deal of ``state``'s dealer, its solver holding the deal, the contract,
+    the cards passed (``passes``: by default the engine's, in order) and, with ``play``,
+    every card played as the engine dealt, settled and played them."""
+    u = Unrolled(GAME, Solving(rlimit=DEFAULT_RLIMIT), state.dealer)
+    enc, s = u.enc, u.solving.solver()
+    s.add(*u.facts)
+    for i, owner in enumerate(u.owners.owner):
+        s.add(owner == next(k for k, h in enumerate(state.dealt) if h >> i & 1))
+    s.add(u.declarer == state.declarer, u.contract == state.contract)
+    if passes is None:
+        passes = [GAME.deck.index(a.card) for _s, a in state.log if isinstance(a, Lay)]
+    turns = u.turns["pass"]
+    assert len(turns) == len(GAME.deck)  # one per card: no deal has more
+    for k, (_step, live, card) in enumerate(turns):
+        s.add(z3.And(live, card == enc.bv(1 << passes[k])) if k < len(passes) else z3.Not(live))
+    if play:
+        for k, t in enumerate(state.tricks):
+            s.add(*[u.cards[k][seat] == enc.bv(1 << c) for seat, c in zip(t.seats, t.cards)])
+    return u, s
+
+
+def test_the_scenarios_unroll_the_pass_action_by_action() -> None:
+    assert unsupported(GAME) == ""
+    assert unsupported(ROUNDS).endswith("(it has the steps of the phase 'bidding on')")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_deal_the_engine_played_is_a_model_of_the_unrolled_pass(seed: int) -> None:
+    # the pass, the take-up and the play the engine ran satisfy the unrolled facts, and the
+    # scenario's replay reads back the very actions
+    state = play_deal(GAME, seed=seed)
+    assert state.contract >= 0
+    u, s = _unrolled_deal(state)
+    assert s.check() == z3.sat
+    _hands, actions = _decode(u, s.model(), [])
+    assert [a for a in actions if isinstance(a, Lay)] == [
+        a for _s, a in state.log if isinstance(a, Lay)]
+    assert [a for a in actions if isinstance(a, Play)] == [
+        a for _s, a in state.log if isinstance(a, Play)]
+
+
+def test_a_pass_the_rules_do_not_allow_is_no_model() -> None:
+    # the same cards passed in another order hand each seat other cards: the engine's play
+    # is then not a play of the hands the pass leaves (and a card passed twice, none)
+    state = play_deal(GAME, seed=1)
+    passes = [GAME.deck.index(a.card) for _s, a in state.log if isinstance(a, Lay)]
+    assert _unrolled_deal(state, passes=passes[3:] + passes[:3])[1].check() == z3.unsat
+    assert _unrolled_deal(state, passes=[passes[0], *passes[:-1]], play=False)[1].check() == z3.unsat
 
 
 # -- the second round of the two highest bidders ------------------------------------------

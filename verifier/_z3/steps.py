@@ -381,6 +381,86 @@ class StepEncoder:
         fact = run if takes is None else z3.If(takes, run, cards == 0)
         return self.merge(takes, after, st) if takes is not None else after, [fact]
 
+    def card_turn(self, step: S.Step, st: Symbolic, card: Any, live: Any
+                  ) -> tuple[Symbolic, list[Any], Any]:
+        """One action of a step whose action is a card of the actor's hand, where ``live``
+        holds (the step takes place and has not ended), else none: the actor, whoever the
+        state's turn makes him, acts the card ``card`` (one card, of his hand), the step's
+        effects follow, and the step ends if its end holds after them.  Returns the state
+        after the action, the facts that bind the card, and whether the step goes on (is
+        live for the next action)."""
+        StepEncoder.check_turns(step)
+        hand = self.value(S.At(S.Get("hands"), step.actor), st)  # type: ignore[arg-type]
+        acted = z3.And(self.enc.one_hot(card), card & ~hand == 0)
+        after = self.merge(live, self.apply(step.effects, st, Action(card=card), guard=live), st)
+        ends = self.value(step.ends, after)  # type: ignore[arg-type]
+        return after, [z3.If(live, acted, card == 0)], z3.And(live, z3.Not(ends))
+
+    @staticmethod
+    def named(st: Symbolic, tag: str) -> tuple[Symbolic, list[Any]]:
+        """``st`` with each field's term (each seat's, for a per-seat field) that is neither
+        a constant nor a variable replaced by a variable named after ``tag``, and the facts
+        that define them: actions unrolled one after another then read short terms."""
+        facts: list[Any] = []
+
+        def fresh(x: Any, name: str) -> Any:
+            if not z3.is_expr(x) or z3.is_const(x):
+                return x
+            v = z3.Const(name, x.sort())
+            facts.append(v == x)
+            return v
+        out = st.copy()
+        for key, x in st.fields.items():
+            if isinstance(x, list):
+                out.fields[key] = [fresh(y, f"{tag}_{key}_{s}") for s, y in enumerate(x)]
+            elif not isinstance(x, Lazy | tuple):
+                out.fields[key] = fresh(x, f"{tag}_{key}")
+        return out, facts
+
+    @staticmethod
+    def check_turns(step: S.Step) -> None:
+        """A step is encoded action by action (:meth:`card_turn`) where its action is a card
+        of the actor's hand, it ends by a condition on the state, and no effect of an
+        action passes to another step or ends the deal (the caller reads the steps in
+        order)."""
+        if step.card is None or step.actor is None or step.ends is None or step.options:
+            raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: not a step "
+                                       "whose action is a card of the actor's hand, ending by "
+                                       "a condition")
+        StepEncoder.check_entry(step, step.effects)
+        # each action takes its card from the hands, and nothing gives a hand a card: a
+        # deal has no more actions than cards
+        takes = S.Set("hands", S.Less(S.Get("hands"), S.Only(step.actor, S.Acted())))
+        before = step.effects[:step.effects.index(takes)] if takes in step.effects else None
+        gives = [e for e in _flat(step.effects) if isinstance(e, S.Set) and e.field == "hands"
+                 and e != takes]
+        if before is None or gives or any(isinstance(e, S.Set) and e.field == "turn"
+                                          for e in _flat(before)):
+            raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: an action "
+                                       "that does not take its card from the actor's hand")
+
+    @staticmethod
+    def check_entry(step: S.Step, more: tuple[S.Effect, ...] = ()) -> None:
+        """A step's entry (and ``more`` effects) is encoded where none of its effects passes
+        to another step, ends the deal or asks for a judgement of the rules (which the
+        caller, reading the steps in order, would not make).  Where nobody acts at the
+        step, its entry is all it does."""
+        if step.actor is None and (step.card is not None or step.options):
+            raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: an action "
+                                       "with nobody to act")
+        for e in _flat((*step.enter, *more)):
+            if isinstance(e, S.Advance | S.Over | S.Judge):
+                raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: an effect "
+                                           "that passes to another step or judges the rules")
+
+    def runs_as_one(self, step: S.Step) -> bool:
+        """Whether :meth:`card_run` encodes the run of ``step``'s cards as one set."""
+        try:
+            self._check_run(step)
+        except UnsupportedNodeError:
+            return False
+        return True
+
     def _check_run(self, step: S.Step) -> None:
         """A run of cards is encoded as one set only where that is the same."""
         ends = step.ends
@@ -395,6 +475,16 @@ class StepEncoder:
         if not ok:
             raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: a run of cards "
                                        "it cannot encode as one set")
+
+
+def _flat(effects: Iterable[S.Effect]) -> Iterable[S.Effect]:
+    """The effects, the branches of each ``When`` opened."""
+    for e in effects:
+        if isinstance(e, S.When):
+            yield from _flat(e.then)
+            yield from _flat(e.orelse)
+        else:
+            yield e
 
 
 def _acted(v: S.Value) -> bool:
