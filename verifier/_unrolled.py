@@ -11,6 +11,7 @@ condition about the whole deal is judged in.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import z3
@@ -39,7 +40,7 @@ from spec.dsl._nodes import (
 )
 from spec.dsl._program import PhaseKind
 from spec.dsl._steps import Stated, Step, option_does
-from spec.engine import engine_for
+from spec.engine import CARD_ACTIONS, Declare, engine_for
 from spec.errors import NotationError
 from spec.seats import seat_after, seats_from
 from verifier._prove.unrolling import auction_steps
@@ -57,6 +58,11 @@ from verifier._z3.encoding import (
 from verifier._z3.solver import Solving
 from verifier._z3.steps import Lazy, StepEncoder, Symbolic
 from verifier.deals import _Owners
+
+# the value a model gives a term (a number, or yes or no)
+Value = Callable[[Any], Any]
+# a step's actions, as the model read by a Value gives them
+Replay = Callable[[Value], list[Any]]
 
 __all__ = ["Unrolled"]
 
@@ -244,12 +250,11 @@ class Unrolled:
         """The steps between the settling of the contract and the play, in the order of the
         deal's steps, read through :class:`~verifier._z3.steps.StepEncoder`: the hands, the
         cards aside and the tracked values after them."""
-        self.exchange: tuple[Any, Any] | None = None
-        # the choice, the names of the options, and whether the choice is made
-        self.decision: tuple[Any, tuple[Any, ...], Any] | None = None
         self.contest: list[tuple[Any, Any, Any]] | None = None  # (seat, takes part, choice)
         # by phase, each action of a step encoded action by action: (step, live, card)
         self.turns: dict[str, list[tuple[Step, Any, Any]]] = {}
+        # each step's actions as a model gives them, in the order of the steps
+        self.replays: list[Replay] = []
         steps = self.game.steps
         settled = next(i for i, step in enumerate(steps) if step.phase is None)
         encoder = StepEncoder(self.enc, lambda _scope, st: {
@@ -289,7 +294,14 @@ class Unrolled:
         cards = self.enc.cards_var(f"{step.card}s")
         st, facts = encoder.card_run(step, st, cards, takes)
         self.facts += facts
-        self.exchange = (self.enc.bool(True) if takes is None else takes, cards)
+        act, deck = CARD_ACTIONS[step.card], self.game.deck  # type: ignore[index]
+
+        def replay(value: Value) -> list[Any]:  # the cards by their order in the deck
+            if takes is not None and not value(takes):
+                return []
+            mask = value(cards)
+            return [act(c) for i, c in enumerate(deck) if mask >> i & 1]
+        self.replays.append(replay)
         return st
 
     def _card_turns(self, encoder: StepEncoder, step: Step, st: Symbolic) -> Symbolic:
@@ -312,6 +324,9 @@ class Unrolled:
             st, named = encoder.named(st, f"after_{tag}_{i}")
             self.facts += facts + named
         self.facts.append(z3.Not(live))  # no deal has more actions (see above)
+        act, deck = CARD_ACTIONS[step.card], self.game.deck  # type: ignore[index]
+        self.replays.append(lambda value: [act(deck[value(card).bit_length() - 1])
+                                           for _s, live, card in turns if value(live)])
         return st
 
     def _choice(self, encoder: StepEncoder, step: Step, st: Symbolic) -> Symbolic:
@@ -335,8 +350,16 @@ class Unrolled:
         entered = encoder.guarded(takes, step.enter, st)
         after, facts = encoder.choose(step, entered, choice, takes)
         self.facts += facts
-        self.decision = (choice, tuple(o.name for o in step.options),
-                         enc.bool(True) if takes is None else takes)
+        names, contest = tuple(o.name for o in step.options), self.contest
+
+        def replay(value: Value) -> list[Any]:
+            if takes is not None and not value(takes):  # no choice in this contract
+                return []
+            if contest is None:
+                return [Declare(names[value(choice)])]
+            # each seat that declares, in turn
+            return [Declare(names[value(mine)]) for _seat, part, mine in contest if value(part)]
+        self.replays.append(replay)
         self.trump = self.base[Ctx.TRUMP] = after["trump"]
         after.fields["hands"], after.fields["aside"] = self._after_status(
             1, after.tracked, after["hands"], after["aside"], self.status)
@@ -578,7 +601,21 @@ class Unrolled:
         self.dropped = [z3.And(x, z3.Not(invites)) for x in leaves]
         self.invited = [z3.And(x, invites) for x in leaves]
         assert phase.first is not None
-        self.drop_out = (takes, comp.visit(phase.first), leaves, invites)
+        first = comp.visit(phase.first)
+        self.drop_out = (takes, first, leaves, invites)
+
+        def replay(value: Value) -> list[Any]:
+            """The defenders' choices in the engine's order: from the rule's first seat,
+            past the declarer and the idle seat; then the host's, when exactly one left."""
+            if not value(takes):
+                return []
+            order = list(seats_from(value(first), n, (value(self.declarer), self.idle)))
+            left = [k for k in order if value(leaves[k])]
+            out: list[Any] = [Declare(body.leave if k in left else body.stay) for k in order]
+            if body.invite and len(left) == 1 and len(order) == 2:
+                out.append(Declare(body.invite if value(invites) else body.alone))
+            return out
+        self.replays.append(replay)
 
     def _no_void(self, number: int, values: dict[Any, Any], status: Any) -> None:
         """A scenario is a deal played out: no rule voids it on the way."""

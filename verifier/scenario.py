@@ -42,12 +42,10 @@ from spec.dsl._origins import own_steps
 from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import ConstructVisitor, UnsupportedNodeError
 from spec.engine import (
-    CARD_ACTIONS,
     PASS,
     Action,
     Call,
     Declare,
-    Discard,
     Lay,
     Phase,
     Play,
@@ -59,7 +57,6 @@ from spec.engine import (
     random_bot,
 )
 from spec.errors import IllegalActionError, NotationError
-from spec.seats import seats_from
 from verifier._prove.ranking import auction_bound
 from verifier._prove.unrolling import auction_steps
 from verifier._unrolled import Unrolled
@@ -269,25 +266,8 @@ def _decode(u: Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tupl
         actions.append(Call(game.ladder[value(r["bid"])]) if value(r["is_bid"]) else PASS)
         if "lay" in r and value(r["lay"][0]):
             actions.append(Lay(game.deck[u.enc.card_index(r["lay"][1], model)]))
-    # the phases between the auction and the play, in the program's order
-    for phase in game.program.phases:
-        if phase.kind is PhaseKind.EXCHANGE and u.exchange is not None and value(u.exchange[0]):
-            mask = value(u.exchange[1])
-            actions += [Discard(c) for i, c in enumerate(game.deck) if mask >> i & 1]
-        elif phase.kind is PhaseKind.DECIDE and u.decision is not None:
-            choice, names, takes = u.decision
-            if not value(takes):  # the choice is not made in this contract
-                continue
-            if u.contest is None:
-                actions.append(Declare(names[value(choice)]))
-            else:  # each seat that declares, in turn
-                actions += [Declare(names[value(mine)]) for _seat, takes_part, mine in u.contest
-                            if value(takes_part)]
-        elif phase.kind is PhaseKind.DROP_OUT and u.drop_out is not None:
-            actions += _drop_out_actions(u, value)
-        for step, live, card in u.turns.get(phase.name, ()):  # unrolled action by action
-            if value(live):
-                actions.append(CARD_ACTIONS[step.card](game.deck[u.enc.card_index(card, model)]))  # type: ignore[index]
+    for replay in u.replays:  # the steps between the auction and the play, in order
+        actions += replay(value)
     if value(u.all_out):  # nobody defends: no play
         return hands, actions
     n = game.players
@@ -302,25 +282,6 @@ def _decode(u: Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tupl
             code = value(named[seat])
             actions.append(Play(game.deck[i], suit_from_code(code) if code != NO_SUIT else None))
     return hands, actions
-
-
-def _drop_out_actions(u: Unrolled, value: Callable[[Any], Any]) -> list[Action]:
-    """The defenders' choices in the engine's order: from the rule's first seat, past the
-    declarer and the idle seat; then the host's, when exactly one left."""
-    assert u.drop_out is not None
-    takes, first, leaves, invites = u.drop_out
-    if not value(takes):
-        return []
-    phase = u.game.program.phase(PhaseKind.DROP_OUT)
-    body = phase.body if phase is not None else None
-    assert isinstance(body, K.DropOut)
-    n, declarer = u.n, value(u.declarer)
-    order = list(seats_from(value(first), n, (declarer, u.idle)))
-    left = [k for k in order if value(leaves[k])]
-    out: list[Action] = [Declare(body.leave if k in left else body.stay) for k in order]
-    if body.invite and len(left) == 1 and len(order) == 2:
-        out.append(Declare(body.invite if value(invites) else body.alone))
-    return out
 
 
 # ``method="auto"`` looks among this many deals played by bots before it asks Z3;
