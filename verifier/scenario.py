@@ -39,7 +39,6 @@ from spec.dsl._nodes import (
     Scope,
 )
 from spec.dsl._origins import own_steps
-from spec.dsl._program import PhaseKind
 from spec.dsl._visitor import ConstructVisitor, UnsupportedNodeError
 from spec.engine import (
     PASS,
@@ -81,10 +80,6 @@ class Scenario:
     method: str = "z3"
 
 
-# the kinds of phase a scenario unrolls, each in the program's order
-_UNROLLED = (PhaseKind.AUCTION, PhaseKind.SET_ASIDE, PhaseKind.EXCHANGE, PhaseKind.DECIDE,
-             PhaseKind.DROP_OUT, PhaseKind.PLAY)
-
 _SITUATION = "stated as facts of the unrolled deal"
 _NOT_PLAYED = "not part of one deal played out"
 
@@ -124,6 +119,8 @@ class Unrolling(ConstructVisitor[str]):
     def visit_SetAside(self, b: K.SetAside) -> str:
         if b.count != 1:
             raise UnsupportedNodeError(b, "the scenario unroller", "several cards laid aside at once")
+        if self.game is not None and self.game.program.talon_cards:
+            raise UnsupportedNodeError(b, "the scenario unroller", "a talon and cards laid aside")
         return _SITUATION
 
     def visit_Update(self, b: K.Update) -> str:
@@ -178,19 +175,11 @@ def unsupported(game: Game) -> str:
     """Why Z3 cannot unroll the game's deals yet ("" when it can)."""
     missing = []
     unrolling = Unrolling(game)
-    refused = set()
     for rule in game.rules:
         try:
             unrolling.visit(rule.body)
         except UnsupportedNodeError as e:
             missing.append(str(e).split(": ", 1)[-1])
-            refused.add(rule.id)
-    # a phase of the game's own is judged by its steps (Unrolling.visit_phase)
-    missing += [f"a phase of kind {p.kind.value!r}" for p in game.program.phases
-                if isinstance(p.kind, PhaseKind) and p.kind not in _UNROLLED
-                and p.opened_by not in refused]
-    if game.program.talon_cards and game.program.phases_of(PhaseKind.SET_ASIDE):
-        missing.append("a talon and cards laid aside")
     if missing:
         return (f"Z3 does not unroll the play of {game.name} yet (it has "
                 + ", ".join(dict.fromkeys(missing)) + ")")
