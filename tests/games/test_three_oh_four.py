@@ -412,7 +412,7 @@ def test_quick_tricks_with_the_indicator_aside_play_fast_as_action_by_action() -
     plain = dsl.Game(name="304, plain tricks", key="t304_plain_tricks", ref_prefix="304", doc="",
                  rules=tuple(r for r in GAME.rules if r not in dropped))
     engine = engine_for(plain)
-    assert engine._quick_tricks and engine._set_aside and engine._play_loop is not None
+    assert engine._set_aside and engine._play_loop is not None
     from_table = 0
     for seed in range(80):
         rng, walked = random.Random(seed), new_deal(plain, seed=seed)
