@@ -6,8 +6,11 @@ writes those effects as the statements of a Python function over the working cop
 of a state, with the game's answers written in (the rules a step judges inlined, its
 tables bound as constants), and compiles it once per engine, as a simulator compiles the
 switch a state machine was lowered to.  The per-action path (``apply``) and the fast
-playouts call the same generated functions (the auction loops write the same statements
-of a call into their own loop), so a deal runs the same whichever way it is played.
+playouts call the same generated functions, or write the same statements into a loop of
+their own: the auction loops those of a call; the play of the cards those of the play
+step, in a form that keeps the fields it changes in local variables (:class:`FastPlay`),
+as a simulator keeps the signals of a design in locals.  A deal runs the same whichever
+way it is played.
 
 Names in the generated code end with ``_`` (``seat_``, ``over_``), apart from ``w``, ``s``
 (the state the inlined rules read, the same object) and the names the inlined rules bind.
