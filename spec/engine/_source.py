@@ -479,6 +479,11 @@ class StepSource(CompiledRules):
         if isinstance(v, S.Len):
             return f"len({self._place(out, v.record)})"
         if isinstance(v, S.Padded):
+            if out.fast is not None:  # the fillers for each length, a table
+                name = f"pads_{id(v.filler)}_"
+                self._step_ns()[name] = tuple((v.filler,) * (self.n - k) for k in range(self.n + 1))
+                items, size = self._value(out, v.items), self._place(out, v.items)
+                return f"({items} + {name}[len({size})])"
             return f"pad_({self._place(out, v.items)}, {v.filler!r})"
         if isinstance(v, S.Added):
             return f"{self._value(out, v.record)} + ({self._value(out, v.item)},)"
