@@ -5,7 +5,7 @@ import ast
 import random
 import re
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from spec.dsl import _derive as D
@@ -185,7 +185,7 @@ class Playout(CompiledRules):
         _gets(step.effects, reads)
         card: set[str] = set()
         trick: set[str] = set()
-        grows: set[str] = {"hands", "trick"}
+        grows: set[str] = {"hands", "trick"}  # the loop reads a hand by seat, the trick's length
         returns = self._aside_returns_when is not None
 
         def walk(effects: tuple[Any, ...], ends: bool) -> None:
@@ -214,21 +214,98 @@ class Playout(CompiledRules):
         local = frozenset((reads | card | trick) - lists - {"tracked", "fired", "phase"})
         return lists, local, frozenset(card), frozenset(trick - card)
 
-    # long: the text of one generated function, kept in one piece so that it reads as the
-    # code it generates
+    def _play_reading(self) -> _PlayRules:
+        """What the play loop reads of the rules card by card: the legality rule, the
+        announcements' rules, and the key of what the declaration rules read, each in the
+        fast play's environment (the seat, hand, position and suit led bound)."""
+        game, tables, env = self.game, self.tables, self.envs.play_fast
+        lines, legal, _i = env.inline(game, tables, D.legal_cards(game))
+        # where the legality rule reads the cards that would beat the trick so far: those
+        # (``above_``: the cards stronger than the best), rather than the strengths of the
+        # trick's cards asked again for each card
+        beat = self._strength_key is not None and any(
+            line.startswith("beating = ") for line in lines)
+        if beat:  # and what only the rule's own reading of ``beating`` read goes
+            lines = _needed(["beating = hand & above_ if position else 0"
+                             if line.startswith("beating = ") else line for line in lines],
+                            legal)
+        announce: list[tuple[str, str | None]] = []
+        blocks = []
+        for _rule, body, _decl, _when, _must, _sets in self._play_announce:
+            when_lines, when, _i = env.inline(game, tables, body.when)
+            blocks.append(when_lines)
+            must = None
+            if body.required is not None:
+                must_lines, must, _i = env.inline(game, tables, body.required)
+                blocks.append(must_lines)
+            announce.append((when, must))
+        key_lines: list[str] = []
+        key = ""
+        if self._decl_choices:  # what the declaration rules read, read inline
+            reader, key = env.reader_lines(self._decl_reads)
+            assigned = {line.split(" = ", 1)[0] for line in lines}
+            key_lines = [line for line in reader if line.split(" = ", 1)[0] not in assigned]
+        return _PlayRules(_merged(*blocks, lines, key_lines), legal, announce, key, beat)
+
+    def _play_draw_lines(self, rules: _PlayRules) -> list[str]:
+        """The play loop's draw of the card ``i_`` (bit ``x_``, naming the suit ``d_``;
+        the action ``play_``), as :meth:`_play_on` draws: an index among the legal plays,
+        in card order, then the announcements available, an announcement drawn (or one
+        required) stopping the loop; where cards may name a suit, the plays of the cards
+        that may, from the decoder."""
+        pick = ["        r_ = int(draw() * mask_.bit_count())"]
+        if rules.announce:
+            avail = [line for when, must in rules.announce for line in (
+                f"        if {when}:", "            avail_ += 1",
+                *((f"            if {must}:", "                event_ = REQUIRED_",
+                   "                break") if must is not None else ()))]
+            out = ["        avail_ = 0", *avail, f"        mask_ = {rules.legal}",
+                   "        count_ = mask_.bit_count()", "        if not count_ + avail_:",
+                   "            raise stuck_(turn__, PLAY_, trick_number__)",
+                   "        r_ = int(draw() * (count_ + avail_))", "        if r_ >= count_:",
+                   "            event_ = ANNOUNCE_", "            break"]
+            pick = []
+        else:
+            out = [f"        mask_ = {rules.legal}", "        if not mask_:",
+                   "            raise stuck_(turn__, PLAY_, trick_number__)"]
+        pick += ["        for _ in range(r_):", "            mask_ &= mask_ - 1",
+                 "        x_ = mask_ & -mask_", "        i_ = x_.bit_length() - 1",
+                 "        d_ = NO_SUIT_", "        play_ = plain_cards_[i_]"]
+        if not self._decl_choices:
+            return out + pick
+        # each legal card is one play but where the cards of the mask may name a suit for
+        # what the declaration rules read (the key)
+        return [
+            *out,
+            f"        key_ = {rules.key}",
+            "        if mask_ & ~plain_by_key_.get(key_, 0):",
+            "            # the decoder may ask the declaration rules, which read ``w``",
+            "            w.turn, w.led_suit = turn__, led_suit__",
+            "            plays_, union_ = decoder_(w)(mask_, w)",
+            "            if union_ != mask_:  # a card names a suit (a plain play's bit is its card's)",
+            "                play_ = plays_[int(draw() * len(plays_))]",
+            "                i_, d_ = known_[id(play_)][3]",
+            "                x_ = 1 << i_",
+            "                mask_ = 0",
+            "            elif len(plain_by_key_) < CACHE_SIZE_:",
+            "                plain_by_key_[key_] = plain_by_key_.get(key_, 0) | mask_",
+            "        if mask_:",
+            *("    " + line for line in pick),
+        ]
+
     def _play_loop_text(self, step: S.Step, mirrored: frozenset[str]
                         ) -> tuple[str, frozenset[str]]:
         """The text of ``play_loop(w, draw)`` (see :meth:`_play_loop_fn`), and the fields
         it keeps in local variables and sets (``mirrored``: those set in ``w`` too).
 
-        A card is drawn as :meth:`_play_on` draws, the game's legality rule (and, where
-        there are some, the announcements' rules) written in the loop; what the card does
-        is the play step's effects, written by :meth:`~StepSource._effects` in the loop's
-        form (:class:`~spec.engine._source.FastPlay`): the fields in lists and local
-        variables, the strongest card so far known from the deck's strengths for the
-        trick (where they are a table), no list of actions.  The loop stops as the deal
-        ends, the rules void it, or an announcement is drawn (or required): ``w`` gets
-        its fields back as tuples, and the announcement or the new deal goes to the
+        A card is drawn as :meth:`_play_on` draws (:meth:`_play_draw_lines`), the rules
+        written in the loop (:meth:`_play_reading`); what the card does is the play step's
+        effects, written by :meth:`~spec.engine._source.StepSource._effects` in the
+        loop's form (:class:`~spec.engine._source.FastPlay`): the fields in lists and
+        local variables, the strongest card so far known from the deck's strengths for
+        the trick (where they are a table), no list of actions.  The loop stops as the
+        deal ends, the rules void it, or an announcement is drawn (or required): ``w``
+        gets its fields back as tuples, and the announcement or the new deal goes to the
         generic handlers, after which the caller plays on.  Each value the rules read is
         read once, trick by trick or card by card, as it may change (see
         :func:`when_read`); the rules' inputs (``seat``, ``hand``, ``position``, ``led``)
@@ -238,128 +315,67 @@ class Playout(CompiledRules):
             NotInline: a rule reads what the loop keeps out of date, or an effect has no
                 form in it.
         """
-        game, tables, env = self.game, self.tables, self.envs.play_fast
-        lines, legal, _i = env.inline(game, tables, D.legal_cards(game))
-        ranked = self._strength_key is not None
-        # where the legality rule reads the cards that would beat the trick so far: those
-        # (``above_``: the cards stronger than the best), rather than the strengths of the
-        # trick's cards asked again for each card
-        beat = ranked and any(line.startswith("beating = ") for line in lines)
-        if beat:  # and what only the rule's own reading of ``beating`` read goes
-            lines = _needed(["beating = hand & above_ if position else 0"
-                             if line.startswith("beating = ") else line for line in lines],
-                            legal)
-        announce: list[tuple[list[str], str, str | None]] = []
-        for _rule, body, _decl, _when, _must, _sets in self._play_announce:
-            when_lines, when, _i = env.inline(game, tables, body.when)
-            must_lines: list[str] = []
-            must = None
-            if body.required is not None:
-                must_lines, must, _i = env.inline(game, tables, body.required)
-            announce.append(([*when_lines, *must_lines], when, must))
-        key_lines: list[str] = []
-        if self._decl_choices:  # what the declaration rules read, read inline
-            reader, key = env.reader_lines(self._decl_reads)
-            assigned = {line.split(" = ", 1)[0] for line in lines}
-            key_lines = [line for line in reader if line.split(" = ", 1)[0] not in assigned]
-        turn = _merged(*(a[0] for a in announce), lines, key_lines)
+        rules = self._play_reading()
+        turn = rules.lines
         lists, local, card_sets, trick_sets = self._play_storage(step)
         set_locals = local & (card_sets | trick_sets)
-        if not ({"hands", "trick"} <= lists and {"turn", "led_suit", "trick_number"} <= local):
-            raise NotInline("the play step keeps no hands, trick or turn")
         if self._decl_choices:  # the decoder's rules read ``w`` (the turn and suit led set)
             mirrored |= set_locals - {"turn", "led_suit"}
         mirrored |= state_reads("\n".join(turn)) & set_locals
-        read_at = when_read(turn, tables.ns, live=lists | (mirrored & card_sets),
+        read_at = when_read(turn, self.tables.ns, live=lists | (mirrored & card_sets),
                             per_trick=trick_sets, stale=set_locals - mirrored)
-        changing = card_sets | trick_sets | lists
-        fast = FastPlay(lists, local, mirrored, changing, ranked, beat)
+        ranked = self._strength_key is not None
+        fast = FastPlay(lists, local, mirrored, card_sets | trick_sets | lists, ranked,
+                        rules.beat)
         fast.pre = _Writer(self, "play_", fast)  # type: ignore[arg-type]
         fast.pre.depth = 0
         out = _Writer(self, "play_", fast)  # type: ignore[arg-type]
         out.depth = 2
         out.bound = {line.split(" = ", 1)[0]: (line, 0) for line in turn}
         self._effects(out, step.effects)  # type: ignore[attr-defined]
-        # the values of the rules read before the trick that the effects overwrote
-        clobbered = {m.group(1) for m in re.finditer(r"^\s*(\w+) = ", "\n".join(out.lines), re.M)}
+        # as a trick begins, the values of the rules that change from trick to trick are
+        # read again, and those of the rest that the effects overwrote
+        clobbered = set(re.findall(r"^\s*(\w+) = ", "\n".join(out.lines), re.M))
         again = [line for line in turn if read_at[line] == TRICK or (
             read_at[line] == ONCE and line.split(" = ", 1)[0] in clobbered)]
-        pick = [
-            "        r_ = int(draw() * mask_.bit_count())",
-            "        for _ in range(r_):",
-            "            mask_ &= mask_ - 1",
-        ]
-        if announce:
-            draw_lines = [
-                "        avail_ = 0",
-                *(line for _l, when, must in announce for line in (
-                    f"        if {when}:", "            avail_ += 1",
-                    *((f"            if {must}:", "                event_ = REQUIRED_",
-                       "                break") if must is not None else ()))),
-                f"        mask_ = {legal}",
-                "        count_ = mask_.bit_count()",
-                "        if not count_ + avail_:",
-                "            raise stuck_(turn__, PLAY_, trick_number__)",
-                "        r_ = int(draw() * (count_ + avail_))",
-                "        if r_ >= count_:",
-                "            event_ = ANNOUNCE_",
-                "            break",
-                *pick[1:],
-            ]
-            pick = []
-        else:
-            draw_lines = [f"        mask_ = {legal}", "        if not mask_:",
-                          "            raise stuck_(turn__, PLAY_, trick_number__)"]
-        if self._decl_choices:
-            # the key of what the declaration rules read; each legal card is one play but
-            # where the cards of the mask may name a suit for it
-            draw_lines += [
-                f"        key_ = {key}",
-                "        if mask_ & ~plain_by_key_.get(key_, 0):",
-                "            # the decoder may ask the declaration rules, which read ``w``",
-                "            w.turn, w.led_suit = turn__, led_suit__",
-                "            plays_, union_ = decoder_(w)(mask_, w)",
-                "            if union_ != mask_:  # a card names a suit (a plain play's bit is its card's)",
-                "                play_ = plays_[int(draw() * len(plays_))]",
-                "                i_, d_ = known_[id(play_)][3]",
-                "                x_ = 1 << i_",
-                "                mask_ = 0",
-                "            elif len(plain_by_key_) < CACHE_SIZE_:",
-                "                plain_by_key_[key_] = plain_by_key_.get(key_, 0) | mask_",
-                "        if mask_:",
-                *("    " + line for line in pick),
-                *("    " + line for line in _PICKED),
-            ]
-        else:
-            draw_lines += [*pick, *_PICKED]
-        stronger = [
-            "        if position and above_ is None:",
-            "            above_ = table_[1].get(top_)",
-            "            if above_ is None:",
-            "                above_ = stronger_(table_, top_)",
-        ] if beat else []
         body = [
-            *stronger,
+            *(["        if position and above_ is None:",
+               "            above_ = table_[1].get(top_)",
+               "            if above_ is None:",
+               "                above_ = stronger_(table_, top_)"] if rules.beat else []),
             *(f"        {line}" for line in turn if read_at[line] == CARD),
-            *draw_lines,
+            *self._play_draw_lines(rules),
             *out.lines,
             *(["        if not trick__:", *(f"            {line}" for line in again)]
               if again else []),
         ]
         used = set(re.findall(r"[A-Za-z_]\w*", "\n".join(body)))
-        binds = [f"        {name} = {value}" for name, value in (
-            ("seat", "turn__"), ("hand", "hands__[turn__]"), ("position", "len(trick__)"),
-            ("led", "led_suit__")) if name in used]
-        resume = [
-            "    if trick__:",
-            "        table_ = strengths_(led_suit__, trump__, trick_number__, contract__)",
-            "        top_, top_at_ = table_[0][trick__[0][0]], 0",
-            "        for k_, (c_, _d) in enumerate(trick__):",
-            "            if table_[0][c_] > top_:",
-            "                top_, top_at_ = table_[0][c_], k_",
-            *(["    above_ = None"] if beat else []),
-        ] if ranked else []
-        events = [
+        src = [
+            "def play_loop(w, draw):",
+            "    s = w",
+            *(f"    {f}__ = list(w.{f})" for f in sorted(lists)),
+            *(f"    w.{f} = {f}__" for f in sorted(lists)),
+            *(f"    {f}__ = w.{f}" for f in sorted(local)),
+            "    tmask_ = 0",
+            "    for c_, _d in trick__:",
+            "        tmask_ |= 1 << c_",
+            *(_RESUME if ranked else []),
+            *(["    above_ = None"] if rules.beat else []),
+            *(f"    {line}" for line in fast.pre.lines),
+            *(f"    {line}" for line in turn if read_at[line] != CARD),
+            "    while True:",
+            *(f"        {name} = {value}" for name, value in _INPUTS if name in used),
+            *body,
+            *(f"    w.{f} = tuple({f}__)" for f in sorted(lists)),
+            *(f"    w.{f} = {f}__" for f in sorted(set_locals)),
+            *self._play_loop_ends(bool(rules.announce)),
+        ]
+        return "\n".join(src) + "\n", set_locals
+
+    def _play_loop_ends(self, announce: bool) -> list[str]:
+        """The play loop's last lines, its fields written back: the deal scored, an
+        announcement made, or the deal, void, dealt again (see ``event_``)."""
+        return [
             "    if event_ == DONE_:",
             "        w.scores, w.lines = final_scores_(w)",
             "        w.phase = OVER_",
@@ -375,36 +391,35 @@ class Playout(CompiledRules):
                 "        _when, steps_, rule_ = voids_[event_]",
                 "        fired_(w, rule_)",
                 "        redeal_(w, steps_, rule_.id)",
-            ] if self._voids else []),
+            ] if self._voids else []),  # type: ignore[attr-defined]
         ]
-        src = [
-            "def play_loop(w, draw):",
-            "    s = w",
-            *(f"    {f}__ = list(w.{f})" for f in sorted(lists)),
-            *(f"    w.{f} = {f}__" for f in sorted(lists)),
-            *(f"    {f}__ = w.{f}" for f in sorted(local)),
-            "    tmask_ = 0",
-            "    for c_, _d in trick__:",
-            "        tmask_ |= 1 << c_",
-            *resume,
-            *(f"    {line}" for line in fast.pre.lines),
-            *(f"    {line}" for line in turn if read_at[line] != CARD),
-            "    while True:",
-            *binds,
-            *body,
-            *(f"    w.{f} = tuple({f}__)" for f in sorted(lists)),
-            *(f"    w.{f} = {f}__" for f in sorted(set_locals)),
-            *events,
-        ]
-        return "\n".join(src) + "\n", set_locals
 
 
-# the play loop's last lines of a card drawn from the legal mask ``mask_`` (its lowest card)
-_PICKED = [
-    "        x_ = mask_ & -mask_",
-    "        i_ = x_.bit_length() - 1",
-    "        d_ = NO_SUIT_",
-    "        play_ = plain_cards_[i_]",
+@dataclass
+class _PlayRules:
+    """What the play loop reads of the rules card by card (see Playout._play_reading): the
+    statements that read their values, the legal mask, each announcement's condition and
+    the condition that requires it (None: none), the key of what the declaration rules
+    read, and whether the legality rule reads the cards that would beat the trick."""
+
+    lines: list[str]
+    legal: str
+    announce: list[tuple[str, str | None]]
+    key: str
+    beat: bool
+
+
+# the inputs of the play's rules, bound card by card where the loop reads them
+_INPUTS = (("seat", "turn__"), ("hand", "hands__[turn__]"), ("position", "len(trick__)"),
+           ("led", "led_suit__"))
+# the strongest card so far of a trick the loop begins in, from the deck's strengths
+_RESUME = [
+    "    if trick__:",
+    "        table_ = strengths_(led_suit__, trump__, trick_number__, contract__)",
+    "        top_, top_at_ = table_[0][trick__[0][0]], 0",
+    "        for k_, (c_, _d) in enumerate(trick__):",
+    "            if table_[0][c_] > top_:",
+    "                top_, top_at_ = table_[0][c_], k_",
 ]
 # why the play loop stopped, for the code after it: the deal is over, an announcement was
 # drawn, one is required; a void deal is the index of its rule (0 and up)
