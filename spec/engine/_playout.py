@@ -248,8 +248,8 @@ class Playout(CompiledRules):
         return _PlayRules(_merged(*blocks, lines, key_lines), legal, announce, key, beat)
 
     def _play_draw_lines(self, rules: _PlayRules) -> list[str]:
-        """The play loop's draw of the card ``i_`` (bit ``x_``, naming the suit ``d_``;
-        the action ``play_``), as :meth:`_play_on` draws: an index among the legal plays,
+        """The play loop's draw of the card ``i_`` (bit ``x_``, naming the suit ``d_``
+        where cards may name one; the action ``play_``), as :meth:`_play_on` draws: an index among the legal plays,
         in card order, then the announcements available, an announcement drawn (or one
         required) stopping the loop; where cards may name a suit, the plays of the cards
         that may, from the decoder."""
@@ -270,7 +270,8 @@ class Playout(CompiledRules):
                    "            raise stuck_(turn__, PLAY_, trick_number__)"]
         pick += ["        for _ in range(r_):", "            mask_ &= mask_ - 1",
                  "        x_ = mask_ & -mask_", "        i_ = x_.bit_length() - 1",
-                 "        d_ = NO_SUIT_", "        play_ = plain_cards_[i_]"]
+                 *(["        d_ = NO_SUIT_"] if self._decl_choices else []),
+                 "        play_ = plain_cards_[i_]"]
         if not self._decl_choices:
             return out + pick
         # each legal card is one play but where the cards of the mask may name a suit for
@@ -326,7 +327,7 @@ class Playout(CompiledRules):
                             per_trick=trick_sets, stale=set_locals - mirrored)
         ranked = self._strength_key is not None
         fast = FastPlay(lists, local, mirrored, card_sets | trick_sets | lists, ranked,
-                        rules.beat)
+                        rules.beat, bool(self._decl_choices))
         fast.pre = _Writer(self, "play_", fast)  # type: ignore[arg-type]
         fast.pre.depth = 0
         out = _Writer(self, "play_", fast)  # type: ignore[arg-type]
@@ -346,7 +347,7 @@ class Playout(CompiledRules):
             *(f"        {line}" for line in turn if read_at[line] == CARD),
             *self._play_draw_lines(rules),
             *out.lines,
-            *(["        if not trick__:", *(f"            {line}" for line in again)]
+            *(["        if not size_:", *(f"            {line}" for line in again)]
               if again else []),
         ]
         used = set(re.findall(r"[A-Za-z_]\w*", "\n".join(body)))
@@ -356,7 +357,7 @@ class Playout(CompiledRules):
             *(f"    {f}__ = list(w.{f})" for f in sorted(lists)),
             *(f"    w.{f} = {f}__" for f in sorted(lists)),
             *(f"    {f}__ = w.{f}" for f in sorted(local)),
-            "    tmask_ = 0",
+            "    tmask_, size_ = 0, len(trick__)",
             "    for c_, _d in trick__:",
             "        tmask_ |= 1 << c_",
             *(_RESUME if ranked else []),
@@ -410,7 +411,7 @@ class _PlayRules:
 
 
 # the inputs of the play's rules, bound card by card where the loop reads them
-_INPUTS = (("seat", "turn__"), ("hand", "hands__[turn__]"), ("position", "len(trick__)"),
+_INPUTS = (("seat", "turn__"), ("hand", "hands__[turn__]"), ("position", "size_"),
            ("led", "led_suit__"))
 # the strongest card so far of a trick the loop begins in, from the deck's strengths
 _RESUME = [

@@ -26,6 +26,7 @@ from typing import Any
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl import _steps as S
+from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import CompiledRules
 from spec.engine._state import Phase, trick_record
 from spec.seats import seat_after
@@ -80,7 +81,8 @@ class FastPlay:
     The fields of ``changing`` change while the loop runs; a value that reads none of
     them is read once, before the loop (``pre``).  ``ranked``: the deck's strengths for
     the trick give the strongest card so far as each card is played (``top_`` at
-    ``top_at_``; ``beat``: the cards stronger than it, ``above_``, are kept too)."""
+    ``top_at_``; ``beat``: the cards stronger than it, ``above_``, are kept too).
+    ``named``: a card may name a suit (``d_``; else it names none)."""
 
     lists: frozenset[str]
     local: frozenset[str]
@@ -88,6 +90,7 @@ class FastPlay:
     changing: frozenset[str]
     ranked: bool
     beat: bool
+    named: bool
     pre: _Writer | None = None
     hoisted: dict[str, str] = field(default_factory=dict)
 
@@ -286,31 +289,31 @@ class StepSource(CompiledRules):
         elif v == S.Lit(()):
             out.emit(f"{f}__.clear()")
             if f == "trick":
-                out.emit("tmask_ = 0")
+                out.emit("tmask_ = size_ = 0")
         else:
             raise NotInline(f"{f} := {v}")
         out.changed()
 
     def _trick_grows(self, out: _Writer) -> None:
         """In a fast loop, the card ``i_`` (bit ``x_``) about to join the trick: the
-        cards of the trick (``tmask_``) and, where the deck's strengths for the trick
-        are a table (``table_``, read as the trick's first card is played, its suit led
-        known), the strongest card so far (``top_`` at ``top_at_``, the first of
-        equals)."""
+        trick's cards (``tmask_``) and length (``size_``) and, where the deck's strengths
+        for the trick are a table (``table_``, read as the trick's first card is played,
+        its suit led known), the strongest card so far (``top_`` at ``top_at_``, the
+        first of equals)."""
         fast = out.fast
         assert fast is not None
         if fast.ranked:
-            trick = self._place(out, S.Get("trick"))
             args = ", ".join(self._value(out, S.Get(f)) for f in (
                 "led_suit", "trump", "trick_number", "contract"))
             fresh = ["    above_ = None"] if fast.beat else []
-            for line in [f"if {trick}:", "    st_ = table_[0][i_]", "    if st_ > top_:",
-                         f"        top_, top_at_ = st_, len({trick})",
+            for line in ["if size_:", "    st_ = table_[0][i_]", "    if st_ > top_:",
+                         "        top_, top_at_ = st_, size_",
                          *(["    " + x for x in fresh]), "else:",
                          f"    table_ = strengths_({args})",
                          "    top_, top_at_ = table_[0][i_], 0", *fresh]:
                 out.emit(line)
         out.emit("tmask_ |= x_")
+        out.emit("size_ += 1")
 
     def _status_lines(self, out: _Writer) -> None:
         """In a fast loop, the deal's status judged as ``_after_status`` judges it after
@@ -399,6 +402,8 @@ class StepSource(CompiledRules):
             return "x_"
         if isinstance(v, S.Op):
             if v.op == "==" and isinstance(v.a, S.Len) and v.b == S.Lit(0):  # an empty record
+                if out.fast is not None and v.a.record == S.Get("trick"):
+                    return "(not size_)"
                 return f"(not {self._place(out, v.a.record)})"
             # the step language's operators are written as Python writes them
             return f"({self._value(out, v.a)} {v.op} {self._value(out, v.b)})"
@@ -443,9 +448,9 @@ class StepSource(CompiledRules):
         if isinstance(v, S.CardNo):
             return "i_"
         if isinstance(v, S.Named):
-            return "d_"
+            return "d_" if out.fast is None or out.fast.named else repr(NO_SUIT)
         if isinstance(v, S.Played):
-            return "card_" if out.fast is None else "(i_, d_)"
+            return "card_" if out.fast is None else f"(i_, {self._value(out, S.Named())})"
         if isinstance(v, S.Truth):
             return f"bool({self._value(out, v.value)})"
         if isinstance(v, S.Strongest):
@@ -477,6 +482,8 @@ class StepSource(CompiledRules):
                 return f"({' | '.join(f'1 << {pair[v.cards.index]}' for pair in items)})"
             return f"sum(map(card_bit_, {self._value(out, v.cards)}))"
         if isinstance(v, S.Len):
+            if out.fast is not None and v.record == S.Get("trick"):  # kept as it grows
+                return "size_"
             return f"len({self._place(out, v.record)})"
         if isinstance(v, S.Padded):
             if out.fast is not None:  # the fillers for each length, a table
