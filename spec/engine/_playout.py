@@ -330,15 +330,18 @@ class Playout(CompiledRules):
                         rules.beat, bool(self._decl_choices))
         fast.pre = _Writer(self, "play_", fast)  # type: ignore[arg-type]
         fast.pre.depth = 0
-        out = _Writer(self, "play_", fast)  # type: ignore[arg-type]
-        out.depth = 2
-        out.bound = {line.split(" = ", 1)[0]: (line, 0) for line in turn}
-        self._effects(out, step.effects)  # type: ignore[attr-defined]
-        # as a trick begins, the values of the rules that change from trick to trick are
-        # read again, and those of the rest that the effects overwrote
-        clobbered = set(re.findall(r"^\s*(\w+) = ", "\n".join(out.lines), re.M))
-        again = [line for line in turn if read_at[line] == TRICK or (
-            read_at[line] == ONCE and line.split(" = ", 1)[0] in clobbered)]
+        # as a trick ends, the values of the rules that change from trick to trick are read
+        # again, and those of the rest that the effects overwrote (the effects written
+        # once to learn which)
+        for again in (False, True):
+            out = _Writer(self, "play_", fast)  # type: ignore[arg-type]
+            out.depth = 2
+            out.bound = {line.split(" = ", 1)[0]: (line, 0) for line in turn}
+            self._effects(out, step.effects)  # type: ignore[attr-defined]
+            if not again:
+                clobbered = set(re.findall(r"^\s*(\w+) = ", "\n".join(out.lines), re.M))
+                fast.again = [line for line in turn if read_at[line] == TRICK or (
+                    read_at[line] == ONCE and line.split(" = ", 1)[0] in clobbered)]
         body = [
             *(["        if position and above_ is None:",
                "            above_ = table_[1].get(top_)",
@@ -347,8 +350,6 @@ class Playout(CompiledRules):
             *(f"        {line}" for line in turn if read_at[line] == CARD),
             *self._play_draw_lines(rules),
             *out.lines,
-            *(["        if not size_:", *(f"            {line}" for line in again)]
-              if again else []),
         ]
         used = set(re.findall(r"[A-Za-z_]\w*", "\n".join(body)))
         src = [

@@ -82,7 +82,9 @@ class FastPlay:
     them is read once, before the loop (``pre``).  ``ranked``: the deck's strengths for
     the trick give the strongest card so far as each card is played (``top_`` at
     ``top_at_``; ``beat``: the cards stronger than it, ``above_``, are kept too).
-    ``named``: a card may name a suit (``d_``; else it names none)."""
+    ``named``: a card may name a suit (``d_``; else it names none).  ``again``: the
+    statements of the rules read again as a trick ends (the values that change from trick
+    to trick), written where the effects empty the trick."""
 
     lists: frozenset[str]
     local: frozenset[str]
@@ -93,6 +95,7 @@ class FastPlay:
     named: bool
     pre: _Writer | None = None
     hoisted: dict[str, str] = field(default_factory=dict)
+    again: list[str] = field(default_factory=list)
 
 
 class _Writer:
@@ -168,7 +171,8 @@ class StepSource(CompiledRules):
                       plain_seats_=self._plain_seats, item_0_=itemgetter(0),
                       item_1_=itemgetter(1),
                       card_bit_=tuple(1 << i for i in range(len(deck))).__getitem__,
-                      seat_table_=self._seat_table, seats_table_=self._seats_table)
+                      seat_table_=self._seat_table, seats_table_=self._seats_table,
+                      seat_tables_=self._seat_tables)
         return ns
 
     def _step_fn(self, name: str, params: str, body: Callable[[_Writer], None],
@@ -198,6 +202,9 @@ class StepSource(CompiledRules):
     def _effects(self, out: _Writer, effects: Sequence[S.Effect]) -> None:
         for e in effects:
             self._effect(out, e)
+        if out.fast is not None and S.Set("trick", S.Lit(())) in effects:
+            for line in out.fast.again:  # the next trick begins
+                out.emit(line)
 
     def _effect(self, out: _Writer, e: S.Effect) -> None:  # noqa: C901 - one case per effect
         if isinstance(e, S.Set):
@@ -464,8 +471,10 @@ class StepSource(CompiledRules):
                 return f"plain_seats_[{self._value(out, v.seat)}]"
             steady = self._steady_seats(out, v.skip, v.outside)
             if steady is not None:  # a table by seat, read once
-                return f"{self._hoisted(steady, f'seats_table_({self._past(steady.pre, v)})')}" \
-                    f"[{self._value(out, v.seat)}]"  # type: ignore[arg-type]
+                past = self._past(steady.pre, v)  # type: ignore[arg-type]
+                table = self._hoisted(steady, f"seat_tables_.get(('seats', {past})) "
+                                              f"or seats_table_({past})")
+                return f"{table}[{self._value(out, v.seat)}]"
             return f"seats_in_order_({self._value(out, v.seat)}, {self._past(out, v)})"
         if isinstance(v, S.Column):
             if out.fast is not None and isinstance(v.record, S.Get):  # the columns, once
@@ -573,7 +582,7 @@ class StepSource(CompiledRules):
 
     def _seats_table(self, skip: tuple[int, ...], outside: int) -> tuple[tuple[int, ...], ...]:
         """From each seat, the seats in order of play past ``skip`` and ``outside``."""
-        key = ("seats", skip, outside)
+        key = ("seats", skip, outside)  # as the play loop looks it up first
         table = self._seat_tables.get(key)
         if table is None:
             table = self._seat_tables[key] = tuple(
@@ -584,7 +593,7 @@ class StepSource(CompiledRules):
                     ) -> tuple[Any, ...]:
         """After each seat, the first seat in order of play that is none of ``skip`` and not
         in ``outside`` (``otherwise`` where every seat is: as :meth:`_seat_from`)."""
-        key = (skip, outside, otherwise)
+        key = ("after", skip, outside, otherwise)  # as the play loop looks it up first
         table = self._seat_tables.get(key)
         if table is None:
             after, found = self._next_seat, []
@@ -623,7 +632,9 @@ class StepSource(CompiledRules):
         if steady is not None and self._steady(steady, v.otherwise):  # a table, read once
             assert steady.pre is not None and isinstance(first, S.After)
             otherwise = "None" if v.otherwise is None else self._value(steady.pre, v.otherwise)
-            table = self._hoisted(steady, f"seat_table_({self._past(steady.pre, v)}, {otherwise})")
+            past = f"{self._past(steady.pre, v)}, {otherwise}"
+            table = self._hoisted(steady, f"seat_tables_.get(('after', {past})) "
+                                          f"or seat_table_({past})")
             return f"{table}[{self._value(out, first.seat)}]"
         t = out.temp()
         start = (f"next_seat_[{self._value(out, first.seat)}]" if isinstance(first, S.After)
