@@ -9,8 +9,8 @@ A kind of phase survives only as the *block* that writes its steps (:data:`BLOCK
 way an ``FSM`` survives as the switch it was lowered to.  The engine's course, its calls,
 its card steps, the settling of the contract, the choices among named options (a
 ``Decide`` rule's, the defenders' choice to play or drop out) and a card played to a trick
-run from the steps; the fast playouts of the cards and every Z3 encoding still read the
-phases.
+run from the steps, and so does the fast playout of the cards; every Z3 encoding still
+reads the phases.
 
 The state the steps read and write is declared as data (:data:`STATE`): the places cards
 lie in, the counters of the auction and the play, and the sets of seats.  Expressions over

@@ -182,8 +182,8 @@ class Auction(CompiledRules):
 
     def _after_status(self, w: Any) -> None:
         """A deal the rules now void is dealt again; cards set aside go back to their
-        owners when the rule says so (the generated fast play of richer tricks writes the
-        same steps into its loop, ``_rich_status_lines``)."""
+        owners when the rule says so (the fast play of the cards writes the same judgement
+        into its loop: ``StepSource._status_lines``)."""
         if self._void_now(w):
             return
         if self._aside_returns is not None and any(w.aside) and self._aside_returns(w):

@@ -8,7 +8,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Bid, Game, Rule, suit_code, suit_from_code
 from spec.dsl._nodes import NO_SUIT, Ctx, Ref, Scope, T
-from spec.dsl._program import Audience, PhaseKind, Seen
+from spec.dsl._program import Audience, Seen
 from spec.dsl._pycompile import GameTables
 from spec.engine._env import Env, ScopeEnvs
 from spec.engine._plays import keyed_decoder, plain_decoder
@@ -94,13 +94,12 @@ class CompiledRules:
         self.stages = g.stages
         self._match_fns: dict[Any, Fn] = {}
         self._deals = [g.stage_rule(K.DealPackets, k) for k in range(1, self.stages + 1)]
-        # the course of the deal, as the deal program states it: each auction stage, who
-        # calls first and when it ends; who leads to the first trick
+        # the course of the deal, as its steps state it: a round of calls in each dealing
+        # stage, then the play of the cards
         program = g.program
-        self._turns = [program.phase(PhaseKind.AUCTION, k) for k in range(1, self.stages + 1)]
+        assert {s.stage for s in g.steps if s.action == "call"} >= set(range(1, self.stages + 1))
+        assert any(s.phase == Phase.PLAY.value for s in g.steps)
         self.packets = tuple(p for d in self._deals for p in d.packets)  # type: ignore[union-attr]
-        play = program.phase(PhaseKind.PLAY)
-        assert play is not None and all(self._turns)
         self._deal_first = [self._fn(E.deal_first, d.first, "deal_first")  # type: ignore[union-attr]
                             for d in self._deals]
         # call rules: one function for legality and one per rule for the refusal message
@@ -135,18 +134,16 @@ class CompiledRules:
         # the seat that cuts the pack, where a rule names one (read in a deal's state)
         self._cut_by = (self._fn(E.status, g.program.cut_by, "cut_by")
                         if g.program.cut_by is not None else None)
-        # cards set aside after an auction stage, in the program's order of phases
-        self._set_aside: dict[int, tuple[K.SetAside, Fn]] = {}
-        for phase in program.phases_of(PhaseKind.SET_ASIDE):
-            body = phase.body
-            assert isinstance(body, K.SetAside) and phase.when is not None
-            self._set_aside[phase.stage] = (body, self._fn(E.call, phase.when, "set_aside"))
-        self.trump_from_aside = any(b.names_trump for b, _f in self._set_aside.values())
+        # cards set aside after an auction stage: the rules that open the steps laying them,
+        # in the order of the steps
+        self._set_aside = tuple(body for s in g.steps if s.opened_by is not None
+                                and isinstance(body := g.rule(s.opened_by).body, K.SetAside))
+        self.trump_from_aside = any(b.names_trump for b in self._set_aside)
         # who sees each kind of card, as the program's sights say (the views read it)
         self.audience: dict[Seen, Audience] = {x.seen: x.by for x in program.sights}
         # the rule of the first stage that sets cards aside says when they go back (the Z3
         # unrolling reads the same one)
-        returns = [b.returns_when for b, _f in self._set_aside.values()]
+        returns = [b.returns_when for b in self._set_aside]
         self._aside_returns_when = returns[0] if returns else None
         self._aside_returns = self._fn(E.status, returns[0], "returns") if returns else None
         # play rules
@@ -158,18 +155,9 @@ class CompiledRules:
             self._play_rules.append((rule, self._fn(E.play, body.applies, "applies"),
                                      self._fn(E.play, body.permits, "permits")))
         down = g.constructs(K.FaceDown)
-        self._face_down = self._fn(E.play_card, D.face_down(g), "face_down") if down else None
-        self._revealed = (self._fn(E.trick, down[0][1].revealed_when, "revealed")  # type: ignore[attr-defined]
-                          if down else None)
         self._seen_by = (self._fn(E.status, down[0][1].seen_by, "seen_by")  # type: ignore[attr-defined]
                          if down else None)
         self._aside_rule = (g.constructs(K.PlayableAside) or [(None, None)])[0][0]
-        self._face_down_rule = down[0][0] if down else None
-        self._updates: list[tuple[Rule, Fn, Sets]] = []
-        for rule, body in g.constructs(K.Update):
-            assert isinstance(body, K.Update)
-            self._updates.append((rule, self._fn(E.trick, body.when, "update"),
-                                  self._sets(E.trick, body.sets)))
         self._compile_announcements()
         self._needs_decl = self._fn(E.play_card, D.needs_declaration(g), "needs_declaration")
         self._decl_choices = D.declaration_choices(g)
@@ -204,13 +192,6 @@ class CompiledRules:
         self._items: tuple[tuple[Rule, Fn], ...] | None = None
         redeal = g.constructs(K.RedealIfNoBid)
         self._redeal_steps = redeal[0][1].steps if redeal else None  # type: ignore[attr-defined]
-        # quick tricks: each card leaves its seat's hand and the trick goes round the seats
-        # in play (the seat sitting out or idle, and those that dropped out, passed over),
-        # with nothing to judge at the end of a trick but its winner (no tracked updates,
-        # deals voided or hands laid open); cards set aside are played from aside, so the
-        # fast play takes this path only once none lie aside
-        self._quick_tricks = not (self._announce[Scope.PLAY] or self._updates or self._face_down
-                                  or self._voids or self._lay_open)
         # seat -> the seat after it; seat -> (masks, bits) -> the masks, those bits flipped
         # or set in that seat's (tuple(...) from a list costs more than one tuple display)
         self._next_seat = tuple(seat_after(seat, self.n) for seat in range(self.n))

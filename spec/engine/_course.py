@@ -5,8 +5,8 @@ The steps (:mod:`spec.dsl._steps`) say, for every game, which step follows which
 what condition each takes place and what its entry and its actions do, as effects on
 declared fields.  The course does not know the kinds of phase that wrote them: it runs the
 functions :class:`~spec.engine._source.StepSource` generates from the effects (the fast
-playouts of the play of the cards, ``_playout.py`` and ``_playout_rich.py``, are still
-written apart).
+playout of the play of the cards is generated from the same play step, in a loop of its
+own: see ``_playout.py``).
 """
 from __future__ import annotations
 

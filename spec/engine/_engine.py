@@ -51,8 +51,6 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         self.most_redeals = 1_000
         self._quick_plays = not self._play_announce
         self._quick_calls = not self._call_announce and self._proxy_when is None
-        self._quick_play = self._quick_playout_fn() if self._quick_tricks else None
-        self._rich_play = self._rich_playout_fn()
         # calls: applied by a handler generated from the auction steps
         self._course()  # the steps, compiled now
         # a card played: applied by a handler generated from the play step
@@ -61,6 +59,8 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         for p in self._plays.values():
             action, bit, _do, card = self._known[id(p)]
             self._known[id(p)] = (action, bit, play, card)
+        # the fast play of the cards: a loop generated from the same play step
+        self._play_loop = self._play_loop_fn()
         self._call_handler = handler = self._quick_call_handler()
         for c in (PASS, *self._calls):
             call, bit, _do, b = self._known[id(c)]

@@ -3,13 +3,18 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from spec.dsl import _derive as D
+from spec.dsl import _steps as S
 from spec.dsl._nodes import NO_SUIT
 from spec.engine._compiled import _CACHE_SIZE, CompiledRules
 from spec.engine._env import _names_in
+from spec.engine._playout_rich import Loop, _merged
+from spec.engine._source import FastPlay, NotInline, _Writer
 from spec.engine._state import (
     PASS,
     STATE_FIELDS,
@@ -19,21 +24,18 @@ from spec.engine._state import (
     Phase,
     State,
     View,
+    fired,
     freeze,
     thaw,
-    trick_record,
 )
 
 
 class Playout(CompiledRules):
     """Random play at speed: a deal played to its end on one working copy of the state."""
 
-    # the game's quick play of the cards (see _quick_playout_fn); None where its tricks
-    # are not quick
-    _quick_play: Callable[[Any, Callable[[], float]], None] | None
-    # the generated play of the cards of a game whose tricks are not quick (see
-    # _rich_playout_fn); None where there is none
-    _rich_play: Callable[[Any, Callable[[], float]], None] | None
+    # the play of the cards generated from the play step (see _play_loop_fn); None where
+    # the game plays by the generic handlers
+    _play_loop: Loop | None
 
     def random_playout(self, s: State, rng: random.Random) -> State:
         """The deal played to its end from ``s``, each action uniformly random among the
@@ -46,16 +48,14 @@ class Playout(CompiledRules):
         game: a quick one where its legal actions there are its calls, a richer one
         elsewhere (see :mod:`spec.engine._playout_rich`); a card laid aside or discarded is
         drawn from the bits of the hand, and a choice among named options from those
-        open, without the list of actions; and the play of the cards keeps its cards in
-        local variables, without a list of actions per card, in a loop generated for the
-        game: a quick one where its tricks are quick (no announcements, face-down cards, or
-        rules to judge at the end of a trick but who wins it) and none lie aside, a richer
-        one elsewhere, but where a card may name a suit.
+        open, without the list of actions; and the play of the cards runs in a loop
+        generated from the play step (:meth:`_play_loop_fn`), which keeps the fields it
+        changes in local variables, without a list of actions per card.
         """
         w = thaw(s)
         draw = rng.random  # as pick(rng, n) draws
         known, actions = self._known, self._actions  # type: ignore[attr-defined]
-        quick, play_on = self._quick_play, self._rich_play or self._play_on
+        play_on = self._play_loop or self._play_on
         auction_loop = self._quick_auction or self._rich_auction  # type: ignore[attr-defined]
         over, play, calling = Phase.OVER, Phase.PLAY, self._call_phases  # type: ignore[attr-defined]
         self._course()  # type: ignore[attr-defined]
@@ -77,9 +77,6 @@ class Playout(CompiledRules):
             if phase is over:
                 break
             if phase is play:
-                if quick is not None and not any(w.aside):
-                    quick(w, draw)
-                    break
                 play_on(w, draw)
                 continue
             if phase in choices:  # a choice among named options
@@ -142,222 +139,310 @@ class Playout(CompiledRules):
                     continue
             do_declare(w, avail[r - count])
 
-    def trick_order(self, out: int, absent: int) -> tuple[tuple[int, ...], ...]:
-        """Leader -> the seats of a trick in order of play, past the seats out of the play
-        (``absent``, a bit per seat; else the seat sitting out, ``out``), as a card played
-        passes the turn on."""
-        if absent:
-            return tuple(self.seats_among(lead, absent) for lead in range(self.n))  # type: ignore[attr-defined]
-        if out >= 0:
-            return tuple(self.trick_seats(lead, out) for lead in range(self.n))  # type: ignore[attr-defined]
-        return self._plain_seats
+    def _play_loop_fn(self) -> Loop | None:
+        """``play_loop(w, draw)``: the play of the cards on the working copy ``w``, drawing
+        as :meth:`_play_on` draws (an index among the legal plays, in card order, then the
+        announcements available; one among those required, when some are), generated from
+        the play step (:meth:`_play_loop_text`); None for a game whose rules or steps it
+        cannot keep up with (see :class:`NotInline`), or whose cards may name a suit where
+        announcements are made in the play: the game plays by the generic handlers."""
+        if self._decl_choices and self._play_announce:
+            return None
+        step = next(s for s in self.game.steps if s.phase == Phase.PLAY.value)
+        try:
+            mirrored: frozenset[str] = frozenset()
+            while True:  # the fields the rules read in ``w`` are set there too
+                text, set_locals = self._play_loop_text(step, mirrored)
+                more = state_reads(text) & set_locals
+                if more <= mirrored:
+                    break
+                mirrored |= more
+        except NotInline:
+            return None
+        if not reads_in_time(text, frozenset(set_locals - mirrored)):
+            return None
+        ns = {**self._step_ns(), **dict(  # type: ignore[attr-defined]
+            stuck_=self._stuck, PLAY_=Phase.PLAY.value, plain_by_key_=self._plain_by_key,  # type: ignore[attr-defined]
+            decoder_=self._decoder, known_=self._known, CACHE_SIZE_=_CACHE_SIZE,  # type: ignore[attr-defined]
+            NO_SUIT_=NO_SUIT, plain_cards_=self._plain_cards, strengths_=self.strengths,  # type: ignore[attr-defined]
+            stronger_=self.stronger, DONE_=_DONE, ANNOUNCE_=_ANNOUNCE, REQUIRED_=_REQUIRED,  # type: ignore[attr-defined]
+            do_declare_=self._do_declare, announcements_=self._announcements,  # type: ignore[attr-defined]
+            announce_=self._play_announce, voids_=self._voids, fired_=fired,
+            redeal_=self._redeal)}  # type: ignore[attr-defined]
+        exec(compile(text, f"<{self.game.key}:play_loop>", "exec"), ns)  # noqa: S102  # generated from the play step
+        fn = ns["play_loop"]
+        fn.source = text
+        return fn  # type: ignore[no-any-return]
 
-    # long: the text of one generated function, kept in one piece so that it reads as the
-    # code it generates
-    def _quick_playout_fn(self) -> Callable[[Any, Callable[[], float]], None] | None:
-        """``quick_playout(w, draw)``: the play of the cards, from the working copy ``w``
-        to the end, in a game whose tricks are quick (``_quick_tricks``: each card leaves
-        its seat's hand and the trick goes round the seats in play, nothing judged at the
-        end of a trick but its winner), drawing as :meth:`random_playout` does.
+    def _play_storage(self, step: S.Step) -> tuple[frozenset[str], frozenset[str],
+                                                   frozenset[str], frozenset[str]]:
+        """How the play loop keeps the fields the play step reads and sets: those it
+        changes in place (a seat's entry of a place, an entry added to a record) in
+        lists, the rest in local variables (but the tracked values and the rules that
+        took effect); and the fields set card by card, and those set only as a trick
+        ends (in the effects that empty the trick)."""
+        reads: set[str] = {"turn", "led_suit", "trick_number", "trump", "contract"}
+        _gets(step.effects, reads)
+        card: set[str] = set()
+        trick: set[str] = set()
+        grows: set[str] = {"hands", "trick"}  # the loop reads a hand by seat, the trick's length
+        returns = self._aside_returns_when is not None
 
-        One function generated for the game, with its legality rule written out in the
-        loop; ``w`` keeps the fields the rules read up to date, with its hands and trick
-        in lists while the play lasts.  Its own names end in ``_``, apart from the
-        inputs of the legality rule: ``s`` (``w``), bound once, and ``seat``, ``hand``,
-        ``position`` and ``led``, bound card by card.  Each value the rule reads is read
-        once, trick by trick or card by card, as it may change (see :func:`when_read`).
-        None where the rule reads what the loop keeps in local variables (see
-        :class:`NotInline`): the game plays by the generic handlers.
-        """
-        env = self.envs.play_fast
-        lines, legal, inputs = env.inline(self.game, self.tables, D.legal_cards(self.game))
-        bind = {"s": "w", "seat": "turn_", "position": "pos_", "led": "led_"}
-        # where a card's strength reads neither its position nor a named suit, the deck's
-        # strengths for the trick (``table_``) give the best card so far as each card is
-        # played (strength ``top_`` at position ``top_at_``, the first of equals), and so
-        # the trick's winner; and, where the legality rule reads the cards that would beat
-        # the trick so far, those (``above_``: the cards stronger than the best), rather
-        # than the strengths of the trick's cards asked again for each card
-        ranked = self._strength_key is not None
-        beat = ranked and any(line.startswith("beating = ") for line in lines)
+        def walk(effects: tuple[Any, ...], ends: bool) -> None:
+            ends = ends or S.Set("trick", S.Lit(())) in effects
+            into = trick if ends else card
+            for e in effects:
+                if isinstance(e, S.Set):
+                    into.add(e.field)
+                    v = e.value
+                    if isinstance(v, S.Added | S.Appended) or (
+                            isinstance(v, S.Joined | S.Less) and isinstance(v.b, S.Only)):
+                        grows.add(e.field)
+                elif isinstance(e, S.When):
+                    walk(e.then, ends)
+                    walk(e.orelse, ends)
+                elif isinstance(e, S.Track | S.Updates):
+                    into.add("tracked")
+                elif isinstance(e, S.Record):
+                    into.add("log")
+                    grows.add("log")
+                elif isinstance(e, S.Judge) and e.what is S.Judgement.STATUS and returns:
+                    into.update(("hands", "aside"))  # cards aside go back
+                    grows.update(("hands", "aside"))
+        walk(step.effects, False)
+        lists = frozenset(grows)
+        local = frozenset((reads | card | trick) - lists - {"tracked", "fired", "phase"})
+        return lists, local, frozenset(card), frozenset(trick - card)
+
+    def _play_reading(self) -> _PlayRules:
+        """What the play loop reads of the rules card by card: the legality rule, the
+        announcements' rules, and the key of what the declaration rules read, each in the
+        fast play's environment (the seat, hand, position and suit led bound)."""
+        game, tables, env = self.game, self.tables, self.envs.play_fast
+        lines, legal, _i = env.inline(game, tables, D.legal_cards(game))
+        # where the legality rule reads the cards that would beat the trick so far: those
+        # (``above_``: the cards stronger than the best), rather than the strengths of the
+        # trick's cards asked again for each card
+        beat = self._strength_key is not None and any(
+            line.startswith("beating = ") for line in lines)
         if beat:  # and what only the rule's own reading of ``beating`` read goes
-            lines = _needed(["beating = hand & above_ if pos_ else 0"
+            lines = _needed(["beating = hand & above_ if position else 0"
                              if line.startswith("beating = ") else line for line in lines],
                             legal)
-        start = [
-            "    if trick_:",
-            "        table_ = strengths_(led_, trump_, number_, contract_)",
-            "        top_, top_at_ = table_[0][trick_[0][0]], 0",
-            "        for k_, (c_, _d) in enumerate(trick_):",
-            "            if table_[0][c_] > top_:",
-            "                top_, top_at_ = table_[0][c_], k_",
-            *(["        above_ = stronger_(table_, top_)"] if beat else []),
-        ] if ranked else []
-        track = [  # after the led suit is set by the lead
-            "            table_ = strengths_(led_, trump_, number_, contract_)",
-            "            top_, top_at_ = table_[0][i_], 0",
-            *(["            above_ = None"] if beat else []),
-            "        else:",
-            "            st_ = table_[0][i_]",
-            "            if st_ > top_:",
-            "                top_, top_at_ = st_, pos_",
-            *(["                above_ = None"] if beat else []),
-        ] if ranked else []
-        stronger = [
-            "            if above_ is None:",
-            "                above_ = table_[1].get(top_)",
-            "                if above_ is None:",
-            "                    above_ = stronger_(table_, top_)",
-        ] if beat else []
-        winner = ("seats_[top_at_]" if ranked
-                  else "seats_[best_(trick_, led_, trump_, number_, contract_)]")
-        # each legal card is one play where no card names a suit; with named suits, where
-        # the cards of the mask are known to name none for what the declaration rules read
-        pick = [
-            "        if mask_:",
-            "            r_ = int(draw() * mask_.bit_count())",
-            "            for _ in range(r_):",
-            "                mask_ &= mask_ - 1",
-            "            bit_ = mask_ & -mask_",
-            "            i_ = bit_.bit_length() - 1",
-            "            code_ = NO_SUIT_",
-            "            play_ = plain_cards_[i_]",
-        ]
-        # the values the rules read that stay put while the play lasts are read once, and
-        # those that change only from trick to trick once a trick (see when_read)
+        announce: list[tuple[str, str | None]] = []
+        blocks = []
+        for _rule, body, _decl, _when, _must, _sets in self._play_announce:
+            when_lines, when, _i = env.inline(game, tables, body.when)
+            blocks.append(when_lines)
+            must = None
+            if body.required is not None:
+                must_lines, must, _i = env.inline(game, tables, body.required)
+                blocks.append(must_lines)
+            announce.append((when, must))
         key_lines: list[str] = []
-        if self._decl_choices:
+        key = ""
+        if self._decl_choices:  # what the declaration rules read, read inline
             reader, key = env.reader_lines(self._decl_reads)
             assigned = {line.split(" = ", 1)[0] for line in lines}
             key_lines = [line for line in reader if line.split(" = ", 1)[0] not in assigned]
-        try:
-            read_at = when_read(lines + key_lines, self.tables.ns, live=_QUICK_LIVE,
-                                per_trick=_QUICK_PER_TRICK, stale=_QUICK_STALE)
-        except NotInline:
-            return None
-        once = [line for line in lines + key_lines if read_at[line] == ONCE]
-        per_trick = [line for line in lines + key_lines if read_at[line] == TRICK]
-        lines = [line for line in lines if read_at[line] == CARD]
-        key_lines = [line for line in key_lines if read_at[line] == CARD]
-        if self._decl_choices:
-            # the key of what the declaration rules read, read inline (the inputs the
-            # legality rule does not read bound first)
-            pick[:0] = [
-                *(f"        {name} = {bind[name]}" for name in env.inputs
-                  if name not in ("hand", "s") and name not in inputs),
-                *(f"        {line}" for line in key_lines),
-                f"        key_ = {key}",
-                "        if mask_ & ~plain_by_key_.get(key_, 0):",
-                "            # the decoder may ask the declaration rules, which read ``w``",
-                "            w.turn, w.led_suit = turn_, led_",
-                "            plays_, union_ = decoder_(w)(mask_, w)",
-                "            if union_ != mask_:  # a card names a suit (a plain play's bit is its card's)",
-                "                play_ = plays_[int(draw() * len(plays_))]",
-                "                i_, code_ = known_[id(play_)][3]",
-                "                bit_ = 1 << i_",
-                "                mask_ = 0",
-                "            elif len(plain_by_key_) < CACHE_SIZE_:",
-                "                plain_by_key_[key_] = plain_by_key_.get(key_, 0) | mask_",
-            ]
-        src = [
-            "def quick_playout(w, draw):",
-            "    hands_, won_, taken_ = list(w.hands), list(w.won), list(w.taken)",
-            "    tricks_, log_, trick_ = list(w.tricks), list(w.log), list(w.trick)",
-            "    w.hands, w.trick = hands_, trick_",
-            "    led_, leader_, turn_, number_ = w.led_suit, w.leader, w.turn, w.trick_number",
-            "    trump_, contract_, out_ = w.trump, w.contract, w.out",
-            "    order_ = trick_order_(out_, w.absent)",
-            "    # the hand of the seat sitting out stays as it is: the play ends without it",
-            "    out_hand_ = hands_[out_] if out_ >= 0 else 0",
-            "    seats_ = order_[leader_]",
-            "    size_, pos_, tmask_ = len(seats_), len(trick_), 0",
-            "    for c_, _d in trick_:",
-            "        tmask_ |= 1 << c_",
-            *start,
-            "    s = w",
-            *(f"    {line}" for line in once + per_trick),
-            "    while True:",
-            "        hand = hands_[turn_]",
-            *(f"        {name} = {bind[name]}" for name in inputs if name not in ("hand", "s")),
-            *(f"        {line}" for line in lines),
-            f"        mask_ = {legal}",
-            "        if not mask_:",
-            "            raise stuck_(turn_, PLAY_, number_)",
-            *pick,
-            "        hands_[turn_] = hand ^ bit_",
-            "        tmask_ |= bit_",
-            "        log_.append((turn_, play_))",
-            "        trick_.append((i_, code_))",
-            "        if pos_ == 0:",
-            "            led_ = entry_suit_(i_, code_, 0, NO_SUIT_, trump_, number_, contract_)",
-            *track,
-            "        pos_ += 1",
-            "        if pos_ < size_:",
-            *stronger,
-            "            turn_ = seats_[pos_]",
-            "            continue",
-            f"        winner_ = {winner}",
-            "        cards_, names_ = zip(*trick_)",
-            *(f"        {line}" for line in next_trick_lines("(), False, -1")),
-            "        if not (any(hands_) if out_ < 0 else sum(hands_) - out_hand_):",
-            "            break",
-            *(f"        {line}" for line in per_trick),
-            "    w.hands, w.won, w.taken = tuple(hands_), tuple(won_), tuple(taken_)",
-            "    w.tricks, w.log = tuple(tricks_), tuple(log_)",
-            "    w.trick, w.faces, w.led_suit, w.turn = (), (), NO_SUIT_, winner_",
-            "    w.scores, w.lines = final_scores_(w)",
-            "    w.phase = OVER_",
+        return _PlayRules(_merged(*blocks, lines, key_lines), legal, announce, key, beat)
+
+    def _play_draw_lines(self, rules: _PlayRules) -> list[str]:
+        """The play loop's draw of the card ``i_`` (bit ``x_``, naming the suit ``d_``
+        where cards may name one; the action ``play_``), as :meth:`_play_on` draws: an index among the legal plays,
+        in card order, then the announcements available, an announcement drawn (or one
+        required) stopping the loop; where cards may name a suit, the plays of the cards
+        that may, from the decoder."""
+        pick = ["        r_ = int(draw() * mask_.bit_count())"]
+        if rules.announce:
+            avail = [line for when, must in rules.announce for line in (
+                f"        if {when}:", "            avail_ += 1",
+                *((f"            if {must}:", "                event_ = REQUIRED_",
+                   "                break") if must is not None else ()))]
+            out = ["        avail_ = 0", *avail, f"        mask_ = {rules.legal}",
+                   "        count_ = mask_.bit_count()", "        if not count_ + avail_:",
+                   "            raise stuck_(turn__, PLAY_, trick_number__)",
+                   "        r_ = int(draw() * (count_ + avail_))", "        if r_ >= count_:",
+                   "            event_ = ANNOUNCE_", "            break"]
+            pick = []
+        else:
+            out = [f"        mask_ = {rules.legal}", "        if not mask_:",
+                   "            raise stuck_(turn__, PLAY_, trick_number__)"]
+        pick += ["        for _ in range(r_):", "            mask_ &= mask_ - 1",
+                 "        x_ = mask_ & -mask_", "        i_ = x_.bit_length() - 1",
+                 *(["        d_ = NO_SUIT_"] if self._decl_choices else []),
+                 "        play_ = plain_cards_[i_]"]
+        if not self._decl_choices:
+            return out + pick
+        # each legal card is one play but where the cards of the mask may name a suit for
+        # what the declaration rules read (the key)
+        return [
+            *out,
+            f"        key_ = {rules.key}",
+            "        if mask_ & ~plain_by_key_.get(key_, 0):",
+            "            # the decoder may ask the declaration rules, which read ``w``",
+            "            w.turn, w.led_suit = turn__, led_suit__",
+            "            plays_, union_ = decoder_(w)(mask_, w)",
+            "            if union_ != mask_:  # a card names a suit (a plain play's bit is its card's)",
+            "                play_ = plays_[int(draw() * len(plays_))]",
+            "                i_, d_ = known_[id(play_)][3]",
+            "                x_ = 1 << i_",
+            "                mask_ = 0",
+            "            elif len(plain_by_key_) < CACHE_SIZE_:",
+            "                plain_by_key_[key_] = plain_by_key_.get(key_, 0) | mask_",
+            "        if mask_:",
+            *("    " + line for line in pick),
         ]
-        ns = dict(self.tables.ns)
-        ns.update(trick_order_=self.trick_order, stuck_=self._stuck, PLAY_=Phase.PLAY.value,  # type: ignore[attr-defined]
-                  plain_by_key_=self._plain_by_key,
-                  decoder_=self._decoder, known_=self._known, CACHE_SIZE_=_CACHE_SIZE,  # type: ignore[attr-defined]
-                  NO_SUIT_=NO_SUIT, plain_cards_=self._plain_cards,
-                  entry_suit_=self._entry_suit, best_=self._best, trick_record_=trick_record,
-                  final_scores_=self._final_scores, OVER_=Phase.OVER,
-                  strengths_=self.strengths, stronger_=self.stronger)  # type: ignore[attr-defined]
-        text = "\n".join(src) + "\n"
-        if not reads_in_time(text, _QUICK_STALE):
-            return None
-        code = compile(text, f"<{self.game.key}:quick_playout>", "exec")
-        exec(code, ns)  # noqa: S102  # generated from the game's legality rule
-        return ns["quick_playout"]  # type: ignore[no-any-return]
+
+    def _play_loop_text(self, step: S.Step, mirrored: frozenset[str]
+                        ) -> tuple[str, frozenset[str]]:
+        """The text of ``play_loop(w, draw)`` (see :meth:`_play_loop_fn`), and the fields
+        it keeps in local variables and sets (``mirrored``: those set in ``w`` too).
+
+        A card is drawn as :meth:`_play_on` draws (:meth:`_play_draw_lines`), the rules
+        written in the loop (:meth:`_play_reading`); what the card does is the play step's
+        effects, written by :meth:`~spec.engine._source.StepSource._effects` in the
+        loop's form (:class:`~spec.engine._source.FastPlay`): the fields in lists and
+        local variables, the strongest card so far known from the deck's strengths for
+        the trick (where they are a table), no list of actions.  The loop stops as the
+        deal ends, the rules void it, or an announcement is drawn (or required): ``w``
+        gets its fields back as tuples, and the announcement or the new deal goes to the
+        generic handlers, after which the caller plays on.  Each value the rules read is
+        read once, trick by trick or card by card, as it may change (see
+        :func:`when_read`); the rules' inputs (``seat``, ``hand``, ``position``, ``led``)
+        are bound card by card.
+
+        Raises:
+            NotInline: a rule reads what the loop keeps out of date, or an effect has no
+                form in it.
+        """
+        rules = self._play_reading()
+        turn = rules.lines
+        lists, local, card_sets, trick_sets = self._play_storage(step)
+        set_locals = local & (card_sets | trick_sets)
+        if self._decl_choices:  # the decoder's rules read ``w`` (the turn and suit led set)
+            mirrored |= set_locals - {"turn", "led_suit"}
+        mirrored |= state_reads("\n".join(turn)) & set_locals
+        read_at = when_read(turn, self.tables.ns, live=lists | (mirrored & card_sets),
+                            per_trick=trick_sets, stale=set_locals - mirrored)
+        ranked = self._strength_key is not None
+        fast = FastPlay(lists, local, mirrored, card_sets | trick_sets | lists, ranked,
+                        rules.beat, bool(self._decl_choices))
+        fast.pre = _Writer(self, "play_", fast)  # type: ignore[arg-type]
+        fast.pre.depth = 0
+        # as a trick ends, the values of the rules that change from trick to trick are read
+        # again, and those of the rest that the effects overwrote (the effects written
+        # once to learn which)
+        for again in (False, True):
+            out = _Writer(self, "play_", fast)  # type: ignore[arg-type]
+            out.depth = 2
+            out.bound = {line.split(" = ", 1)[0]: (line, 0) for line in turn}
+            self._effects(out, step.effects)  # type: ignore[attr-defined]
+            if not again:
+                clobbered = set(re.findall(r"^\s*(\w+) = ", "\n".join(out.lines), re.M))
+                fast.again = [line for line in turn if read_at[line] == TRICK or (
+                    read_at[line] == ONCE and line.split(" = ", 1)[0] in clobbered)]
+        body = [
+            *(["        if position and above_ is None:",
+               "            above_ = table_[1].get(top_)",
+               "            if above_ is None:",
+               "                above_ = stronger_(table_, top_)"] if rules.beat else []),
+            *(f"        {line}" for line in turn if read_at[line] == CARD),
+            *self._play_draw_lines(rules),
+            *out.lines,
+        ]
+        used = set(re.findall(r"[A-Za-z_]\w*", "\n".join(body)))
+        src = [
+            "def play_loop(w, draw):",
+            "    s = w",
+            *(f"    {f}__ = list(w.{f})" for f in sorted(lists)),
+            *(f"    w.{f} = {f}__" for f in sorted(lists)),
+            *(f"    {f}__ = w.{f}" for f in sorted(local)),
+            "    tmask_, size_ = 0, len(trick__)",
+            "    for c_, _d in trick__:",
+            "        tmask_ |= 1 << c_",
+            *(_RESUME if ranked else []),
+            *(["    above_ = None"] if rules.beat else []),
+            *(f"    {line}" for line in fast.pre.lines),
+            *(f"    {line}" for line in turn if read_at[line] != CARD),
+            "    while True:",
+            *(f"        {name} = {value}" for name, value in _INPUTS if name in used),
+            *body,
+            *(f"    w.{f} = tuple({f}__)" for f in sorted(lists)),
+            *(f"    w.{f} = {f}__" for f in sorted(set_locals)),
+            *self._play_loop_ends(bool(rules.announce)),
+        ]
+        return "\n".join(src) + "\n", set_locals
+
+    def _play_loop_ends(self, announce: bool) -> list[str]:
+        """The play loop's last lines, its fields written back: the deal scored, an
+        announcement made, or the deal, void, dealt again (see ``event_``)."""
+        return [
+            "    if event_ == DONE_:",
+            "        w.scores, w.lines = final_scores_(w)",
+            "        w.phase = OVER_",
+            *([
+                "    elif event_ == ANNOUNCE_:",
+                "        do_declare_(w, announcements_(w, announce_)[0][r_ - count_])",
+                "    elif event_ == REQUIRED_:",
+                "        required_ = announcements_(w, announce_)[1]",
+                "        do_declare_(w, required_[int(draw() * len(required_))])",
+            ] if announce else []),
+            *([
+                "    else:  # the rules void the deal: it is dealt again",
+                "        _when, steps_, rule_ = voids_[event_]",
+                "        fired_(w, rule_)",
+                "        redeal_(w, steps_, rule_.id)",
+            ] if self._voids else []),  # type: ignore[attr-defined]
+        ]
+
+
+@dataclass
+class _PlayRules:
+    """What the play loop reads of the rules card by card (see Playout._play_reading): the
+    statements that read their values, the legal mask, each announcement's condition and
+    the condition that requires it (None: none), the key of what the declaration rules
+    read, and whether the legality rule reads the cards that would beat the trick."""
+
+    lines: list[str]
+    legal: str
+    announce: list[tuple[str, str | None]]
+    key: str
+    beat: bool
+
+
+# the inputs of the play's rules, bound card by card where the loop reads them
+_INPUTS = (("seat", "turn__"), ("hand", "hands__[turn__]"), ("position", "size_"),
+           ("led", "led_suit__"))
+# the strongest card so far of a trick the loop begins in, from the deck's strengths
+_RESUME = [
+    "    if trick__:",
+    "        table_ = strengths_(led_suit__, trump__, trick_number__, contract__)",
+    "        top_, top_at_ = table_[0][trick__[0][0]], 0",
+    "        for k_, (c_, _d) in enumerate(trick__):",
+    "            if table_[0][c_] > top_:",
+    "                top_, top_at_ = table_[0][c_], k_",
+]
+# why the play loop stopped, for the code after it: the deal is over, an announcement was
+# drawn, one is required; a void deal is the index of its rule (0 and up)
+_DONE, _ANNOUNCE, _REQUIRED = -1, -2, -3
+
+
+def _gets(v: Any, into: set[str]) -> None:
+    """Adds to ``into`` the fields that the steps' values or effects ``v`` read."""
+    if isinstance(v, S.Get):
+        into.add(v.field)
+    elif isinstance(v, S.Stated):  # the rule reads the state as it reads it
+        _gets(v.given, into)
+    elif isinstance(v, tuple):
+        for x in v:
+            _gets(x, into)
+    elif is_dataclass(v) and not isinstance(v, type):
+        for f in fields(v):
+            _gets(getattr(v, f.name), into)
 
 
 ONCE, TRICK, CARD = "once", "trick", "card"
-# the quick play of the cards keeps the hands and the trick of the working copy live (lists
-# it changes in place), sets the trick's number and leader as each trick ends, and keeps
-# the rest of what a card changes in local variables until the play is over
-_QUICK_LIVE = frozenset({"hands", "trick"})
-_QUICK_PER_TRICK = frozenset({"trick_number", "leader"})
-_QUICK_STALE = frozenset({"turn", "led_suit", "won", "taken", "tricks", "log", "scores",
-                          "lines", "phase"})
-
-
-class NotInline(Exception):
-    """A rule reads what a generated play of the cards cannot give it as it runs: a field
-    it keeps in a local variable (stale in the working copy until the play is over), or
-    something of the state that is not a field.  The game plays by the generic handlers."""
-
-
-def next_trick_lines(face_down: str) -> list[str]:
-    """The statements (unindented) of a generated play of the cards that close a trick
-    whose winner (``winner_``), cards and named suits (``cards_``, ``names_``) are known:
-    the trick won, its record (``face_down``: the record's face-down flags, whether the
-    trick was turned up and who saw it, as source), and the next trick begun."""
-    return [
-        "won_[winner_] |= 1 << number_",
-        "taken_[winner_] |= tmask_",
-        "tricks_.append(trick_record_(number_, leader_, cards_, names_, winner_, seats_,"
-        f" {face_down}))",
-        "trick_.clear()",
-        "number_, leader_, turn_, pos_, tmask_ = number_ + 1, winner_, winner_, 0, 0",
-        "led_ = NO_SUIT_",
-        "w.trick_number, w.leader = number_, leader_",
-        "seats_ = order_[leader_]",
-        "size_ = len(seats_)",
-    ]
-
 
 def _needed(lines: list[str], expr: str) -> list[str]:
     """The statements ``name = expression`` of ``lines`` (in reading order) that ``expr``

@@ -1,6 +1,7 @@
 """The fast random playout plays the deal the per-action path plays, with the same draws,
-in test games whose auction or play of the cards takes the loops generated for richer
-rules (``spec/engine/_playout_rich.py``): a hand laid open after a trick (turnup_game),
+in test games whose auction takes the loop generated for richer rules
+(``spec/engine/_playout_rich.py``) or whose play of the cards judges more than the winner
+of a trick (the loop generated from the play step): a hand laid open after a trick (turnup_game),
 and the seats game with announcements required and optional in the auction and the play,
 a tracked value updated as a trick ends and a deal that value voids, among three seats or
 two (a defender dropped out)."""
@@ -124,7 +125,7 @@ def _misere(seed: int) -> State:
 @pytest.mark.parametrize("game", [ANNOUNCING, TURNUP], ids=lambda g: g.key)
 def test_the_game_takes_the_generated_loops(game: Game) -> None:
     engine = engine_for(game)
-    assert engine._rich_play is not None
+    assert engine._play_loop is not None
     assert (engine._rich_auction is not None) is (game is ANNOUNCING)
 
 
@@ -166,8 +167,7 @@ def test_the_generic_play_of_the_cards_plays_the_deal_the_per_action_path_plays(
     the same draws: the plays of each legal card, or of each suit a card may name, then
     the announcements."""
     engine = engine_for(game)
-    monkeypatch.setattr(engine, "_quick_play", None)
-    monkeypatch.setattr(engine, "_rich_play", None)
+    monkeypatch.setattr(engine, "_play_loop", None)
     for seed in SEEDS[:30]:
         states = _walk(new_deal(game, seed=seed), seed)
         end = _fields(states[-1])

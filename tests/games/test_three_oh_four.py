@@ -405,13 +405,14 @@ def CARD_POINTS_OF(mask: int) -> int:  # noqa: N802  # reads like the table it s
 def test_quick_tricks_with_the_indicator_aside_play_fast_as_action_by_action() -> None:
     """304 without its announcements in the play, face-down cards and rules judged as a
     trick ends has quick tricks, but its indicator lies aside until played from the table:
-    the richer generated loop plays those deals, with the per-action path's draws."""
+    the loop generated from the play step plays those deals, with the per-action path's
+    draws."""
     dropped = {R.SPOILT_DECLARED, R.CAPS_CLAIM, R.FACE_DOWN, R.CUT_REVEALS, R.REVEAL_AT_250,
                R.EXHAUSTED_TRIGGER, R.SPOILT_REDEAL, R.FACE_DOWN_NEVER_WINS, R.REDEAL_DEMANDED}
     plain = dsl.Game(name="304, plain tricks", key="t304_plain_tricks", ref_prefix="304", doc="",
                  rules=tuple(r for r in GAME.rules if r not in dropped))
     engine = engine_for(plain)
-    assert engine._quick_tricks and engine._set_aside and engine._rich_play is not None
+    assert engine._set_aside and engine._play_loop is not None
     from_table = 0
     for seed in range(80):
         rng, walked = random.Random(seed), new_deal(plain, seed=seed)
