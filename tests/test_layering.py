@@ -72,6 +72,32 @@ def test_back_ends_name_no_game(path: pathlib.Path) -> None:
     assert not named, f"{path.name} names the game {named[0]!r}"
 
 
+# Where a back end still names a kind of phase, and why; nowhere else may one.  The
+# engine, the documentation and the scenario's replay read the steps alone.  What is left
+# is the Z3 side's reading of the rules language's own phases, each stated per construct:
+# the situations' facts (the cards laid aside, the choice and its values, the defenders
+# out of the play, the talon exchange), the deal properties' choice, the auction unrolled
+# call by call, and the unroller's stages laid aside, first leader and defenders' choice.
+# A phase a game writes as steps of its own is read through its steps in every one.
+_PHASE_KINDS_NAMED = {
+    "verifier/_z3/encoding.py": 7,
+    "verifier/_prove/deal_properties.py": 1,
+    "verifier/_prove/unrolling.py": 1,
+    "verifier/_unrolled.py": 3,
+}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "spec" / "engine").rglob("*.py"))
+                         + sorted((ROOT / "verifier").rglob("*.py")) + sorted(EXTENSION.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_back_ends_name_a_kind_of_phase_only_where_listed(path: pathlib.Path) -> None:
+    """A back end reads the deal's steps; the few places that still read a kind of phase
+    are listed above, and the list only shrinks."""
+    named = len(re.findall(r"PhaseKind\.\w", path.read_text()))
+    assert named <= _PHASE_KINDS_NAMED.get(str(path.relative_to(ROOT)), 0), (
+        f"{path.name} names a kind of phase {named} times")
+
+
 def _module_name(path: pathlib.Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
