@@ -256,7 +256,9 @@ class Unrolled:
         # each step's actions as a model gives them, in the order of the steps
         self.replays: list[Replay] = []
         steps = self.game.steps
-        settled = next(i for i, step in enumerate(steps) if step.phase is None)
+        # the settling of the contract: the step of no phase that no rule opens
+        settled = next(i for i, step in enumerate(steps)
+                       if step.phase is None and step.opened_by is None)
         encoder = StepEncoder(self.enc, lambda _scope, st: {
             **self.status(1, st.tracked), Ctx.DECLARER: st["declarer"], Ctx.TRUMP: st["trump"]})
         st = Symbolic({"hands": held, "aside": laid, "declarer": self.declarer,
@@ -266,7 +268,7 @@ class Unrolled:
             if step.card is not None and encoder.runs_as_one(step):
                 st = self._card_run(encoder, step, st)
             elif step.card is not None:
-                st = self._card_turns(encoder, step, st)
+                st = self._card_turns(encoder, step, st, steps.index(step))
             elif step.actor is None:  # nobody acts: its entry, where it takes place
                 encoder.check_entry(step)
                 st = encoder.enter(step, st, encoder.takes_place(step, st))
@@ -304,20 +306,29 @@ class Unrolled:
         self.replays.append(replay)
         return st
 
-    def _card_turns(self, encoder: StepEncoder, step: Step, st: Symbolic) -> Symbolic:
-        """A step whose action is a card of the actor's hand, action by action, where the
-        step takes place: as many actions as the deck has cards, each taking place while
-        the step goes on.  As each action takes its card from the hands
-        (:meth:`~verifier._z3.steps.StepEncoder.check_turns`), no deal has more.  Each
-        action's liveness and card are kept in ``self.turns`` under the step's phase, for
-        the scenario's replay."""
+    def _card_turns(self, encoder: StepEncoder, step: Step, st: Symbolic, index: int
+                    ) -> Symbolic:
+        """A step whose action is a card of the actor's hand (the ``index``-th of the
+        deal's steps), action by action, where the step takes place: each action taking
+        place while the step goes on, as many as the hands may hold cards as it begins.
+        As each action takes its card from the hands
+        (:meth:`~verifier._z3.steps.StepEncoder.check_turns`), no deal has more: a card
+        each of the deck where Z3 proves that no two hands hold the same card then, else
+        a card each of every hand's deck.  Each action's liveness and card are kept in
+        ``self.turns`` under the step's phase, for the scenario's replay."""
         enc = self.enc
         takes = encoder.takes_place(step, st)
         live = enc.bool(True) if takes is None else takes
         st = encoder.enter(step, st, takes)
         turns = self.turns.setdefault(step.phase or step.name, [])
-        tag = "".join(c if c.isalnum() else "_" for c in step.name)
-        for i in range(len(self.game.deck)):
+        tag = f"step{index}"  # the step's place, which no other step has
+        hands = st["hands"]
+        s = self.solving.solver()
+        s.add(*self.facts, z3.Or(*[hands[a] & hands[b] != 0 for a in range(self.n)
+                                   for b in range(a + 1, self.n)]))
+        # Z3's unknown is no proof: the larger bound stands
+        most = len(self.game.deck) * (1 if s.check() == z3.unsat else self.n)
+        for i in range(most):
             card = enc.cards_var(f"{step.card}_{tag}_{i}")
             turns.append((step, live, card))
             st, facts, live = encoder.card_turn(step, st, card, live)

@@ -111,7 +111,8 @@ class Unrolling(ConstructVisitor[str]):
         at which nobody acts (its entry)."""
         game = self.game
         steps = [s for s in own_steps(game) if game.rule(s.opened_by).body is b] if game else []  # type: ignore[arg-type]
-        if not steps or not all(map(_unrolls, steps)):
+        # the unroller reads the steps between the settling of the contract and the play
+        if b.before_contract or not steps or not all(map(_unrolls, steps)):
             raise UnsupportedNodeError(b, "the scenario unroller",
                                        f"the steps of the phase {b.kind!r}")
         return "unrolled from its steps, action by action"

@@ -23,7 +23,7 @@ import z3
 from pass_game import GAME, PassCards
 from rounds_game import GAME as ROUNDS
 
-from spec.dsl import Claim, Rule, Scope, contract, declarer, trump
+from spec.dsl import Claim, Rule, Scope, contract, dealer, declarer, trump
 from spec.dsl import _steps as S
 from spec.dsl._constructs import PhaseConstruct
 from spec.dsl._nodes import NO_SUIT
@@ -116,22 +116,25 @@ def test_the_properties_of_the_play_hold_and_those_of_the_outcome_are_not_proved
             assert "the outcome situation assumes them" in r.detail
 
 
-def _unrolled_deal(state, *, passes=None, play: bool = True):  # type: ignore[no-untyped-def]
+def _unrolled_deal(state, *, passes=None, play: bool = True, game=GAME):  # type: ignore[no-untyped-def]
     """The unrolled deal of ``state``'s dealer, its solver holding the deal, the contract,
-    the cards passed (``passes``: by default the engine's, in order) and, with ``play``,
-    every card played as the engine dealt, settled and played them."""
-    u = Unrolled(GAME, Solving(rlimit=DEFAULT_RLIMIT), state.dealer)
+    the cards passed (``passes``: by default the engine's, in order, phase after phase)
+    and, with ``play``, every card played as the engine dealt, settled and played them."""
+    u = Unrolled(game, Solving(rlimit=DEFAULT_RLIMIT), state.dealer)
     enc, s = u.enc, u.solving.solver()
     s.add(*u.facts)
     for i, owner in enumerate(u.owners.owner):
         s.add(owner == next(k for k, h in enumerate(state.dealt) if h >> i & 1))
     s.add(u.declarer == state.declarer, u.contract == state.contract)
     if passes is None:
-        passes = [GAME.deck.index(a.card) for _s, a in state.log if isinstance(a, Lay)]
-    turns = u.turns["pass"]
-    assert len(turns) == len(GAME.deck)  # one per card: no deal has more
-    for k, (_step, live, card) in enumerate(turns):
-        s.add(z3.And(live, card == enc.bv(1 << passes[k])) if k < len(passes) else z3.Not(live))
+        passes = [game.deck.index(a.card) for _s, a in state.log if isinstance(a, Lay)]
+    for turns in u.turns.values():
+        # one per card, or per card of every hand where Z3 does not prove the hands hold
+        # each card once as the step begins: no deal has more
+        assert len(turns) in (len(game.deck), game.players * len(game.deck))
+        for k, (_step, live, card) in enumerate(turns):
+            s.add(z3.And(live, card == enc.bv(1 << passes[k])) if k < 12 else z3.Not(live))
+        passes = passes[12:]
     if play:
         for k, t in enumerate(state.tricks):
             s.add(*[u.cards[k][seat] == enc.bv(1 << c) for seat, c in zip(t.seats, t.cards)])
@@ -150,12 +153,62 @@ def test_a_deal_the_engine_played_is_a_model_of_the_unrolled_pass(seed: int) -> 
     state = play_deal(GAME, seed=seed)
     assert state.contract >= 0
     u, s = _unrolled_deal(state)
+    assert len(u.turns["pass"]) == len(GAME.deck)  # the hands as dealt hold each card once
     assert s.check() == z3.sat
     _hands, actions = _decode(u, s.model(), [])
     assert [a for a in actions if isinstance(a, Lay)] == [
         a for _s, a in state.log if isinstance(a, Lay)]
     assert [a for a in actions if isinstance(a, Play)] == [
         a for _s, a in state.log if isinstance(a, Play)]
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _PassAgain(PassCards):
+    """A second pass, its steps named as the first's."""
+
+    kind: ClassVar[str] = "pass again"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _PassEarly(PassCards):
+    """The pass made before the auction."""
+
+    kind: ClassVar[str] = "early pass"
+    before_contract: ClassVar[bool] = True
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _DeclarerPasses(PassCards):
+    """The declarer passes every card of the pass, whoever's turn it is."""
+
+    kind: ClassVar[str] = "declarer passes"
+
+    def steps(self, w: Any, phase: Any) -> tuple[S.Step, ...]:
+        passing, taking = PassCards.steps(self, w, phase)
+        return dataclasses.replace(passing, actor=S.Get("declarer")), taking
+
+
+@pytest.mark.slow
+def test_a_second_pass_named_as_the_first_is_unrolled_on_its_own() -> None:
+    # each step's actions have variables of their own, whatever the steps are called
+    game = _plus(GAME, Rule(id="pass.again", text="Then each passes three more to his left.",
+                            source=GAME.rules[-1].source, body=_PassAgain(first=declarer)))
+    assert [s.name for s in game.steps].count("pass") == 2 and unsupported(game) == ""
+    state = play_deal(game, seed=1)
+    assert sum(isinstance(a, Lay) for _s, a in state.log) == 24
+    u, s = _unrolled_deal(state, game=game)
+    first, second = ({str(c) for _s, _l, c in u.turns[k]} for k in ("pass", "pass again"))
+    assert not first & second
+    assert s.check() == z3.sat
+
+
+def test_the_scenarios_do_not_unroll_a_pass_before_the_contract_or_by_another_seat() -> None:
+    # the unroller reads the steps after the contract, each card from the hand of the
+    # seat to act, as the engine takes it
+    early = _with(GAME, "pass.cards", _PassEarly(first=dealer))
+    assert unsupported(early).endswith("(it has the steps of the phase 'early pass')")
+    other = _with(GAME, "pass.cards", _DeclarerPasses(first=declarer))
+    assert unsupported(other).endswith("(it has the steps of the phase 'declarer passes')")
 
 
 def test_a_pass_the_rules_do_not_allow_is_no_model() -> None:

@@ -423,13 +423,13 @@ class StepEncoder:
         of the actor's hand, it ends by a condition on the state, and no effect of an
         action passes to another step or ends the deal (the caller reads the steps in
         order)."""
-        if step.card is None or step.actor is None or step.ends is None or step.options:
+        if step.card is None or step.actor != S.Get("turn") or step.ends is None or step.options:
             raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: not a step "
-                                       "whose action is a card of the actor's hand, ending by "
-                                       "a condition")
+                                       "whose action is a card of the hand of the seat to act, "
+                                       "ending by a condition")
         StepEncoder.check_entry(step, step.effects)
         # each action takes its card from the hands, and nothing gives a hand a card: a
-        # deal has no more actions than cards
+        # deal has no more actions than the hands hold cards as the step begins
         takes = S.Set("hands", S.Less(S.Get("hands"), S.Only(step.actor, S.Acted())))
         before = step.effects[:step.effects.index(takes)] if takes in step.effects else None
         gives = [e for e in _flat(step.effects) if isinstance(e, S.Set) and e.field == "hands"
@@ -465,7 +465,7 @@ class StepEncoder:
         """A run of cards is encoded as one set only where that is the same."""
         ends = step.ends
         ok = (isinstance(ends, S.AtLeast) and isinstance(ends.a, S.Count)
-              and isinstance(ends.b, S.Lit) and step.actor is not None)
+              and isinstance(ends.b, S.Lit) and step.actor == S.Get("turn"))
         for e in step.effects:
             if isinstance(e, S.Set):
                 ok = ok and isinstance(e.value, S.Joined | S.Less) and isinstance(e.value.a, S.Get) \

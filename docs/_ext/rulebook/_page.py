@@ -41,7 +41,9 @@ from ._names import bid_text, no_trump_name
 from ._results import GameResults
 
 # each back end's answer to "how do you read this rule?", shown beside it
-_READINGS = (("the engine", EngineReading()), ("Z3", Z3Reading()), ("scenarios", Unrolling()))
+def _readings(game: Any) -> tuple[tuple[str, Any], ...]:
+    """Each back end's reader of the rules of ``game``."""
+    return (("the engine", EngineReading()), ("Z3", Z3Reading()), ("scenarios", Unrolling(game)))
 
 __all__ = ["game_page", "sources_page", "assumptions_page", "games_table", "esc",
            "rule_sections"]
@@ -578,7 +580,7 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
     if part is not None:  # (a variant's rule is part of the variant's program)
         details.append(f":Deal program: {esc(part)}")
     details.append(":Read by: " + "; ".join(
-        f"{name}: {esc(_reading(reading, rule))}" for name, reading in _READINGS))
+        f"{name}: {esc(_reading(reading, rule))}" for name, reading in _readings(game)))
     if anchored:
         covering = page.covering(rule.id)
         details.append(":Covered by: " + ("; ".join(f":prop:`{r['id']}` ({_verdict(r)})"
