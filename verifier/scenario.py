@@ -112,7 +112,7 @@ class Unrolling(ConstructVisitor[str]):
         game = self.game
         steps = [s for s in own_steps(game) if game.rule(s.opened_by).body is b] if game else []  # type: ignore[arg-type]
         # the unroller reads the steps between the settling of the contract and the play
-        if b.before_contract or not steps or not all(map(_unrolls, steps)):
+        if b.before_contract or not steps or not all(map(StepEncoder.unrolls_alone, steps)):
             raise UnsupportedNodeError(b, "the scenario unroller",
                                        f"the steps of the phase {b.kind!r}")
         return "unrolled from its steps, action by action"
@@ -160,16 +160,6 @@ class Unrolling(ConstructVisitor[str]):
     visit_Shuffle = visit_GatherAndCut = visit_DealerRotation = visit_GameTarget = _session
     visit_AfterGame = visit_GameBonus = visit_Rubber = visit_RubberSettlement = _session
     visit_MatchOf = visit_MatchTarget = visit_MatchLength = _session
-
-
-def _unrolls(step: Any) -> bool:
-    """Whether the unroller reads ``step``: action by action where its action is a card of
-    the actor's hand, by its entry where nobody acts."""
-    try:
-        StepEncoder.check_turns(step) if step.actor is not None else StepEncoder.check_entry(step)
-    except UnsupportedNodeError:
-        return False
-    return True
 
 
 def unsupported(game: Game) -> str:

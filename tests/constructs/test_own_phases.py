@@ -212,8 +212,8 @@ def test_the_scenarios_do_not_unroll_a_pass_before_the_contract_or_by_another_se
 
 
 def test_a_pass_the_rules_do_not_allow_is_no_model() -> None:
-    # the same cards passed in another order hand each seat other cards: the engine's play
-    # is then not a play of the hands the pass leaves (and a card passed twice, none)
+    # the same cards passed in another order: each seat would pass cards it does not hold;
+    # and a card passed twice, which leaves its hand with the first pass
     state = play_deal(GAME, seed=1)
     passes = [GAME.deck.index(a.card) for _s, a in state.log if isinstance(a, Lay)]
     assert _unrolled_deal(state, passes=passes[3:] + passes[:3])[1].check() == z3.unsat

@@ -453,6 +453,17 @@ class StepEncoder:
                 raise UnsupportedNodeError(step, _BACKEND, f"the step {step.name!r}: an effect "
                                            "that passes to another step or judges the rules")
 
+    @staticmethod
+    def unrolls_alone(step: S.Step) -> bool:
+        """Whether a step is read from its own values alone: action by action where its
+        action is a card of the hand of the seat to act (:meth:`check_turns`), by its entry
+        where nobody acts (:meth:`check_entry`)."""
+        try:
+            (StepEncoder.check_turns if step.actor is not None else StepEncoder.check_entry)(step)
+        except UnsupportedNodeError:
+            return False
+        return True
+
     def runs_as_one(self, step: S.Step) -> bool:
         """Whether :meth:`card_run` encodes the run of ``step``'s cards as one set."""
         try:
