@@ -253,5 +253,32 @@ class Probes(CompiledRules):
                      for p, (c, d) in enumerate(zip(cards, named))]
         return strengths.index(max(strengths))
 
+    def first_leader(self, s: State) -> int:
+        """The seat that leads to the first trick of ``s``'s deal, by the rules of the first
+        lead, past the seats out of the play (``s``: a state with its contract and
+        declarer)."""
+        fn = self.__dict__.get("_first_leader")
+        if fn is None:
+            fn = self._first_leader = self._fn(self.envs.first_lead, D.first_leader(self.game),
+                                               "first_leader")
+        return self.seats_among(int(fn(s)), s.absent)[0]  # type: ignore[attr-defined, no-any-return]
+
+    def strength_table(self, led: int, trump: int, number: int, contract: int
+                       ) -> tuple[Any, ...] | None:
+        """The strength of every card of the deck played to a trick of this led suit, trumps,
+        number and contract, named no suit; None where the rules make a card's strength
+        read its place in the trick or a suit named for it."""
+        if self._strength_key is None:
+            return None
+        return self.strengths(led, trump, number, contract)[0]  # type: ignore[attr-defined, no-any-return]
+
+    def card_points(self, contract: int) -> tuple[int, ...]:
+        """What each card of the deck adds to a trick's worth under ``contract``: its
+        points, in a game that counts card points; 0 where a trick's worth reads only the
+        trick (what :meth:`trick_points` gives a trick with no card in it)."""
+        empty = self.trick_points(contract, TrickRecord(1, 0, (), (), 0))
+        return tuple(self.trick_points(contract, TrickRecord(1, 0, (c,), (NO_SUIT,), 0)) - empty
+                     for c in range(len(self.game.deck)))
+
     def bid_key(self, bid: Bid) -> int:
         return self.game.bid_keys[self.ladder.index(bid)]

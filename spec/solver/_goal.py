@@ -1,0 +1,148 @@
+"""What the declaring side plays for: its seats, what it counts, and which counts it wants.
+
+Everything here is read from the rules through the engine: the partnerships of the table (or
+the declarers and the partner the deal made, where the contract decides the sides), the
+points rules (a trick's worth, or its cards' points) and the scoring rules, which say
+whether the declaring side wants more points, fewer (a misère), or a count within bounds
+(Piccolo's one trick exactly).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spec.engine import Engine, State
+from spec.errors import NotationError
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What the declaring side plays for in one contract.
+
+    ``sign`` is +1 where the side's score grows with its points and -1 where it shrinks
+    (a misère: the fewer tricks the better).  Where neither holds, the side wants its points
+    between ``low`` and ``high`` (both given), and the value of a position is 1 where it
+    gets there under perfect play and 0 where it does not.
+    """
+
+    sign: int = 1
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def bounded(self) -> bool:
+        """The side wants a count between bounds: the value is made (1) or not (0)."""
+        return self.low is not None
+
+    def describe(self, unit: str) -> str:
+        if self.bounded:
+            if self.low == self.high:
+                return f"exactly {self.low} {unit}"
+            return f"{self.low} to {self.high} {unit}"
+        return f"as many {unit} as it can" if self.sign > 0 else f"as few {unit} as it can"
+
+
+def side_of(eng: Engine, s: State) -> int:
+    """The seats of the declaring side (a bit per seat): the declarer's partnership where
+    the table has partnerships, else the declarers and the declarer's partner.
+
+    Where several declarers each play alone for a goal of his own (two misères), the
+    side is the state's declarer alone, and every other seat plays against him: his value
+    is what he makes whatever the others do.
+
+    Raises:
+        NotationError: the state has no declarer.
+    """
+    if s.declarer < 0:
+        raise NotationError("the position has no declarer: the solver reads the play of the "
+                            "cards, after the auction")
+    table = eng.game.table
+    if table.partnerships:
+        for team in table.partnerships:
+            if s.declarer in team:
+                return sum(1 << k for k in team)
+        return 1 << s.declarer
+    mask = s.declarers | (1 << s.declarer)
+    if s.partner >= 0:
+        mask |= 1 << s.partner
+    if s.partner in (-1, s.declarer) and mask.bit_count() > 1:
+        # several declarers, each playing alone for his own goal: the side is the
+        # declarer's alone, and every other seat plays against him (what he can make
+        # whatever the others do)
+        return 1 << s.declarer
+    return mask
+
+
+def in_play(eng: Engine, s: State) -> int:
+    """How many seats play to each trick: neither out of the play nor sitting it out."""
+    return sum(1 for k in range(eng.n) if not s.absent >> k & 1 and k != s.out)
+
+
+def tricks_of(eng: Engine, s: State) -> int:
+    """The tricks of ``s``'s deal: those played and those its cards still make."""
+    held = sum(h.bit_count() for k, h in enumerate(s.hands)
+               if not s.absent >> k & 1 and k != s.out)
+    held += sum(a.bit_count() for a in s.aside)
+    return s.trick_number - 1 + (held + len(s.trick)) // max(1, in_play(eng, s))
+
+
+def points_unit(eng: Engine) -> str:
+    """What the side's points count: tricks, or card points."""
+    return "points" if any(eng.card_points(0)) else "tricks"
+
+
+def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
+    """What the declaring side of ``s`` plays for, from the declarer's score for each count
+    it could end with (``tricks``: the tricks of the whole deal).
+
+    The declarer's score is read for each number of tricks the side could win (in a game
+    that counts card points, for none, and for every trick but one of the cheapest cards):
+    growing, the side wants more; shrinking,
+    fewer; else it wants the counts that score best, which must be one run of counts.
+
+    Raises:
+        NotationError: the best counts are not one run (no single goal to solve for).
+    """
+    opp = next((k for k in range(eng.n) if not side >> k & 1 and not s.absent >> k & 1
+                and k != s.out), -1)
+    if opp < 0 or tricks <= 0:
+        return Goal()
+    points = eng.card_points(s.contract)
+    card_points = any(points)
+    everything = (1 << len(eng.game.deck)) - 1
+    # in a game that counts card points, the side's most is every card but one trick of
+    # the cheapest (all the tricks may score otherwise: a slam not claimed, say)
+    seats = in_play(eng, s)
+    cheapest = sum(1 << c for c in sorted(range(len(points)), key=points.__getitem__)[:seats])
+    extra = _sides(s)
+
+    def score(won: int) -> int:
+        winners = [s.declarer] * won + [opp] * (tricks - won)
+        taken = None
+        if card_points:
+            taken = [0] * eng.n
+            taken[opp] = cheapest if won else everything
+            taken[s.declarer] = everything & ~cheapest if won else 0
+        scores = eng.score_outcome(contract=s.contract, declarer=s.declarer, winners=winners,
+                                   dealer=s.dealer, taken=taken, trump=s.trump,
+                                   dealt=s.dealt, turn_up=s.turn_up, idle=s.idle,
+                                   dropped=s.dropped, guest=s.guest, **extra)
+        return scores[s.declarer]
+
+    counts = (0, tricks - 1) if card_points else tuple(range(tricks + 1))
+    scores = [score(k) for k in counts]
+    if all(a <= b for a, b in zip(scores, scores[1:])):
+        return Goal(1)
+    if all(a >= b for a, b in zip(scores, scores[1:])):
+        return Goal(-1)
+    best = max(scores)
+    tops = [k for k, sc in zip(counts, scores) if sc == best]
+    if tops != list(range(tops[0], tops[-1] + 1)):
+        raise NotationError(f"the declarer scores best with {tops} tricks: no one run of "
+                            "counts to solve for")
+    return Goal(0, tops[0], tops[-1])
+
+
+def _sides(s: State) -> dict[str, Any]:
+    return {"partner": s.partner if s.partner >= 0 else None,
+            "declarers": [k for k in range(len(s.hands)) if s.declarers >> k & 1] or None}

@@ -1,0 +1,363 @@
+"""The search: alpha-beta on the declaring side's goal, over the engine's own positions.
+
+Each position is the engine's state; each move is an action the engine gives as legal and
+applies (the cards of the play step, announcements where no card may be played).  The value
+of a position is what the declaring side ends with under perfect play by every seat: its
+points (tricks, or card points), signed by its goal (:class:`~spec.solver._goal.Goal`), or,
+for a goal between bounds, 1 where it gets there and 0 where it does not.
+
+A table keeps, for positions at the start of a trick, bounds on the value still to come
+(the points to be taken from there on), keyed by every field of the state the play of the
+cards changes (never the records of what happened: the log, the tricks, who won which) with
+the cards reduced to their ranks among the cards still to be played where the rules allow it
+(:mod:`spec.solver._ranks`).  Moves are tried in a fixed order: the best move the table
+remembers, then cards that win the trick (the cheapest first) where the side is not winning
+it, and low cards otherwise; of two equivalent cards of one hand only one is tried.
+
+The value is exact or unknown: a search that has spent its budget of nodes stops with no
+value, and the table holds only bounds from subtrees searched to the end.
+"""
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import fields
+from typing import Any
+
+from spec.dsl import _constructs as K
+from spec.dsl import _nodes as N
+from spec.dsl import _steps as S
+from spec.engine import Action, Engine, Play, State
+from spec.engine._state import Phase, TrickRecord
+from spec.solver._goal import Goal, tricks_of
+from spec.solver._ranks import Ranks
+
+# the fields that only record what happened: never read by the play of the cards (checked
+# for the records of tricks won, below), so never part of a position's key
+_RECORDS = frozenset({"engine", "log", "fired", "tricks", "won", "taken", "scores", "lines",
+                      "seed", "redeals", "thrown_in", "calls", "chosen"})
+# what the play's judgements of the deal's status may change beyond the fields they set
+_JUDGED = frozenset({"phase", "hands", "aside", "laid_open", "void", "folded", "absent",
+                     "dropped", "out", "tracked"})
+# the rules' expressions that read the tricks won so far
+_HISTORY = (N.Taken, N.TricksWon, N.WonTrick, N.PointsWon, N.PlayedTo, N.LedTo, N.LeaderOf,
+            N.WinnerOf, N.ScoreOf, N.Awarded)
+# the constructs read only once a deal is over (or never in a deal)
+_AFTER = (K.ScoreRule, K.TrickScores, K.GameTarget, K.AfterGame, K.GameBonus, K.Rubber,
+          K.RubberSettlement, K.Pot, K.MatchOf, K.MatchTarget, K.MatchLength, K.TrickValue,
+          K.CardPoints, K.Claim)
+
+
+class Exhausted(Exception):
+    """The search has spent its budget of nodes."""
+
+
+def changed_fields(game: Any) -> frozenset[str]:
+    """The fields of the state the play of the cards may change: those its step sets, and
+    those its judgements may, and the tricks won where a rule read before the end of the
+    deal reads them."""
+    out: set[str] = set()
+    for step in game.steps:
+        if step.phase == Phase.PLAY.value:
+            _written(step.enter, out)
+            _written(step.effects, out)
+    out -= _RECORDS
+    if any(_reads_history(rule.body) for rule in game.rules if not isinstance(rule.body, _AFTER)):
+        out |= {"won", "taken"}
+    return frozenset(out)
+
+
+def _written(effects: Iterable[Any], out: set[str]) -> None:
+    for e in effects:
+        if isinstance(e, S.Set):
+            out.add(e.field)
+        elif isinstance(e, S.When):
+            _written(e.then, out)
+            _written(e.orelse, out)
+        elif isinstance(e, (S.Track, S.Updates)):
+            out.add("tracked")
+        elif isinstance(e, (S.Judge, S.Over)):
+            out |= _JUDGED
+
+
+def _reads_history(body: Any) -> bool:
+    """Whether a rule's body holds an expression that reads the tricks won so far."""
+    seen: set[int] = set()
+    todo = [body]
+    while todo:
+        o = todo.pop()
+        if id(o) in seen or isinstance(o, (str, int, float, bool, type(None), type)):
+            continue
+        seen.add(id(o))
+        if isinstance(o, _HISTORY):
+            return True
+        if isinstance(o, (tuple, list, frozenset, set)):
+            todo.extend(o)
+        elif isinstance(o, dict):
+            todo.extend(o.values())
+        elif hasattr(o, "__dataclass_fields__"):
+            todo.extend(getattr(o, f.name) for f in fields(o))
+        elif hasattr(o, "__dict__"):
+            todo.extend(vars(o).values())
+        elif hasattr(o, "__slots__"):
+            todo.extend(getattr(o, a) for k in type(o).__mro__ for a in getattr(k, "__slots__", ())
+                        if hasattr(o, a))
+    return False
+
+
+class Search:
+    """One search: a root's side, goal and table, shared by every question asked of
+    positions of that play (the root, each card's value)."""
+
+    def __init__(self, eng: Engine, root: State, side: int, goal: Goal, keyed: frozenset[str],
+                 budget: int, limit: int) -> None:
+        self.eng = eng
+        self.side = side
+        self.goal = goal
+        self.budget = budget
+        self.limit = limit
+        self.nodes = 0
+        self.table: dict[Any, tuple[int, int, Action | None]] = {}
+        self.history: dict[tuple[int, Action], int] = {}
+        self.phase = root.phase
+        self.last = tricks_of(eng, root)
+        self.ranks = Ranks(eng, root.trump, root.contract, root.trick_number, self.last)
+        names = sorted(keyed - ({"hands", "aside"} if self.ranks.ok else set()))
+        self._fields: Callable[[State], Any] = operator.attrgetter(*names)
+        self._points = tuple(range(eng.n))
+        self._sign = goal.sign if not goal.bounded else 0
+        self._tables: dict[tuple[int, int, int], Any] = {}
+        self.card_points = any(self.ranks.points)
+
+    # -- values ---------------------------------------------------------------------------
+    def points(self, s: State) -> int:
+        """The declaring side's points so far: its card points, in a game that counts them,
+        else its tricks."""
+        side = self.side
+        if self.card_points:
+            pts = self.eng.points
+            return sum(pts(s, k) for k in self._points if side >> k & 1)
+        won = s.won
+        return sum(won[k].bit_count() for k in self._points if side >> k & 1)
+
+    def utility(self, p: int) -> int:
+        """The value of a deal over with the side on ``p`` points."""
+        g = self.goal
+        if g.bounded:
+            return int(g.low <= p <= g.high)  # type: ignore[operator]
+        return g.sign * p
+
+    def future(self, s: State) -> tuple[int, int]:
+        """Bounds on the points still to come in ``s`` (what the tricks to play and their
+        cards can be worth), or None where the rules give some card or trick a negative
+        worth."""
+        eng = self.eng
+        held = 0
+        for h in s.hands:
+            held |= h
+        for a in s.aside:
+            held |= a
+        for c, _d in s.trick:
+            held |= 1 << c
+        pts = self.ranks.points
+        card = sum(pts[c] for c in range(len(pts)) if held >> c & 1)
+        tricks = range(s.trick_number, self.last + 1)
+        if not self.card_points:
+            return 0, len(tricks)
+        trick = sum(eng.trick_points(s.contract, TrickRecord(k, 0, (), (), 0)) for k in tricks)
+        if min(pts) < 0 or trick < 0:
+            raise ValueError("negative worth")
+        return 0, card + trick
+
+    # -- the search -----------------------------------------------------------------------
+    def value(self, s: State) -> int:
+        """The value of ``s`` (see the module's docstring).
+
+        Raises:
+            Exhausted: the budget of nodes is spent.
+        """
+        if s.phase is not self.phase:
+            return self.utility(self.points(s))
+        p = self.points(s)
+        if self.goal.bounded:
+            return self.ab(s, 0, 1, p, self._winning(s))
+        try:
+            lo_f, hi_f = self.future(s)
+        except ValueError:
+            return self.ab(s, -(1 << 30), 1 << 30, p, self._winning(s))
+        sign = self._sign
+        lo, hi = sorted((sign * (p + lo_f), sign * (p + hi_f)))
+        while lo < hi:
+            t = (lo + hi + 1) // 2
+            r = self.ab(s, t - 1, t, p, self._winning(s))
+            if r >= t:
+                lo = r
+            else:
+                hi = r
+        return lo
+
+    def _winning(self, s: State) -> int:
+        """The seat winning the trick under way so far (-1: none is under way)."""
+        if not s.trick:
+            return -1
+        seats = self.eng.seats_among(s.leader, s.absent)
+        best = 0
+        for k in range(1, len(s.trick)):
+            c = s.trick[k][0]
+            if self.eng.beating(s.trick[:k], 1 << c, s.led_suit, s.trump, s.trick_number,
+                                s.contract):
+                best = k
+        return seats[best]
+
+    def key(self, s: State, p: int) -> Any:
+        ranks = self.ranks
+        k = self._fields(s)
+        if ranks.ok:
+            k = (k, ranks.reduced((*s.hands, *s.aside)))
+        if self.goal.bounded:
+            k = (k, min(p, self.goal.high + 1))  # type: ignore[operator]
+        return k
+
+    def ab(self, s: State, alpha: int, beta: int, p: int, winning: int) -> int:
+        """The value of ``s``, fail-soft within (alpha, beta): at most alpha where the true
+        value is, at least beta where it is, else exact."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise Exhausted
+        if s.phase is not self.phase:
+            return self.utility(p)
+        goal = self.goal
+        if goal.bounded and p > goal.high:  # type: ignore[operator]
+            return 0
+        key = None
+        best_move = None
+        base = self._sign * p
+        if not s.trick:
+            key = self.key(s, p)
+            hit = self.table.get(key)
+            if hit is not None:
+                lo, hi, best_move = hit
+                lo += base
+                hi += base
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
+        eng = self.eng
+        window = (alpha, beta)
+        maxing = self.side >> s.turn & 1
+        best = -(1 << 30) if maxing else 1 << 30
+        best_act = None
+        apply = eng.apply
+        number = s.trick_number
+        for a in self.moves(s, winning, best_move):
+            t = apply(s, a)
+            if t.trick_number != number or t.phase is not s.phase:
+                v = self.ab(t, alpha, beta, self.points(t), -1)
+            else:
+                w = winning
+                if w < 0:
+                    w = s.turn
+                elif type(a) is Play and len(t.trick) > len(s.trick) and eng.beating(
+                        s.trick, 1 << t.trick[-1][0], s.led_suit, s.trump, number, s.contract):
+                    w = s.turn
+                v = self.ab(t, alpha, beta, p, w)
+            if maxing:
+                if v > best:
+                    best, best_act = v, a
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_act = v, a
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                h = (s.turn, a)
+                self.history[h] = self.history.get(h, 0) + 1
+                break
+        if key is not None:
+            self.store(key, best - base, *window, best, best_act)
+        return best
+
+    def store(self, key: Any, rel: int, alpha: int, beta: int, best: int,
+              act: Action | None) -> None:
+        old = self.table.get(key)
+        lo, hi = (old[0], old[1]) if old is not None else (-(1 << 30), 1 << 30)
+        if best <= alpha:
+            hi = min(hi, rel)
+        elif best >= beta:
+            lo = max(lo, rel)
+        else:
+            lo = hi = rel
+        if old is None and len(self.table) >= self.limit:
+            self.table.clear()
+        self.table[key] = (lo, hi, act)
+
+    # -- moves ----------------------------------------------------------------------------
+    def moves(self, s: State, winning: int, first: Action | None) -> list[Action]:
+        """The moves of ``s`` to try, in order: plays where any card may be played (else
+        every action), one of each set of equivalent cards."""
+        acts = self.eng.legal_actions(s)
+        plays = [a for a in acts if type(a) is Play]
+        if not plays:
+            return list(acts)
+        deck_index = self.eng.game.deck.index
+        cards = [(deck_index(a.card), a) for a in plays]
+        ranks = self.ranks
+        if ranks.ok and len(cards) > 1:
+            cards = self._one_of_each(s, cards)
+        order = self._order(s, cards, winning)
+        if first is not None and first in order:
+            order.remove(first)
+            order.insert(0, first)
+        return order
+
+    def _one_of_each(self, s: State, cards: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
+        remaining = 0
+        for h in s.hands:
+            remaining |= h
+        for a in s.aside:
+            remaining |= a
+        for c, _d in s.trick:
+            remaining |= 1 << c
+        ranks = self.ranks
+        keep: list[tuple[int, Action]] = []
+        for c, a in sorted(cards, key=lambda ca: (ranks.suit[ca[0]], ranks.order[ranks.suit[ca[0]]].index(ca[0]))):
+            if keep and type(a) is Play and a.names is None and ranks.twins(keep[-1][0], c, remaining):
+                continue
+            keep.append((c, a))
+        return keep
+
+    def _order(self, s: State, cards: list[tuple[int, Action]], winning: int) -> list[Action]:
+        eng = self.eng
+        led = s.led_suit
+        table = self._strength(led if s.trick else -1, s.trump, s.trick_number, s.contract)
+        pts = self.ranks.points
+        hist = self.history
+        seat = s.turn
+        if not s.trick or table is None:
+            def lead_key(ca: tuple[int, Action]) -> tuple[int, int, int]:
+                return (-hist.get((seat, ca[1]), 0), -pts[ca[0]], ca[0])
+            return [a for _c, a in sorted(cards, key=lead_key)]
+        hand = 0
+        for c, _a in cards:
+            hand |= 1 << c
+        beats = eng.beating(s.trick, hand, led, s.trump, s.trick_number, s.contract)
+        ours = (self.side >> seat & 1) == (self.side >> winning & 1)
+
+        def follow_key(ca: tuple[int, Action]) -> tuple[int, Any, int, int]:
+            c = ca[0]
+            wins = beats >> c & 1
+            return (wins if ours else 1 - wins, table[c], pts[c], c)
+        return [a for _c, a in sorted(cards, key=follow_key)]
+
+    def _strength(self, led: int, trump: int, number: int, contract: int) -> Any:
+        key = (led, trump, number)
+        table = self._tables.get(key)
+        if table is None and key not in self._tables:
+            table = (None if led < 0 else
+                     self.eng.strength_table(led, trump, number, contract))
+            self._tables[key] = table
+        return table
