@@ -7,8 +7,12 @@ game's legal plays, trick winners, points and scores, and nothing named for one 
 >>> from spec.games.vint import GAME
 >>> from spec.solver import Solver
 >>> solver = Solver(GAME)
->>> s = solver.start(hands="N: AKQJ.AKQ.AKQ.AKQ, E: T987.JT9.JT9.JT9, S: 6543.876.876.876, "
-...                  "W: 2.5432.5432.5432", contract="7NT", declarer="North")  # doctest: +SKIP
+>>> from spec.cards import CardSet
+>>> hands = [CardSet.parse(h, GAME.deck) for h in ("AS KS AH KH", "QS JS QH JH",
+...          "10S 9S 10H 9H", "8S 7S 8H 7H")]
+>>> s = solver.start(hands, contract="1NT", declarer="North")
+>>> solver.solve(s).value  # North and South take every trick
+4
 
 ``solve(state)`` gives the declaring side's value (:class:`Solved`), ``card_values(state)``
 each legal card's, and ``table(...)`` the values of a deal for every declarer and strain.
@@ -18,6 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections.abc import Sequence
+
+from spec.cards import CardSet
 from spec.dsl._build import Game
 from spec.engine import Action, Engine, State, apply, engine_for
 from spec.engine._state import Phase
@@ -64,6 +71,29 @@ class Solver:
         self.table_limit = table_limit
         self.unit = points_unit(self.engine)
         self._keyed = changed_fields(self.game)
+
+    def start(self, hands: Sequence[int | CardSet], *, contract: int | str, declarer: int | str,
+              dealer: int | None = None, trump: int | None = None) -> State:
+        """The position at the first lead of a deal with ``hands`` (card masks or sets, by
+        seat) played in ``contract`` (its number on the ladder, or a bid's text) by
+        ``declarer`` (a seat or its name): the declarer plays alone, or with his fixed
+        partner; the first leader is the rules'; the trumps the contract's unless given (a
+        suit code).
+
+        Raises:
+            NotationError: a bid or seat the game does not have.
+        """
+        eng = self.engine
+        if isinstance(contract, str):
+            contract = eng.ladder.index(self.game.parse_bid(contract))
+        if isinstance(declarer, str):
+            declarer = self.game.table.parse_seat(declarer)
+        masks = [h.mask if isinstance(h, CardSet) else int(h) for h in hands]
+        kw = {} if trump is None else {"trump": trump}
+        s = eng.play_position(hands=masks, contract=contract, declarer=declarer,
+                              leader=declarer, trick_number=1, dealer=dealer, **kw)
+        return eng.play_position(hands=masks, contract=contract, declarer=declarer,
+                                 leader=eng.first_leader(s), trick_number=1, dealer=dealer, **kw)
 
     def search(self, s: State, budget: int | None = None) -> Search:
         """A search rooted at ``s``, a position of the play of the cards.

@@ -42,6 +42,8 @@ class Ranks:
         self.ok = False
         self.order: dict[int, tuple[int, ...]] = {}
         self.between: dict[tuple[int, int], int] = {}
+        # each card's place: its suit, then its place in the suit's order
+        self.place: tuple[tuple[int, int], ...] = tuple((u, c) for c, u in enumerate(self.suit))
         if any(game.constructs(k) for k in _OWN_CARD_RULES) or NO_SUIT in self.suit:
             return
         suits = sorted(set(self.suit))
@@ -68,6 +70,8 @@ class Ranks:
                 for v in suits:
                     if u < v and not _one_way(table, members[u], members[v]):
                         return
+        self.place = tuple((self.suit[c], self.order[self.suit[c]].index(c))
+                           for c in range(len(deck)))
         self.ok = True
 
     def cards_between(self, a: int, b: int) -> int:

@@ -117,8 +117,10 @@ class Search:
         self.budget = budget
         self.limit = limit
         self.nodes = 0
-        self.table: dict[Any, tuple[int, int, Action | None]] = {}
-        self.history: dict[tuple[int, Action], int] = {}
+        self.table: dict[Any, tuple[int, int, int]] = {}
+        self.history: dict[tuple[int, int], int] = {}
+        self._card_of: dict[int, int] = {}
+        self._kept: list[Action] = []
         self.phase = root.phase
         self.last = tricks_of(eng, root)
         self.ranks = Ranks(eng, root.trump, root.contract, root.trick_number, self.last)
@@ -128,6 +130,8 @@ class Search:
         self._sign = goal.sign if not goal.bounded else 0
         self._tables: dict[tuple[int, int, int], Any] = {}
         self.card_points = any(self.ranks.points)
+        # bounds from the tricks left, in a game that counts tricks for a goal with a sign
+        self._counted = not self.card_points and not goal.bounded
 
     # -- values ---------------------------------------------------------------------------
     def points(self, s: State) -> int:
@@ -209,6 +213,58 @@ class Search:
                 best = k
         return seats[best]
 
+    def _bounds(self, s: State, p: int) -> tuple[int, int]:
+        """Bounds on the value of ``s`` at the start of a trick, in a game that counts
+        tricks: the side ends with at least its tricks so far and at most all the rest, and
+        the seat on lead takes at least its sure tricks (see :meth:`sure_tricks`)."""
+        left = self.last - s.trick_number + 1
+        low, high = p, p + left
+        sure = self.sure_tricks(s) if self._sign > 0 else 0  # tricks both sides want
+        if sure:
+            if self.side >> s.turn & 1:
+                low += sure
+            else:
+                high -= sure
+        if self._sign < 0:
+            return -high, -low
+        return low, high
+
+    def sure_tricks(self, s: State) -> int:
+        """The cards the seat on lead holds that each win the trick they lead, whatever
+        any other seat holds, in a position where it may lead any card: tricks it takes one
+        after another, keeping the lead (0 where the cards are not reduced to ranks: the
+        rules may give some card a power of its own)."""
+        if not self.ranks.ok:
+            return 0
+        seat = s.turn
+        hand = s.hands[seat]
+        if self.eng.legal_mask(s) != hand:
+            return 0
+        others = 0
+        for k, h in enumerate(s.hands):
+            if k != seat:
+                others |= h
+        for a in s.aside:
+            others |= a
+        sure = 0
+        suit = self.ranks.suit
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            c = low.bit_length() - 1
+            table = self._strength(suit[c], s.trump, s.trick_number, s.contract)
+            top = table[c]
+            o = others
+            while o:
+                b = o & -o
+                o ^= b
+                if table[b.bit_length() - 1] >= top:
+                    break
+            else:
+                sure += 1
+        return sure
+
     def key(self, s: State, p: int) -> Any:
         ranks = self.ranks
         k = self._fields(s)
@@ -230,9 +286,15 @@ class Search:
         if goal.bounded and p > goal.high:  # type: ignore[operator]
             return 0
         key = None
-        best_move = None
+        best_move = -1
         base = self._sign * p
         if not s.trick:
+            if self._counted:  # what the tricks to come can still change
+                low, high = self._bounds(s, p)
+                if low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
             key = self.key(s, p)
             hit = self.table.get(key)
             if hit is not None:
@@ -249,10 +311,12 @@ class Search:
         window = (alpha, beta)
         maxing = self.side >> s.turn & 1
         best = -(1 << 30) if maxing else 1 << 30
-        best_act = None
+        best_card = -1
         apply = eng.apply
+        legal = eng.legal_actions
         number = s.trick_number
-        for a in self.moves(s, winning, best_move):
+        for c, a in self.moves(s, winning, best_move):
+            legal(s)  # the engine applies an action it has just listed without a check
             t = apply(s, a)
             if t.trick_number != number or t.phase is not s.phase:
                 v = self.ab(t, alpha, beta, self.points(t), -1)
@@ -260,29 +324,28 @@ class Search:
                 w = winning
                 if w < 0:
                     w = s.turn
-                elif type(a) is Play and len(t.trick) > len(s.trick) and eng.beating(
-                        s.trick, 1 << t.trick[-1][0], s.led_suit, s.trump, number, s.contract):
+                elif c >= 0 and eng.beating(s.trick, 1 << c, s.led_suit, s.trump, number,
+                                            s.contract):
                     w = s.turn
                 v = self.ab(t, alpha, beta, p, w)
             if maxing:
                 if v > best:
-                    best, best_act = v, a
+                    best, best_card = v, c
                     if v > alpha:
                         alpha = v
             elif v < best:
-                best, best_act = v, a
+                best, best_card = v, c
                 if v < beta:
                     beta = v
             if alpha >= beta:
-                h = (s.turn, a)
+                h = (s.turn, c)
                 self.history[h] = self.history.get(h, 0) + 1
                 break
         if key is not None:
-            self.store(key, best - base, *window, best, best_act)
+            self.store(key, best - base, *window, best, best_card)
         return best
 
-    def store(self, key: Any, rel: int, alpha: int, beta: int, best: int,
-              act: Action | None) -> None:
+    def store(self, key: Any, rel: int, alpha: int, beta: int, best: int, card: int) -> None:
         old = self.table.get(key)
         lo, hi = (old[0], old[1]) if old is not None else (-(1 << 30), 1 << 30)
         if best <= alpha:
@@ -293,25 +356,34 @@ class Search:
             lo = hi = rel
         if old is None and len(self.table) >= self.limit:
             self.table.clear()
-        self.table[key] = (lo, hi, act)
+        self.table[key] = (lo, hi, card)
 
     # -- moves ----------------------------------------------------------------------------
-    def moves(self, s: State, winning: int, first: Action | None) -> list[Action]:
-        """The moves of ``s`` to try, in order: plays where any card may be played (else
-        every action), one of each set of equivalent cards."""
+    def moves(self, s: State, winning: int, first: int) -> list[tuple[int, Action]]:
+        """The moves of ``s`` to try, in order, each with its card (-1 for an action that
+        plays none): plays where any card may be played (else every action), one of each
+        set of equivalent cards, the move ``first`` (a card) first."""
         acts = self.eng.legal_actions(s)
-        plays = [a for a in acts if type(a) is Play]
-        if not plays:
-            return list(acts)
-        deck_index = self.eng.game.deck.index
-        cards = [(deck_index(a.card), a) for a in plays]
-        ranks = self.ranks
-        if ranks.ok and len(cards) > 1:
+        card_of = self._card_of
+        cards = []
+        for a in acts:
+            if type(a) is Play:
+                c = card_of.get(id(a))
+                if c is None:
+                    c = card_of[id(a)] = self.eng.game.deck.index(a.card)
+                    self._kept.append(a)  # the id stays this action's while it is kept
+                cards.append((c, a))
+        if not cards:
+            return [(-1, a) for a in acts]
+        if self.ranks.ok and len(cards) > 1:
             cards = self._one_of_each(s, cards)
         order = self._order(s, cards, winning)
-        if first is not None and first in order:
-            order.remove(first)
-            order.insert(0, first)
+        if first >= 0:
+            for k, (c, _a) in enumerate(order):
+                if c == first:
+                    if k:
+                        order.insert(0, order.pop(k))
+                    break
         return order
 
     def _one_of_each(self, s: State, cards: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
@@ -323,14 +395,16 @@ class Search:
         for c, _d in s.trick:
             remaining |= 1 << c
         ranks = self.ranks
+        place = ranks.place
         keep: list[tuple[int, Action]] = []
-        for c, a in sorted(cards, key=lambda ca: (ranks.suit[ca[0]], ranks.order[ranks.suit[ca[0]]].index(ca[0]))):
-            if keep and type(a) is Play and a.names is None and ranks.twins(keep[-1][0], c, remaining):
+        for c, a in sorted(cards, key=lambda ca: place[ca[0]]):
+            if keep and a.names is None and ranks.twins(keep[-1][0], c, remaining):  # type: ignore[union-attr]
                 continue
             keep.append((c, a))
         return keep
 
-    def _order(self, s: State, cards: list[tuple[int, Action]], winning: int) -> list[Action]:
+    def _order(self, s: State, cards: list[tuple[int, Action]], winning: int
+               ) -> list[tuple[int, Action]]:
         eng = self.eng
         led = s.led_suit
         table = self._strength(led if s.trick else -1, s.trump, s.trick_number, s.contract)
@@ -339,8 +413,8 @@ class Search:
         seat = s.turn
         if not s.trick or table is None:
             def lead_key(ca: tuple[int, Action]) -> tuple[int, int, int]:
-                return (-hist.get((seat, ca[1]), 0), -pts[ca[0]], ca[0])
-            return [a for _c, a in sorted(cards, key=lead_key)]
+                return (-hist.get((seat, ca[0]), 0), -pts[ca[0]], ca[0])
+            return sorted(cards, key=lead_key)
         hand = 0
         for c, _a in cards:
             hand |= 1 << c
@@ -351,7 +425,7 @@ class Search:
             c = ca[0]
             wins = beats >> c & 1
             return (wins if ours else 1 - wins, table[c], pts[c], c)
-        return [a for _c, a in sorted(cards, key=follow_key)]
+        return sorted(cards, key=follow_key)
 
     def _strength(self, led: int, trump: int, number: int, contract: int) -> Any:
         key = (led, trump, number)
