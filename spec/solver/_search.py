@@ -411,6 +411,8 @@ class Search:
         pts = self.ranks.points
         hist = self.history
         seat = s.turn
+        if not s.trick and self.ranks.ok:
+            return self._leads(s, cards)
         if not s.trick or table is None:
             def lead_key(ca: tuple[int, Action]) -> tuple[int, int, int]:
                 return (-hist.get((seat, ca[0]), 0), -pts[ca[0]], ca[0])
@@ -427,6 +429,40 @@ class Search:
             return (wins if ours else 1 - wins, table[c], pts[c], c)
         return sorted(cards, key=follow_key)
 
+    def _leads(self, s: State, cards: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
+        """Leads in order: a card no other seat can beat when it is led (a trick cashed),
+        then a low card of a suit the leader's partner holds the best card of (a trick
+        for the side, and the lead passed), then low cards before high ones."""
+        seat = s.turn
+        side = self.side
+        mine = side >> seat & 1
+        friends = foes = 0
+        for k, h in enumerate(s.hands):
+            if k != seat:
+                if (side >> k & 1) == mine:
+                    friends |= h
+                else:
+                    foes |= h
+        suit = self.ranks.suit
+        hist = self.history
+        suits: dict[int, tuple[Any, Any, Any]] = {}
+        weights: dict[int, tuple[int, int, Any, int]] = {}
+        for c, _a in cards:
+            u = suit[c]
+            w = suits.get(u)
+            if w is None:
+                table = self._strength(u, s.trump, s.trick_number, s.contract)
+                best_foe = max((table[k] for k in _bits(foes)), default=None)
+                best_friend = max((table[k] for k in _bits(friends)), default=None)
+                w = suits[u] = (table, best_foe, best_friend)
+            table, best_foe, best_friend = w
+            top = best_foe is None or table[c] > best_foe
+            helped = best_friend is not None and (best_foe is None or best_friend > best_foe)
+            weight = 3 if top else 2 if helped else 1
+            rank = table[c] if weight == 2 else -table[c] if weight == 3 else table[c]
+            weights[c] = (-weight, -hist.get((seat, c), 0), rank, c)
+        return sorted(cards, key=lambda ca: weights[ca[0]])
+
     def _strength(self, led: int, trump: int, number: int, contract: int) -> Any:
         key = (led, trump, number)
         table = self._tables.get(key)
@@ -435,3 +471,11 @@ class Search:
                      self.eng.strength_table(led, trump, number, contract))
             self._tables[key] = table
         return table
+
+
+def _bits(mask: int) -> Iterable[int]:
+    """The card numbers of a mask."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
