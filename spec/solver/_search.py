@@ -305,6 +305,8 @@ class Search:
                     return lo
                 if hi <= alpha:
                     return hi
+                if lo >= hi:  # known exactly
+                    return lo
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
         eng = self.eng
