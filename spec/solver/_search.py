@@ -27,6 +27,7 @@ from typing import Any
 from spec.dsl import _constructs as K
 from spec.dsl import _nodes as N
 from spec.dsl import _steps as S
+from spec.dsl._nodes import NO_SUIT
 from spec.engine import Action, Engine, Play, State
 from spec.engine._state import Phase, TrickRecord
 from spec.solver._goal import Goal, tricks_of
@@ -130,6 +131,10 @@ class Search:
         self._sign = goal.sign if not goal.bounded else 0
         self._tables: dict[tuple[int, int, int], Any] = {}
         self.card_points = any(self.ranks.points)
+        # leads are ordered by the strength of each suit's cards where the rules give every
+        # card a suit and a strength that reads neither its place nor a named suit
+        self._lead_tables = NO_SUIT not in self.ranks.suit and eng.strength_table(
+            self.ranks.suit[0], root.trump, root.trick_number, root.contract) is not None
         # bounds from the tricks left, in a game that counts tricks for a goal with a sign
         self._counted = not self.card_points and not goal.bounded
 
@@ -413,7 +418,7 @@ class Search:
         pts = self.ranks.points
         hist = self.history
         seat = s.turn
-        if not s.trick and self.ranks.ok:
+        if not s.trick and self._lead_tables:
             return self._leads(s, cards)
         if not s.trick or table is None:
             def lead_key(ca: tuple[int, Action]) -> tuple[int, int, int]:
