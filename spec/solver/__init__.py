@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from spec.cards import CardSet
 from spec.dsl._build import Game
-from spec.engine import Action, Engine, State, apply, engine_for
+from spec.engine import Action, Bot, Engine, State, apply, engine_for
 from spec.engine._state import Phase
 from spec.errors import NotationError
 from spec.solver._goal import Goal, goal_of, points_unit, side_of, tricks_of
@@ -73,12 +73,14 @@ class Solver:
         self._keyed = changed_fields(self.game)
 
     def start(self, hands: Sequence[int | CardSet], *, contract: int | str, declarer: int | str,
-              dealer: int | None = None, trump: int | None = None) -> State:
+              dealer: int | None = None, trump: int | None = None,
+              turn_up: int = -1) -> State:
         """The position at the first lead of a deal with ``hands`` (card masks or sets, by
         seat) played in ``contract`` (its number on the ladder, or a bid's text) by
         ``declarer`` (a seat or its name): the declarer plays alone, or with his fixed
         partner; the first leader is the rules'; the trumps the contract's unless given (a
-        suit code).
+        suit code); ``turn_up`` the card dealt face up (its number), in a game that deals
+        one.
 
         Raises:
             NotationError: a bid or seat the game does not have.
@@ -91,9 +93,11 @@ class Solver:
         masks = [h.mask if isinstance(h, CardSet) else int(h) for h in hands]
         kw = {} if trump is None else {"trump": trump}
         s = eng.play_position(hands=masks, contract=contract, declarer=declarer,
-                              leader=declarer, trick_number=1, dealer=dealer, **kw)
+                              leader=declarer, trick_number=1, dealer=dealer, turn_up=turn_up,
+                              **kw)
         return eng.play_position(hands=masks, contract=contract, declarer=declarer,
-                                 leader=eng.first_leader(s), trick_number=1, dealer=dealer, **kw)
+                                 leader=eng.first_leader(s), trick_number=1, dealer=dealer,
+                                 turn_up=turn_up, **kw)
 
     def search(self, s: State, budget: int | None = None) -> Search:
         """A search rooted at ``s``, a position of the play of the cards.
@@ -151,4 +155,10 @@ def solve(s: State, *, budget: int | None = None) -> Solved:
     return Solver(s.engine).solve(s, budget=budget)
 
 
-__all__ = ["BUDGET", "TABLE_LIMIT", "Goal", "Solved", "Solver", "solve"]
+def thinking_bot(**kw: int) -> Bot:
+    """A bot that thinks (PIMC: see :mod:`spec.solver._bots`)."""
+    from spec.solver._bots import thinking_bot as made
+    return made(**kw)
+
+
+__all__ = ["BUDGET", "TABLE_LIMIT", "Goal", "Solved", "Solver", "solve", "thinking_bot"]

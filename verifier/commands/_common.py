@@ -119,6 +119,49 @@ def add_budget(p: argparse.ArgumentParser, rlimit: int, needs: str, timeout: flo
                    f"{rlimit:,}, {needs}; at most {MAX_RLIMIT:,})")
 
 
+BOT_NAMES = ("random", "modest", "thinking")
+BOTS_HELP = ("the bots that play: random (uniform among the legal actions, the default), "
+             "modest (passes one time in two, so contracts stay low) or thinking (draws the "
+             "hidden hands from what it has seen and solves each deal double dummy); one name "
+             "for every seat, or one per seat separated by commas, in seat order")
+
+
+def bots_arg(text: str) -> tuple[str, ...]:
+    """``--bots``: one bot's name for every seat, or one per seat, comma-separated."""
+    names = tuple(n.strip() for n in text.split(","))
+    for n in names:
+        if n not in BOT_NAMES:
+            raise argparse.ArgumentTypeError(f"no bot {n!r} (bots: {', '.join(BOT_NAMES)})")
+    return names
+
+
+def add_bots(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bots", type=bots_arg, default=None, metavar="NAME[,NAME...]", help=BOTS_HELP)
+
+
+def bots_for(game: Game, names: Sequence[str] | None) -> list[Any] | None:
+    """The bots named, one per seat (None: the random bots every command plays by default).
+
+    Raises:
+        InputError: a bot per seat for another number of seats.
+    """
+    if names is None:
+        return None
+    if len(names) not in (1, game.players):
+        raise InputError(f"--bots names one bot for every seat or one per seat: {game.name} has "
+                         f"{game.players} seats, and {len(names)} bots were named")
+    from spec.engine import modest_bot, random_bot
+    from spec.solver import thinking_bot
+    made: dict[str, Any] = {}
+
+    def bot(name: str) -> Any:
+        if name not in made:
+            made[name] = {"random": lambda: random_bot, "modest": lambda: modest_bot,
+                          "thinking": thinking_bot}[name]()
+        return made[name]
+    return [bot(names[0] if len(names) == 1 else names[k]) for k in range(game.players)]
+
+
 def emit(args: argparse.Namespace, text: str) -> int:
     """Write text and a newline to --out or standard output."""
     return emit_pieces(args, (text,))

@@ -16,7 +16,9 @@ from spec.records import hands_text
 from verifier.commands._common import (
     Commands,
     Progress,
+    add_bots,
     arg,
+    bots_for,
     emit,
     emit_pieces,
     game_named,
@@ -45,6 +47,7 @@ def add_parser(commands: Commands) -> None:
                     help=f"number of deals to write, each as soon as it is dealt (default 1, at "
                     f"most {MAX_PBN_DEALS:,}); progress is shown on a terminal")
     pb.add_argument("--played", action="store_true", help="play each deal with random bots")
+    add_bots(pb)
     pb.add_argument("--variant", action="append", default=[], metavar="ID")
     pb.add_argument("--read", metavar="FILE", help="read FILE ('-': standard input) and list its deals")
     pb.add_argument("--json", action="store_true", help="with --read: list the deals as JSON")
@@ -68,9 +71,12 @@ def run(args: argparse.Namespace) -> int:
                          "text")
     if args.read:
         return _list(args, game)
-    deal = play_deal if args.played else new_deal
+    if args.bots is not None and not args.played:
+        raise InputError("--bots chooses who plays the deals of --played; add --played")
+    bots = bots_for(game, args.bots)
     progress = Progress(args.deals, "deals")
-    states = (deal(game, seed=args.seed + k) for k in range(args.deals))
+    states = (play_deal(game, seed=args.seed + k, bots=bots) if args.played
+              else new_deal(game, seed=args.seed + k) for k in range(args.deals))
     return emit_pieces(args, (piece for k, piece in enumerate(iter_pbn(game, states))
                               if k == 0 or progress.step()))
 

@@ -12,7 +12,16 @@ from spec.errors import SpecError
 from spec.records import match_json, session_json, to_record
 from spec.sheet import play_rubber, render_sheet, rubber_json
 from spec.text import render, render_match, render_pot_session
-from verifier.commands._common import Commands, arg, emit, game_named, seed_arg, whole_number
+from verifier.commands._common import (
+    Commands,
+    add_bots,
+    arg,
+    bots_for,
+    emit,
+    game_named,
+    seed_arg,
+    whole_number,
+)
 from verifier.commands.deals import deal_from_file
 from verifier.commands.pbn import pbn_deal, pbn_text
 from verifier.errors import InputError
@@ -59,6 +68,7 @@ def add_parser(commands: Commands) -> None:
                     "the deal's position, from 1 (default: the first)")
     pl.add_argument("--format", choices=("text", "json", "pbn"), default=None,
                     help="how to write the deal: text (default), json (as --json) or pbn")
+    add_bots(pl)
     pl.set_defaults(fn=run)
 
 
@@ -72,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
     dealer = game.table.parse_seat(args.dealer) if args.dealer is not None else None
     rubber = bool(game.constructs(K.Rubber))
     _refuse_conflicts(args, game, rubber)
+    args.bot_list = bots_for(game, args.bots)
     if args.session:
         return _session(args, game, dealer)
     if args.rubber or (args.match and rubber):
-        record = play_rubber(game, seed=args.seed, dealer=dealer)
+        record = play_rubber(game, seed=args.seed, dealer=dealer, bots=args.bot_list)
         text = (json.dumps(rubber_json(record), indent=2, ensure_ascii=False) if args.json
                 else render_sheet(record))
         return emit(args, text)
@@ -117,7 +128,8 @@ def _session(args: argparse.Namespace, game: Game, dealer: int | None) -> int:
         return _match(args, game, dealer, session=True)
     try:
         pots = play_pot_session(game, deals=DEFAULT_SESSION if args.deals is None
-                                else args.deals, seed=args.seed, dealer=dealer)
+                                else args.deals, seed=args.seed, dealer=dealer,
+                                bots=args.bot_list)
     except SpecError as e:
         raise InputError(str(e)) from None
     text = (json.dumps(session_json(pots), indent=2, ensure_ascii=False) if args.json
@@ -129,7 +141,8 @@ def _match(args: argparse.Namespace, game: Game, dealer: int | None, *, session:
     """Deals until the game's end rule is met, or as many as the players agree on (a
     ``session`` of deals, each settled on its own)."""
     try:
-        match = play_match(game, seed=args.seed, dealer=dealer, deals=args.deals)
+        match = play_match(game, seed=args.seed, dealer=dealer, deals=args.deals,
+                           bots=args.bot_list)
     except SpecError as e:
         raise InputError(str(e)) from None
     if args.json:
@@ -144,14 +157,14 @@ def _one_deal(args: argparse.Namespace, game: Game, dealer: int | None) -> int:
     """One deal: dealt from the seed, or the hands of a PBN file or a deals file."""
     if args.pbn:
         deal = pbn_deal(game, args.pbn, args.board)
-        state = play_deal(game, seed=args.seed, hands=deal.hands,
+        state = play_deal(game, seed=args.seed, hands=deal.hands, bots=args.bot_list,
                           dealer=dealer if dealer is not None else deal.dealer)
     elif args.deal:
         hands, file_dealer = deal_from_file(game, args.deal, args.board)
-        state = play_deal(game, seed=args.seed, hands=hands,
+        state = play_deal(game, seed=args.seed, hands=hands, bots=args.bot_list,
                           dealer=dealer if dealer is not None else file_dealer)
     else:
-        state = play_deal(game, seed=args.seed, dealer=dealer)
+        state = play_deal(game, seed=args.seed, dealer=dealer, bots=args.bot_list)
     if args.format == "pbn":
         text = pbn_text(game, [state])
     elif args.json:

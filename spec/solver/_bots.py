@@ -1,0 +1,156 @@
+"""A bot that thinks: hidden hands drawn from its view, each world solved double dummy.
+
+Perfect-information Monte Carlo (PIMC): to play a card, the bot draws deals consistent with
+all it has seen (:func:`spec.worlds.sample_worlds`), solves each with every hand open, and
+plays the card worth most to its side on average.  To call, it estimates each contract it
+may bid by the declaring side's double-dummy value in such deals, and bids the highest whose
+estimated score is positive, else passes.  Everything else (a card to lay aside, a choice, an
+announcement) it leaves to the modest bot.
+
+Searches carry a budget of nodes; a world whose search runs out of budget counts for no card,
+and where no world answers the bot plays as the modest bot would.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from spec.engine import PASS, Action, Bot, Call, Play, State, View, modest_bot
+from spec.engine._state import Phase
+from spec.solver import Solver
+from spec.errors import SpecError
+from spec.solver._goal import tricks_of
+
+WORLDS = 8  # deals drawn for each decision
+BUDGET = 20_000  # nodes for each world's search
+
+
+def thinking_bot(*, worlds: int = WORLDS, budget: int = BUDGET) -> Bot:
+    """A PIMC bot: ``worlds`` deals drawn for each decision, each searched with at most
+    ``budget`` nodes (see the module's docstring)."""
+    from spec.worlds import sample_worlds
+
+    solvers: dict[int, Solver] = {}
+
+    def solver_for(state: State) -> Solver:
+        found = solvers.get(id(state.engine))
+        if found is None or found.engine is not state.engine:
+            found = solvers[id(state.engine)] = Solver(state.engine, budget=budget)
+        return found
+
+    def bot(view: View, rng: random.Random) -> Action:
+        actions = view.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        state = view._state  # read for its engine and phase only; the worlds read the view
+        plays = [a for a in actions if isinstance(a, Play)]
+        seed = int(rng.random() * (1 << 32))
+        if plays and state.phase is Phase.PLAY:
+            found = _best_card(solver_for(state), view, plays, sample_worlds(view, worlds, seed),
+                               budget)
+            return found if found is not None else modest_bot(view, rng)
+        calls = [a for a in actions if isinstance(a, Call)]
+        if calls and len(calls) == len(actions):
+            return _best_call(solver_for(state), view, calls, sample_worlds(view, worlds, seed),
+                              budget, rng)
+        return modest_bot(view, rng)
+
+    bot.__name__ = "thinking_bot"
+    return bot
+
+
+def _best_card(solver: Solver, view: View, plays: Sequence[Play], drawn: Sequence[Any],
+               budget: int) -> Play | None:
+    """The card worth most to the seat's side, summed over the worlds that answered."""
+    seat = view.seat
+    totals: dict[Play, int] = {}
+    answered: dict[Play, int] = {}
+    for world in drawn:
+        s = world.state
+        try:
+            search = solver.search(s, budget)
+        except SpecError:  # a position the solver does not read: no world answers
+            return None
+        mine = search.side >> seat & 1
+        for a, v in solver.card_values(s, budget=budget):
+            if v is None or a not in plays:
+                continue
+            u = v if search.goal.bounded else v * search.goal.sign
+            totals[a] = totals.get(a, 0) + (u if mine else -u)
+            answered[a] = answered.get(a, 0) + 1
+    full = [a for a in plays if answered.get(a) == max(answered.values(), default=0) and a in totals]
+    if not full:
+        return None
+    return max(full, key=lambda a: (totals[a], -plays.index(a)))
+
+
+def _best_call(solver: Solver, view: View, calls: Sequence[Call], drawn: Sequence[Any],
+               budget: int, rng: random.Random) -> Call:
+    """The highest bid whose estimated score for the seat is positive, else a pass: each
+    bid's contract played from the worlds' hands, the seat declaring, solved double dummy,
+    and scored by the rules as if the side took what the solver says."""
+    eng = solver.engine
+    game = eng.game
+    seat = view.seat
+    bids = sorted((c for c in calls if c.bid is not None),
+                  key=lambda c: -game.bid_keys[game.ladder.index(c.bid)])  # type: ignore[arg-type]
+    estimated = False
+    for call in bids:
+        contract = game.ladder.index(call.bid)  # type: ignore[arg-type]
+        total = counted = 0
+        for world in drawn:
+            score = _estimate(solver, world, contract, seat, budget)
+            if score is not None:
+                total += score
+                counted += 1
+        estimated = estimated or counted > 0
+        if counted and total > 0:
+            return call
+    if not estimated and bids:  # no contract could be estimated: call as the modest bot
+        return modest_bot(view, rng)  # type: ignore[return-value]
+    return PASS if PASS in calls else min(calls, key=lambda c: 0 if c.bid is None else
+                                          game.bid_keys[game.ladder.index(c.bid)])
+
+
+def _estimate(solver: Solver, world: Any, contract: int, seat: int, budget: int
+              ) -> int | None:
+    """The seat's score for ``contract`` declared by it in the world's deal, taking the
+    tricks (or points) the solver gives its side from the hands as dealt; None where the
+    rules need more than the hands to start the play, or the search ran out of budget."""
+    eng = solver.engine
+    dealer = world.state.dealer
+    try:
+        start = solver.start(world.dealt, contract=contract, declarer=seat, dealer=dealer,
+                             turn_up=world.turn_up)
+        solved = solver.solve(start, budget=budget)
+    except SpecError:  # the rules need more than the hands: no estimate
+        return None
+    if solved.value is None:
+        return None
+    goal = solved.goal
+    tricks = tricks_of(eng, start)
+    opp = next(k for k in range(eng.n) if not solved.side >> k & 1)
+    taken = None
+    if goal.bounded:
+        won = goal.low if solved.value else (goal.high or 0) + 1  # type: ignore[operator]
+    elif solver.unit == "tricks":
+        won = solved.value
+    else:  # card points: the declarer takes cards worth them, the cheapest trick-worths
+        points = eng.card_points(contract)
+        mine = 0
+        got = 0
+        for c in sorted(range(len(points)), key=lambda c: -points[c]):
+            if got >= solved.value:
+                break
+            mine |= 1 << c
+            got += points[c]
+        everything = (1 << len(points)) - 1
+        taken = [0] * eng.n
+        taken[seat], taken[opp] = mine, everything & ~mine
+        won = round(tricks * solved.value / max(1, sum(points)))
+    won = max(0, min(tricks, won))  # type: ignore[type-var]
+    winners = [seat] * won + [opp] * (tricks - won)
+    scores = eng.score_outcome(contract=contract, declarer=seat, winners=winners,
+                               dealer=dealer, dealt=start.dealt, taken=taken)
+    return scores[seat]
