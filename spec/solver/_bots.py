@@ -96,11 +96,12 @@ def _best_call(solver: Solver, view: View, calls: Sequence[Call], drawn: Sequenc
     bids = sorted((c for c in calls if c.bid is not None),
                   key=lambda c: -game.bid_keys[game.ladder.index(c.bid)])  # type: ignore[arg-type]
     estimated = False
+    values: dict[tuple[int, Any], Any] = {}  # (world, trumps and goal): the solved start
     for call in bids:
         contract = game.ladder.index(call.bid)  # type: ignore[arg-type]
         total = counted = 0
-        for world in drawn:
-            score = _estimate(solver, world, contract, seat, budget)
+        for k, world in enumerate(drawn):
+            score = _estimate(solver, world, k, contract, seat, budget, values)
             if score is not None:
                 total += score
                 counted += 1
@@ -113,19 +114,27 @@ def _best_call(solver: Solver, view: View, calls: Sequence[Call], drawn: Sequenc
                                           game.bid_keys[game.ladder.index(c.bid)])
 
 
-def _estimate(solver: Solver, world: Any, contract: int, seat: int, budget: int
-              ) -> int | None:
+def _estimate(solver: Solver, world: Any, k: int, contract: int, seat: int, budget: int,
+              values: dict[tuple[int, Any], Any]) -> int | None:
     """The seat's score for ``contract`` declared by it in the world's deal, taking the
     tricks (or points) the solver gives its side from the hands as dealt; None where the
-    rules need more than the hands to start the play, or the search ran out of budget."""
+    rules need more than the hands to start the play, or the search ran out of budget.
+
+    Contracts with the same trumps and the same goal are solved once per world (``values``,
+    by the world's number ``k``): an estimate, where a contract's own rules of play are
+    taken to be its trumps'."""
     eng = solver.engine
     dealer = world.state.dealer
     try:
         start = solver.start(world.dealt, contract=contract, declarer=seat, dealer=dealer,
                              turn_up=world.turn_up)
-        solved = solver.solve(start, budget=budget)
+        search = solver.search(start, budget)
     except SpecError:  # the rules need more than the hands: no estimate
         return None
+    key = (k, start.trump, search.goal)
+    solved = values.get(key)
+    if solved is None:
+        solved = values[key] = solver.solve(start, budget=budget)
     if solved.value is None:
         return None
     goal = solved.goal
