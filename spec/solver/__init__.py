@@ -26,8 +26,7 @@ from collections.abc import Sequence
 
 from spec.cards import CardSet
 from spec.dsl._build import Game
-from spec.engine import Action, Bot, Engine, State, apply, engine_for
-from spec.engine._state import Phase
+from spec.engine import Action, Bot, Engine, Phase, State, apply, engine_for
 from spec.errors import NotationError
 from spec.solver._goal import Goal, goal_of, points_unit, side_of, tricks_of
 from spec.solver._search import Exhausted, Search, changed_fields

@@ -16,8 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from spec.engine import PASS, Action, Bot, Call, Play, State, View, modest_bot
-from spec.engine._state import Phase
+from spec.engine import PASS, Action, Bot, Call, Phase, Play, State, View, modest_bot
 from spec.solver import Solver
 from spec.errors import SpecError
 from spec.solver._goal import tricks_of

@@ -28,8 +28,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _nodes as N
 from spec.dsl import _steps as S
 from spec.dsl._nodes import NO_SUIT
-from spec.engine import Action, Engine, Play, State
-from spec.engine._state import Phase, TrickRecord
+from spec.engine import Action, Engine, Phase, Play, State, TrickRecord
 from spec.solver._goal import Goal, tricks_of
 from spec.solver._ranks import Ranks
 
