@@ -128,11 +128,17 @@ class Solver:
         unknown, the budget spent); a goal's sign is undone, so values are the side's
         points (or 1 and 0 for a goal between bounds)."""
         search = self.search(s, budget)
+        try:  # no card is worth more to the seat to play than the position
+            best: int | None = search.value(s)
+        except Exhausted:
+            best = None
+        mine = search.side >> s.turn & 1
         out = []
         for a in self.engine.legal_actions(s):
             t = apply(s, a)
+            within = None if best is None else (-(1 << 30), best) if mine else (best, 1 << 30)
             try:
-                v: int | None = self._points(search, search.value(t))
+                v: int | None = self._points(search, search.value(t, within))
             except Exhausted:
                 v = None
             out.append((a, v))

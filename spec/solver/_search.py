@@ -178,8 +178,9 @@ class Search:
         return 0, card + trick
 
     # -- the search -----------------------------------------------------------------------
-    def value(self, s: State) -> int:
-        """The value of ``s`` (see the module's docstring).
+    def value(self, s: State, within: tuple[int, int] | None = None) -> int:
+        """The value of ``s`` (see the module's docstring), known to lie ``within`` these
+        bounds where given.
 
         Raises:
             Exhausted: the budget of nodes is spent.
@@ -195,6 +196,8 @@ class Search:
             return self.ab(s, -(1 << 30), 1 << 30, p, self._winning(s))
         sign = self._sign
         lo, hi = sorted((sign * (p + lo_f), sign * (p + hi_f)))
+        if within is not None:
+            lo, hi = max(lo, within[0]), min(hi, within[1])
         while lo < hi:
             t = (lo + hi + 1) // 2
             r = self.ab(s, t - 1, t, p, self._winning(s))
