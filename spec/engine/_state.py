@@ -167,6 +167,8 @@ class State:
     stage_bid: bool = False
     proxy: int = -1  # the seat whose partner is calling in its place
     pending: tuple[int, ...] = ()  # cards dealt in later stages, per seat
+    # the cards of each hand that later stages deal, as the deal began (``pending`` then)
+    dealt_later: tuple[int, ...] = ()
     aside: tuple[int, ...] = ()
     talon: int = 0  # the cards on the table, face down, until the declarer takes them
     discards: int = 0  # the cards the declarer discarded after taking the talon
@@ -527,9 +529,8 @@ class View:
         """What this seat saw of the deal at every moment: its view as the deal began and
         after each action since, in order; the last is this view.
 
-        The deal is dealt again from its hands as dealt, the way a record replays it (the
-        seed splits the hands of a game dealt in stages, see
-        :meth:`~spec.engine.Engine.split_stages`), and its actions applied again.
+        The deal is dealt again from its hands as dealt, each split into the stages that
+        dealt it, and its actions applied again.
 
         Raises:
             NotationError: the actions do not lead from that deal to this state (a
@@ -538,7 +539,7 @@ class View:
         s = self._state
         eng = s.engine
         start = eng.start(s.dealt, dealer=s.dealer, seed=s.seed, redeals=s.redeals,
-                          later=s.pending if s.stage == 1 and s.pending else None,
+                          later=s.dealt_later or None,
                           turn_up=s.turn_up if s.turn_up >= 0 else None)
         states = [start if start.pot == s.pot else _with_pot(start, s.pot)]
         for _seat, action in s.log:
