@@ -12,6 +12,7 @@ __all__ = [
     "NotationError",
     "IllegalActionError",
     "AmbiguousActionError",
+    "NoWorldError",
     "SrcLoc",
     "shown",
 ]
@@ -112,3 +113,8 @@ class EndlessDealError(SpecError):
 
 class AmbiguousActionError(SpecError, ValueError):
     """Text that matches more than one legal action."""
+
+
+class NoWorldError(SpecError):
+    """No deal that one seat cannot tell from the real one was drawn in the attempts
+    allowed: what the seat has seen leaves too few of the deals the draw proposes."""

@@ -287,7 +287,7 @@ class Dealing(CompiledRules):
         w = thaw(self._before_deal)
         w.dealer, w.seed, w.redeals, w.dealt, w.thrown_in = dealer, seed, redeals, dealt, thrown_in
         w.hands = tuple(h & ~p for h, p in zip(dealt, pending))
-        w.pending = pending
+        w.pending = w.dealt_later = pending
         talon = self.full_mask
         for h in dealt:
             talon &= ~h

@@ -10,6 +10,7 @@ from spec.cards import Card, CardSet, Suit
 from spec.dsl._build import Bid, Game, Rule, suit_from_code
 from spec.dsl._nodes import NO_SUIT
 from spec.dsl._program import Audience, Seen
+from spec.errors import NotationError
 
 if TYPE_CHECKING:
     from spec.engine._engine import Engine
@@ -166,6 +167,8 @@ class State:
     stage_bid: bool = False
     proxy: int = -1  # the seat whose partner is calling in its place
     pending: tuple[int, ...] = ()  # cards dealt in later stages, per seat
+    # the cards of each hand that later stages deal, as the deal began (``pending`` then)
+    dealt_later: tuple[int, ...] = ()
     aside: tuple[int, ...] = ()
     talon: int = 0  # the cards on the table, face down, until the declarer takes them
     discards: int = 0  # the cards the declarer discarded after taking the talon
@@ -480,3 +483,77 @@ class View:
         if self._state.turn != self.seat:
             return ()
         return self._state.engine.legal_actions(self._state)
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self._state.engine.game
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt this deal, which every seat knows."""
+        return self._state.dealer
+
+    @property
+    def pot(self) -> int:
+        """The chips in the pot as the deal began (a game with a pot; 0 otherwise)."""
+        return self._state.pot
+
+    @property
+    def log(self) -> tuple[tuple[int, Action | None], ...]:
+        """Every action of this deal, with the seat that made it, as this seat knows it:
+        ``None`` for a card it has not seen laid aside, discarded, or played face down.
+
+        A call or an announcement is heard by all.  A card laid aside or discarded is known
+        to the seats that see the cards aside or the discards (its owner, the declarer);
+        a card played is known when this seat sees it in its trick, now.
+        """
+        s = self._state
+        shown = [c for _n, cards, _w in self.tricks for _seat, c in cards]
+        shown += [c for _seat, c in self.current_trick]
+        plays = iter(shown)
+        out: list[tuple[int, Action | None]] = []
+        for seat, action in s.log:
+            if isinstance(action, Play):
+                known = next(plays, None) is not None
+            elif isinstance(action, Lay):
+                known = self._sees(Seen.ASIDE, seat)
+            elif isinstance(action, Discard):
+                known = self._sees(Seen.DISCARDS)
+            else:
+                known = True
+            out.append((seat, action if known else None))
+        return tuple(out)
+
+    def past(self) -> tuple[View, ...]:
+        """What this seat saw of the deal at every moment: its view as the deal began and
+        after each action since, in order; the last is this view.
+
+        The deal is dealt again from its hands as dealt, each split into the stages that
+        dealt it, and its actions applied again.
+
+        Raises:
+            NotationError: the actions do not lead from that deal to this state (a
+                position set up by hand rather than reached by play).
+        """
+        s = self._state
+        eng = s.engine
+        start = eng.start(s.dealt, dealer=s.dealer, seed=s.seed, redeals=s.redeals,
+                          later=s.dealt_later or None,
+                          turn_up=s.turn_up if s.turn_up >= 0 else None)
+        states = [start if start.pot == s.pot else _with_pot(start, s.pot)]
+        for _seat, action in s.log:
+            states.append(eng.apply(states[-1], action))
+        end = states[-1]
+        if (end.hands, end.log, end.tricks, end.trick, end.phase) != (
+                s.hands, s.log, s.tricks, s.trick, s.phase):
+            raise NotationError("the deal's actions do not lead from its hands as dealt to "
+                                "this position", value=len(s.log))
+        return tuple(View(t, self.seat) for t in states[:-1]) + (self,)
+
+
+def _with_pot(s: State, pot: int) -> State:
+    """``s`` with ``pot`` chips in the pot."""
+    w = thaw(s)
+    w.pot = pot
+    return freeze(w)
