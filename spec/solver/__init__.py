@@ -152,3 +152,7 @@ def solve(s: State, *, budget: int | None = None) -> Solved:
 
 
 __all__ = ["BUDGET", "TABLE_LIMIT", "Goal", "Solved", "Solver", "solve"]
+
+from spec.solver._table import (  # noqa: E402  # the table and the costs, by a Solver
+    Cost, Row, Table, contracts_text, costs, play_starts, table)
+__all__ += ["Cost", "Row", "Table", "contracts_text", "costs", "play_starts", "table"]
