@@ -1,4 +1,4 @@
-"""The ``trickspec`` command: check, play and replay games; write and read PBN deals.
+"""The ``trickspec`` command: check, play, replay and solve games; write and read PBN deals.
 
 This module builds the parser, runs the command asked for and turns what goes wrong into
 an exit code; each command is a module of :mod:`verifier.commands`.  Every bad input is
@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.errors import SpecError
 from spec.records import RecordError
-from verifier.commands import check, deals, fixtures, games, mutate, pbn, play, replay
+from verifier.commands import check, deals, fixtures, games, mutate, pbn, play, replay, solve
 from verifier.commands._common import (  # every exit code: main()'s callers compare with them
     EXIT_BUG,
     EXIT_CODES,
@@ -34,7 +34,7 @@ from verifier.errors import InputError, SolverUnknownError
 from verifier.interrupts import interrupted, obeyed
 
 # the commands, in the order ``trickspec --help`` lists them
-COMMANDS = (check, play, pbn, deals, fixtures, replay, mutate, games)
+COMMANDS = (check, play, pbn, deals, fixtures, replay, solve, mutate, games)
 _MESSAGE_CHARS = 1000  # the longest error message; longer ones are cut
 _WORD_CHARS = 80  # the longest run of text without a space that a message repeats
 

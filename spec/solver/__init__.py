@@ -166,4 +166,8 @@ def thinking_bot(**kw: int) -> Bot:
     return made(**kw)
 
 
-__all__ = ["BUDGET", "TABLE_LIMIT", "Goal", "Solved", "Solver", "solve", "thinking_bot"]
+from spec.solver._table import (  # noqa: E402  # the table and the costs, by a Solver
+    Cost, Row, Table, contracts_text, costs, play_starts, table)
+
+__all__ = ["BUDGET", "TABLE_LIMIT", "Cost", "Goal", "Row", "Solved", "Solver", "Table",
+           "contracts_text", "costs", "play_starts", "solve", "table", "thinking_bot"]

@@ -11,6 +11,8 @@ command and returns its exit code (one of :data:`verifier.cli.EXIT_CODES`):
 - :mod:`~verifier.commands.deals`: deals that satisfy a constraint, or a proof that none do;
 - :mod:`~verifier.commands.fixtures`: a deal for each rule, in which the rule fires;
 - :mod:`~verifier.commands.replay`: re-run a record through the engine;
+- :mod:`~verifier.commands.solve`: the double-dummy values of a deal, and what each card of
+  its play cost;
 - :mod:`~verifier.commands.mutate`: how many wrong versions of the rules the checks catch;
 - :mod:`~verifier.commands.games`: the registered games and their variants.
 

@@ -182,20 +182,26 @@ def emit_pieces(args: argparse.Namespace, pieces: Iterable[str]) -> int:
 
 class Progress:
     """A count of work done, shown on standard error when it is a terminal, at most a few
-    times a second; cleared when the work is done."""
+    times a second and only once ``after`` seconds have passed; cleared when the work is
+    done."""
 
-    def __init__(self, total: int, noun: str) -> None:
+    def __init__(self, total: int, noun: str, *, after: float = 0.0) -> None:
         self.total, self.noun, self.done = total, noun, 0
         self.shown = sys.stderr.isatty() and total > 1
         self.last = 0.0
+        self.since = time.monotonic() + after
 
     def step(self) -> bool:
         """Count one more; True, so that it can sit in a comprehension's condition."""
-        self.done += 1
+        return self.reach(self.done + 1)
+
+    def reach(self, done: int) -> bool:
+        """Count ``done`` in all; True, as :meth:`step`."""
+        self.done = done
         now = time.monotonic()
         if self.done >= self.total:
             self.close()
-        elif self.shown and now - self.last > 0.25:
+        elif self.shown and now - self.last > 0.25 and now >= self.since:
             self.last = now
             print(f"\r{self.done:,} of {self.total:,} {self.noun}", end="", file=sys.stderr,
                   flush=True)
