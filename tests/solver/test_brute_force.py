@@ -5,7 +5,7 @@ Every registered game, each variant that can be played alone and the small test 
 general constructs (``tests/constructs``) are played from plain seeds to the last few cards
 (see ``solver_positions``): three cards a hand where four seats play, four where fewer do,
 and on some seeds one to three cards into a trick.  The ``slow`` sweep plays many more
-seeds, at four cards a hand everywhere.
+seeds, and some at four cards a hand everywhere.
 
 The seeds are enough to reach every kind of contract the games have (checked here): each
 bid of a short ladder and each strain of a long one, goals of more, fewer and exactly so
@@ -30,6 +30,7 @@ from spec.solver._goal import Goal, goal_of, points_unit, side_of, tricks_of
 SEEDS = range(32)  # each game as registered
 VARIANT_SEEDS = range(6)  # each variant, and the test games' variants
 SLOW_SEEDS = range(32, 232)
+DEEP_SEEDS = range(232, 252)  # slow, at four cards a hand where four seats play too
 LONG_LADDER = 16  # above so many bids, a ladder's strains are covered rather than each bid
 
 BASE = [*GAMES.values(), *construct_games().values()]
@@ -37,34 +38,34 @@ FORMS: list[Game] = [form for game in BASE for form in forms(game)]
 Case = tuple[int, State, int, tuple[tuple[Action, int], ...]]
 
 
-def _size(start: State, seed: int, slow: bool) -> tuple[int, int]:
+def _size(start: State, seed: int, deep: bool) -> tuple[int, int]:
     """The cards a hand and the cards on the trick for the position of ``seed``."""
     seats = len(in_play(start))
-    cards = 4 if slow or seats < 4 else 3
+    cards = 4 if deep or seats < 4 else 3
     return cards, seed % min(seats, 4)
 
 
 _CASES: dict[tuple[int, int, bool], Case | None] = {}
 
 
-def _case(game: Game, seed: int, slow: bool = False) -> Case | None:
+def _case(game: Game, seed: int, deep: bool = False) -> Case | None:
     """The position of ``seed`` (None where the play ends before it), its value and each
     legal action's by the oracle; kept for the tests that read the same positions."""
-    key = (id(game), seed, slow)
+    key = (id(game), seed, deep)
     if key not in _CASES:
         out = None
         start = to_play(game, seed)
         if start is not None:
-            s = walk_down(*start, *_size(start[0], seed, slow))
+            s = walk_down(*start, *_size(start[0], seed, deep))
             if s is not None:
                 out = (seed, s, *oracle(s))
         _CASES[key] = out
     return _CASES[key]
 
 
-def _cases(game: Game, seeds: range, slow: bool = False) -> Iterator[Case]:
+def _cases(game: Game, seeds: range, deep: bool = False) -> Iterator[Case]:
     for seed in seeds:
-        case = _case(game, seed, slow)
+        case = _case(game, seed, deep)
         if case is not None:
             yield case
 
@@ -82,11 +83,11 @@ def _at(game: Game, seed: int, s: State) -> str:
             f"{game.table.name(s.turn)} to act: {hands}")
 
 
-def _check(game: Game, seeds: range, slow: bool = False) -> int:
+def _check(game: Game, seeds: range, deep: bool = False) -> int:
     """The solver's value and card values against the oracle's; the positions checked."""
     solver = Solver(game)
     checked = 0
-    for seed, s, value, each in _cases(game, seeds, slow):
+    for seed, s, value, each in _cases(game, seeds, deep):
         got = solver.solve(s)
         assert got.value == value, (f"{_at(game, seed, s)}: the solver's value is {got.value}, "
                                     f"brute force's {value}")
@@ -110,7 +111,8 @@ def test_values_match_brute_force(game: Game) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", FORMS, ids=name)
 def test_values_match_brute_force_wide(game: Game) -> None:
-    _check(game, SLOW_SEEDS, slow=True)
+    _check(game, SLOW_SEEDS)
+    _check(game, DEEP_SEEDS, deep=True)
 
 
 # -- what the seeds reach ---------------------------------------------------------------------
