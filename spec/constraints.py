@@ -31,7 +31,7 @@ spec.errors.NotationError: at 7: unknown name 'Fourhand' (seats: Forehand, Middl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -486,12 +486,24 @@ def deal_test(game: Game, where: Expr) -> Callable[[int, tuple[int, ...]], bool]
     Raises:
         NotationError: the condition reads something a deal does not have yet.
     """
+    return deal_function(game, where)
+
+
+def deal_function(game: Game, where: Expr, given: Mapping[Any, str] | None = None
+                  ) -> Callable[..., Any]:
+    """:func:`deal_test`'s function, with more arguments after the two: a value for each
+    node of ``given`` (a :class:`~spec.dsl._nodes.Var`), named as it says.
+
+    Raises:
+        NotationError: the condition reads something a deal does not have yet.
+    """
     from spec.dsl._pycompile import GameTables, compile_function
     from spec.dsl._visitor import UnsupportedNodeError
 
     try:
         return compile_function(game, GameTables(game), where, {Ctx.DEALER: "dealer",
-                                                                ("param", "dealt"): "dealt"},
+                                                                ("param", "dealt"): "dealt",
+                                                                **(given or {})},
                                 extra_env={DealtHand: "dealt[{seat}]"}, name="where")
     except UnsupportedNodeError as e:
         raise NotationError(f"a deal constraint can read the hands as dealt and the dealer "
@@ -511,16 +523,27 @@ def about_play(where: Expr) -> bool:
 def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
     """A scenario constraint as a function of a finished engine state, compiled by the
     engine's back end: the check a synthesized deal must pass after its replay."""
+    fn, args = history_function(game, where)
+    return lambda state: bool(fn(*args(state)))
+
+
+def history_function(game: Game, where: Expr, given: Mapping[Any, str] | None = None
+                     ) -> tuple[Callable[..., Any], Callable[[Any], tuple[Any, ...]]]:
+    """:func:`history_test`'s function and the arguments it takes from a finished state;
+    after them, it takes a value for each node of ``given`` (a
+    :class:`~spec.dsl._nodes.Var`), named as it says."""
     from spec.dsl._nodes import Taken, WonTrick
     from spec.dsl._pycompile import GameTables, compile_function
 
-    params = {Ctx.DEALER: "dealer", Ctx.CONTRACT: "contract", Ctx.DECLARER: "declarer",
-              Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
-              ("param", "won"): "won", ("param", "taken"): "taken",
-              ("param", "played"): "played", ("param", "leaders"): "leaders",
-              ("param", "winners"): "winners", ("param", "callers"): "callers",
-              Ctx.POT: "pot",  # the pot the deal began with (a game with a Pot)
-              Ctx.DECLARER_PARTNER: "partner", ("param", "declarers"): "declarers"}
+    params: dict[Any, str] = {
+        Ctx.DEALER: "dealer", Ctx.CONTRACT: "contract", Ctx.DECLARER: "declarer",
+        Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
+        ("param", "won"): "won", ("param", "taken"): "taken",
+        ("param", "played"): "played", ("param", "leaders"): "leaders",
+        ("param", "winners"): "winners", ("param", "callers"): "callers",
+        Ctx.POT: "pot",  # the pot the deal began with (a game with a Pot)
+        Ctx.DECLARER_PARTNER: "partner", ("param", "declarers"): "declarers",
+        **(given or {})}
     from spec.engine import Call, engine_for
 
     eng = engine_for(game)
@@ -536,7 +559,7 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
     }
     fn = compile_function(game, GameTables(game), where, params, extra_env=extra, name="scenario")
 
-    def test(state: Any) -> bool:
+    def args(state: Any) -> tuple[Any, ...]:
         n = game.players
         played: list[list[int]] = [[-1] * n for _ in range(game.tricks + 1)]
         leaders = [-1] * (game.tricks + 1)
@@ -546,8 +569,8 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
                 played[rec.number][seat] = card
             leaders[rec.number], winners[rec.number] = rec.leader, rec.winner
         callers = [-1] + [seat for seat, action in state.log if isinstance(action, Call)]
-        return bool(fn(state.dealer, state.contract, state.declarer, state.trump, state.tracked,
-                       state.dealt, state.won, state.taken, played, leaders, winners, callers,
-                       state.pot, state.partner, state.declarers))
+        return (state.dealer, state.contract, state.declarer, state.trump, state.tracked,
+                state.dealt, state.won, state.taken, played, leaders, winners, callers,
+                state.pot, state.partner, state.declarers)
 
-    return test
+    return fn, args
