@@ -45,6 +45,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Expr,
+    IfThenElse,
     IsDeclarer,
     LeaderOf,
     LedTo,
@@ -357,6 +358,8 @@ class _Parser:
             return Ref(Ctx.DECLARER)
         if word == "partner":  # the partner the deal forms for the declarer, if any
             return Ref(Ctx.DECLARER_PARTNER)
+        if word == "side":  # the declaring side: only tricks(side) and won(side) take it
+            return ("side", None)
         if word == "level":
             return Ref(Ctx.CONTRACT).level
         if word == "strain":
@@ -419,6 +422,8 @@ class _Parser:
         if fn in ("tricks", "won", "score", "declares"):
             if len(args) != 1:
                 raise self._fail(f"{fn} takes only a seat", name)
+            if fn in ("tricks", "won") and isinstance(seat_arg, tuple) and seat_arg[0] == "side":
+                return self._side_total(TricksWon if fn == "tricks" else PointsWon)
             who = self._operand(seat_arg, seat_tok)
             if who.type is not T.SEAT:
                 raise self._fail(f"{fn} takes a seat, e.g. {fn}(declarer)", seat_tok)
@@ -455,6 +460,26 @@ class _Parser:
             return count(g, seat, what[1])
         raise self._fail(f"{fn} takes a seat and a {'suit' if fn == 'void' else 'suit or rank'}, "
                          f"e.g. {fn}({g.table.names[0]}, spades)", tok)
+
+
+    def _side_total(self, what: Any) -> Expr:
+        """The tricks (or points) of the declaring side: the declarer's partnership where
+        the table has partnerships, else the declarer and the partner the deal gives him."""
+        declarer, partner = Ref(Ctx.DECLARER), Ref(Ctx.DECLARER_PARTNER)
+        teams = self.game.table.partnerships
+        total: Expr | None = None
+        for k in range(self.game.players):
+            seat = Const(k, T.SEAT)
+            team = next((t for t in teams if k in t), None)
+            inside: Expr
+            if team is not None:
+                inside = BoolOp(Op.OR, tuple(declarer == Const(j, T.SEAT) for j in team))
+            else:
+                inside = (declarer == seat) | (partner == seat)
+            term = IfThenElse(inside, what(seat), lift(0, T.INT))
+            total = term if total is None else total + term
+        assert total is not None
+        return total
 
 
 def parse_where(game: Game, text: str) -> Expr:
