@@ -19,6 +19,13 @@ suits (``spades``, ``hearts``, ``diamonds``, ``clubs``, or ``♠ ♥ ♦ ♣``),
 suit-or-rank)``, ``void(seat, suit)``, ``length(seat)`` (cards in the hand) and
 ``points(seat)`` (card points held, in games that count them).
 
+``dd(seat, strain)`` is the double-dummy value of the hands as dealt (see :mod:`spec.solver`)
+for the side of ``seat`` as declarer in a strain as the bids name it (``NT``, ``S``, or
+``spades``), or in a contract (``dd(seat, 7NT)``, a contract by its name where the bids have
+no strains, with the trumps as a third argument where the contract names none); ``dd()``
+is that of the contract played, from the first lead.  No solver of formulas encodes it: a
+condition that reads it is judged deal by deal (:mod:`spec.double_dummy`).
+
 >>> from spec.games.crescendo import GAME
 >>> where = parse_where(GAME, "holds(Forehand, JK) and count(Rearhand, spades) >= 3")
 >>> where.type.value
@@ -31,13 +38,13 @@ spec.errors.NotationError: at 7: unknown name 'Fourhand' (seats: Forehand, Middl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from spec.cards import Card, CardSet, Rank, Suit
 from spec.dsl import _constructs as K
-from spec.dsl._build import Game
+from spec.dsl._build import Game, suit_code
 from spec.dsl._nodes import (
     BoolOp,
     CallerOf,
@@ -45,6 +52,7 @@ from spec.dsl._nodes import (
     Ctx,
     DealtHand,
     Expr,
+    IfThenElse,
     IsDeclarer,
     LeaderOf,
     LedTo,
@@ -58,14 +66,15 @@ from spec.dsl._nodes import (
     T,
     TricksWon,
     WinnerOf,
+    caller_loc,
     children,
     lift,
     walk,
 )
-from spec.errors import NotationError
+from spec.errors import NotationError, SrcLoc
 
 __all__ = ["parse_where", "deal_test", "about_play", "history_test", "holds", "count", "void", "length", "points_held",
-           "DEAL_NAMES"]
+           "DEAL_NAMES", "DoubleDummy", "double_dummy_terms"]
 
 # -- helpers for Python callers ---------------------------------------------------------
 
@@ -106,6 +115,51 @@ def points_held(game: Game, seat: int) -> Expr:
         raise NotationError(f"{game.name}'s cards carry no points (its tricks are worth "
                             "points instead), so points(seat) means nothing here")
     return SumValues(found[0][1].table, DealtHand(Const(seat, T.SEAT)))  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class DoubleDummy(Expr):
+    """The double-dummy value of a deal (see :class:`spec.solver.Solved`): the tricks (or
+    card points) the side of ``seat`` takes as declarer in ``contract`` (a place on the
+    ladder) under perfect play by all, or 1 and 0 where the side plays for a count between
+    bounds.  ``seat`` -1 stands for the contract played, from the first lead; ``trump`` is
+    a suit's code where the trumps are given, else None (the contract's).
+
+    No back end compiles it: :mod:`spec.double_dummy` judges a condition that reads it
+    deal by deal, with the solver.
+    """
+
+    seat: int
+    contract: int
+    trump: int | None
+    text: str  # as written, for messages
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.INT
+
+    @property
+    def played(self) -> bool:
+        """The value of the contract played, which only a deal played out has."""
+        return self.seat < 0
+
+    @property
+    def search_key(self) -> tuple[int, int, int | None]:
+        """What the value depends on besides the deal: the same key, the same value."""
+        return self.seat, self.contract, self.trump
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def double_dummy_terms(where: Expr) -> list[DoubleDummy]:
+    """The ``dd()`` terms of a condition, in the order written."""
+    out, stack = [], [where]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, DoubleDummy):
+            out.append(n)
+        stack.extend(reversed(children(n)))
+    return out
 
 
 # -- the text form ----------------------------------------------------------------------
@@ -357,6 +411,8 @@ class _Parser:
             return Ref(Ctx.DECLARER)
         if word == "partner":  # the partner the deal forms for the declarer, if any
             return Ref(Ctx.DECLARER_PARTNER)
+        if word == "side":  # the declaring side: only tricks(side) and won(side) take it
+            return ("side", None)
         if word == "level":
             return Ref(Ctx.CONTRACT).level
         if word == "strain":
@@ -378,7 +434,7 @@ class _Parser:
         return None
 
     _FUNCS = ("holds", "count", "void", "length", "points", "lead", "leader", "winner",
-              "played", "tricks", "won", "score", "declares")
+              "played", "tricks", "won", "score", "declares", "dd")
     _BY_TRICK = {"lead": LedTo, "leader": LeaderOf, "winner": WinnerOf}
 
     def _trick(self, e: Any, tok: _Tok) -> Expr:
@@ -393,6 +449,8 @@ class _Parser:
         if fn not in self._FUNCS:
             raise self._fail(f"unknown function {name.text!r} (functions: "
                              f"{', '.join(self._FUNCS)})", name)
+        if fn == "dd":
+            return self._dd(name)
         self._expect("(")
         args: list[tuple[Any, _Tok]] = []
         if not self._take(")"):
@@ -419,6 +477,8 @@ class _Parser:
         if fn in ("tricks", "won", "score", "declares"):
             if len(args) != 1:
                 raise self._fail(f"{fn} takes only a seat", name)
+            if fn in ("tricks", "won") and isinstance(seat_arg, tuple) and seat_arg[0] == "side":
+                return self._side_total(TricksWon if fn == "tricks" else PointsWon)
             who = self._operand(seat_arg, seat_tok)
             if who.type is not T.SEAT:
                 raise self._fail(f"{fn} takes a seat, e.g. {fn}(declarer)", seat_tok)
@@ -457,6 +517,116 @@ class _Parser:
                          f"e.g. {fn}({g.table.names[0]}, spades)", tok)
 
 
+    def _side_total(self, what: Any) -> Expr:
+        """The tricks (or points) of the declaring side: the declarer's partnership where
+        the table has partnerships, else the declarer and the partner the deal gives him."""
+        declarer, partner = Ref(Ctx.DECLARER), Ref(Ctx.DECLARER_PARTNER)
+        teams = self.game.table.partnerships
+        total: Expr | None = None
+        for k in range(self.game.players):
+            seat = Const(k, T.SEAT)
+            team = next((t for t in teams if k in t), None)
+            inside: Expr
+            if team is not None:
+                inside = BoolOp(Op.OR, tuple(declarer == Const(j, T.SEAT) for j in team))
+            else:
+                inside = (declarer == seat) | (partner == seat)
+            term = IfThenElse(inside, what(seat), lift(0, T.INT))
+            total = term if total is None else total + term
+        assert total is not None
+        return total
+
+    # -- dd(): the double-dummy value
+    def _strains(self) -> dict[str, list[int]]:
+        """The strains as the bids name them (``S``, ``NT``), each with its contracts (places
+        on the ladder), lowest first; none on a ladder of contracts named by name."""
+        out: dict[str, list[int]] = {}
+        for i, b in enumerate(self.game.ladder):
+            if not b.label:
+                out.setdefault(b.strain.letter if b.strain else "NT", []).append(i)
+        return out
+
+    def _dd_example(self) -> str:
+        strains = self._strains()
+        what = ("NT" if "NT" in strains else next(iter(strains))) if strains else \
+            str(self.game.ladder[0])
+        return f"dd({self.game.table.names[0]}, {what})"
+
+    def _dd(self, name: _Tok) -> Expr:
+        """``dd()``, ``dd(seat, strain)``, ``dd(seat, contract)`` or ``dd(seat, contract,
+        trumps)``: the contract's words are read as written (``7NT``, ``20S``, ``160``)."""
+        example = self._dd_example()
+        self._expect("(")
+        if self._take(")"):
+            return DoubleDummy(-1, -1, None, "dd()")
+        seat_tok = self.tok
+        seat = self._atom() if seat_tok.kind == "name" else None
+        if not (isinstance(seat, tuple) and seat[0] == "seat"):
+            raise self._fail(f"dd takes a seat's name first, e.g. {example} (or nothing: dd() "
+                             "is the value of the contract played)", seat_tok)
+        if not self._take(","):
+            raise self._fail(f"dd takes a seat and a strain or a contract, e.g. {example}")
+        what_tok = self.tok
+        words = []
+        while self.tok.kind != "end" and self.tok.text not in (",", ")"):
+            words.append(self.tok.text)
+            self.i += 1
+        contract, named = self._dd_contract("".join(words), what_tok, seat[1])
+        trump = None
+        if self._take(","):
+            suit_tok = self.tok
+            suit = self._atom() if suit_tok.kind == "name" else None
+            if not (isinstance(suit, tuple) and suit[0] == "suit"):
+                raise self._fail("the third argument of dd is the trumps, a suit such as "
+                                 "spades", suit_tok)
+            if named:
+                raise self._fail(f"{''.join(words)} names its strain: trumps are given only "
+                                 "for a contract that names none", suit_tok)
+            trump = suit_code(suit[1])
+        self._expect(")")
+        text = self.text[name.pos - 1:self.toks[self.i - 1].pos]
+        return DoubleDummy(seat[1], contract, trump, text)
+
+    def _dd_contract(self, what: str, tok: _Tok, seat: int) -> tuple[int, bool]:
+        """The contract ``what`` names (a place on the ladder), and whether it names its
+        strain.  A strain stands for its lowest contract, once a sample deal shows that
+        every contract in it plays for the same thing (it does not where the level decides
+        how many tricks are best)."""
+        strains = self._strains()
+        word = what.lower()
+        strain = (_SUIT_WORDS[word].letter if word in _SUIT_WORDS
+                  else "NT" if word in ("notrumps", "grand") else what.upper())
+        if strain in strains:
+            self._same_goal(strains[strain], seat, what, tok)
+            return strains[strain][0], True
+        try:
+            bid = self.game.parse_bid(what)
+        except NotationError:
+            shown = (f"a strain ({', '.join(strains)}) or a contract such as "
+                     f"{self.game.ladder[-1]}" if strains else
+                     f"a contract ({', '.join(str(b) for b in self.game.ladder)})")
+            raise self._fail(f"dd takes a seat and {shown}, got {what or 'nothing'!r}", tok) \
+                from None
+        return self.game.ladder.index(bid), not bid.label
+
+    def _same_goal(self, contracts: list[int], seat: int, what: str, tok: _Tok) -> None:
+        from spec.solver import Solver
+
+        solver = Solver(self.game)
+        eng = solver.engine
+        hands = eng.hands_from_order(eng.deal_order(0, 0), self.game.players - 1)
+        goals: dict[Any, int] = {}
+        for c in contracts:
+            goals.setdefault(solver.search(solver.start(hands, contract=c, declarer=seat), 0).goal,
+                             c)
+        if len(goals) > 1:
+            ladder = self.game.ladder
+            told = "; ".join(f"{ladder[c]}: {g.describe(solver.unit)}" for g, c in goals.items())
+            raise self._fail(f"the contracts in {what} play for different things ({told}): "
+                             f"name one, e.g. dd({self.game.table.names[seat]}, "
+                             f"{ladder[contracts[0]]})", tok)
+
+
 def parse_where(game: Game, text: str) -> Expr:
     """Read a deal constraint written in the text form (see the module docstring).
 
@@ -486,12 +656,24 @@ def deal_test(game: Game, where: Expr) -> Callable[[int, tuple[int, ...]], bool]
     Raises:
         NotationError: the condition reads something a deal does not have yet.
     """
+    return deal_function(game, where)
+
+
+def deal_function(game: Game, where: Expr, given: Mapping[Any, str] | None = None
+                  ) -> Callable[..., Any]:
+    """:func:`deal_test`'s function, with more arguments after the two: a value for each
+    node of ``given`` (a :class:`~spec.dsl._nodes.Var`), named as it says.
+
+    Raises:
+        NotationError: the condition reads something a deal does not have yet.
+    """
     from spec.dsl._pycompile import GameTables, compile_function
     from spec.dsl._visitor import UnsupportedNodeError
 
     try:
         return compile_function(game, GameTables(game), where, {Ctx.DEALER: "dealer",
-                                                                ("param", "dealt"): "dealt"},
+                                                                ("param", "dealt"): "dealt",
+                                                                **(given or {})},
                                 extra_env={DealtHand: "dealt[{seat}]"}, name="where")
     except UnsupportedNodeError as e:
         raise NotationError(f"a deal constraint can read the hands as dealt and the dealer "
@@ -505,22 +687,33 @@ _PLAY_CTX = (Ctx.CONTRACT, Ctx.DECLARER, Ctx.TRUMP, Ctx.DECLARER_PARTNER)
 def about_play(where: Expr) -> bool:
     """Whether a constraint reads the auction or the play (a scenario), not only the deal."""
     return any(isinstance(n, _PLAY_NODES) or (isinstance(n, Ref) and n.ctx in _PLAY_CTX)
-               for n in walk(where))
+               or (isinstance(n, DoubleDummy) and n.played) for n in walk(where))
 
 
 def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
     """A scenario constraint as a function of a finished engine state, compiled by the
     engine's back end: the check a synthesized deal must pass after its replay."""
+    fn, args = history_function(game, where)
+    return lambda state: bool(fn(*args(state)))
+
+
+def history_function(game: Game, where: Expr, given: Mapping[Any, str] | None = None
+                     ) -> tuple[Callable[..., Any], Callable[[Any], tuple[Any, ...]]]:
+    """:func:`history_test`'s function and the arguments it takes from a finished state;
+    after them, it takes a value for each node of ``given`` (a
+    :class:`~spec.dsl._nodes.Var`), named as it says."""
     from spec.dsl._nodes import Taken, WonTrick
     from spec.dsl._pycompile import GameTables, compile_function
 
-    params = {Ctx.DEALER: "dealer", Ctx.CONTRACT: "contract", Ctx.DECLARER: "declarer",
-              Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
-              ("param", "won"): "won", ("param", "taken"): "taken",
-              ("param", "played"): "played", ("param", "leaders"): "leaders",
-              ("param", "winners"): "winners", ("param", "callers"): "callers",
-              Ctx.POT: "pot",  # the pot the deal began with (a game with a Pot)
-              Ctx.DECLARER_PARTNER: "partner", ("param", "declarers"): "declarers"}
+    params: dict[Any, str] = {
+        Ctx.DEALER: "dealer", Ctx.CONTRACT: "contract", Ctx.DECLARER: "declarer",
+        Ctx.TRUMP: "trump", ("param", "tv"): "tv", ("param", "dealt"): "dealt",
+        ("param", "won"): "won", ("param", "taken"): "taken",
+        ("param", "played"): "played", ("param", "leaders"): "leaders",
+        ("param", "winners"): "winners", ("param", "callers"): "callers",
+        Ctx.POT: "pot",  # the pot the deal began with (a game with a Pot)
+        Ctx.DECLARER_PARTNER: "partner", ("param", "declarers"): "declarers",
+        **(given or {})}
     from spec.engine import Call, engine_for
 
     eng = engine_for(game)
@@ -536,7 +729,7 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
     }
     fn = compile_function(game, GameTables(game), where, params, extra_env=extra, name="scenario")
 
-    def test(state: Any) -> bool:
+    def args(state: Any) -> tuple[Any, ...]:
         n = game.players
         played: list[list[int]] = [[-1] * n for _ in range(game.tricks + 1)]
         leaders = [-1] * (game.tricks + 1)
@@ -546,8 +739,8 @@ def history_test(game: Game, where: Expr) -> Callable[[Any], bool]:
                 played[rec.number][seat] = card
             leaders[rec.number], winners[rec.number] = rec.leader, rec.winner
         callers = [-1] + [seat for seat, action in state.log if isinstance(action, Call)]
-        return bool(fn(state.dealer, state.contract, state.declarer, state.trump, state.tracked,
-                       state.dealt, state.won, state.taken, played, leaders, winners, callers,
-                       state.pot, state.partner, state.declarers))
+        return (state.dealer, state.contract, state.declarer, state.trump, state.tracked,
+                state.dealt, state.won, state.taken, played, leaders, winners, callers,
+                state.pot, state.partner, state.declarers)
 
-    return test
+    return fn, args

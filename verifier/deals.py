@@ -24,6 +24,11 @@ engine's compilation of the constraint accepts it.  The same seed gives the same
 
 Z3's ``unknown`` (a spent time or resource budget) ends the search with the status
 ``unknown`` and the deals found before; it is never read as "no (more) such deals".
+
+A constraint that reads ``dd()`` (a double-dummy value) is judged by the solver, deal by
+deal, so only dealing looks for it ("auto" deals and never turns to Z3; "z3" is refused):
+a deal on which the condition is neither true nor false (a search spent its ``budget`` of
+nodes) is skipped, and counted in ``skipped``.
 """
 from __future__ import annotations
 
@@ -37,6 +42,7 @@ from typing import Any
 import z3
 
 from spec.constraints import deal_test
+from spec.double_dummy import Judge, reads_double_dummy
 from spec.dsl._build import Game
 from spec.dsl._nodes import Ctx, DealtHand, Expr
 from spec.engine import engine_for
@@ -44,9 +50,12 @@ from spec.errors import NotationError
 from verifier._z3.compile import Encoding, Z3Compiler
 from verifier._z3.solver import SEARCH_RLIMIT, Solving
 
-__all__ = ["REJECTION_TRIES", "DealSearch", "deals_where"]
+__all__ = ["REJECTION_TRIES", "Z3_REFUSES_DD", "DealSearch", "deals_where"]
 
 REJECTION_TRIES = 4000  # deals dealt per deal wanted before "auto" turns to Z3
+Z3_REFUSES_DD = ("Z3 cannot encode dd() (the solver's double-dummy value): a condition with "
+                 "dd() is searched among deals dealt or played by bots (--method auto or "
+                 "rejection)")
 
 # "auto" chooses by expected time, from the share of deals the constraint accepts (counted,
 # never timed, so that a seed gives the same deals on any machine) and these speeds,
@@ -76,6 +85,7 @@ class DealSearch:
     reason: str = ""
     seconds: float = 0.0
     dealt: int = 0  # deals dealt by the rejection method
+    skipped: dict[str, int] = field(default_factory=dict)  # by why: a dd() unknown
 
 
 Found = Callable[[int, tuple[int, ...]], None]
@@ -373,35 +383,47 @@ def _z3_deals(game: Game, where: Expr, dealer: int, n: int, seed: int, solving: 
 
 def deals_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0, dealer: int | None = None,
                 method: str = "auto", timeout: float = 600.0, rlimit: int | None = SEARCH_RLIMIT,
-                tries: int = REJECTION_TRIES, on_found: Found | None = None) -> DealSearch:
+                tries: int = REJECTION_TRIES, on_found: Found | None = None,
+                budget: int | None = None) -> DealSearch:
     """``n`` distinct deals satisfying ``where`` (a condition on the hands as dealt and the
     dealer), or ``impossible``, or ``unknown`` with the solver's reason (then with the
     deals found before the solver gave up).  ``rlimit`` bounds each Z3 query in Z3's
     resource units, ``timeout`` seconds only as a backstop (see
     :class:`~verifier._z3.solver.Solving`); ``on_found(dealer, hands)`` is called with each
-    deal as soon as the engine has checked it.
+    deal as soon as the engine has checked it.  ``budget``: the nodes each ``dd()`` search
+    may visit (see :class:`~spec.double_dummy.Judge`).
 
     Raises:
         NotationError: the method is unknown, or the condition reads something a deal does
-            not have.
+            not have, or reads ``dd()`` and the method is "z3".
     """
     if method not in ("auto", "z3", "rejection"):
         raise NotationError(f"unknown method {method!r} (auto, z3 or rejection)", value=method)
     start = time.perf_counter()
     dealer = game.players - 1 if dealer is None else dealer
-    test = deal_test(game, where)
+    judge = None
+    test: Callable[[int, tuple[int, ...]], bool]
+    if reads_double_dummy(where):
+        if method == "z3":
+            raise NotationError(Z3_REFUSES_DD)
+        judge = Judge(game, where, budget=budget)
+        test = judge.accepts_deal
+    else:
+        test = deal_test(game, where)
     accept = _Accept(game, test, on_found)
     dealt = 0
     if method in ("auto", "rejection"):
-        budget = tries * n if method == "auto" else max(tries * n, 10 ** 6)
-        dealt = _rejection(game, test, dealer, n, seed, budget, method == "auto", accept)
+        most = tries * n if method == "auto" else max(tries * n, 10 ** 6)
+        dealt = _rejection(game, test, dealer, n, seed, most, method == "auto" and not judge,
+                           accept)
         have = accept.deals
-        if len(have) >= n or method == "rejection":
+        if len(have) >= n or method == "rejection" or judge:  # nothing else looks for dd()
             status = "found" if have else "unknown"
-            reason = "" if have else (f"no deal among {dealt:,} dealt satisfies it (rejection "
+            how = "a condition with dd() is judged deal by deal, which" if judge else "rejection"
+            reason = "" if have else (f"no deal among {dealt:,} dealt satisfies it ({how} "
                                       "cannot prove impossibility)")
             return DealSearch(status, have, "rejection", reason, time.perf_counter() - start,
-                              dealt)
+                              dealt, dict(judge.skipped) if judge else {})
     from_rejection = len(accept.deals)
     result = _z3_deals(game, where, dealer, n, seed, Solving(timeout, rlimit), accept)
     result.method = "rejection + z3" if from_rejection else "z3"

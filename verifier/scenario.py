@@ -31,6 +31,7 @@ from typing import Any
 import z3
 
 from spec.constraints import history_test
+from spec.double_dummy import Judge, reads_double_dummy
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import (
@@ -62,6 +63,7 @@ from verifier._unrolled import Unrolled
 from verifier._z3.compile import Z3Compiler
 from verifier._z3.solver import SEARCH_RLIMIT, Solving
 from verifier._z3.steps import StepEncoder
+from verifier.deals import Z3_REFUSES_DD
 from verifier.errors import ReplayMismatchError, SolverUnknownError
 
 __all__ = ["Scenario", "Unrolling", "played_deals", "scenarios_where", "solve_scenarios",
@@ -78,6 +80,7 @@ class Scenario:
     reason: str = ""
     seconds: float = 0.0
     method: str = "z3"
+    skipped: dict[str, int] = field(default_factory=dict)  # by why: a dd() unknown, no play
 
 
 _SITUATION = "stated as facts of the unrolled deal"
@@ -295,7 +298,7 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 600.0,
                     rlimit: int | None = SEARCH_RLIMIT, max_calls: int | None = None,
                     on_found: Callable[[State], None] | None = None,
-                    method: str = "z3") -> Scenario:
+                    method: str = "z3", budget: int | None = None) -> Scenario:
     """``n`` distinct deals, each with a complete legal sequence of calls and cards, that
     make ``where`` true; every one replayed by the engine, and passed to ``on_found`` as
     soon as it is.  ``rlimit`` bounds each Z3 query in Z3's resource units, so that the answer
@@ -307,15 +310,28 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
     rest.  A deal counts when it was dealt once (no deal thrown in before it) and played
     out (not voided), as Z3 unrolls deals.
 
+    A condition that reads ``dd()`` is judged by the solver (``budget``: the nodes of each
+    search), among deals played by bots only ("auto" never asks Z3); a deal on which it is
+    neither true nor false is skipped, and counted in ``skipped``.
+
     Raises:
         NotationError: Z3 cannot unroll the game's deals yet (see :func:`unsupported`),
-            and the deals played by bots did not give ``n`` deals.
+            and the deals played by bots did not give ``n`` deals; or the condition reads
+            ``dd()`` and the method is "z3".
         ReplayMismatchError: the engine does not reach the scenario Z3 found (a bug).
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     start = time.perf_counter()
-    test = history_test(game, where)
+    judge = None
+    test: Callable[[State], bool]
+    if reads_double_dummy(where):
+        if method == "z3":
+            raise NotationError(Z3_REFUSES_DD)
+        judge = Judge(game, where, budget=budget, played=True)
+        test = judge.accepts_state
+    else:
+        test = history_test(game, where)
     dealer = game.players - 1 if dealer is None else dealer
     states: list[State] = []
     dealt = played = 0
@@ -335,13 +351,15 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
             if len(states) == n:
                 break
         played = len(states)
-        if played == n or method == "rejection":
+        if played == n or method == "rejection" or judge:  # nothing else looks for dd()
             took = time.perf_counter() - start
+            skipped = dict(judge.skipped) if judge else {}
             if len(states) == n:
-                return Scenario("found", states, "", took, "rejection")
+                return Scenario("found", states, "", took, "rejection", skipped)
             some = f"only {len(states)}" if states else "none"
+            how = "a condition with dd() is judged on such deals only" if judge else "rejection"
             return Scenario("unknown", states, f"{some} among {dealt} deals played by bots "
-                            "(rejection)", took, "rejection")
+                            f"({how})", took, "rejection", skipped)
     result = solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history(rows)).visit(where),
                              lambda state, _model, _rows: test(state), n=n, seed=seed,
                              dealer=dealer, timeout=timeout, rlimit=rlimit, max_calls=max_calls,

@@ -8,9 +8,11 @@ import sys
 from typing import Any
 
 from spec.constraints import about_play, parse_where
+from spec.double_dummy import NO_PLAY, UNKNOWN, reads_double_dummy
 from spec.dsl._build import Game
 from spec.errors import NotationError, shown
 from spec.records import hands_from_text, hands_text, json_kind, to_record
+from spec.solver import BUDGET
 from spec.text import hand_lines, render
 from verifier._z3.solver import SEARCH_RLIMIT
 from verifier.commands._common import (
@@ -34,6 +36,8 @@ DEALS_FORMAT = "trickspec-deals/1"
 MAX_DEALS = 10_000  # distinct deals searched for and kept together, to be told apart
 _deals_arg = arg(lambda t: whole_number(t, what="the count of distinct deals", least=1,
                                         most=MAX_DEALS), "count")
+_budget_arg = arg(lambda t: whole_number(t, what="the budget of a dd() search", least=1),
+                  "count")
 
 
 def add_parser(commands: Commands) -> None:
@@ -50,9 +54,19 @@ def add_parser(commands: Commands) -> None:
                             "tricks(SEAT), won(SEAT), score(SEAT), declares(SEAT), declarer, "
                             "partner (one the auction or the cards make; the declarer himself in "
                             "a game of fixed partnerships), level, strain, a contract by its name as "
-                            "in 'level == miserie') gives "
+                            "in 'level == miserie', tricks(side) and won(side) for the declaring "
+                            "side's) gives "
                             "deals with a complete legal auction and play that make it true, found "
-                            "by Z3 and replayed by the engine.  Exit 0: found; "
+                            "by Z3 and replayed by the engine.  dd(SEAT, STRAIN) (or dd(SEAT, "
+                            "CONTRACT), with trumps as a third argument where the contract names "
+                            "none) is the double-dummy value of the hands as dealt for the side "
+                            "of SEAT as declarer, and dd() that of the contract played from the "
+                            "first lead: the tricks (or card points) the side takes under "
+                            "perfect play, or 1 and 0 where it plays for a count between bounds. "
+                            " Z3 cannot encode dd(): a condition with it is searched among deals "
+                            "dealt (or played by bots) only, and --method z3 is refused; a deal "
+                            "on which a search spends --budget is neither true nor false, so it "
+                            "is skipped and counted.  Exit 0: found; "
                             "3: impossible (proved by Z3); 2: unknown (the solver's budget ran out) or bad input.")
     d.add_argument("game", metavar="GAME")
     d.add_argument("--where", required=True, metavar="CONSTRAINT",
@@ -64,7 +78,11 @@ def add_parser(commands: Commands) -> None:
     d.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
                    help="auto (default): deal and reject first (for a condition about the "
-                   "play: deals played by bots), then Z3; or only one of them")
+                   "play: deals played by bots), then Z3; or only one of them (with dd(): "
+                   "dealing only)")
+    d.add_argument("--budget", type=_budget_arg, default=BUDGET, metavar="N",
+                   help=f"nodes each dd() search may visit before it answers unknown "
+                   f"(default {BUDGET:,}): a count, so the same deals on any machine")
     add_budget(d, SEARCH_RLIMIT, "some ten times what the hardest of the README's examples "
                "needs", timeout=600.0)
     d.add_argument("--variant", action="append", default=[], metavar="ID")
@@ -85,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress(args.n, "deals found")
     result = deals_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
                          method=args.method, timeout=args.timeout, rlimit=args.rlimit,
-                         on_found=lambda d, hands: progress.step())
+                         on_found=lambda d, hands: progress.step(), budget=args.budget)
     progress.close()
     t = game.table
     data = {
@@ -97,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     }
     if result.reason:
         data["reason"] = result.reason
+    _skipped(args, where, data, result.skipped)
     if args.text:
         lines = [f"{game.name}: {len(result.deals)} deal(s) where {args.where} "
                  f"({result.status}, {result.method or 'no method'}, {result.seconds:.2f} s)"]
@@ -123,12 +142,30 @@ def _answer(args: argparse.Namespace, text: str, status: str, reason: str, found
     return emit(args, text)
 
 
+def _skipped(args: argparse.Namespace, where: Any, data: dict[str, Any],
+             skipped: dict[str, int]) -> None:
+    """For a condition that reads dd(): the deals skipped, by why, in the answer, and in
+    one line on stderr when there are some."""
+    if not reads_double_dummy(where):
+        return
+    data["skipped"] = {why: skipped.get(why, 0) for why in (UNKNOWN, NO_PLAY)}
+    unknown, no_play = skipped.get(UNKNOWN, 0), skipped.get(NO_PLAY, 0)
+    if unknown or no_play:
+        parts = ([f"{unknown:,} on which a search spent its budget of {args.budget:,} nodes "
+                  "(raise --budget to judge them)"] if unknown else []) + \
+                ([f"{no_play:,} with no play of the cards"] if no_play else [])
+        print(f"trickspec: skipped {unknown + no_play:,} deal(s) on which the condition is "
+              f"neither true nor false: {' and '.join(parts)}", file=sys.stderr)
+
+
 def _unknown_hint(reason: str) -> str:
     """What to change when the search gave no answer, from the reason it gave."""
     if "resource limit" in reason:
         return "raise --rlimit to look further"
     if "time ran out" in reason:
         return "raise --timeout to look further"
+    if "dd()" in reason:
+        return "conditions on the hands that make such deals likelier help"
     if "rejection" in reason:
         return "leave out --method rejection to let Z3 look"
     return "raise --timeout or --rlimit to look further"
@@ -141,7 +178,7 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
     progress = Progress(args.n, "deals found")
     result = scenarios_where(game, where, n=args.n, seed=args.seed, dealer=dealer,
                              timeout=args.timeout, rlimit=args.rlimit, method=args.method,
-                             on_found=lambda state: progress.step())
+                             on_found=lambda state: progress.step(), budget=args.budget)
     progress.close()
     data = {"format": DEALS_FORMAT, "game": game.key, "variants": list(game.active_variants),
             "where": args.where, "seed": args.seed, "status": result.status,
@@ -151,6 +188,7 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
                        "record": to_record(st)} for st in result.states]}
     if result.reason:
         data["reason"] = result.reason
+    _skipped(args, where, data, result.skipped)
     text = ("\n\n".join(render(st) for st in result.states) if args.text
             else json.dumps(data, indent=2, ensure_ascii=False))
     return _answer(args, text, result.status, result.reason, len(result.states))
