@@ -37,8 +37,8 @@ autodoc_member_order = "bysource"
 # documented (the first); a type hint shows the bare class name, linked to its page
 apiref_modules = [
     "spec.cards", "spec.seats", "spec.errors", "spec.dsl", "spec.engine", "spec.worlds",
-    "spec.records",
-    "spec.constraints", "spec.registry", "spec.sheet", "spec.text", "spec.pbn", "spec",
+    "spec.solver", "spec.records", "spec.constraints", "spec.double_dummy", "spec.registry",
+    "spec.sheet", "spec.text", "spec.pbn", "spec",
     "verifier.properties", "verifier.deals", "verifier.scenario", "verifier.fixtures",
     "verifier.errors", "verifier.mutate", "verifier.files", "verifier.cli", "verifier",
 ]
