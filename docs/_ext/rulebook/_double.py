@@ -19,14 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec.dsl._build import Game
-from spec.engine import Action, Phase, Play, State, engine_for
+from spec.engine import Action, Phase, Play, State, TrickRecord, engine_for
 from spec.errors import NotationError
 from spec.solver import Goal, Solver
 from spec.solver._search import Exhausted
 
 from ._examples import ExampleError, action_text
 
-__all__ = ["BUDGET", "Analysis", "Slip", "analyse", "double_dummy_lines", "play_positions"]
+__all__ = ["BUDGET", "Analysis", "Slip", "analyse", "double_dummy_lines", "play_positions",
+           "trick_worths"]
 
 # the positions (nodes) the solver may search for one deal: about half a second of a
 # two-core machine, some fifteen seconds for every example of every game in a build; a
@@ -131,6 +132,13 @@ def analyse(game: Game, final: State, budget: int = BUDGET) -> Analysis | None:
                     solver.unit, search.side, tuple(slips), budget)
 
 
+def trick_worths(game: Game, final: State) -> tuple[int, ...]:
+    """What each trick of ``final``'s deal is worth by the rules' points, its cards aside."""
+    eng = engine_for(game)
+    return tuple(eng.trick_points(final.contract, TrickRecord(k, 0, (), (), 0))
+                 for k in range(1, len(final.tricks) + 1))
+
+
 def _names(game: Game, side: int) -> str:
     names = [game.table.name(k) for k in range(game.players) if side >> k & 1]
     return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -155,6 +163,14 @@ def double_dummy_lines(game: Game, final: State, budget: int = BUDGET) -> list[s
         return [f"*Double dummy:* not analysed: {esc(str(e))}.", ""]
     if a is None:
         return []
+    worths = trick_worths(game, final)
+    if a.unit == "tricks" and len(set(worths)) > 1:
+        # the solver counts tricks, but the contract is played for the points the tricks
+        # are worth: a count of tricks says nothing of it, so nothing is shown
+        return [f"*Double dummy:* not analysed: the solver counts the tricks each side takes, "
+                f"and here the tricks are worth different points, which decide the contract "
+                f"(trick 1 is worth {_count(worths[0], 'points')}, trick {len(worths)} "
+                f"{_count(worths[-1], 'points')}).", ""]
     # the goal in the solver's words, the unit in the singular for exactly one
     one = a.goal.bounded and a.goal.low == a.goal.high == 1
     plays = a.goal.describe(a.unit.removesuffix("s") if one else a.unit)
