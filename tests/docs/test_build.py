@@ -199,8 +199,11 @@ def test_each_example_deal_carries_its_double_dummy_analysis(site: pathlib.Path,
     sections = [s for s in deals if "The play (the winning card" in s]
     assert sections, key
     for text in sections:
-        assert "Double dummy: the declaring side, " in text, text[:80]
         head = text[text.index("Double dummy:"):]
+        if head.startswith("Double dummy: not analysed"):  # a count of tricks would mislead
+            assert "the tricks are worth different points" in head, head[:300]
+            continue
+        assert head.startswith("Double dummy: the declaring side, "), head[:80]
         assert re.search(r"plays for (as (many|few) (tricks|points) as it can|exactly \d+ "
                          r"tricks?|\d+ to \d+ tricks)\. From (the first lead|trick \d+ on)", head)
         assert re.search(r"in the play it ended with \d+ (tricks?|points?)\.", head), head[:300]
