@@ -1,4 +1,6 @@
-"""A mini Sphinx project for the rulebook extension, built in a temporary folder."""
+"""A mini Sphinx project for the rulebook extension, built in a temporary folder (without
+the properties checked or the examples' double-dummy analysis: the whole site's build in
+``test_build.py`` has both)."""
 from __future__ import annotations
 
 import io
@@ -18,6 +20,7 @@ extensions = ["rulebook"]
 rulebook_pages = ""
 rulebook_check = False
 rulebook_pool = 60
+rulebook_double_dummy = 0
 '''
 
 

@@ -11,6 +11,7 @@ import pathlib
 import re
 import subprocess
 import sys
+from html import unescape
 
 import pytest
 
@@ -175,3 +176,74 @@ def test_the_architecture_page_draws_how_a_rule_flows(site: pathlib.Path) -> Non
     for part in ("spec/games/", "spec.engine", "verifier (Z3)", "docs/_ext/rulebook",
                  "games/&lt;game&gt;.html"):
         assert part in diagram, part
+
+
+def _example_sections(html: str) -> tuple[str, list[str]]:
+    """The text of a game page's worked examples above the first deal, and that of each
+    example deal (not the rubber on the score sheet)."""
+    part = html[html.index('id="worked-examples"'):html.index('id="tables"')]
+    intro, *deals = [re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", p)))
+                     for p in re.split(r'<section id="', part)
+                     if not p.startswith("a-rubber-on-the-score-sheet")]
+    return intro, deals
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_each_example_deal_carries_its_double_dummy_analysis(site: pathlib.Path, key: str) -> None:
+    from rulebook._double import BUDGET
+
+    html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
+    intro, deals = _example_sections(html)
+    assert "double-dummy analysis" in intro and f"at most {BUDGET:,} positions" in intro
+    assert "all the hands open to every seat and every seat playing perfectly" in intro
+    sections = [s for s in deals if "The play (the winning card" in s]
+    assert sections, key
+    for text in sections:
+        head = text[text.index("Double dummy:"):]
+        if head.startswith("Double dummy: not analysed"):  # a count of tricks would mislead
+            assert "the tricks are worth different points" in head, head[:300]
+            continue
+        assert head.startswith("Double dummy: the declaring side, "), head[:80]
+        assert re.search(r"plays for (as (many|few) (tricks|points) as it can|exactly \d+ "
+                         r"tricks?|\d+ to \d+ tricks)\. From (the first lead|trick \d+ on)", head)
+        assert re.search(r"in the play it ended with \d+ (tricks?|points?)\.", head), head[:300]
+        assert ("Cards that cost something against perfect play" in head
+                or "Every card from there on kept the value." in head), head[:300]
+
+
+def test_the_double_dummy_figures_are_the_solvers(site: pathlib.Path) -> None:
+    """The first example of a game whose whole deals the solver settles quickly: the value
+    from the first lead and every card that changed it, from the solver asked directly,
+    position by position, with its own budget."""
+    from rulebook._choose import choose
+
+    from spec.engine import Phase, Play, engine_for
+    from spec.solver import Solver
+
+    game = GAMES["preference"]
+    eng = engine_for(game)
+    final = choose(game, fixtures=ROOT / "fixtures" / game.key)[0].state
+    state = eng.start(final.dealt, dealer=final.dealer, seed=final.seed)
+    assert not final.thrown_in
+    plays = []
+    for seat, action in final.log:
+        if state.phase is Phase.PLAY:
+            plays.append((state, seat, action))
+        state = eng.apply(state, action)
+    solver = Solver(game)
+    solved = [solver.solve(s, budget=2_000_000) for s, _seat, _a in plays]
+    assert all(v.known and not v.goal.bounded and v.goal.sign == 1 for v in solved)
+    values = [v.value for v in solved]
+    took = sum(state.won[k].bit_count() for k in range(game.players) if solved[0].side >> k & 1)
+    values.append(took)
+    slips = [f"trick {s.trick_number}, {game.table.name(seat)} {a.card.symbol} ({b} → {c})"
+             for (s, seat, a), b, c in zip(plays, values, values[1:])
+             if isinstance(a, Play) and b != c]
+    assert slips  # the example shows cards that cost something
+    html = (site / "games" / f"{game.key}.html").read_text(encoding="utf-8")
+    text = _example_sections(html)[1][0]
+    head = text[text.index("Double dummy:"):]
+    assert (f"From the first lead, under perfect play it ends the deal with {values[0]} tricks; "
+            f"in the play it ended with {took} tricks.") in head
+    listed = re.findall(r"trick \d+, \w+ \S+ \(\d+ → \d+\)", head)
+    assert listed == slips

@@ -100,6 +100,7 @@ def test_every_action_of_each_example_is_shown(build: Callable[..., Any], key: s
     parts = [p for p in re.split(r'<section id="', section)[1:]
              if not p.startswith("a-rubber-on-the-score-sheet")]  # a rubber, not a deal
     assert len(parts) == len(chosen)
+    assert "Double dummy" not in section  # rulebook_double_dummy = 0: no analysis asked for
     for c, part in zip(chosen, parts):
         ex = deal_example(game, c)
         final = c.state
@@ -507,3 +508,50 @@ def test_the_sources_page_says_where_the_wiezen_digest_contradicts_itself() -> N
     entry = entry[:entry.index("\n\n")]
     assert "contradicts itself" in entry and "+40" in entry and "+30" in entry
     assert ":variant:`wiezen/declarers_settle_once`" in entry
+
+
+def test_a_long_deal_is_analysed_from_the_first_trick_the_budget_settles() -> None:
+    """Thirteen cards a hand: the analysis starts at a later trick, with the value the
+    solver gives that trick's first position asked directly, and says so."""
+    from rulebook._choose import choose
+    from rulebook._double import BUDGET, analyse, double_dummy_lines, play_positions
+
+    from spec.solver import Solver
+
+    game = registry.GAMES["vint"]
+    final = choose(game, size=60)[0].state
+    a = analyse(game, final)
+    assert a is not None and 1 < a.trick < len(final.tricks)
+    positions, _end = play_positions(game, final)
+    first = next(s for s, _seat, _act in positions if s.trick_number == a.trick)
+    direct = Solver(game).solve(first, budget=2_000_000)
+    assert direct.known and direct.value == a.value and direct.side == a.side
+    # a smaller budget reaches back no further
+    smaller = analyse(game, final, BUDGET // 4)
+    assert smaller is not None and smaller.trick >= a.trick
+    text = " ".join(double_dummy_lines(game, final))
+
+    def tricks(n: int) -> str:
+        return f"{n} trick" + ("" if n == 1 else "s")
+
+    assert (f"From trick {a.trick} on (the budget of {BUDGET:,} nodes settles no earlier "
+            f"trick), with {tricks(a.won)} already won, under perfect play it ends the deal "
+            f"with {tricks(a.value)}") in text
+    assert double_dummy_lines(game, final) == double_dummy_lines(game, final)  # every build
+
+
+def test_a_goal_between_bounds_is_reached_or_missed() -> None:
+    from rulebook._choose import choose
+    from rulebook._double import analyse, double_dummy_lines
+
+    game = registry.GAMES["wiezen"]
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / game.key
+    # the goal is the contract's, whatever the budget: a small one finds it
+    bounded = [c for c in choose(game, fixtures=fixtures)
+               if (a := analyse(game, c.state, budget=10)) is not None and a.goal.bounded]
+    assert bounded
+    text = " ".join(double_dummy_lines(game, bounded[0].state))
+    assert "plays for exactly 1 trick." in text
+    assert re.search(r"under perfect play it (gets|does not get) there; in the play it ended "
+                     r"with \d+ tricks?\.", text), text
+

@@ -20,7 +20,9 @@ limit; 600), ``rulebook_jobs``
 (processes checking games at once; 1; the solve times go to the build's log, never
 into a page), ``rulebook_cache`` (the results file; default
 ``rulebook-results.json`` in the doctree folder), ``rulebook_examples`` (choose worked examples; default true), ``rulebook_pool`` (the
-number of deals they are chosen from; 240) and ``rulebook_fixtures`` (the folder, relative
+number of deals they are chosen from; 240), ``rulebook_double_dummy`` (the solver's budget of
+nodes for the double-dummy analysis of each example deal; 30000, 0 for none) and
+``rulebook_fixtures`` (the folder, relative
 to the source folder, of the rule-coverage fixtures each rule links to; default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
 source folder, of ``trickspec mutate GAME --json`` reports named ``<game key>.json``: each
 rule then shows how many of its mutants are caught; default "", none).
@@ -63,6 +65,7 @@ from verifier.errors import VerifierError
 
 from . import _page
 from ._choose import POOL as _POOL
+from ._double import BUDGET as _BUDGET
 from ._examples import ExampleError
 from ._results import GameResults, cache_key, results_for, unchecked
 from ._steps import StepsDirective
@@ -438,7 +441,8 @@ class RulebookDirective(_Generated):
                 pool=self.config.rulebook_pool, fixtures=fixtures,
                 fixtures_ref=("/" + os.path.relpath(fixtures, self.env.srcdir).replace(os.sep, "/")
                               if fixtures is not None else "").removesuffix("/" + game.key),
-                mutations=self._mutations(game)))
+                mutations=self._mutations(game),
+                double_dummy=self.config.rulebook_double_dummy))
         except (SpecError, VerifierError, ExampleError) as e:
             raise self.error(f"rulebook: {game.name}: {e}") from None
         return self._parse(lines, f"<rulebook {game.key}>")
@@ -515,6 +519,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_cache", "", "", str)
     app.add_config_value("rulebook_examples", True, "env", bool)
     app.add_config_value("rulebook_pool", _POOL, "env", int)
+    app.add_config_value("rulebook_double_dummy", _BUDGET, "env", int)
     app.add_config_value("rulebook_pages", "games", "env", str)
     app.add_config_value("rulebook_fixtures", "../fixtures", "env", str)
     app.add_config_value("rulebook_mutations", "", "env", str)

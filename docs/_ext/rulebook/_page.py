@@ -35,6 +35,7 @@ from verifier.scenario import Unrolling
 from . import _tables as TB
 from ._choose import POOL, choose
 from ._docstring import ModuleDoc, parse_doc
+from ._double import BUDGET, double_dummy_lines
 from ._examples import Example, deal_example
 from ._expr import render_construct
 from ._names import bid_text, no_trump_name
@@ -118,6 +119,7 @@ class _Page:
     fixtures: Path | None = None  # the folder of the game's rule-coverage fixtures
     mutations: dict[str, Any] | None = None  # a report of 'trickspec mutate GAME --json'
     fixtures_ref: str = ""  # the fixtures' folder as a download path ("/../fixtures")
+    double_dummy: int = BUDGET  # the solver's nodes for each example deal (0: no analysis)
 
     @property
     def fixture_folder(self) -> Path | None:
@@ -874,7 +876,7 @@ def _format_findings(page: _Page) -> Iterator[str]:
         yield ""
 
 
-def _format_example(game: Game, ex: Example) -> Iterator[str]:
+def _format_example(game: Game, ex: Example, double: Sequence[str] = ()) -> Iterator[str]:
     yield from _title(ex.title, "~")
     yield f"*Why this deal:* {ex.why}"
     yield ""
@@ -909,6 +911,7 @@ def _format_example(game: Game, ex: Example) -> Iterator[str]:
         yield "Paid by rule: " + "; ".join(f"{esc(seat)} {amount:+d} by :rule:`{rid}`"
                                            for rid, seat, amount in ex.paid) + "."
         yield ""
+    yield from double
 
 
 def _format_examples(page: _Page) -> Iterator[str]:
@@ -921,8 +924,19 @@ def _format_examples(page: _Page) -> Iterator[str]:
            "rule's fixture when no deal of the pool shows the rule, and replayed through the "
            "engine before they are printed.")
     yield ""
+    budget = page.double_dummy
+    if budget:
+        yield ("Each deal whose cards are played ends with its *double-dummy* analysis: what "
+               "the contract is worth with all the hands open to every seat and every seat "
+               "playing perfectly, as the solver (:mod:`spec.solver`) finds it, and the cards "
+               "of the play that gave some of that away.  The solver searches at most "
+               f"{budget:,} positions (nodes) for a deal, from the last card back; where that "
+               "does not reach the first lead (long hands), the analysis starts at the first "
+               "trick from which it settles every position.")
+        yield ""
     for chosen in choose(page.game, fixtures=page.fixture_folder, size=page.pool):
-        yield from _format_example(page.game, deal_example(page.game, chosen))
+        double = double_dummy_lines(page.game, chosen.state, budget) if budget else []
+        yield from _format_example(page.game, deal_example(page.game, chosen), double)
     if page.game.constructs(K.GameTarget):  # a game that keeps a rubber's score sheet
         yield from _format_rubber(page.game)
 
@@ -968,15 +982,17 @@ def _format_rubber(game: Game) -> Iterator[str]:
 
 def game_page(game: Game, results: GameResults, *, examples: bool = True, pool: int = POOL,
               fixtures: Path | None = None, fixtures_ref: str = "",
-              mutations: dict[str, Any] | None = None) -> Iterator[str]:
+              mutations: dict[str, Any] | None = None,
+              double_dummy: int = BUDGET) -> Iterator[str]:
     """The whole rulebook page of a game: the rules first, then the examples, the tables,
     the sources and the verification.  ``fixtures`` is the folder of the game's
     rule-coverage fixtures (each rule links to its own, as the download path
     ``fixtures_ref``/GAME/RULE.json); ``examples`` chooses worked examples from a pool of
     ``pool`` deals; ``mutations`` a report of ``trickspec mutate GAME --json``, shown rule
-    by rule."""
+    by rule; ``double_dummy`` the solver's budget of nodes for each example deal's
+    double-dummy analysis (0: none)."""
     page = _Page(game, parse_doc(game.doc), results, examples, pool, fixtures, mutations,
-                 fixtures_ref)
+                 fixtures_ref, double_dummy)
     yield from _title(game.name, "=")
     for part in (_format_intro, _format_overview, _format_rules, _format_variants,
                  _format_examples, _format_tables, _format_sources, _format_verification):
