@@ -96,9 +96,10 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
     it could end with (``tricks``: the tricks of the whole deal).
 
     The declarer's score is read for each number of tricks the side could win (in a game
-    that counts card points, for none, and for every trick but one of the cheapest cards):
-    growing, the side wants more; shrinking,
-    fewer; else it wants the counts that score best, which must be one run of counts.
+    that counts card points, for one trick of the cheapest cards and for every trick but
+    one of them: neither side takes every trick, which some rules score apart, as a slam
+    or Caps): growing, the side wants more; shrinking, fewer; else it wants the counts that
+    score best, which must be one run of counts.
 
     Raises:
         NotationError: the best counts are not one run (no single goal to solve for).
@@ -110,8 +111,9 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
     points = eng.card_points(s.contract)
     card_points = any(points)
     everything = (1 << len(eng.game.deck)) - 1
-    # in a game that counts card points, the side's most is every card but one trick of
-    # the cheapest (all the tricks may score otherwise: a slam not claimed, say)
+    # in a game that counts card points, the side's least is one trick of the cheapest
+    # cards and its most every card but those (all the tricks may score otherwise, for
+    # either side: a slam not claimed, say)
     seats = in_play(eng, s)
     cheapest = sum(1 << c for c in sorted(range(len(points)), key=points.__getitem__)[:seats])
     extra = _sides(s)
@@ -121,15 +123,16 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
         taken = None
         if card_points:
             taken = [0] * eng.n
-            taken[opp] = cheapest if won else everything
-            taken[s.declarer] = everything & ~cheapest if won else 0
+            most = won > 1
+            taken[opp] = cheapest if most else everything & ~cheapest
+            taken[s.declarer] = everything & ~cheapest if most else cheapest
         scores = eng.score_outcome(contract=s.contract, declarer=s.declarer, winners=winners,
                                    dealer=s.dealer, taken=taken, trump=s.trump,
                                    dealt=s.dealt, turn_up=s.turn_up, idle=s.idle,
                                    dropped=s.dropped, guest=s.guest, **extra)
         return scores[s.declarer]
 
-    counts = (0, tricks - 1) if card_points else tuple(range(tricks + 1))
+    counts = (1, tricks - 1) if card_points else tuple(range(tricks + 1))
     scores = [score(k) for k in counts]
     if all(a <= b for a, b in zip(scores, scores[1:])):
         return Goal(1)
