@@ -7,8 +7,12 @@ may bid by the declaring side's double-dummy value in such deals, and bids the h
 estimated score is positive, else passes.  Everything else (a card to lay aside, a choice, an
 announcement) it leaves to the modest bot.
 
-Searches carry a budget of nodes; a world whose search runs out of budget counts for no card,
-and where no world answers the bot plays as the modest bot would.
+Searches carry a budget of nodes.  Where the first world drawn runs out of budget, the
+position is too large for the budget and the bot plays as the modest bot would, without
+searching the other worlds (they are as large); a later world that runs out counts for no
+card.  A contract whose search runs out of budget in one world is estimated in none (its
+deals are as long in every world), so the bot calls as the modest bot would where no contract
+can be estimated.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from spec.solver._goal import tricks_of
 
 WORLDS = 8  # deals drawn for each decision
 BUDGET = 20_000  # nodes for each world's search
+_TOO_LARGE = object()  # a contract's trumps and goal out of budget in some world
 
 
 def thinking_bot(*, worlds: int = WORLDS, budget: int = BUDGET) -> Bot:
@@ -65,14 +70,17 @@ def _best_card(solver: Solver, view: View, plays: Sequence[Play], drawn: Sequenc
     seat = view.seat
     totals: dict[Play, int] = {}
     answered: dict[Play, int] = {}
-    for world in drawn:
+    for k, world in enumerate(drawn):
         s = world.state
         try:
             search = solver.search(s, budget)
         except SpecError:  # a position the solver does not read: no world answers
             return None
         mine = search.side >> seat & 1
-        for a, v in solver.card_values(s, budget=budget):
+        values = solver.card_values(s, budget=budget)
+        if not k and all(v is None for _a, v in values):  # too large for the budget
+            return None
+        for a, v in values:
             if v is None or a not in plays:
                 continue
             u = v if search.goal.bounded else v * search.goal.sign
@@ -121,7 +129,8 @@ def _estimate(solver: Solver, world: Any, k: int, contract: int, seat: int, budg
 
     Contracts with the same trumps and the same goal are solved once per world (``values``,
     by the world's number ``k``): an estimate, where a contract's own rules of play are
-    taken to be its trumps'."""
+    taken to be its trumps'.  Where one world's search runs out of budget, no other world
+    is searched for those trumps and goal."""
     eng = solver.engine
     dealer = world.state.dealer
     try:
@@ -130,11 +139,15 @@ def _estimate(solver: Solver, world: Any, k: int, contract: int, seat: int, budg
         search = solver.search(start, budget)
     except SpecError:  # the rules need more than the hands: no estimate
         return None
-    key = (k, start.trump, search.goal)
+    kind = (start.trump, search.goal)
+    if values.get(kind) is _TOO_LARGE:  # out of budget in another world
+        return None
+    key = (k, *kind)
     solved = values.get(key)
     if solved is None:
         solved = values[key] = solver.solve(start, budget=budget)
     if solved.value is None:
+        values[kind] = _TOO_LARGE
         return None
     goal = solved.goal
     tricks = tricks_of(eng, start)
