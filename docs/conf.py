@@ -36,7 +36,8 @@ autodoc_member_order = "bysource"
 # the public modules, in the order that decides where an object exported by several is
 # documented (the first); a type hint shows the bare class name, linked to its page
 apiref_modules = [
-    "spec.cards", "spec.seats", "spec.errors", "spec.dsl", "spec.engine", "spec.worlds",
+    "spec.cards", "spec.seats", "spec.errors", "spec.dsl", "spec.engine", "spec.bots",
+    "spec.worlds",
     "spec.solver", "spec.records", "spec.constraints", "spec.double_dummy", "spec.registry",
     "spec.sheet", "spec.text", "spec.pbn", "spec",
     "verifier.properties", "verifier.deals", "verifier.scenario", "verifier.fixtures",

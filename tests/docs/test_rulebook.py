@@ -555,3 +555,18 @@ def test_a_goal_between_bounds_is_reached_or_missed() -> None:
     assert re.search(r"under perfect play it (gets|does not get) there; in the play it ended "
                      r"with \d+ tricks?\.", text), text
 
+
+
+def test_the_examples_pool_is_played_by_the_bots_named() -> None:
+    from rulebook._choose import choose
+
+    game = registry.GAMES["preference"]
+    chosen = choose(game, size=4, bots=("thinking", "cautious"))
+    assert chosen and all(c.origin.endswith(("thinking bots", "cautious bots")) for c in chosen)
+    assert "thinking and cautious bots in turn" in chosen[0].why
+    from spec.errors import NotationError
+
+    with pytest.raises(NotationError, match="no bot 'clever'"):
+        choose(game, size=4, bots=("clever",))
+    with pytest.raises(NotationError, match="no bots are named"):
+        choose(game, size=4, bots=())

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from spec.engine import modest_bot, play_deal
+from spec.engine import low_bidder, modest_bot, play_deal
 from spec.records import to_record
 from spec.registry import GAMES
 from verifier import cli
@@ -28,6 +28,13 @@ def test_modest_bots_play_the_deal_the_engine_plays_with_them(
     assert _record(capsys, "crescendo", "--seed", "5", "--bots", "modest") == want
     # one per seat, in seat order
     assert _record(capsys, "crescendo", "--seed", "5", "--bots", "modest,modest,modest") == want
+
+
+def test_cautious_bots_play_the_deal_the_engine_plays_with_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game = GAMES["vint"]
+    want = json.loads(json.dumps(to_record(play_deal(game, seed=3, bots=[low_bidder(7 / 8)] * 4))))
+    assert _record(capsys, "vint", "--seed", "3", "--bots", "cautious") == want
 
 
 @pytest.mark.parametrize(("bots", "says"), [

@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias
 
+from spec.bots import BOT_NAMES, bot_named
 from spec.dsl._build import Game
 from spec.errors import shown
 from spec.registry import find_game
@@ -119,11 +120,11 @@ def add_budget(p: argparse.ArgumentParser, rlimit: int, needs: str, timeout: flo
                    f"{rlimit:,}, {needs}; at most {MAX_RLIMIT:,})")
 
 
-BOT_NAMES = ("random", "modest", "thinking")
 BOTS_HELP = ("the bots that play: random (uniform among the legal actions, the default), "
-             "modest (passes one time in two, so contracts stay low) or thinking (draws the "
-             "hidden hands from what it has seen and solves each deal double dummy); one name "
-             "for every seat, or one per seat separated by commas, in seat order")
+             "modest (passes one time in two, so contracts stay low), cautious (passes seven "
+             "times in eight) or thinking (draws the hidden hands from what it has seen and "
+             "solves each deal double dummy; seconds a deal); one name for every seat, or one "
+             "per seat separated by commas, in seat order")
 
 
 def bots_arg(text: str) -> tuple[str, ...]:
@@ -150,14 +151,11 @@ def bots_for(game: Game, names: Sequence[str] | None) -> list[Any] | None:
     if len(names) not in (1, game.players):
         raise InputError(f"--bots names one bot for every seat or one per seat: {game.name} has "
                          f"{game.players} seats, and {len(names)} bots were named")
-    from spec.engine import modest_bot, random_bot
-    from spec.solver import thinking_bot
     made: dict[str, Any] = {}
 
     def bot(name: str) -> Any:
         if name not in made:
-            made[name] = {"random": lambda: random_bot, "modest": lambda: modest_bot,
-                          "thinking": thinking_bot}[name]()
+            made[name] = bot_named(name)
         return made[name]
     return [bot(names[0] if len(names) == 1 else names[k]) for k in range(game.players)]
 

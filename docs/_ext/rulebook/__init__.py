@@ -20,7 +20,9 @@ limit; 600), ``rulebook_jobs``
 (processes checking games at once; 1; the solve times go to the build's log, never
 into a page), ``rulebook_cache`` (the results file; default
 ``rulebook-results.json`` in the doctree folder), ``rulebook_examples`` (choose worked examples; default true), ``rulebook_pool`` (the
-number of deals they are chosen from; 240), ``rulebook_double_dummy`` (the solver's budget of
+number of deals they are chosen from; 240), ``rulebook_bots`` (the bots that play them,
+names of :mod:`spec.bots` separated by commas, in turn by seed; ``modest,random,cautious``;
+``thinking`` for deals played as players would, at seconds a deal), ``rulebook_double_dummy`` (the solver's budget of
 nodes for the double-dummy analysis of each example deal; 30000, 0 for none) and
 ``rulebook_fixtures`` (the folder, relative
 to the source folder, of the rule-coverage fixtures each rule links to; default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
@@ -64,6 +66,7 @@ from spec.registry import GAMES, find_game
 from verifier.errors import VerifierError
 
 from . import _page
+from ._choose import BOTS as _BOTS
 from ._choose import POOL as _POOL
 from ._double import BUDGET as _BUDGET
 from ._examples import ExampleError
@@ -442,7 +445,8 @@ class RulebookDirective(_Generated):
                 fixtures_ref=("/" + os.path.relpath(fixtures, self.env.srcdir).replace(os.sep, "/")
                               if fixtures is not None else "").removesuffix("/" + game.key),
                 mutations=self._mutations(game),
-                double_dummy=self.config.rulebook_double_dummy))
+                double_dummy=self.config.rulebook_double_dummy,
+                bots=tuple(n.strip() for n in self.config.rulebook_bots.split(",") if n.strip())))
         except (SpecError, VerifierError, ExampleError) as e:
             raise self.error(f"rulebook: {game.name}: {e}") from None
         return self._parse(lines, f"<rulebook {game.key}>")
@@ -520,6 +524,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_examples", True, "env", bool)
     app.add_config_value("rulebook_pool", _POOL, "env", int)
     app.add_config_value("rulebook_double_dummy", _BUDGET, "env", int)
+    app.add_config_value("rulebook_bots", ",".join(_BOTS), "env", str)
     app.add_config_value("rulebook_pages", "games", "env", str)
     app.add_config_value("rulebook_fixtures", "../fixtures", "env", str)
     app.add_config_value("rulebook_mutations", "", "env", str)

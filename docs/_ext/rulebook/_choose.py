@@ -1,8 +1,10 @@
 """Worked examples chosen, not drawn: instructive deals picked from a fixed pool.
 
 The pool is a fixed number of whole deals the engine plays from seeds 1, 2, 3, ...: modest
-bots (:func:`spec.engine.modest_bot`, who keep contracts low) and random ones in turn, so
-that both low contracts made and rare announcements turn up.  Each deal is judged by the
+bots (:func:`spec.engine.modest_bot`, who keep contracts low), random ones and cautious ones
+(lower still) in turn, so that both low contracts made and rare announcements turn up; or
+the bots named (:mod:`spec.bots`: ``rulebook_bots``, each name in turn, the thinking bot
+among them).  Each deal is judged by the
 engine, in one replay, for every rule that visibly takes effect in some deals
 (:func:`spec.dsl._derive.fires`: a card the rule constrains, a trick won by its tier, a
 score it pays, an announcement or a card laid aside in the engine's trail).  From the
@@ -27,6 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spec.bots import bot_named
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl._build import Game, Rule
@@ -36,16 +39,15 @@ from spec.engine import (
     Play,
     State,
     engine_for,
-    low_bidder,
-    modest_bot,
     play_deal,
-    random_bot,
 )
+from spec.errors import NotationError
 from spec.records import replay
 
-__all__ = ["Chosen", "choose", "POOL"]
+__all__ = ["BOTS", "Chosen", "choose", "POOL"]
 
 POOL = 240  # deals in the pool: a fixed number, so that every build picks the same ones
+BOTS = ("modest", "random", "cautious")  # the bots of the pool's deals, in turn by seed
 RARE = 0.5  # a rule that takes effect in fewer deals than this share is a special mechanism
 MOST_SPECIAL = 6  # special mechanisms shown at most, rarest first
 
@@ -121,8 +123,11 @@ class _Judge:
 
 
 
-def _pool(game: Game, size: int) -> Iterator[tuple[State, str]]:
-    bots = (("modest", modest_bot), ("random", random_bot), ("cautious", low_bidder(7 / 8)))
+def _pool(game: Game, size: int, names: tuple[str, ...] = BOTS
+          ) -> Iterator[tuple[State, str]]:
+    if not names:
+        raise NotationError("no bots are named to play the examples' pool", value="")
+    bots = [(name, bot_named(name)) for name in names]
     for seed in range(1, size + 1):
         name, bot = bots[seed % len(bots)]
         yield play_deal(game, seed=seed, bots=[bot] * game.players), f"seed {seed}, {name} bots"
@@ -175,9 +180,11 @@ def _play_scores(game: Game) -> Callable[[State], tuple[int, int]]:
     return scores
 
 
-def choose(game: Game, *, fixtures: Path | None = None, size: int = POOL) -> list[Chosen]:
+def choose(game: Game, *, fixtures: Path | None = None, size: int = POOL,
+           bots: tuple[str, ...] = BOTS) -> list[Chosen]:
     """The worked examples of a game: a contract made, one failed, and a deal for each
-    special mechanism (see the module docstring)."""
+    special mechanism (see the module docstring); ``bots`` the names of the pool's bots, in
+    turn by seed."""
     judge = _Judge(game)
     earned = _play_scores(game)
 
@@ -189,7 +196,7 @@ def choose(game: Game, *, fixtures: Path | None = None, size: int = POOL) -> lis
         mine, theirs = earned(state)
         return bool(state.tricks) and (mine < 0 or mine < theirs)
     deals: list[tuple[State, str, dict[str, str]]] = []
-    for state, how in _pool(game, size):
+    for state, how in _pool(game, size, bots):
         if state.contract >= 0 and state.scores is not None:
             deals.append((state, how, judge.where(state)))
     count = {r: sum(r in hits for _s, _h, hits in deals) for r in judge.rules}
@@ -204,7 +211,8 @@ def choose(game: Game, *, fixtures: Path | None = None, size: int = POOL) -> lis
 
     out: list[Chosen] = []
     pool_text = (f"{len(deals)} deals the bots played to a score (seeds 1 to {size}, "
-                 "modest, random and cautious bots in turn)")
+                 + (f"{bots[0]} bots)" if len(bots) == 1 else
+                    f"{', '.join(bots[:-1])} and {bots[-1]} bots in turn)"))
     for title, test, word in (("A contract made", made, "made"),
                               ("A contract failed", failed, "failed")):
         found = sorted((d for d in deals if test(d[0])), key=plain)

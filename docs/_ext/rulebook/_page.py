@@ -33,7 +33,7 @@ from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.scenario import Unrolling
 
 from . import _tables as TB
-from ._choose import POOL, choose
+from ._choose import BOTS, POOL, choose
 from ._docstring import ModuleDoc, parse_doc
 from ._double import BUDGET, double_dummy_lines
 from ._examples import Example, deal_example
@@ -120,6 +120,7 @@ class _Page:
     mutations: dict[str, Any] | None = None  # a report of 'trickspec mutate GAME --json'
     fixtures_ref: str = ""  # the fixtures' folder as a download path ("/../fixtures")
     double_dummy: int = BUDGET  # the solver's nodes for each example deal (0: no analysis)
+    bots: tuple[str, ...] = BOTS  # the bots of the examples' pool, in turn by seed
 
     @property
     def fixture_folder(self) -> Path | None:
@@ -934,7 +935,8 @@ def _format_examples(page: _Page) -> Iterator[str]:
                "does not reach the first lead (long hands), the analysis starts at the first "
                "trick from which it settles every position.")
         yield ""
-    for chosen in choose(page.game, fixtures=page.fixture_folder, size=page.pool):
+    for chosen in choose(page.game, fixtures=page.fixture_folder, size=page.pool,
+                         bots=page.bots):
         double = double_dummy_lines(page.game, chosen.state, budget) if budget else []
         yield from _format_example(page.game, deal_example(page.game, chosen), double)
     if page.game.constructs(K.GameTarget):  # a game that keeps a rubber's score sheet
@@ -983,16 +985,17 @@ def _format_rubber(game: Game) -> Iterator[str]:
 def game_page(game: Game, results: GameResults, *, examples: bool = True, pool: int = POOL,
               fixtures: Path | None = None, fixtures_ref: str = "",
               mutations: dict[str, Any] | None = None,
-              double_dummy: int = BUDGET) -> Iterator[str]:
+              double_dummy: int = BUDGET, bots: tuple[str, ...] = BOTS) -> Iterator[str]:
     """The whole rulebook page of a game: the rules first, then the examples, the tables,
     the sources and the verification.  ``fixtures`` is the folder of the game's
     rule-coverage fixtures (each rule links to its own, as the download path
     ``fixtures_ref``/GAME/RULE.json); ``examples`` chooses worked examples from a pool of
     ``pool`` deals; ``mutations`` a report of ``trickspec mutate GAME --json``, shown rule
     by rule; ``double_dummy`` the solver's budget of nodes for each example deal's
-    double-dummy analysis (0: none)."""
+    double-dummy analysis (0: none); ``bots`` the names of the bots that play the examples'
+    pool (:mod:`spec.bots`), in turn by seed."""
     page = _Page(game, parse_doc(game.doc), results, examples, pool, fixtures, mutations,
-                 fixtures_ref, double_dummy)
+                 fixtures_ref, double_dummy, bots)
     yield from _title(game.name, "=")
     for part in (_format_intro, _format_overview, _format_rules, _format_variants,
                  _format_examples, _format_tables, _format_sources, _format_verification):
