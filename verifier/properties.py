@@ -318,6 +318,7 @@ def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:
     variant = game.variant(variant_id)
     changed = {old.id for old, _new in variant.replaces}
     changed |= {new.id for _old, new in variant.replaces if new is not None}
+    changed |= {r.id for r in variant.adds}
     played = game.with_variants(variant_id)
     before = {c.id for c in checks_for(game) if changed & set(c.covers)}
     before |= {p.id for p in game.properties if variant_id in p.under}

@@ -582,7 +582,7 @@ class RuleChecks(_GameRead):
             if isinstance(r.body, K.Announce):
                 setters.append((r.body.sets, r.body.scope))
             if isinstance(r.body, K.Update):
-                setters.append((r.body.sets, Scope.TRICK))
+                setters.append((r.body.sets, r.body.at.scope))
             if isinstance(r.body, K.Decide):
                 if not r.body.options:
                     raise self._fail("a decision needs at least one option", r)

@@ -209,7 +209,7 @@ def setters_of(game: Game, name: str) -> list[tuple[str, Scope, Expr]]:
         if isinstance(b, K.Update):
             for n_, value in b.sets:
                 if n_ == name:
-                    out.append((r.id, Scope.TRICK, Implies(old, IfThenElse(b.when, value, old))))
+                    out.append((r.id, b.at.scope, Implies(old, IfThenElse(b.when, value, old))))
         elif isinstance(b, K.Announce):
             for n_, value in b.sets:
                 if n_ == name:

@@ -428,6 +428,7 @@ def fingerprint(game: Game) -> str:
     for v in game.variants:
         parts.append(f"variant {v.id} {v.text} {_source_text(v.source)} {v.not_decidable}")
         parts += [f"{old.id} -> {_rule_text(new) if new else 'nothing'}" for old, new in v.replaces]
+        parts += [f"adds {_rule_text(r)}" for r in v.adds]
     parts += [_property_text(p) for p in game.properties]
     return hashlib.sha256("\n\n".join(parts).encode()).hexdigest()
 
