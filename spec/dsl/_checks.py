@@ -15,6 +15,7 @@ from spec.dsl._nodes import (
     Announcing,
     Awarded,
     CallerOf,
+    Certain,
     Ctx,
     DealtHand,
     Dropped,
@@ -67,6 +68,7 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     IsDeclarer: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     EachDeclarer: (Scope.OUTCOME,),
     EachSeat: (Scope.OUTCOME,),
+    Certain: (Scope.PLAY,),
 }
 
 

@@ -50,6 +50,7 @@ from spec.dsl._nodes import (
     LegalCall,
     MayAnnounce,
     Announcing,
+    Certain,
     TrackedAfter,
     LegalCards,
     Let,
@@ -296,6 +297,9 @@ class ExprRenderer(RuleVisitor[str]):
 
     def visit_EachSeat(self, node: EachSeat) -> str:
         return _call("each_seat", (self.visit(node.amount),))
+
+    def visit_Certain(self, node: Certain) -> str:
+        return _call("certain", (self.visit(node.seat),))
 
     def visit_Taken(self, node: Taken) -> str:
         return _call("taken", (self.visit(node.seat),))
