@@ -135,11 +135,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
             return False
         from spec.solver._certain import certain  # the solver is built on the engine
 
-        self._deciding = True
-        try:
-            return certain(View(freeze(thaw(s)), seat)) is True
-        finally:
-            self._deciding = False
+        return certain(View(freeze(thaw(s)), seat)) is True
 
     def endless(self, w: Any) -> EndlessDealError | None:
         """The error to raise when the deal ``w`` has gone on longer than any deal can; None

@@ -92,8 +92,10 @@ from spec.engine._state import freeze, thaw
 
 # positions a decision may visit before it answers None
 BUDGET = 20_000
-# deals played double dummy before the lazy game is searched
+# deals played double dummy before the lazy game is searched, and the positions each may
+# visit before it is given up (no refutation found)
 SAMPLES = 4
+SWEEP_BUDGET = 300
 # the tricks searched one at a time before the lazy game is searched to the end
 EARLY = 2
 # answers of the transportation problem kept (they repeat across positions and decisions)
@@ -677,7 +679,9 @@ class _Decision:
         start = freeze(_with(s, seat, hand, aside))
         if seen:
             pool &= ~(1 << card)
-        after = self._apply(start, card)
+        # legal by construction: the seat's own card, or a hand of a pattern the rules were
+        # asked about (plays)
+        after = self._known_apply(start, card)
         done = after.trick_number != s.trick_number or after.phase is not s.phase
         if done and any(sl[1] == TRICK for sl in slots):
             yield from self._complete(w, start, card, slots, pool, seat, from_aside, seen)
@@ -1027,7 +1031,7 @@ class _Decision:
                         out |= 1 << self.t.suit_of[c]
         return out
 
-    def sweeps(self, s: State, budget: int = 2_000) -> bool:
+    def sweeps(self, s: State, budget: int = SWEEP_BUDGET) -> bool:
         """Whether the seat, knowing every card of the deal ``s``, makes its side win
         every remaining trick against the other seats; True where the search runs out
         of positions (no refutation found)."""
@@ -1059,10 +1063,7 @@ class _Decision:
         self._dd_nodes += 1
         if self._dd_nodes > budget:
             raise Exhausted
-        cards = 0
-        for a in self.eng.legal_actions(s):
-            if isinstance(a, Play):
-                cards |= 1 << self.index[a.card]
+        cards = self.t.legal(s)
         remaining = 0
         for h in s.hands:
             remaining |= h
@@ -1399,6 +1400,9 @@ def decide(view: View, *, budget: int = BUDGET) -> tuple[bool | None, str]:
     if s.phase is not Phase.PLAY:
         return None, "not in the play of the cards"
     dec = _Decision(t, view.seat, _side(eng, s, view.seat), budget)
+    # the positions played here are the engine's: a rule that asks the question again
+    # while it is being decided is answered not sure (Engine.certain)
+    deciding, eng._deciding = eng._deciding, True
     try:
         node = _Root(dec, s).now()
         dec.rank_runs(s, [w.trump for w in node[0]])
@@ -1407,6 +1411,8 @@ def decide(view: View, *, budget: int = BUDGET) -> tuple[bool | None, str]:
         return None, str(e)
     except Exhausted:
         return None, f"budget of {budget} positions spent"
+    finally:
+        eng._deciding = deciding
 
 
 def certain(view: View, *, budget: int = BUDGET) -> bool | None:
