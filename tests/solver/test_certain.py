@@ -78,6 +78,19 @@ def strong_maker(seed: int) -> State:
     return _played_to(s, rng.choice([7, 8]), rng.randrange(4), rng, no_cuts=False)
 
 
+def maker_at_trick_6(seed: int) -> State:
+    """304 as :func:`strong_maker`, played at random only to trick 6: three cards a hand
+    (four for the seat with the indicator still aside), a few thousand deals to enumerate."""
+    rng = random.Random(seed)
+    top = list(CLUBS[:4]) if rng.random() < 0.7 else ["JC", "9C", "KC", "7C"]
+    rest = [str(c) for c in G304.deck if str(c) not in top]
+    rng.shuffle(rest)
+    hands = [" ".join(top + rest[:4]), " ".join(rest[4:12]), " ".join(rest[12:20]),
+             " ".join(rest[20:28])]
+    s = _maker_north(hands, choice=rng.choice(["open", "closed"]), bid=rng.choice([160, 250]))
+    return _played_to(s, 6, rng.randrange(4), rng, no_cuts=False)
+
+
 def long_closed(seed: int) -> State:
     """304: North and South hold every club, North the four highest; trumps closed, bid
     160, and neither cuts: played at random to trick 8, trumps still closed for most."""
@@ -122,11 +135,18 @@ CASES = [
     (vint_end, 8, 2, True), (vint_end, 11, 2, True), (vint_end, 2, 3, False),
     (vint_end, 4, 2, False), (vint_end, 6, 0, False), (vint_end, 9, 1, False),
     (vint_end, 10, 3, False),
+    # three cards a hand, from trick 6 on
+    (maker_at_trick_6, 0, NORTH, True), (maker_at_trick_6, 0, WEST, False),
+    (maker_at_trick_6, 4, NORTH, True), (maker_at_trick_6, 4, WEST, False),
+    (maker_at_trick_6, 5, SOUTH, True), (maker_at_trick_6, 5, EAST, False),
+    (maker_at_trick_6, 7, NORTH, True), (maker_at_trick_6, 9, NORTH, False),
+    (maker_at_trick_6, 10, NORTH, True), (maker_at_trick_6, 10, EAST, False),
+    (maker_at_trick_6, 13, SOUTH, False),
 ]
 
 
 def _compare(s: State, seat: int) -> bool:
-    deals = deals_seen_by(s, seat, 2_000)
+    deals = deals_seen_by(s, seat, 5_000)
     assert deals, "the oracle found no consistent deal"
     truth = certain_by_worlds(deals, seat)
     answer, why = decide(s.view(seat))
