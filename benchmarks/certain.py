@@ -54,7 +54,7 @@ class _Timed:
         self.sure = 0
         self._eng = eng
 
-    def __call__(self, s: Any, seat: int) -> bool:
+    def __call__(self, s: Any, seat: int, undecided: bool = False) -> bool:
         eng = self._eng
         if eng._deciding:  # asked while deciding: answered at once, not counted
             return False
@@ -63,7 +63,7 @@ class _Timed:
         self.times.append(time.process_time() - start)
         self.undecided += answer is None
         self.sure += answer is True
-        return answer is True
+        return undecided if answer is None else answer
 
 
 def _deal(game: Game, seed: int, bots: str) -> float:

@@ -415,12 +415,12 @@ def each_seat(amount: object) -> Expr:
     return EachSeat(lift(amount, T.INT))
 
 
-def certain(s: object) -> Expr:
+def certain(s: object, *, undecided: bool = False) -> Expr:
     """The seat can be sure, from its hand and everything it has seen, that by playing well
     its side wins every remaining trick whatever the others play, its partner included
     (scope: PLAY; the engine decides it by a search over the deals the seat cannot tell
-    apart, and a seat it cannot decide for is not sure)."""
-    return Certain(lift(s, T.SEAT))
+    apart, and where the search cannot decide the answer is ``undecided``)."""
+    return Certain(lift(s, T.SEAT), undecided)
 
 
 def tracked(name: str, type: T = T.BOOL) -> Expr:

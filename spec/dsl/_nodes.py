@@ -837,9 +837,12 @@ class Certain(Expr):
     included): some way of playing that reads only what it observes wins those tricks in
     every deal consistent with what it has seen (scope: PLAY).  A question of the deals
     the seat cannot tell apart, decided by a search (``spec.solver._certain``), which no
-    single solver query states; where the search cannot decide, the seat is not sure."""
+    single solver query states; where the search cannot decide, the answer is
+    ``undecided`` (False unless the rule asks otherwise: a rule that penalises a seat for
+    not being sure gives it the benefit of the doubt with True)."""
 
     seat: Expr
+    undecided: bool = False
     src_loc: SrcLoc = field(default_factory=caller_loc)
 
     type = T.BOOL

@@ -280,7 +280,7 @@ class PyCompiler(D.ByDerivation, RuleVisitor[str]):
         if Certain not in self.env:
             raise UnsupportedNodeError(node, "engine", "what a seat can be sure of is asked of "
                                        "a whole state, which is not at hand here")
-        return self.env[Certain].format(seat=self.visit(node.seat))
+        return self.env[Certain].format(seat=self.visit(node.seat), undecided=node.undecided)
 
     def visit_Taken(self, node: Taken) -> str:
         if Taken not in self.env:

@@ -122,11 +122,11 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
             raise self._stuck(s.turn, s.phase.value, s.trick_number)
         return acts, bits
 
-    def certain(self, s: Any, seat: int) -> bool:
+    def certain(self, s: Any, seat: int, undecided: bool = False) -> bool:
         """Whether ``seat`` can be sure, from what it has seen of the deal ``s`` (a state or
         a working copy), that its side wins every remaining trick whatever the others
         play: the decision procedure of :mod:`spec.solver._certain`, which a rule asks
-        through ``certain(seat)``.  A position it cannot decide counts as not sure.
+        through ``certain(seat)``.  A position it cannot decide is answered ``undecided``.
 
         The procedure plays positions of this deal through this engine; a rule that asks
         the question again while one is being decided is answered not sure (what such a
@@ -135,7 +135,8 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
             return False
         from spec.solver._certain import certain  # the solver is built on the engine
 
-        return certain(View(freeze(thaw(s)), seat)) is True
+        answer = certain(View(freeze(thaw(s)), seat))
+        return undecided if answer is None else answer
 
     def endless(self, w: Any) -> EndlessDealError | None:
         """The error to raise when the deal ``w`` has gone on longer than any deal can; None

@@ -275,7 +275,7 @@ class ScopeEnvs:
                        "s.engine.beating(s.trick, hand, led_suit, trump, trick_number, contract)")
         # what a seat can be sure of is asked of the whole state, and so are the tricks won
         # so far (the fast play, which keeps parts of it in local variables, reads neither)
-        sure = Entry(Certain, "s.engine.certain(s, {seat})")
+        sure = Entry(Certain, "s.engine.certain(s, {seat}, {undecided})")
         self.play = Env(("s",), [
             _var(Ctx.SEAT, "seat", "s.turn"), _var(Ctx.HAND, "hand", "s.hands[seat]"),
             _var(Ctx.IS_LEADING, "is_leading", "not s.trick"),

@@ -299,7 +299,8 @@ class ExprRenderer(RuleVisitor[str]):
         return _call("each_seat", (self.visit(node.amount),))
 
     def visit_Certain(self, node: Certain) -> str:
-        return _call("certain", (self.visit(node.seat),))
+        args = (self.visit(node.seat),) + (("undecided=True",) if node.undecided else ())
+        return _call("certain", args)
 
     def visit_Taken(self, node: Taken) -> str:
         return _call("taken", (self.visit(node.seat),))
