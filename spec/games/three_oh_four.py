@@ -606,8 +606,13 @@ CAPS_SURE = "caps_sure"
 CAPS_MISSED = "caps_missed"
 CAPS_MISSED_BY = "caps_missed_by"
 # the seat to act can be sure now that his team takes all eight tricks: it has taken every
-# trick so far, and he can be sure it takes every one to come whatever the others play
-SURE_OF_CAPS = (team_tricks(seat) == trick_number - 1) & certain(seat)
+# trick so far, and he can be sure it takes every one to come whatever the others play.
+# Where the search cannot decide, the seat has the benefit of the doubt both ways: a claim
+# counts as one he could be sure of (it is then judged by the tricks alone, as without the
+# variant), and a card he plays lets no moment pass.
+SWEPT_SO_FAR = team_tricks(seat) == trick_number - 1
+SURE_OF_CAPS = SWEPT_SO_FAR & certain(seat)
+SURE_OR_UNDECIDED = SWEPT_SO_FAR & certain(seat, undecided=True)
 CLAIM_WHEN_SURE = Rule(
     id="caps.claim",
     text="A player claims Caps on his turn, at the latest before trick 8 starts, and the "
@@ -617,7 +622,8 @@ CLAIM_WHEN_SURE = Rule(
     source=source("304-CAPS-2", "seed; the formal test from [ML] caps_formalism, with the "
                   "quantifiers the digest's way", also=("304-CAPS-6",)),
     body=Announce("caps", Scope.PLAY, when=CAPS_CLAIM.body.when,
-                  sets=((CAPS_AT, trick_number), (CAPS_BY, seat), (CAPS_SURE, SURE_OF_CAPS))),
+                  sets=((CAPS_AT, trick_number), (CAPS_BY, seat),
+                        (CAPS_SURE, SURE_OR_UNDECIDED))),
 )
 CAPS_SURE_KEPT = Rule(
     id="caps.sure_kept",
@@ -640,12 +646,13 @@ CAPS_MISSED_BY_KEPT = Rule(
 )
 CAPS_DUE = Rule(
     id="caps.due",
-    text="A player who, on his turn, can be sure his team takes every trick must claim Caps "
-    "then: if he plays a card instead, the moment has passed and a later claim, or Caps "
-    "taken without one, is late.",
+    text="A player who, on his turn and while he may still claim, can be sure his team takes "
+    "every trick must claim Caps then: if he plays a card instead, the moment has passed and "
+    "a later claim, or Caps taken without one, is late.",
     source=source("304-CAPS-2", "seed: claim 'as soon as it becomes certain'; [ML] "
                   "caps_formalism", also=("304-CAPS-4",)),
-    body=Update(when=~CLAIMED & ~IS_PCC & ~tracked(CAPS_MISSED) & SURE_OF_CAPS,
+    # a duty only while a claim is allowed: the claim's own condition, not repeated
+    body=Update(when=CAPS_CLAIM.body.when & ~tracked(CAPS_MISSED) & SURE_OF_CAPS,
                 sets=((CAPS_MISSED, const(True)), (CAPS_MISSED_BY, seat)), at=Moment.CARD),
 )
 

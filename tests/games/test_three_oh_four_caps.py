@@ -8,6 +8,7 @@ import pytest
 
 from spec.cards import CardSet
 from spec.engine import PASS, Call, Declare, Lay, Phase, Play, apply, legal_actions, new_deal
+from spec.errors import IllegalActionError
 from spec.games.three_oh_four import GAME
 
 CERTAIN = GAME.with_variants("caps_when_certain")
@@ -90,3 +91,31 @@ def test_a_claim_the_claimer_cannot_be_sure_of_is_wrong(claimer: int) -> None:
     base = _play(_first_lead(GAME), {(claimer, 1): 1})
     # without the variant a claim is judged by the tricks alone: South's team took them all
     assert base.scores == ((2, 0, 2, 0) if claimer == SOUTH else (5, 0, 5, 0))
+
+
+def test_a_claim_out_of_turn_or_too_late_is_refused_and_changes_nothing() -> None:
+    s = _first_lead(CERTAIN)
+    s = apply(s, next(a for a in legal_actions(s) if isinstance(a, Play)))  # North leads
+    # trick 1, West to play: he may claim (and would be wrong); after North's claim no one may
+    s = apply(s, CAPS)
+    assert s.tracked_value("caps_by") == WEST and not _tracked(s, "caps_sure")
+    before = s
+    assert CAPS not in legal_actions(s)
+    with pytest.raises(IllegalActionError):
+        apply(s, CAPS)
+    assert s == before and s.tracked_value("caps_trick") == 1
+
+
+def test_a_position_the_search_cannot_decide_has_the_benefit_of_the_doubt(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import spec.solver._certain as solver
+
+    monkeypatch.setattr(solver, "certain", lambda view, **_: None)
+    # the claim counts as one North could be sure of, judged by the tricks
+    s = _play(_first_lead(CERTAIN), {(NORTH, 2): 1})
+    assert _tracked(s, "caps_sure") and not _tracked(s, "caps_missed")
+    assert s.scores == (2, 0, 2, 0)
+    # and playing on without a claim lets no moment pass: the bid is made, nothing is late
+    s = _play(_first_lead(CERTAIN), {})
+    assert not _tracked(s, "caps_missed")
+    assert s.scores == (1, 0, 1, 0)
