@@ -119,3 +119,10 @@ def test_a_position_the_search_cannot_decide_has_the_benefit_of_the_doubt(
     s = _play(_first_lead(CERTAIN), {})
     assert not _tracked(s, "caps_missed")
     assert s.scores == (1, 0, 1, 0)
+
+
+def test_a_missed_moment_stays_missed_though_z3_cannot_state_when_it_is_missed() -> None:
+    from verifier.properties import Verdict, check_game
+
+    (r,) = check_game(CERTAIN, only=("state.caps_missed_monotone",))
+    assert r.verdict is Verdict.HOLDS
