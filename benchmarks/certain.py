@@ -17,8 +17,8 @@ announce, so a side that takes every trick is asked about at every card it plays
 
 Figures: per deal, the median, 90th and 99th percentile and the maximum of the deal's time
 with the variant, and without it; per decision, the same of each question's time, how many
-were asked, and how many the procedure could not decide (a seat it cannot decide for is
-not sure).  Nothing fails: the figures are for reading.
+were asked, and how many the procedure could not decide (such a question is answered as
+the rule that asks it says: ``certain(seat, undecided=...)``).  Nothing fails: the figures are for reading.
 """
 from __future__ import annotations
 

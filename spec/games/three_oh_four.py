@@ -873,7 +873,13 @@ VARIANTS = (
         text="Caps must be claimed at the first moment the claimer can be sure, from what he "
         "has seen, that his team will win every remaining trick whatever the others do: a "
         "claim he could not be sure of is wrong, and a later claim, or Caps taken unclaimed "
-        "after that moment, is late.",
+        "after that moment, is late.  Where the engine's search cannot decide, the player has "
+        "the benefit of the doubt: his claim is judged by the tricks, and no moment passes.",
+        # not the default: judging certainty at each card of a side that has taken every
+        # trick so far costs a deal of 304 up to about a second (benchmarks/certain.py), and
+        # the double-dummy search, whose positions then differ by the tricks each seat has
+        # won, runs several times longer and spends its budget on deals it solves without
+        # the variant
         replaces=((CAPS_CLAIM, CLAIM_WHEN_SURE), (COUNT_POINTS, COUNT_WHEN_CERTAIN),
                   (CAPS_BONUS, BONUS_WHEN_CERTAIN), (LATE_CAPS, LATE_WHEN_CERTAIN),
                   (WRONG_CAPS, WRONG_WHEN_CERTAIN)),
