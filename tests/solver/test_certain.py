@@ -78,7 +78,7 @@ def strong_maker(seed: int) -> State:
     return _played_to(s, rng.choice([7, 8]), rng.randrange(4), rng, no_cuts=False)
 
 
-def maker_at_trick_6(seed: int) -> State:
+def maker_at_trick_6(seed: int, trick: int = 6) -> State:
     """304 as :func:`strong_maker`, played at random only to trick 6: three cards a hand
     (four for the seat with the indicator still aside), a few thousand deals to enumerate."""
     rng = random.Random(seed)
@@ -88,7 +88,12 @@ def maker_at_trick_6(seed: int) -> State:
     hands = [" ".join(top + rest[:4]), " ".join(rest[4:12]), " ".join(rest[12:20]),
              " ".join(rest[20:28])]
     s = _maker_north(hands, choice=rng.choice(["open", "closed"]), bid=rng.choice([160, 250]))
-    return _played_to(s, 6, rng.randrange(4), rng, no_cuts=False)
+    return _played_to(s, trick, rng.randrange(4), rng, no_cuts=False)
+
+
+def maker_at_trick_5(seed: int) -> State:
+    """The same, played to trick 5: four cards a hand."""
+    return maker_at_trick_6(seed, 5)
 
 
 def long_closed(seed: int) -> State:
@@ -142,6 +147,8 @@ CASES = [
     (maker_at_trick_6, 7, NORTH, True), (maker_at_trick_6, 9, NORTH, False),
     (maker_at_trick_6, 10, NORTH, True), (maker_at_trick_6, 10, EAST, False),
     (maker_at_trick_6, 13, SOUTH, False),
+    # four cards a hand, where the deals the seat cannot tell apart are few enough
+    (maker_at_trick_5, 2, NORTH, False), (maker_at_trick_5, 4, NORTH, True),
 ]
 
 
