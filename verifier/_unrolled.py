@@ -40,6 +40,7 @@ from spec.dsl._nodes import (
 )
 from spec.dsl._program import PhaseKind
 from spec.dsl._steps import Stated, Step, option_does
+from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import CARD_ACTIONS, Declare, engine_for
 from spec.errors import NotationError
 from spec.seats import seat_after, seats_from
@@ -439,6 +440,9 @@ class Unrolled:
         new = dict(tv_trick)
         for _r, body in game.constructs(K.Update):
             assert isinstance(body, K.Update)
+            if body.at is not K.Moment.TRICK_END:
+                raise UnsupportedNodeError(body, "the unrolled play", "tracked values changed "
+                                           "as each card is played")
             cond = comp.visit(body.when)
             for name, value in body.sets:
                 key = ("tracked", name)

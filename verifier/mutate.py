@@ -427,7 +427,7 @@ def _rebuilt(game: Game, rules: Sequence[Rule]) -> Game:
     gone: set[str] = set()
     for v in game.variants:
         pairs = tuple((old, new) for old, new in v.replaces if old.id in ids)
-        if v.replaces and not pairs:
+        if v.replaces and not pairs and not v.adds:
             gone.add(v.id)
             continue
         variants.append(v if pairs == v.replaces else dataclasses.replace(v, replaces=pairs))

@@ -62,7 +62,7 @@ from verifier._prove.vacuity import premises  # noqa: F401  (what a claim assume
 from verifier._z3.compile import Encoding
 from verifier._z3.reading import Z3Reading
 from verifier._z3.solver import DEFAULT_RLIMIT, Solving
-from verifier.errors import SolverUnknownError
+from verifier.errors import SolverUnknownError, UnsupportedNodeError
 
 __all__ = ["Verdict", "Result", "Check", "checks_for", "run_check", "check_game", "legal_bids",
            "variant_checks", "DEFAULT_RLIMIT"]
@@ -264,6 +264,8 @@ def run_check(game: Game, check: Check, opts: Options | None = None) -> Result:
         verdict, detail, pt = check.decide(game, solving, opts)
     except SolverUnknownError as e:
         verdict, detail, pt = Verdict.UNKNOWN, e.reason, None
+    except UnsupportedNodeError as e:  # a rule Z3 cannot state: this check, not the run
+        verdict, detail, pt = Verdict.UNKNOWN, str(e), None
     finally:
         _let_go(solving)
     return Result(check.id, check.text, verdict, time.perf_counter() - start, check.kind, detail,
@@ -318,6 +320,7 @@ def variant_checks(game: Game, variant_id: str) -> tuple[Game, list[Check]]:
     variant = game.variant(variant_id)
     changed = {old.id for old, _new in variant.replaces}
     changed |= {new.id for _old, new in variant.replaces if new is not None}
+    changed |= {r.id for r in variant.adds}
     played = game.with_variants(variant_id)
     before = {c.id for c in checks_for(game) if changed & set(c.covers)}
     before |= {p.id for p in game.properties if variant_id in p.under}

@@ -131,6 +131,7 @@ from spec.dsl._nodes import (
     BoolOp,
     CardsOfSuit,
     CardTable,
+    Certain,
     Const,
     Ctx,
     DealtHand,
@@ -414,6 +415,14 @@ def each_seat(amount: object) -> Expr:
     return EachSeat(lift(amount, T.INT))
 
 
+def certain(s: object, *, undecided: bool = False) -> Expr:
+    """The seat can be sure, from its hand and everything it has seen, that by playing well
+    its side wins every remaining trick whatever the others play, its partner included
+    (scope: PLAY; the engine decides it by a search over the deals the seat cannot tell
+    apart, and where the search cannot decide the answer is ``undecided``)."""
+    return Certain(lift(s, T.SEAT), undecided)
+
+
 def tracked(name: str, type: T = T.BOOL) -> Expr:
     """A value the game keeps through the deal (declared by a ``Track`` rule)."""
     return Tracked(name, type)
@@ -569,5 +578,5 @@ __all__ = [
     "played_face_down", "const", "partner", "legal_call", "may_announce", "announcing", "receives", "next_dealer", "no_bid_redealer", "caller_of", "tracked_after", "auction_over", "first_to_call", "first_leader", "talon_taken", "first_defender", "deals_played", "lead_total", "trail_total", "games_won", "match_over", "game_bonus", "carries_over", "game_target", "lays_aside", "deal_void", "redealer", "turned_up", "may_ask_partner", "Option", "Decide", "VoidWhen", "Shuffle", "GatherAndCut", "Talon", "TakeTalon", "tracked", "dealt_hand", "taken", "free_suit", "free_int",
     "awarded", "each_seat", "with_dealt", "free_cards", "TurnUp", "TrumpIs", "LayOpen", "turn_up",
     "turned_suit", "IdleSeat", "DropOut", "AllOut", "idle", "dropped", "invited", "SameBidJoins", "PartnerHolds", "HoldBid",
-    "PartnerAccepts", "Pot", "pot",
+    "PartnerAccepts", "Pot", "pot", "certain",
 ]

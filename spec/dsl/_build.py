@@ -133,7 +133,8 @@ def amended(rule: Rule, *, text: str | None = None, **fields: object) -> Rule:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Variant:
-    """A named alternative: rules it replaces (by a new rule, or by nothing)."""
+    """A named alternative: rules it replaces (by a new rule, or by nothing), and rules it
+    adds (values it keeps, say, that the game without it has no use for)."""
 
     id: str
     text: str
@@ -144,6 +145,7 @@ class Variant:
     # another reading of the source text of the rules it replaces, where the digest leaves
     # the reading open: ``check`` shows a deal the two readings play otherwise
     reading: bool = False
+    adds: tuple[Rule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -355,6 +357,12 @@ class Game(SetupChecks, RuleChecks):
                     del rules[idx[0]]
                 else:
                     rules[idx[0]] = new
+            for rule in var.adds:  # after every rule of the game, in the order given
+                if any(r.id == rule.id for r in rules):
+                    raise self._fail(f"variant {vid} adds rule {rule.id}, which is in force "
+                                     "already", loc=var.src_loc)
+                own(vid, rule.id, None)
+                rules.append(rule)
         return Game(
             name=self.name, key=self.key, ref_prefix=self.ref_prefix, rules=rules,
             variants=self.variants, properties=self.properties, doc=self.doc,
@@ -594,7 +602,7 @@ class Game(SetupChecks, RuleChecks):
             if v.id in vseen:
                 raise self._fail(f"duplicate variant id {v.id!r}", loc=v.src_loc)
             vseen.add(v.id)
-            if not v.replaces and not v.not_decidable:
+            if not v.replaces and not v.adds and not v.not_decidable:
                 raise self._fail(f"variant {v.id} replaces nothing", loc=v.src_loc)
             for old, _new in v.replaces:
                 if old.id not in ids and v.id not in self.active_variants:
@@ -608,6 +616,7 @@ class Game(SetupChecks, RuleChecks):
                 if v.id == vid:
                     ids |= {old.id for old, _new in v.replaces}
         ids |= {new.id for v in self.variants for _old, new in v.replaces if new is not None}
+        ids |= {r.id for v in self.variants for r in v.adds}
         pseen: set[str] = set()
         for p in self.properties:
             if p.id in pseen or p.id in ids:

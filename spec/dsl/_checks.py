@@ -15,6 +15,7 @@ from spec.dsl._nodes import (
     Announcing,
     Awarded,
     CallerOf,
+    Certain,
     Ctx,
     DealtHand,
     Dropped,
@@ -67,6 +68,7 @@ _NODE_SCOPES: dict[type, tuple[Scope, ...]] = {
     IsDeclarer: (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.STATUS),
     EachDeclarer: (Scope.OUTCOME,),
     EachSeat: (Scope.OUTCOME,),
+    Certain: (Scope.PLAY,),
 }
 
 
@@ -582,7 +584,7 @@ class RuleChecks(_GameRead):
             if isinstance(r.body, K.Announce):
                 setters.append((r.body.sets, r.body.scope))
             if isinstance(r.body, K.Update):
-                setters.append((r.body.sets, Scope.TRICK))
+                setters.append((r.body.sets, r.body.at.scope))
             if isinstance(r.body, K.Decide):
                 if not r.body.options:
                     raise self._fail("a decision needs at least one option", r)

@@ -440,6 +440,12 @@ class Moment(enum.Enum):
     """When an ``Update`` is judged."""
 
     TRICK_END = "at the end of each trick (scope: TRICK)"
+    CARD = "as each card is played, on the hand before it leaves it (scope: PLAY)"
+
+    @property
+    def scope(self) -> Scope:
+        """The scope an update judged at this moment is written in."""
+        return Scope.PLAY if self is Moment.CARD else Scope.TRICK
 
 
 @_c
@@ -785,6 +791,8 @@ FIELD_SCOPES: dict[tuple[type[Construct], str], Scope] = {
 
 def field_scope(body: Construct, name: str) -> Scope | None:
     """The scope the field ``name`` of ``body`` is written in (None: no expression)."""
+    if isinstance(body, Update) and name == "when":
+        return body.at.scope
     scope = FIELD_SCOPES.get((type(body), name))
     if scope is None and isinstance(body, PhaseConstruct):
         scope = body.scopes.get(name)

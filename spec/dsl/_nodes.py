@@ -831,6 +831,24 @@ class Announcing(Expr):
 
 
 @_node
+class Certain(Expr):
+    """The seat can be sure, from its hand and all it has seen, that by playing well its
+    side wins every remaining trick whatever the other seats play (its partner's plays
+    included): some way of playing that reads only what it observes wins those tricks in
+    every deal consistent with what it has seen (scope: PLAY).  A question of the deals
+    the seat cannot tell apart, decided by a search (``spec.solver._certain``), which no
+    single solver query states; where the search cannot decide, the answer is
+    ``undecided`` (False unless the rule asks otherwise: a rule that penalises a seat for
+    not being sure gives it the benefit of the doubt with True)."""
+
+    seat: Expr
+    undecided: bool = False
+    src_loc: SrcLoc = field(default_factory=caller_loc)
+
+    type = T.BOOL
+
+
+@_node
 class LegalCall(Expr):
     """The call being judged obeys every call rule of the game (scope: CALL)."""
 
@@ -1066,7 +1084,7 @@ NODE_CLASSES: tuple[type[Expr], ...] = (
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped, Invited,
-    IsDeclarer, EachDeclarer, EachSeat,
+    IsDeclarer, EachDeclarer, EachSeat, Certain,
 )
 
 Node = Union[
@@ -1075,7 +1093,7 @@ Node = Union[
     Tracked, DealtHand, Taken, Let, LegalCards, LegalCall, MayAnnounce, Announcing, TrackedAfter, Strength, PointsWon, TricksWon, WonTrick,
     ScoreOf, Awarded, WithDealt, PlayedTo, LedTo, LeaderOf, WinnerOf, CallerOf, Receives,
     Idle, Dropped, Invited,
-    IsDeclarer, EachDeclarer, EachSeat,
+    IsDeclarer, EachDeclarer, EachSeat, Certain,
 ]
 
 

@@ -548,7 +548,10 @@ class Lowering(ConstructVisitor[None]):
     def _trick(self, b: K.Construct) -> None:
         self._file(TRICK)
 
-    visit_CountsAsSuit = visit_WinningTier = visit_Update = visit_RecordTricks = _trick
+    visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = _trick
+
+    def visit_Update(self, b: K.Update) -> None:
+        self._file(TRICK if b.at is K.Moment.TRICK_END else PLAY)
 
     # -- the score and the session -----------------------------------------------------
     def _score(self, b: K.Construct) -> None:

@@ -24,6 +24,7 @@ from spec.dsl._nodes import (
     CardsOfSuit,
     CardTable,
     CardValue,
+    Certain,
     Compare,
     Const,
     Contains,
@@ -274,6 +275,12 @@ class PyCompiler(D.ByDerivation, RuleVisitor[str]):
         if IsDeclarer not in self.env:
             raise UnsupportedNodeError(node, "engine", "the declarers are not known here")
         return self.env[IsDeclarer].format(seat=self.visit(node.seat))
+
+    def visit_Certain(self, node: Certain) -> str:
+        if Certain not in self.env:
+            raise UnsupportedNodeError(node, "engine", "what a seat can be sure of is asked of "
+                                       "a whole state, which is not at hand here")
+        return self.env[Certain].format(seat=self.visit(node.seat), undecided=node.undecided)
 
     def visit_Taken(self, node: Taken) -> str:
         if Taken not in self.env:

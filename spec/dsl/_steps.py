@@ -1012,6 +1012,13 @@ def play_block(w: _Writer, phase: Phase) -> tuple[Step, ...]:
     game = w.game
     turn, seat = Get("turn"), Local("seat")
     effects: list[Effect] = [Let("seat", turn)]
+    card = (("card", CardNo()), ("declared", Named()))
+    updates = [(r, b) for r, b in game.constructs(K.Update) if b.at is K.Moment.CARD]  # type: ignore[attr-defined]
+    if updates:  # judged on the hand before the card leaves it
+        effects.append(Updates(tuple(
+            (Stated(b.when, "play_card", "update", r.id, card),  # type: ignore[attr-defined]
+             tuple((name, Stated(v, "play_card", name, r.id, card)) for name, v in b.sets),  # type: ignore[attr-defined]
+             r.id) for r, b in updates)))
     down = game.constructs(K.FaceDown)
     if down:  # judged on the hand before the card leaves it
         effects.append(Let("down", Truth(Stated(D.face_down(game), "play_card", "face_down",
@@ -1082,7 +1089,7 @@ def trick_complete(w: _Writer) -> tuple[Effect, ...]:
                                                  trick))),
                     Let("seen", Stated(body.seen_by, "status", "seen_by"))]
         revealed, seen = Local("revealed"), Local("seen")
-    updates = game.constructs(K.Update)
+    updates = [(r, b) for r, b in game.constructs(K.Update) if b.at is K.Moment.TRICK_END]  # type: ignore[attr-defined]
     if updates:
         effects.append(Updates(tuple(
             (Stated(b.when, "trick", "update", r.id, trick),  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ from spec.engine._state import (
     Phase,
     Play,
     State,
+    View,
     freeze,
     thaw,
 )
@@ -49,6 +50,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         # a game takes this many actions, or is thrown in this many times in a row
         self.most_actions = 64 * (self.n + len(game.deck))
         self.most_redeals = 1_000
+        self._deciding = False  # a seat's certainty is being decided (see certain)
         self._quick_plays = not self._play_announce
         self._quick_calls = not self._call_announce and self._proxy_when is None
         # calls: applied by a handler generated from the auction steps
@@ -119,6 +121,22 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         if not acts:
             raise self._stuck(s.turn, s.phase.value, s.trick_number)
         return acts, bits
+
+    def certain(self, s: Any, seat: int, undecided: bool = False) -> bool:
+        """Whether ``seat`` can be sure, from what it has seen of the deal ``s`` (a state or
+        a working copy), that its side wins every remaining trick whatever the others
+        play: the decision procedure of :mod:`spec.solver._certain`, which a rule asks
+        through ``certain(seat)``.  A position it cannot decide is answered ``undecided``.
+
+        The procedure plays positions of this deal through this engine; a rule that asks
+        the question again while one is being decided is answered not sure (what such a
+        rule sets is read by no rule of the play, which the procedure checks)."""
+        if self._deciding:
+            return False
+        from spec.solver._certain import certain  # the solver is built on the engine
+
+        answer = certain(View(freeze(thaw(s)), seat))
+        return undecided if answer is None else answer
 
     def endless(self, w: Any) -> EndlessDealError | None:
         """The error to raise when the deal ``w`` has gone on longer than any deal can; None

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from spec.dsl._nodes import (
     NO_SUIT,
+    Certain,
     Ctx,
     DealtHand,
     Dropped,
@@ -272,11 +273,15 @@ class ScopeEnvs:
         # the cards that would win the trick so far (read last: it reads the others)
         beating = _var(Ctx.BEATING, "beating",
                        "s.engine.beating(s.trick, hand, led_suit, trump, trick_number, contract)")
+        # what a seat can be sure of is asked of the whole state, and so are the tricks won
+        # so far (the fast play, which keeps parts of it in local variables, reads neither)
+        sure = Entry(Certain, "s.engine.certain(s, {seat}, {undecided})")
         self.play = Env(("s",), [
             _var(Ctx.SEAT, "seat", "s.turn"), _var(Ctx.HAND, "hand", "s.hands[seat]"),
             _var(Ctx.IS_LEADING, "is_leading", "not s.trick"),
             _var(Ctx.LED_SUIT, "led_suit", f"(s.led_suit if s.trick else {NO_SUIT})"),
-            _var(Ctx.POSITION, "position", "len(s.trick)"), *rest, beating])
+            _var(Ctx.POSITION, "position", "len(s.trick)"), *rest, beating, *_tricks("s"),
+            sure])
         # the same, for the fast play, which keeps the seat to play, its hand, the trick's
         # length and its led suit in local variables (the rest it keeps up to date in ``s``)
         self.play_fast = Env(("s", "seat", "hand", "position", "led"), [

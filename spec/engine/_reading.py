@@ -64,7 +64,10 @@ class EngineReading(ConstructVisitor[str]):
     def _trick(self, b: K.Construct) -> str:
         return TRICK
 
-    visit_CountsAsSuit = visit_WinningTier = visit_Update = visit_RecordTricks = _trick
+    visit_CountsAsSuit = visit_WinningTier = visit_RecordTricks = _trick
+
+    def visit_Update(self, b: K.Update) -> str:
+        return TRICK if b.at is K.Moment.TRICK_END else PLAY
 
     def _score(self, b: K.Construct) -> str:
         return SCORE

@@ -26,7 +26,7 @@ from typing import Any
 from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl import _steps as S
-from spec.dsl._nodes import NO_SUIT
+from spec.dsl._nodes import NO_SUIT, Certain, walk
 from spec.engine._compiled import CompiledRules
 from spec.engine._state import Phase, trick_record
 from spec.seats import seat_after
@@ -613,6 +613,9 @@ class StepSource(CompiledRules):
         """A rule's expression, inlined: the statements that read what it needs, then it."""
         scope = v.scope
         if out.fast is not None:  # the fast loop binds the seat, hand, position, suit led
+            if any(isinstance(n, Certain) for n in walk(v.expr)):
+                raise NotInline("a rule asks what a seat can be sure of, a question of the "
+                                "whole state")
             scope = {"play": "play_fast", "play_card": "play_fast_card"}.get(scope, scope)
         lines, expr, _inputs = getattr(self.envs, scope).inline(self.game, self.tables, v.expr)
         read = set(re.findall(r"[A-Za-z_]\w*", " ".join((*lines, expr))))

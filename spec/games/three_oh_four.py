@@ -24,8 +24,9 @@ Deviations and open points, each a named variant (see ``VARIANTS``):
   * a deal spoilt by trumps is redealt by the same dealer (``spoilt_trumps_next_dealer``);
   * a trump maker who leads to trick 1 with only trumps must play Open Trump
     (``literal_first_lead`` keeps the rule as written, which leaves him no legal lead);
-  * Caps must be claimed before trick 8 starts; the information-based duty to claim at
-    the first moment of certainty is ``caps_when_certain``, stated but not decidable yet;
+  * Caps must be claimed before trick 8 starts; ``caps_when_certain`` makes it a duty to
+    claim at the first moment of certainty, which the engine judges by a search over the
+    deals the claimer cannot tell apart;
   * the game is won at 11 game points; ``tokens`` plays with ten counters a side.
 """
 from __future__ import annotations
@@ -56,6 +57,7 @@ from spec.dsl import (
     HighestBidderDeclares,
     Ladder,
     MatchTarget,
+    Moment,
     Option,
     PlayableAside,
     PlayDirection,
@@ -88,6 +90,7 @@ from spec.dsl import (
     card,
     card_table,
     cards_of,
+    certain,
     const,
     contract,
     dealer,
@@ -598,7 +601,62 @@ CAPS_CLAIM = Rule(
                   sets=((CAPS_AT, trick_number), (CAPS_BY, seat))),
 )
 
-# 7e. Partner Close Caps
+# 7e. Caps at the first moment of certainty (variant caps_when_certain)
+CAPS_SURE = "caps_sure"
+CAPS_MISSED = "caps_missed"
+CAPS_MISSED_BY = "caps_missed_by"
+# the seat to act can be sure now that his team takes all eight tricks: it has taken every
+# trick so far, and he can be sure it takes every one to come whatever the others play.
+# Where the search cannot decide, the seat has the benefit of the doubt both ways: a claim
+# counts as one he could be sure of (it is then judged by the tricks alone, as without the
+# variant), and a card he plays lets no moment pass.
+SWEPT_SO_FAR = team_tricks(seat) == trick_number - 1
+SURE_OF_CAPS = SWEPT_SO_FAR & certain(seat)
+SURE_OR_UNDECIDED = SWEPT_SO_FAR & certain(seat, undecided=True)
+CLAIM_WHEN_SURE = Rule(
+    id="caps.claim",
+    text="A player claims Caps on his turn, at the latest before trick 8 starts, and the "
+    "claim is judged by whether he could be sure then, from his hand and all he had seen, "
+    "that his team takes every trick whatever the others play; there is no Caps in Partner "
+    "Close Caps.",
+    source=source("304-CAPS-2", "seed; the formal test from [ML] caps_formalism, with the "
+                  "quantifiers the digest's way", also=("304-CAPS-6",)),
+    body=Announce("caps", Scope.PLAY, when=CAPS_CLAIM.body.when,
+                  sets=((CAPS_AT, trick_number), (CAPS_BY, seat),
+                        (CAPS_SURE, SURE_OR_UNDECIDED))),
+)
+CAPS_SURE_KEPT = Rule(
+    id="caps.sure_kept",
+    text="Whether the claimer could be sure when he claimed is remembered.",
+    source=source("304-CAPS-2", "[ML] caps_formalism.md"),
+    body=Track(CAPS_SURE, T.BOOL, False),
+)
+CAPS_MISSED_KEPT = Rule(
+    id="caps.missed_kept",
+    text="Whether a player let his first moment of certainty pass is remembered for the rest "
+    "of the deal.",
+    source=source("304-CAPS-2", "[ML] caps_formalism.md"),
+    body=Track(CAPS_MISSED, T.BOOL, False, monotone=True),
+)
+CAPS_MISSED_BY_KEPT = Rule(
+    id="caps.missed_by_kept",
+    text="So is the player who let it pass.",
+    source=source("304-CAPS-2", "[ML] caps_formalism.md"),
+    body=Track(CAPS_MISSED_BY, T.SEAT, 0),
+)
+CAPS_DUE = Rule(
+    id="caps.due",
+    text="A player who, on his turn and while he may still claim, can be sure his team takes "
+    "every trick must claim Caps then: if he plays a card instead, the moment has passed and "
+    "a later claim, or Caps taken without one, is late.",
+    source=source("304-CAPS-2", "seed: claim 'as soon as it becomes certain'; [ML] "
+                  "caps_formalism", also=("304-CAPS-4",)),
+    # a duty only while a claim is allowed: the claim's own condition, not repeated
+    body=Update(when=CAPS_CLAIM.body.when & ~tracked(CAPS_MISSED) & SURE_OF_CAPS,
+                sets=((CAPS_MISSED, const(True)), (CAPS_MISSED_BY, seat)), at=Moment.CARD),
+)
+
+# 7f. Partner Close Caps
 PCC_PARTNER_OUT = Rule(
     id="pcc.partner_out",
     text="In Partner Close Caps the bidder's partner lays his cards face down and takes no "
@@ -683,6 +741,54 @@ WRONG_CAPS = Rule(
     body=ScoreRule(when=~IS_PCC & CLAIMED & ~CLAIM_SWEPT & ~CLAIMER_TEAM, amount=const(5)),
 )
 
+# Where Caps is judged by certainty (variant caps_when_certain): a claim counts only if the
+# claimer could be sure when he made it, and a team that let its first moment of certainty
+# pass is late, whether it claims later or takes every trick unclaimed.
+SURE_WHEN_CLAIMED = tracked(CAPS_SURE)
+MISSED_BY = tracked(CAPS_MISSED_BY, T.SEAT)
+
+
+def let_pass(s):  # type: ignore[no-untyped-def]  # builds an expression
+    """A seat's team let its first moment of certainty pass."""
+    return tracked(CAPS_MISSED) & ((MISSED_BY == s) | (MISSED_BY == partner(s)))
+
+
+RIGHT_CLAIM = CLAIMED & SURE_WHEN_CLAIMED & CLAIM_SWEPT & ~let_pass(CLAIMER)
+LATE_CLAIM = CLAIMED & SURE_WHEN_CLAIMED & CLAIM_SWEPT & let_pass(CLAIMER)
+LATE_SWEEP = ~CLAIMED & tracked(CAPS_MISSED) & (team_tricks(MISSED_BY) == TRICKS)
+COUNT_WHEN_CERTAIN = Rule(
+    id="score.count",
+    text="The bidding team counts the card points in its tricks: at least the bid is a "
+    "success, less is a failure; unless Caps was claimed, or taken by a team that let its "
+    "moment to claim pass, the successful team, or the opponents of a failed one, receive "
+    "the game points of the table.",
+    source=COUNT_POINTS.source,
+    body=ScoreRule(when=~IS_PCC & ~CLAIMED & ~LATE_SWEEP & PAYEE, amount=STAKE),
+)
+BONUS_WHEN_CERTAIN = Rule(
+    id="score.caps",
+    text="A claim made when the claimer could be sure, at the first moment he could, with "
+    "all eight tricks won, earns the usual game points plus 1, for either team.",
+    source=CAPS_BONUS.source,
+    body=ScoreRule(when=~IS_PCC & RIGHT_CLAIM & PAYEE, amount=STAKE + 1),
+)
+LATE_WHEN_CERTAIN = Rule(
+    id="score.late_caps",
+    text="A team that let its first moment of certainty pass and then claims, or takes all "
+    "eight tricks unclaimed, pays 2 game points and loses whatever the bid would have "
+    "earned it.",
+    source=LATE_CAPS.source,
+    body=ScoreRule(when=~IS_PCC & (LATE_CLAIM | LATE_SWEEP) & ~let_pass(seat), amount=const(2)),
+)
+WRONG_WHEN_CERTAIN = Rule(
+    id="score.wrong_caps",
+    text="A team whose player claims Caps when he could not be sure, or that then loses a "
+    "trick, pays 5 game points, whatever happened to the bid.",
+    source=WRONG_CAPS.source,
+    body=ScoreRule(when=~IS_PCC & CLAIMED & ~(SURE_WHEN_CLAIMED & CLAIM_SWEPT) & ~CLAIMER_TEAM,
+                   amount=const(5)),
+)
+
 # 9. The end of the game ---------------------------------------------------------------
 GAME_TO_11 = Rule(
     id="game.to_eleven",
@@ -765,14 +871,21 @@ VARIANTS = (
     Variant(
         id="caps_when_certain",
         text="Caps must be claimed at the first moment the claimer can be sure, from what he "
-        "has seen, that his team will win every remaining trick whatever the others do; a "
-        "later claim is late.",
-        replaces=(),
-        source=source("304-CAPS-2", "[ML] caps_formalism.md"),
-        not_decidable="it asks whether a strategy that uses only what the claimer sees wins "
-        "every remaining trick in every deal consistent with his view, a game-tree search "
-        "over hidden hands that one solver query per position cannot state; the default "
-        "rule (claim before trick 8 starts) is what the engine enforces",
+        "has seen, that his team will win every remaining trick whatever the others do: a "
+        "claim he could not be sure of is wrong, and a later claim, or Caps taken unclaimed "
+        "after that moment, is late.  Where the engine's search cannot decide, the player has "
+        "the benefit of the doubt: his claim is judged by the tricks, and no moment passes.",
+        # not the default: judging certainty at each card of a side that has taken every
+        # trick so far costs a deal of 304 up to about a second (benchmarks/certain.py), and
+        # the double-dummy search, whose positions then differ by the tricks each seat has
+        # won, runs several times longer and spends its budget on deals it solves without
+        # the variant
+        replaces=((CAPS_CLAIM, CLAIM_WHEN_SURE), (COUNT_POINTS, COUNT_WHEN_CERTAIN),
+                  (CAPS_BONUS, BONUS_WHEN_CERTAIN), (LATE_CAPS, LATE_WHEN_CERTAIN),
+                  (WRONG_CAPS, WRONG_WHEN_CERTAIN)),
+        adds=(CAPS_SURE_KEPT, CAPS_MISSED_KEPT, CAPS_MISSED_BY_KEPT, CAPS_DUE),
+        source=source("304-CAPS-2", "[ML] caps_formalism.md, with the quantifiers the "
+                      "digest's way", also=("304-CAPS-4", "304-CAPS-5")),
     ),
     Variant(
         id="tokens",
@@ -818,6 +931,8 @@ PROPERTIES = (
         holds=implies(~IS_PCC & ~CLAIMED & (team_tricks(declarer) == TRICKS) & BIDDERS,
                       score_of(seat) == 0),
         covers=("score.late_caps",), finding=True,
+        # there only a team that let its moment of certainty pass pays
+        unless=("caps_when_certain",),
     ),
     Property(
         id="auction.floor_after_first_call",
@@ -871,6 +986,15 @@ def _cards(text: str) -> Expr:
 def _claimed(at: int, by: int) -> Expr:
     """Caps was claimed at trick ``at`` (0: never) by the seat ``by``."""
     return (tracked(CAPS_AT, T.INT) == at) & ((tracked(CAPS_BY, T.SEAT) == by) if at else const(True))
+
+
+def _judged(sure: bool, missed_by: int | None) -> Expr:
+    """Caps judged by certainty: the claim was made when the claimer could be sure (or
+    not), and the seat ``missed_by`` let its first moment of certainty pass (None: no
+    seat did)."""
+    missed = (tracked(CAPS_MISSED) & (tracked(CAPS_MISSED_BY, T.SEAT) == missed_by)
+              if missed_by is not None else ~tracked(CAPS_MISSED))
+    return (tracked(CAPS_SURE) if sure else ~tracked(CAPS_SURE)) & missed
 
 
 def _pays(level_is: Expr, team_tricks_of_north: int, claim: Expr, receiver: int,
@@ -1257,6 +1381,30 @@ FACTS = (
         covers=("score.caps", "score.late_caps", "score.wrong_caps", "score.pcc", "score.count"),
         source=seed("304-SCORE-2", also=("304-CAPS-3", "304-CAPS-4", "304-CAPS-5",
                                          "304-PCC-2")),
+        # there a claim counts by whether the claimer could be sure (worked out below)
+        unless=("caps_when_certain",),
+    ),
+    Property(
+        id="score.caps_when_certain_examples",
+        text="Caps judged by certainty, North the maker, bid 200, all 8 tricks to "
+        "North-South: claimed at the first moment North could be sure: North-South +3; "
+        "claimed by North when he could be sure, but after that moment had passed: "
+        "East-West +2; claimed by North when he could not be sure: East-West +5; never "
+        "claimed, the moment let pass: East-West +2; never claimed, never sure: North-South "
+        "+2, the bid made.",
+        scope=Scope.OUTCOME,
+        under=("caps_when_certain",),
+        holds=all_of(
+            _pays(contract.level == 200, 8, _claimed(5, NORTH) & _judged(True, None), NORTH, 3),
+            _pays(contract.level == 200, 8, _claimed(5, NORTH) & _judged(True, SOUTH), WEST, 2),
+            _pays(contract.level == 200, 8, _claimed(5, NORTH) & _judged(False, None), WEST, 5),
+            _pays(contract.level == 200, 8, _claimed(0, NORTH) & _judged(False, NORTH), WEST, 2),
+            _pays(contract.level == 200, 8, _claimed(0, NORTH) & _judged(False, None), NORTH, 2),
+        ),
+        covers=("score.caps", "score.late_caps", "score.wrong_caps", "score.count"),
+        source=source("304-CAPS-2", "[ML] caps_formalism.md", also=("304-CAPS-3",
+                                                                    "304-CAPS-4",
+                                                                    "304-CAPS-5")),
     ),
     Property(
         id="deck.ranks_seen_in_tricks",

@@ -21,6 +21,7 @@ from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import (
     NO_SUIT,
     BoolOp,
+    Const,
     Ctx,
     Expr,
     IfThenElse,
@@ -42,6 +43,7 @@ from verifier._prove.vacuity import vacuous_premise
 from verifier._z3 import encoding as E
 from verifier._z3.compile import Encoding
 from verifier._z3.solver import Solving
+from verifier.errors import UnsupportedNodeError
 from verifier.scenario import decide_history
 
 
@@ -209,7 +211,7 @@ def setters_of(game: Game, name: str) -> list[tuple[str, Scope, Expr]]:
         if isinstance(b, K.Update):
             for n_, value in b.sets:
                 if n_ == name:
-                    out.append((r.id, Scope.TRICK, Implies(old, IfThenElse(b.when, value, old))))
+                    out.append((r.id, b.at.scope, Implies(old, IfThenElse(b.when, value, old))))
         elif isinstance(b, K.Announce):
             for n_, value in b.sets:
                 if n_ == name:
@@ -222,13 +224,28 @@ def setters_of(game: Game, name: str) -> list[tuple[str, Scope, Expr]]:
     return out
 
 
+def _sets_only_true(holds: Expr) -> bool:
+    """``holds`` (a setter's "true stays true", see :func:`setters_of`) is for a rule that
+    can only set the value to true: it holds whatever the rule's condition says, even one
+    Z3 cannot state (the solver still decides every setter it can encode)."""
+    then = holds.then if isinstance(holds, Implies) else None
+    if isinstance(then, IfThenElse):
+        then = then.then
+    return isinstance(then, Const) and then.value is True
+
+
 def monotone_decider(name: str):  # type: ignore[no-untyped-def]
     """The decision that the tracked value ``name`` stays true once true: each rule that
     changes it (:func:`setters_of`) keeps it true."""
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
         setters = setters_of(game, name)
         for rule_id, scope, holds in setters:
-            verdict, _detail, pt = dsl_decider(scope, holds, (), False)(game, solving, opts)
+            try:
+                verdict, _detail, pt = dsl_decider(scope, holds, (), False)(game, solving, opts)
+            except UnsupportedNodeError:
+                if _sets_only_true(holds):  # true whatever the condition Z3 cannot state
+                    continue
+                raise
             if verdict is Verdict.VIOLATED:
                 return verdict, f"{rule_id} turns {name} back to false", pt
             # VACUOUS is a proof here: the rule can never act while the value is true

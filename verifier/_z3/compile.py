@@ -23,6 +23,7 @@ from spec.dsl._build import Game, suit_code
 from spec.dsl._nodes import (
     NO_SUIT,
     Announcing,
+    Certain,
     Arith,
     Awarded,
     BidAttr,
@@ -495,6 +496,11 @@ class Z3Compiler(D.ByDerivation, RuleVisitor[Any]):
         if fn is None:
             raise UnsupportedNodeError(node, "z3", "the declarers are not known here")
         return fn(self.visit(node.seat))
+
+    def visit_Certain(self, node: Certain) -> Any:
+        raise UnsupportedNodeError(node, "z3", "whether a seat can be sure of every trick left "
+                                   "asks for a way of playing good in every deal it cannot "
+                                   "tell apart, a search no single query states")
 
     def visit_Taken(self, node: Taken) -> Any:
         fn = self.env.get(Taken)

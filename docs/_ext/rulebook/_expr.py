@@ -50,6 +50,7 @@ from spec.dsl._nodes import (
     LegalCall,
     MayAnnounce,
     Announcing,
+    Certain,
     TrackedAfter,
     LegalCards,
     Let,
@@ -297,6 +298,10 @@ class ExprRenderer(RuleVisitor[str]):
     def visit_EachSeat(self, node: EachSeat) -> str:
         return _call("each_seat", (self.visit(node.amount),))
 
+    def visit_Certain(self, node: Certain) -> str:
+        args = (self.visit(node.seat),) + (("undecided=True",) if node.undecided else ())
+        return _call("certain", args)
+
     def visit_Taken(self, node: Taken) -> str:
         return _call("taken", (self.visit(node.seat),))
 
@@ -428,6 +433,7 @@ def fingerprint(game: Game) -> str:
     for v in game.variants:
         parts.append(f"variant {v.id} {v.text} {_source_text(v.source)} {v.not_decidable}")
         parts += [f"{old.id} -> {_rule_text(new) if new else 'nothing'}" for old, new in v.replaces]
+        parts += [f"adds {_rule_text(r)}" for r in v.adds]
     parts += [_property_text(p) for p in game.properties]
     return hashlib.sha256("\n\n".join(parts).encode()).hexdigest()
 

@@ -663,6 +663,10 @@ def _format_variants(page: _Page) -> Iterator[str]:
             body += [f"It replaces :rule:`{old.id}` by:", ""]
             body += list(_rule_entry(page, new, anchored=False))
             body.append("")
+        for rule in v.adds:
+            body += ["It adds:", ""]
+            body += list(_rule_entry(page, rule, anchored=False))
+            body.append("")
         run = runs.get(v.id)
         if run is not None and run.results:
             body.append("With the variant in force: " + "; ".join(
