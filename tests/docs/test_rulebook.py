@@ -561,7 +561,7 @@ def test_the_examples_pool_is_played_by_the_bots_named() -> None:
     from rulebook._choose import choose
 
     game = registry.GAMES["preference"]
-    chosen = choose(game, size=4, bots=("thinking", "cautious"))
+    chosen = choose(game, size=2, bots=("thinking", "cautious"))
     assert chosen and all(c.origin.endswith(("thinking bots", "cautious bots")) for c in chosen)
     assert "thinking and cautious bots in turn" in chosen[0].why
     from spec.errors import NotationError

@@ -561,9 +561,12 @@ def _rule_line(page: _Page, rule: Rule, *, anchored: bool) -> str:
     return " · ".join(parts)
 
 
-def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[str]:
+def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True,
+                indexed: bool = False) -> Iterator[str]:
     """A rule: its id, source tag, covering properties and fixture on one line, its text,
-    and the rest folded under "Details"."""
+    and the rest folded under "Details".  A rule not ``anchored`` (a variant's) is shown
+    without what the game's own rules carry; it is a link target only where ``indexed``
+    (a rule a variant adds, under an id no other rule has)."""
     game = page.game
     yield f".. rulebook:rule:: {rule.id}"
     if anchored:
@@ -571,7 +574,7 @@ def _rule_entry(page: _Page, rule: Rule, *, anchored: bool = True) -> Iterator[s
                 if game.rule_by_ref(r)[0] is rule]
         if refs:
             yield f"   :refs: {' '.join(refs)}"
-    else:
+    elif not indexed:
         yield "   :no-index:"
     yield f"   :line: {_rule_line(page, rule, anchored=anchored)}"
     yield ""
@@ -648,6 +651,8 @@ def _format_variants(page: _Page) -> Iterator[str]:
         return
     yield from _title("Variants", "-")
     runs = {r.variant: r for r in page.results.variants}
+    # a rule a variant adds is a link target (its properties' "covers" name it), once
+    targets = {r.id for r in game.rules}
     for v in game.variants:
         yield f".. rulebook:variant:: {v.id}"
         yield ""
@@ -665,7 +670,9 @@ def _format_variants(page: _Page) -> Iterator[str]:
             body.append("")
         for rule in v.adds:
             body += ["It adds:", ""]
-            body += list(_rule_entry(page, rule, anchored=False))
+            body += list(_rule_entry(page, rule, anchored=False,
+                                     indexed=rule.id not in targets))
+            targets.add(rule.id)
             body.append("")
         run = runs.get(v.id)
         if run is not None and run.results:
