@@ -300,6 +300,15 @@ class Game(SetupChecks, RuleChecks):
                 cannot go together with another one named (the message names both).
             SpecDefinitionError: the result is malformed.
         """
+        # one game object per set of variants named, so that its engine is compiled once
+        # (a record names its variants, and every replay asks for them again)
+        built: dict[tuple[str, ...], Game] = self.__dict__.setdefault("_variant_games", {})
+        found = built.get(variant_ids)
+        if found is None:
+            found = built[variant_ids] = self._with_variants(variant_ids)
+        return found
+
+    def _with_variants(self, variant_ids: tuple[str, ...]) -> Game:
         import dataclasses
 
         rules = list(self.rules)
