@@ -55,7 +55,7 @@ def margins(key: str, other: str, deals: int, seed: int, worlds: int, budget: in
                 diffs.append(s.scores[seat] - base.scores[seat])
         if diffs:
             per_deal.append(sum(diffs) / len(diffs))
-        if tty or (k + 1) % 50 == 0:
+        if tty or (k + 1) % 10 == 0:
             so_far, half = _margin(per_deal)
             print(f"\r{key} vs {other}: {k + 1}/{deals} deals, margin so far {so_far:+.3f} "
                   f"± {half:.3f}", end="" if tty else "\n", file=sys.stderr, flush=True)
