@@ -250,7 +250,7 @@ def _construct_checks(game: Game) -> list[Check]:
             out.append(Check(f"state.{name}_monotone",
                              f"Once {name.replace('_', ' ')} holds it holds for the rest of the "
                              "deal.", "generic", monotone_decider(name),
-                             covers=(r.id, *(rid for rid, _s, _h in setters_of(game, name)))))
+                             covers=(r.id, *(s.rule_id for s in setters_of(game, name)))))
     return out
 
 

@@ -126,3 +126,21 @@ def test_a_missed_moment_stays_missed_though_z3_cannot_state_when_it_is_missed()
 
     (r,) = check_game(CERTAIN, only=("state.caps_missed_monotone",))
     assert r.verdict is Verdict.HOLDS
+
+
+def test_a_rule_that_may_set_the_missed_moment_back_to_false_is_not_taken_on_its_form() -> None:
+    """The form that keeps a value true is "set to true" alone: a claim that sets it to a
+    value that may be false (true only where the seat is sure) leaves the check to Z3, which
+    cannot state it, so the answer is unknown."""
+    import dataclasses
+
+    from spec.dsl import const, if_then_else
+    from spec.games.three_oh_four import CAPS_MISSED, SURE_OF_CAPS
+    from verifier.properties import Verdict, check_game
+
+    claim = next(r for r in CERTAIN.rules if r.id == "caps.claim")
+    sets = (*claim.body.sets, (CAPS_MISSED, if_then_else(SURE_OF_CAPS, const(True), const(False))))
+    either = dataclasses.replace(claim, body=dataclasses.replace(claim.body, sets=sets))
+    game = CERTAIN.with_rules([either if r is claim else r for r in CERTAIN.rules])
+    (r,) = check_game(game, only=("state.caps_missed_monotone",))
+    assert r.verdict is Verdict.UNKNOWN, r

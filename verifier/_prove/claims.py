@@ -10,7 +10,7 @@ tracked value that must stay true once true is proved of every rule that changes
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, NamedTuple
 
 import z3
 
@@ -202,36 +202,39 @@ def legal_bids_in(solving: Solving, enc: Encoding) -> tuple[int, ...]:
     return tuple(i for i in range(len(enc.game.ladder)) if solving.sat(s, b == i))
 
 
-def setters_of(game: Game, name: str) -> list[tuple[str, Scope, Expr]]:
-    """Each rule that changes a tracked value: (rule id, scope, "true stays true" in it)."""
+class Setter(NamedTuple):
+    """A rule that changes a tracked value: its id, its scope, "true stays true" in it, and
+    the value it sets."""
+
+    rule_id: str
+    scope: Scope
+    holds: Expr
+    value: Expr
+
+
+def setters_of(game: Game, name: str) -> list[Setter]:
+    """Each rule that changes a tracked value (see :class:`Setter`)."""
     old = Tracked(name, T.BOOL)
-    out: list[tuple[str, Scope, Expr]] = []
+    out: list[Setter] = []
     for r in game.rules:
         b = r.body
         if isinstance(b, K.Update):
             for n_, value in b.sets:
                 if n_ == name:
-                    out.append((r.id, b.at.scope, Implies(old, IfThenElse(b.when, value, old))))
+                    out.append(Setter(r.id, b.at.scope,
+                                      Implies(old, IfThenElse(b.when, value, old)), value))
         elif isinstance(b, K.Announce):
             for n_, value in b.sets:
                 if n_ == name:
-                    out.append((r.id, b.scope, Implies(BoolOp(Op.AND, (old, b.when)), value)))
+                    out.append(Setter(r.id, b.scope, Implies(BoolOp(Op.AND, (old, b.when)), value),
+                                      value))
         elif isinstance(b, K.Decide):
             for o in b.options:
                 for n_, value in o.sets:
                     if n_ == name:  # STATUS values are all known before the first lead
-                        out.append((r.id, Scope.PLAY, Implies(BoolOp(Op.AND, (old, o.when)), value)))
+                        out.append(Setter(r.id, Scope.PLAY,
+                                          Implies(BoolOp(Op.AND, (old, o.when)), value), value))
     return out
-
-
-def _sets_only_true(holds: Expr) -> bool:
-    """``holds`` (a setter's "true stays true", see :func:`setters_of`) is for a rule that
-    can only set the value to true: it holds whatever the rule's condition says, even one
-    Z3 cannot state (the solver still decides every setter it can encode)."""
-    then = holds.then if isinstance(holds, Implies) else None
-    if isinstance(then, IfThenElse):
-        then = then.then
-    return isinstance(then, Const) and then.value is True
 
 
 def monotone_decider(name: str):  # type: ignore[no-untyped-def]
@@ -239,11 +242,13 @@ def monotone_decider(name: str):  # type: ignore[no-untyped-def]
     changes it (:func:`setters_of`) keeps it true."""
     def decide(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
         setters = setters_of(game, name)
-        for rule_id, scope, holds in setters:
+        for rule_id, scope, holds, value in setters:
             try:
                 verdict, _detail, pt = dsl_decider(scope, holds, (), False)(game, solving, opts)
             except UnsupportedNodeError:
-                if _sets_only_true(holds):  # true whatever the condition Z3 cannot state
+                # a rule that sets the value to true, and nothing else, keeps it true
+                # whatever its condition, which Z3 cannot state here
+                if isinstance(value, Const) and value.value is True:
                     continue
                 raise
             if verdict is Verdict.VIOLATED:
