@@ -11,8 +11,8 @@ Searches carry a budget of nodes.  Where the first world drawn runs out of budge
 position is too large for the budget and the bot plays as the modest bot would, without
 searching the other worlds (they are as large); a later world that runs out counts for no
 card.  A contract whose search runs out of budget in one world is estimated in none (its
-deals are as long in every world), so the bot calls as the modest bot would where no contract
-can be estimated.
+deals are as long in every world, and the worlds that answered are too few to go on), so
+the bot calls as the modest bot would where no contract can be estimated.
 """
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from spec.engine import PASS, Action, Bot, Call, Phase, Play, State, View, modest_bot
-from spec.solver import Solver
+from spec.solver import Solved, Solver
 from spec.errors import SpecError
-from spec.solver._goal import tricks_of
+from spec.solver._goal import Goal, tricks_of
 
 WORLDS = 8  # deals drawn for each decision
 BUDGET = 20_000  # nodes for each world's search
-_TOO_LARGE = object()  # a contract's trumps and goal out of budget in some world
+_TOO_LARGE = object()  # a contract out of budget in some world: no estimate
 
 
 def thinking_bot(*, worlds: int = WORLDS, budget: int = BUDGET) -> Bot:
@@ -103,14 +103,18 @@ def _best_call(solver: Solver, view: View, calls: Sequence[Call], drawn: Sequenc
     bids = sorted((c for c in calls if c.bid is not None),
                   key=lambda c: -game.bid_keys[game.ladder.index(c.bid)])  # type: ignore[arg-type]
     estimated = False
-    values: dict[tuple[int, Any], Any] = {}  # (world, trumps and goal): the solved start
+    solved: dict[tuple[int, int, Goal], Solved] = {}  # (world, trumps, goal): the start's
+    too_large: set[tuple[int, Goal]] = set()  # trumps and goals out of budget in a world
     for call in bids:
         contract = game.ladder.index(call.bid)  # type: ignore[arg-type]
         total = counted = 0
         for k, world in enumerate(drawn):
-            score = _estimate(solver, world, k, contract, seat, budget, values)
+            score = _estimate(solver, world, k, contract, seat, budget, solved, too_large)
+            if score is _TOO_LARGE:  # no estimate from any world
+                total = counted = 0
+                break
             if score is not None:
-                total += score
+                total += score  # type: ignore[operator]
                 counted += 1
         estimated = estimated or counted > 0
         if counted and total > 0:
@@ -122,16 +126,17 @@ def _best_call(solver: Solver, view: View, calls: Sequence[Call], drawn: Sequenc
 
 
 def _estimate(solver: Solver, world: Any, k: int, contract: int, seat: int, budget: int,
-              values: dict[tuple[int, Any], Any]) -> int | None:
+              solved: dict[tuple[int, int, Goal], Solved], too_large: set[tuple[int, Goal]]
+              ) -> int | object | None:
     """The seat's score for ``contract`` declared by it in the world's deal, taking the
     tricks (or points) the solver gives its side from the hands as dealt; None where the
-    rules need more than the hands to start the play, or the search ran out of budget.
+    rules need more than the hands to start the play; ``_TOO_LARGE`` where the search ran
+    out of budget, in this world or another (its deals are as long in every world: the
+    contract is estimated in none).
 
-    Contracts with the same trumps and the same goal are solved once per world (``values``,
+    Contracts with the same trumps and the same goal are solved once per world (``solved``,
     by the world's number ``k``): an estimate, where a contract's own rules of play are
-    taken to be its trumps'.  Where one world's search runs out of budget, no other world
-    is searched for those trumps and goal."""
-    eng = solver.engine
+    taken to be its trumps'."""
     dealer = world.state.dealer
     try:
         start = solver.start(world.dealt, contract=contract, declarer=seat, dealer=dealer,
@@ -140,15 +145,24 @@ def _estimate(solver: Solver, world: Any, k: int, contract: int, seat: int, budg
     except SpecError:  # the rules need more than the hands: no estimate
         return None
     kind = (start.trump, search.goal)
-    if values.get(kind) is _TOO_LARGE:  # out of budget in another world
-        return None
+    if kind in too_large:
+        return _TOO_LARGE
     key = (k, *kind)
-    solved = values.get(key)
-    if solved is None:
-        solved = values[key] = solver.solve(start, budget=budget)
-    if solved.value is None:
-        values[kind] = _TOO_LARGE
-        return None
+    found = solved.get(key)
+    if found is None:
+        found = solved[key] = solver.solve(start, budget=budget)
+    if found.value is None:
+        too_large.add(kind)
+        return _TOO_LARGE
+    return _score(solver, start, found, contract, seat)
+
+
+def _score(solver: Solver, start: State, solved: Solved, contract: int, seat: int) -> int:
+    """The seat's score where its side ends the deal of ``start`` with the value solved: the
+    tricks, or, in a game that counts card points, cards worth them taken with tricks in
+    proportion, short of every trick (which some rules score apart, as a slam)."""
+    eng = solver.engine
+    dealer = start.dealer
     goal = solved.goal
     tricks = tricks_of(eng, start)
     opp = next(k for k in range(eng.n) if not solved.side >> k & 1)
@@ -169,7 +183,7 @@ def _estimate(solver: Solver, world: Any, k: int, contract: int, seat: int, budg
         everything = (1 << len(points)) - 1
         taken = [0] * eng.n
         taken[seat], taken[opp] = mine, everything & ~mine
-        won = round(tricks * solved.value / max(1, sum(points)))
+        won = min(tricks - 1, round(tricks * solved.value / max(1, sum(points))))
     won = max(0, min(tricks, won))  # type: ignore[type-var]
     winners = [seat] * won + [opp] * (tricks - won)
     scores = eng.score_outcome(contract=contract, declarer=seat, winners=winners,
