@@ -98,7 +98,7 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
     The declarer's score is read for each number of tricks the side could win (in a game
     that counts card points, for one trick of the cheapest cards and for every trick but
     one of them: neither side takes every trick, which some rules score apart, as a slam
-    or Caps): growing, the side wants more; shrinking, fewer; else it wants the counts that
+    or a claim of every trick; in a deal of fewer than three tricks, for none and all): growing, the side wants more; shrinking, fewer; else it wants the counts that
     score best, which must be one run of counts.
 
     Raises:
@@ -112,27 +112,30 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
     card_points = any(points)
     everything = (1 << len(eng.game.deck)) - 1
     # in a game that counts card points, the side's least is one trick of the cheapest
-    # cards and its most every card but those (all the tricks may score otherwise, for
-    # either side: a slam not claimed, say)
+    # cards and its most every card but those, where the deal has three tricks or more (all
+    # the tricks may score otherwise, for either side: a slam not claimed, say); else none
+    # and all
     seats = in_play(eng, s)
     cheapest = sum(1 << c for c in sorted(range(len(points)), key=points.__getitem__)[:seats])
     extra = _sides(s)
+    least, most = (1, tricks - 1) if tricks > 2 else (0, tricks)
 
     def score(won: int) -> int:
         winners = [s.declarer] * won + [opp] * (tricks - won)
         taken = None
         if card_points:
+            mine = (everything if won == tricks else everything & ~cheapest if won == most
+                    else cheapest if won else 0)
             taken = [0] * eng.n
-            most = won > 1
-            taken[opp] = cheapest if most else everything & ~cheapest
-            taken[s.declarer] = everything & ~cheapest if most else cheapest
+            taken[opp] = everything & ~mine
+            taken[s.declarer] = mine
         scores = eng.score_outcome(contract=s.contract, declarer=s.declarer, winners=winners,
                                    dealer=s.dealer, taken=taken, trump=s.trump,
                                    dealt=s.dealt, turn_up=s.turn_up, idle=s.idle,
                                    dropped=s.dropped, guest=s.guest, **extra)
         return scores[s.declarer]
 
-    counts = (1, tricks - 1) if card_points else tuple(range(tricks + 1))
+    counts = (least, most) if card_points else tuple(range(tricks + 1))
     scores = [score(k) for k in counts]
     if all(a <= b for a, b in zip(scores, scores[1:])):
         return Goal(1)
