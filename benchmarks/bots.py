@@ -28,7 +28,8 @@ import sys
 import time
 from typing import Any
 
-from spec.engine import modest_bot, play_deal, random_bot
+from spec.bots import BOT_NAMES, bot_named
+from spec.engine import play_deal
 from spec.registry import GAMES
 from spec.solver import thinking_bot
 
@@ -37,7 +38,7 @@ def margins(key: str, other: str, deals: int, seed: int, worlds: int, budget: in
             every: bool = False) -> dict[str, Any]:
     """The paired margins of the thinking bot over ``other`` in game ``key``."""
     game = GAMES[key]
-    base_bot = {"modest": modest_bot, "random": random_bot}[other]
+    base_bot = bot_named(other)
     thinker = thinking_bot(worlds=worlds, budget=budget)
     per_deal: list[float] = []
     started = time.process_time()
@@ -78,7 +79,8 @@ def _margin(per_deal: list[float]) -> tuple[float, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", action="append", choices=sorted(GAMES), help="a game (default: all)")
-    ap.add_argument("--against", action="append", choices=("modest", "random"),
+    ap.add_argument("--against", action="append",
+                    choices=[n for n in BOT_NAMES if n != "thinking"],
                     help="the other bot (default: both)")
     ap.add_argument("--deals", type=int, default=1000, help="deals per game (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")

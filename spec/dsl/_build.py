@@ -290,7 +290,8 @@ class Game(SetupChecks, RuleChecks):
         )
 
     def with_variants(self, *variant_ids: str) -> Game:
-        """The same game with named variants in force.
+        """The same game with named variants in force: the same object each time the same
+        variants are named in the same order (a game is immutable once built).
 
         Two variants that change the same rule go together only where each amends other
         fields of its construct (:func:`amended`): both changes are then made.

@@ -1,5 +1,5 @@
 """Whether a seat can be sure, from what it has seen, that its side wins every remaining
-trick: the certainty a claim of all the tricks (304's Caps) asks for.
+trick: the certainty a claim of all the tricks asks for.
 
 The question, for the seat C of a view: is there a way of playing that reads only what C
 observes and wins every remaining trick for C's side in every deal consistent with what C
@@ -47,8 +47,8 @@ the hand only through the suits it holds, so the plays a hand allows follow from
 a play are exactly those that avoid some suits (following suit: the seat had none of the
 led suit), that is a constraint on the slots; where they are anything else, the procedure
 answers None.  The same holds for what a trick shows when cards went face down, and for a
-choice made before the play whose condition reads the chooser's dealt cards (304's closed
-trump, which needs a card that is no trump): those are kept exactly, or answered None.
+choice made before the play whose condition reads the chooser's dealt cards (a trump
+chosen face down that needs a card of another suit in the hand): those are kept exactly, or answered None.
 
 Announcements by the other seats during the play are not moves of the adversary: the
 procedure checks that none changes what the play's rules read, so the only thing one can

@@ -439,6 +439,9 @@ class RulebookDirective(_Generated):
             if fixtures is not None and fixtures.is_dir():
                 for path in sorted(fixtures.glob("*.json")):
                     self.env.note_dependency(str(path))
+            if self.config.rulebook_double_dummy < 0:
+                raise self.error(f"rulebook: rulebook_double_dummy is a budget of nodes, 0 (no "
+                                 f"analysis) or more, not {self.config.rulebook_double_dummy}")
             lines = list(_page.game_page(
                 game, results, examples=self.config.rulebook_examples,
                 pool=self.config.rulebook_pool, fixtures=fixtures,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from spec.dsl._build import Game
 from spec.engine import Action, Phase, Play, State, TrickRecord, engine_for
-from spec.errors import NotationError
+from spec.errors import SpecError
 from spec.solver import Goal, Solver
 from spec.solver._search import Exhausted
 
@@ -91,7 +91,8 @@ def analyse(game: Game, final: State, budget: int = BUDGET) -> Analysis | None:
     docstring); None where no card was played.
 
     Raises:
-        NotationError: the solver has no goal for the contract (no declarer, say).
+        SpecError: the solver cannot read the position (no declarer, say, or no one goal
+            for the contract).
         ExampleError: a card moved the value in its own side's favour, which perfect play
             by every seat rules out: a bug, never shown.
     """
@@ -159,7 +160,7 @@ def double_dummy_lines(game: Game, final: State, budget: int = BUDGET) -> list[s
 
     try:
         a = analyse(game, final, budget)
-    except NotationError as e:
+    except SpecError as e:
         return [f"*Double dummy:* not analysed: {esc(str(e))}.", ""]
     if a is None:
         return []

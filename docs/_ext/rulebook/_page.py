@@ -668,12 +668,13 @@ def _format_variants(page: _Page) -> Iterator[str]:
             body += [f"It replaces :rule:`{old.id}` by:", ""]
             body += list(_rule_entry(page, new, anchored=False))
             body.append("")
-        for rule in v.adds:
+        if v.adds:
             body += ["It adds:", ""]
+        for rule in v.adds:
             body += list(_rule_entry(page, rule, anchored=False,
                                      indexed=rule.id not in targets))
-            targets.add(rule.id)
             body.append("")
+            targets.add(rule.id)
         run = runs.get(v.id)
         if run is not None and run.results:
             body.append("With the variant in force: " + "; ".join(
