@@ -147,6 +147,12 @@ class Variant:
     reading: bool = False
     adds: tuple[Rule, ...] = ()
 
+    @property
+    def summary(self) -> str:
+        """What the variant does, in one sentence: the first of its text."""
+        text = " ".join(self.text.split())
+        return re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text, maxsplit=1)[0]
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Property:

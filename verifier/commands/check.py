@@ -68,6 +68,9 @@ def add_parser(commands: Commands) -> None:
                    "bytes on any machine, with any -j)")
     c.add_argument("--timings", action="store_true",
                    help="with --json: add each property's seconds, which vary from run to run")
+    c.add_argument("--list", action="store_true",
+                   help="list the properties that would be checked (id, kind, the rules each "
+                   "covers and its statement), checking none; with --json, as JSON")
     c.set_defaults(fn=run)
 
 
@@ -84,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         for p in args.property:
             if p not in ids:
                 raise InputError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(ids))})")
+    if args.list:
+        return _list(games, args)
     parallel = (_check_in_parallel(games, tuple(args.property), opts, args.jobs)
                 if args.jobs > 1 else None)
     try:
@@ -112,6 +117,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"{counts[Verdict.HOLDS]} hold, {counts[Verdict.VIOLATED]} violated, {vacuous}"
               f"{counts[Verdict.UNKNOWN]} unknown ({total:.1f}s)")
     return code
+
+
+def _list(games: list[Game], args: argparse.Namespace) -> int:
+    """``check --list``: each game's properties (those named by --property, else all),
+    checked by none."""
+    listed = {game.key: [c for c in checks_for(game)
+                         if not args.property or c.id in args.property] for game in games}
+    if args.json:
+        json.dump({"games": {key: [{"id": c.id, "kind": c.kind, "finding": c.finding,
+                                    "covers": list(c.covers), "text": c.text} for c in checks]
+                             for key, checks in listed.items()}}, sys.stdout, indent=2)
+        print()
+        return EXIT_OK
+    for game in games:
+        checks = listed[game.key]
+        variants = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
+        print(f"{game.key}{variants}: {len(checks)} propert{'y' if len(checks) == 1 else 'ies'}")
+        width = max((len(c.id) for c in checks), default=0)
+        for c in checks:
+            tag = "finding " if c.finding else ""
+            print(f"  {c.id:{width}}  {c.kind:8}  {tag}{c.text}")
+            if c.covers:
+                print(f"  {'':{width}}  {'':8}  covers: {', '.join(c.covers)}")
+    return EXIT_OK
 
 
 def _print_result(r: Result, name_width: int) -> None:
