@@ -20,7 +20,18 @@ from typing import Any, NoReturn
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.errors import SpecError
 from spec.records import RecordError
-from verifier.commands import check, deals, fixtures, games, mutate, pbn, play, replay, solve
+from verifier.commands import (
+    check,
+    deals,
+    fixtures,
+    games,
+    mutate,
+    pbn,
+    play,
+    replay,
+    rules,
+    solve,
+)
 from verifier.commands._common import (  # every exit code: main()'s callers compare with them
     EXIT_BUG,
     EXIT_CODES,
@@ -34,7 +45,7 @@ from verifier.errors import InputError, SolverUnknownError
 from verifier.interrupts import interrupted, obeyed
 
 # the commands, in the order ``trickspec --help`` lists them
-COMMANDS = (check, play, pbn, deals, fixtures, replay, solve, mutate, games)
+COMMANDS = (check, play, pbn, deals, fixtures, replay, solve, mutate, rules, games)
 _MESSAGE_CHARS = 1000  # the longest error message; longer ones are cut
 _WORD_CHARS = 80  # the longest run of text without a space that a message repeats
 

@@ -43,3 +43,43 @@ def test_check_list_names_every_property_and_proves_none(
     assert out[1].split()[:2] == ["deal.partitions_deck", "generic"]
     assert out[2].split()[0] == "covers:"
     assert cli.main(["check", "vint", "--list", "--property", "nosuch"]) == 2
+
+
+def test_rules_lists_every_rule_in_force(capsys: pytest.CaptureFixture[str]) -> None:
+    game = GAMES["vint"]
+    assert cli.main(["rules", "vint"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split()[0] for ln in lines] == [r.id for r in game.rules]
+    assert cli.main(["rules", "304", "--variant", "caps_when_certain", "--json"]) == 0
+    ids = [r["id"] for r in json.loads(capsys.readouterr().out)["rules"]]
+    assert "caps.due" in ids and "caps.due" not in [r.id for r in GAMES["304"].rules]
+
+
+def test_a_rule_shown_whole_names_its_variants_properties_and_fixture(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game = GAMES["304"]
+    assert cli.main(["rules", "304", "caps.claim", "--json"]) == 0
+    (rule,) = json.loads(capsys.readouterr().out)["rules"]
+    assert rule["source"]["ref"] == "304-CAPS-2" and rule["source"]["also"] == ["304-CAPS-6"]
+    assert rule["replaced_by_variants"] == ["caps_when_certain"]
+    assert [c["id"] for c in rule["covered_by"]] == [
+        c.id for c in checks_for(game) if "caps.claim" in c.covers]
+    assert rule["fixture"] is None or rule["fixture"].endswith("304/caps.claim.json")
+    # a digest id: every rule that carries it
+    assert cli.main(["rules", "304", "304-CAPS-2"]) == 0
+    out = capsys.readouterr().out
+    carrying = [r.id for r in game.rule_by_ref("304-CAPS-2")]
+    assert len(carrying) > 1 and all(f"\n{rid}\n" in f"\n{out}" for rid in carrying)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["rules", "304", "caps.clam"], "did you mean caps.claim"),
+    (["rules", "nosuch"], "nosuch"),
+    (["rules", "vint", "--variant", "nosuch"], "nosuch"),
+    (["rules", "vint", "play.follow_suit", "--fixtures", "/no/such/folder"], "no such folder"),
+])
+def test_rules_refuses_what_it_does_not_know_in_one_line(
+        capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
