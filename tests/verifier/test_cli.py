@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -19,6 +20,10 @@ def test_check_all_games_holds() -> None:
     p = run("check", "-j", "2")
     assert p.returncode == 0, p.stdout + p.stderr
     assert "0 violated" in p.stdout and "HOLDS" in p.stdout
+    # the run's own time first (wall clock), then what the workers spent between them
+    last = p.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"\d+ hold, 0 violated, 0 unknown \(\d+\.\ds; the 2 processes spent "
+                        r"\d+\.\ds\)", last), last
 
 
 def test_check_in_parallel_reports_as_one_process_does() -> None:

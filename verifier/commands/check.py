@@ -5,6 +5,7 @@ import argparse
 import functools
 import json
 import sys
+import time
 from collections.abc import Generator, Iterator
 
 from spec.dsl._build import Game
@@ -89,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 raise InputError(f"{game.key} has no property {p!r} (known: {', '.join(sorted(ids))})")
     if args.list:
         return _list(games, args)
+    started = time.perf_counter()
     parallel = (_check_in_parallel(games, tuple(args.property), opts, args.jobs)
                 if args.jobs > 1 else None)
     try:
@@ -112,10 +114,14 @@ def run(args: argparse.Namespace) -> int:
         print()
     else:
         counts = {v: sum(r.verdict is v for r in flat) for v in Verdict}
-        total = sum(r.seconds for r in flat)
+        # the time the run took; with workers, also the time they spent, which adds up the
+        # processes (and their waits for a core)
+        wall = time.perf_counter() - started
+        spent = (f"; the {args.jobs} processes spent {sum(r.seconds for r in flat):.1f}s"
+                 if parallel is not None else "")
         vacuous = f"{counts[Verdict.VACUOUS]} vacuous, " if counts[Verdict.VACUOUS] else ""
         print(f"{counts[Verdict.HOLDS]} hold, {counts[Verdict.VIOLATED]} violated, {vacuous}"
-              f"{counts[Verdict.UNKNOWN]} unknown ({total:.1f}s)")
+              f"{counts[Verdict.UNKNOWN]} unknown ({wall:.1f}s{spent})")
     return code
 
 
