@@ -163,12 +163,11 @@ def test_the_seeds_reach_every_kind_of_contract() -> None:
 
 # Where the goal is known not to order the ends as the score does, by game key.
 GOAL_MISREAD = {
-    # bids of 160 to 190 score the bidders more where the other side takes every trick (and
-    # so every card point) without claiming Caps than where the bidders make the bid; the
-    # goal, read from the scores of no points and of all points but the cheapest trick,
-    # comes out as "as few points as it can", where every end the play can still reach says
-    # more points are better
-    "304": "the goal is read from the extremes of the points, which misread bids below 200",
+    # a team that takes every trick without claiming Caps pays 2, so every card point (a
+    # sweep) scores less than all but the cheapest trick; the solver plays the cards, never
+    # the claim, and "as many points as it can" prefers the sweep (the goal's own reading,
+    # from ends short of a sweep for either side, is right: see test_goal.py)
+    "304": "an unclaimed sweep scores less than all but one trick, and the solver never claims",
     # trick k is worth k points, and the soloist scores by those points; the solver counts
     # tricks where no card has points of its own, and reads the goal as if the soloist won
     # the first tricks, so two ends with as many tricks but different points look alike
