@@ -22,12 +22,13 @@ What PBN can say of a game that is not bridge is said only where it is true.  A 
 whose contracts are bids of a level and a strain (Vint) writes them as bridge contracts;
 a game whose contracts are named (a misère, Wiezen's piccolo and solo) has no bridge
 contract to write, and its play cannot be read without one, so only its deals as dealt
-are written (a deal of it with calls is refused).  ``Vulnerable`` is bridge's: a side is vulnerable once it has won a game of the
-rubber.  A deal played on its own was scored from a clean sheet, where no side has won a
-game, so it is ``None``; the deals of a rubber get the sheet's (see
-:func:`rubber_vulnerability`); a deal not played is in no score at all, so its
-vulnerability stays unknown, ``?``.  The game's own scoring may not depend on it (Vint's
-does not); a bridge program that scores by it scores by bridge's rules, not the game's.
+are written (a deal of it with calls is refused).  ``Vulnerable`` is bridge's: a side
+is vulnerable once it has won a game of the rubber.  A deal played on its own was scored
+from a clean sheet, where no side has won a game, so it is ``None``; the deals of a
+rubber get the sheet's (see :func:`rubber_vulnerability`); a deal not played is in no
+score at all, so its vulnerability stays unknown, ``?``.  The game's own scoring may not
+depend on it (Vint's does not); a bridge program that scores by it scores by bridge's
+rules, not the game's.
 
 >>> from spec.games.vint import GAME
 >>> from spec.cards import CardSet
@@ -501,7 +502,7 @@ def _card_text(lay: _Layout, card: int | None) -> str:
     if card is None:
         return "-"
     c = lay.game.deck[card]
-    return f"{c.suit.letter}{_RANK_LETTERS[_RANKS.index(c.rank)]}"
+    return f"{'SHDC'[_SUITS.index(c.suit)]}{_RANK_LETTERS[_RANKS.index(c.rank)]}"
 
 
 def _play_section(lay: _Layout, state: State) -> list[str]:
@@ -525,8 +526,8 @@ def _play_section(lay: _Layout, state: State) -> list[str]:
         done += len(rec.cards)
     if done < len(plays):  # the trick on the table
         row = ["-"] * 4
-        for seat, card in plays[done:]:
-            row[column[seat]] = _card_text(lay, lay.game.deck.index(card))
+        for seat, held in plays[done:]:
+            row[column[seat]] = _card_text(lay, lay.game.deck.index(held))
         rows.append(row)
     lines = [f'[Play "{_COMPASS[start]}"]'] + [" ".join(row) for row in rows]
     if state.phase is not Phase.OVER or any(state.hands):
@@ -557,7 +558,7 @@ def rubber_vulnerability(game: Game, sides: Sequence[Sequence[int]],
                                 "the sides North-South and East-West", value=side)
         names.append(name)
     won = sorted(games_won, key=lambda g: g[1])
-    out = []
+    out: list[str] = []
     for deal in range(1, deals + 1):
         up = {names[side] for side, at in won if at < deal}
         out.append(_ALL_SIDES if len(up) == 2 else up.pop() if up else _NO_SIDE)

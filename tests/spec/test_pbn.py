@@ -228,7 +228,7 @@ def play_rows(text: str) -> tuple[str, list[list[str]]]:
 
 def card_text(number: int) -> str:
     c = GAME.deck[number]
-    return c.suit.letter + ("T" if str(c.rank) == "10" else str(c.rank))
+    return str(c.suit) + ("T" if str(c.rank) == "10" else str(c.rank))
 
 
 @pytest.mark.parametrize("seed", range(4))

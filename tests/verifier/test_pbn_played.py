@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ def _card_texts(state: Any) -> list[str]:
     for _seat, action in state.log:
         if isinstance(action, Play):
             rank = str(action.card.rank)
-            out.append(action.card.suit.letter + ("T" if rank == "10" else rank))
+            out.append(str(action.card.suit) + ("T" if rank == "10" else rank))
     return out
 
 
@@ -52,7 +53,9 @@ def _check_board(board: Any, state: Any, vulnerable: str) -> None:
     strain = bid.strain.letter if bid.strain else "NT"
     assert board.contract.denom == Contract(f"{bid.level}{strain}").denom
     assert board.contract.declarer == Player.find(T.name(declarer)[0])
-    side = state.won[declarer] | state.won[T.partner(declarer)]
+    partner = T.partner(declarer)
+    assert partner is not None
+    side = state.won[declarer] | state.won[partner]
     assert board.contract.result == side.bit_count() - (6 + bid.level)
     assert board.play == [Card(c) for c in _card_texts(state)]
     assert len(board.play) == 52
@@ -68,10 +71,18 @@ def test_endplay_reads_the_played_deals(capsys: pytest.CaptureFixture[str]) -> N
         _check_board(board, state, "None")  # each deal scored on its own: no game won
 
 
+def test_endplay_reads_a_deal_of_play_written_as_pbn(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "vint", "--seed", "7", "--format", "pbn"]) == cli.EXIT_OK
+    [board] = _endplay(capsys.readouterr().out)
+    _check_board(board, play_deal(GAME, seed=7), "None")
+
+
 def test_endplay_reads_a_rubber_with_the_sheets_vulnerability(
         capsys: pytest.CaptureFixture[str]) -> None:
+    seen = {3: ["None", "EW"], 8: ["None", "NS", "All", "All"]}  # games won: EW, EW; NS, EW, NS
     for seed in (3, 8):
         text = _pbn(capsys, "--rubber", "--seed", str(seed))
+        assert re.findall(r'\[Vulnerable "(\w+)"\]', text) == seen[seed]
         record = play_rubber(GAME, seed=seed)
         boards = _endplay(text)
         assert len(boards) == len(record.deals) >= 2
