@@ -520,7 +520,8 @@ def _play_section(lay: _Layout, state: State) -> list[str]:
     done = 0
     for rec in state.tricks:
         row = ["-"] * 4
-        for seat, card in zip(rec.seats or range(len(rec.cards)), rec.cards):
+        seats = rec.seats or tuple(lay.game.table.next(rec.leader, k) for k in range(4))
+        for seat, card in zip(seats, rec.cards):
             row[column[seat]] = _card_text(lay, card)
         rows.append(row)
         done += len(rec.cards)
@@ -650,9 +651,9 @@ def write_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
 
     Raises:
         NotationError: the game cannot be written in PBN, the date is malformed, a
-            vulnerability is not one of PBN's, or a
-            deal is bad (hands that do not share out the deck, a state of another game,
-            a tag that is not PBN); the message names the deal by its place.
+            vulnerability is not one of PBN's, or a deal is bad (hands that do not share
+            out the deck, a state of another game, a tag that is not PBN); the message
+            names the deal by its place.
     """
     return "\n".join(iter_pbn(game, deals, event=event, date=date,
                               vulnerable=vulnerable)) + "\n"
