@@ -13,9 +13,22 @@ the colon, each hand as ``spades.hearts.diamonds.clubs`` with ranks ``AKQJT98765
 The reader also takes ``10`` for the ten and lower case; the writer writes ``T``.
 
 Reading keeps what a deal needs (hands, dealer, board) and every other tag as read; the
-data of sections is skipped.  Writing uses the export format: the mandatory tags in their
-order, unknown values as ``?``, and for a deal played by the engine its contract,
-declarer, result and auction.  PBN files are ISO 8859-1 text: encode the string you get.
+data of sections (an ``Auction``, a ``Play``) is skipped, so a file written here reads
+back.  Writing uses the export format: the mandatory tags in their order, unknown values
+as ``?``, and for a deal played by the engine its contract, declarer, result, auction and
+play.  PBN files are ISO 8859-1 text: encode the string you get.
+
+What PBN can say of a game that is not bridge is said only where it is true.  A game
+whose contracts are bids of a level and a strain (Vint) writes them as bridge contracts;
+a game whose contracts are named (a misère, Wiezen's piccolo and solo) has no bridge
+contract to write, and its play cannot be read without one, so only its deals as dealt
+are written (a deal of it with calls is refused).  ``Vulnerable`` is bridge's: a side
+is vulnerable once it has won a game of the rubber.  A deal played on its own was scored
+from a clean sheet, where no side has won a game, so it is ``None``; the deals of a
+rubber get the sheet's (see :func:`rubber_vulnerability`); a deal not played is in no
+score at all, so its vulnerability stays unknown, ``?``.  The game's own scoring may not
+depend on it (Vint's does not); a bridge program that scores by it scores by bridge's
+rules, not the game's.
 
 >>> from spec.games.vint import GAME
 >>> from spec.cards import CardSet
@@ -44,6 +57,7 @@ __all__ = [
     "check_pbn_auctions",
     "parse_deal_text",
     "check_pbn_game",
+    "rubber_vulnerability",
 ]
 
 import re
@@ -52,7 +66,7 @@ from dataclasses import dataclass
 
 from spec.cards import FRENCH_52, Card, CardSet, Rank, Suit
 from spec.dsl._build import Bid, Game
-from spec.engine import Call, Phase, State, engine_for
+from spec.engine import Call, Phase, Play, State, engine_for
 from spec.errors import NotationError
 
 # PBN lists the hands clockwise from North, and the suits of a hand from spades down.
@@ -81,6 +95,8 @@ _DEAL_RE = re.compile(r"^\s*([A-Za-z])\s*:(.*)$", re.DOTALL)
 _DATE_RE = re.compile(r"^[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}$")
 _UNKNOWN = "?"
 _UNKNOWN_DATE = "????.??.??"  # the PGN/PBN date with every digit unknown
+_NO_SIDE, _ALL_SIDES = "None", "All"  # PBN's Vulnerable values for neither and both sides
+_VULNERABLE = (_NO_SIDE, "NS", "EW", _ALL_SIDES)  # the values the writer writes
 
 
 class PbnError(NotationError):
@@ -467,16 +483,91 @@ def _played(lay: _Layout, state: State) -> tuple[dict[str, str], list[str]]:
             if partner is not None:
                 won |= state.won[partner]
             values["Result"] = str(won.bit_count())
+    if state.phase is Phase.OVER:
+        # Scored on its own, from a clean sheet: no side had won a game.
+        values["Vulnerable"] = _NO_SIDE
     section: list[str] = []
     if calls:
         section.append(f'[Auction "{lay.letter[calls[0][0]]}"]')
         words = ["Pass" if c.bid is None else _bid_text(c.bid) for _seat, c in calls]
         section.extend(" ".join(words[k:k + 4]) for k in range(0, len(words), 4))
+    if state.contract >= 0:
+        section += _play_section(lay, state)
     return values, section
 
 
+def _card_text(lay: _Layout, card: int | None) -> str:
+    """A card as the Play section writes it, suit then rank (``SA``, ``HT``); ``-`` for
+    none."""
+    if card is None:
+        return "-"
+    c = lay.game.deck[card]
+    return f"{'SHDC'[_SUITS.index(c.suit)]}{_RANK_LETTERS[_RANKS.index(c.rank)]}"
+
+
+def _play_section(lay: _Layout, state: State) -> list[str]:
+    """The Play section of a deal: the tag names the first trick's leader, and each line is
+    a trick with its cards in columns clockwise from that seat (so a column is always one
+    seat's, whoever led the trick); ``-`` where a seat played no card, and ``*`` after the
+    last trick when the deal stopped before every card was played.  No section when no
+    card was played."""
+    plays = [(seat, a.card) for seat, a in state.log if isinstance(a, Play)]
+    if not plays:
+        return []
+    start = _COMPASS.index(lay.letter[state.tricks[0].leader if state.tricks else plays[0][0]])
+    column = {lay.seat_of[_COMPASS[(start + k) % 4]]: k for k in range(4)}
+    rows: list[list[str]] = []
+    done = 0
+    for rec in state.tricks:
+        row = ["-"] * 4
+        seats = rec.seats or tuple(lay.game.table.next(rec.leader, k) for k in range(4))
+        for seat, card in zip(seats, rec.cards):
+            row[column[seat]] = _card_text(lay, card)
+        rows.append(row)
+        done += len(rec.cards)
+    if done < len(plays):  # the trick on the table
+        row = ["-"] * 4
+        for seat, held in plays[done:]:
+            row[column[seat]] = _card_text(lay, lay.game.deck.index(held))
+        rows.append(row)
+    lines = [f'[Play "{_COMPASS[start]}"]'] + [" ".join(row) for row in rows]
+    if state.phase is not Phase.OVER or any(state.hands):
+        lines.append("*")
+    return lines
+
+
+def rubber_vulnerability(game: Game, sides: Sequence[Sequence[int]],
+                         games_won: Iterable[tuple[int, int]], deals: int) -> tuple[str, ...]:
+    """The ``Vulnerable`` value of each deal of a rubber, as bridge reckons it: a side that
+    has won a game of the rubber before the deal is vulnerable in it.
+
+    Args:
+        game: a game that can be written in PBN, in partnerships North-South and East-West.
+        sides: the seats of each side.
+        games_won: (the side that won a game, the deal, 1, 2, ..., that won it).
+        deals: the number of deals of the rubber.
+
+    Raises:
+        NotationError: a side is not North-South or East-West.
+    """
+    lay = _layout(game)
+    names: list[str] = []
+    for side in sides:
+        name = "".join(sorted((lay.letter[s] for s in side), key=_COMPASS.index))
+        if name not in ("NS", "EW"):
+            raise NotationError(f"{game.name} has a side {name!r}: PBN's vulnerability is of "
+                                "the sides North-South and East-West", value=side)
+        names.append(name)
+    won = sorted(games_won, key=lambda g: g[1])
+    out: list[str] = []
+    for deal in range(1, deals + 1):
+        up = {names[side] for side, at in won if at < deal}
+        out.append(_ALL_SIDES if len(up) == 2 else up.pop() if up else _NO_SIDE)
+    return tuple(out)
+
+
 def _game_lines(lay: _Layout, item: PbnDeal | State, number: int, event: str,
-                date: str | None) -> list[str]:
+                date: str | None, vulnerable: str | None = None) -> list[str]:
     game = lay.game
     played: dict[str, str] = {}
     section: list[str] = []
@@ -502,8 +593,8 @@ def _game_lines(lay: _Layout, item: PbnDeal | State, number: int, event: str,
             raise NotationError(f"tag {name} is a field of PbnDeal, not one of its tags "
                                 f"(set PbnDeal.{name.lower()} instead)", value=name)
         own.setdefault(name, value)
-    # Unknown values are '?'.  Vulnerable: no rule of the engine's games states a
-    # vulnerability, and 'None' would assert that neither side is vulnerable at bridge.
+    # Unknown values are '?'.  Vulnerable: a deal not played is in no score, so whether a
+    # side had won a game is unknown (a played deal says, through `played`).
     # Scoring: PBN's values name bridge scorings (MP, IMP, Rubber, ...), and the game's
     # own scoring is none of them, so a bridge program must not score the deal by one.
     values = {name: _UNKNOWN for name in _ROSTER}
@@ -518,6 +609,11 @@ def _game_lines(lay: _Layout, item: PbnDeal | State, number: int, event: str,
     first = deal.first if deal.first is not None else deal.dealer
     values["Deal"] = _deal_text(lay, deal.hands, first)
     values.update(played)
+    if vulnerable is not None:
+        if vulnerable not in _VULNERABLE:
+            raise NotationError(f"{vulnerable!r} is not a PBN vulnerability (write "
+                                f"{', '.join(_VULNERABLE)})", value=vulnerable)
+        values["Vulnerable"] = vulnerable
     extra = [(name, v) for name, v in own.items()
              if name not in _ROSTER and name not in _SECTIONS and not name.endswith("Table")]
     extra += [(name, v) for name, v in played.items() if name not in _ROSTER]
@@ -527,7 +623,7 @@ def _game_lines(lay: _Layout, item: PbnDeal | State, number: int, event: str,
 
 
 def write_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
-              date: str | None = None) -> str:
+              date: str | None = None, vulnerable: Sequence[str] = ()) -> str:
     """PBN text, in export format, of deals read from PBN or played by the engine.
 
     Each deal becomes a game: the mandatory tags in order (``Event``, ``Site``,
@@ -536,9 +632,13 @@ def write_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
     any other tags of a :class:`PbnDeal` (sections such as ``Auction`` are not kept when
     reading, so their tags are left out).  A deal from the engine also gets its
     declarer, contract, result (the tricks of the declaring side) when it has them, a
-    ``Generator`` tag naming its seed, and its calls as an ``Auction`` section, four to
-    a line.  Boards are numbered 1, 2, ... unless a deal names its own; the ``Deal`` tag
-    starts with the dealer's hand (or the seat it was read with).
+    ``Generator`` tag naming its seed, its calls as an ``Auction`` section, four to a
+    line, and its cards as a ``Play`` section: the tag names the first leader, and each
+    line is a trick, its cards in columns clockwise from that seat; ``-`` where a seat
+    played no card, ``*`` after the last trick of a deal that stopped before its cards
+    ran out.  A finished deal is ``Vulnerable "None"`` unless ``vulnerable`` says
+    otherwise (see the module's note).  Boards are numbered 1, 2, ... unless a deal names
+    its own; the ``Deal`` tag starts with the dealer's hand (or the seat it was read with).
 
     Args:
         game: a game that can be written in PBN.
@@ -546,17 +646,21 @@ def write_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
         event: the Event of every game; when empty, a deal's own Event tag, else ``?``.
         date: the Date of every game, ``YYYY.MM.DD`` with ``?`` for unknown digits;
             when ``None``, a deal's own Date tag, else ``????.??.??``.
+        vulnerable: the Vulnerable value of the first deals, one each (``None``, ``NS``,
+            ``EW`` or ``All``), as :func:`rubber_vulnerability` gives them.
 
     Raises:
-        NotationError: the game cannot be written in PBN, the date is malformed, or a
-            deal is bad (hands that do not share out the deck, a state of another game,
-            a tag that is not PBN); the message names the deal by its place.
+        NotationError: the game cannot be written in PBN, the date is malformed, a
+            vulnerability is not one of PBN's, or a deal is bad (hands that do not share
+            out the deck, a state of another game, a tag that is not PBN); the message
+            names the deal by its place.
     """
-    return "\n".join(iter_pbn(game, deals, event=event, date=date)) + "\n"
+    return "\n".join(iter_pbn(game, deals, event=event, date=date,
+                              vulnerable=vulnerable)) + "\n"
 
 
 def iter_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
-             date: str | None = None) -> Iterator[str]:
+             date: str | None = None, vulnerable: Sequence[str] = ()) -> Iterator[str]:
     """The text of :func:`write_pbn` as lines to be joined by newlines (each piece has
     several): the file's header, then one piece per deal, each made only when the one before has been taken, so that a
     long file can be written as its deals are dealt.
@@ -571,7 +675,8 @@ def iter_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
     yield "% PBN 2.1\n% EXPORT"
     for number, item in enumerate(deals, start=1):
         try:
-            lines = _game_lines(lay, item, number, event, date)
+            vul = vulnerable[number - 1] if number <= len(vulnerable) else None
+            lines = _game_lines(lay, item, number, event, date, vul)
         except NotationError as e:
             raise NotationError(f"deal {number}: {e}", value=item) from e
         yield "\n" + "\n".join(lines)

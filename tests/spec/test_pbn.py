@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spec.cards import Card, CardSet
 from spec.dsl import Game
-from spec.engine import Call, new_deal, play_deal
+from spec.engine import Call, Play, new_deal, play_deal
 from spec.errors import NotationError
 from spec.games import crescendo, three_oh_four
 from spec.games.vint import GAME
@@ -212,12 +212,71 @@ def test_played_deals_carry_contract_declarer_result_and_auction(seed: int) -> N
     assert got["Contract"] == str(GAME.ladder[state.contract])
     assert got["Result"] == str((state.won[declarer] | state.won[partner]).bit_count())
     calls = [(seat, a) for seat, a in state.log if isinstance(a, Call)]
-    auction = text.split("[Auction ", 1)[1].split("\n\n")[0].splitlines()
+    auction = text.split("[Auction ", 1)[1].split("\n[Play ")[0].splitlines()
     assert auction[0] == f'"{T.name(calls[0][0])[0]}"]'
     rows = [row.split() for row in auction[1:]]
     assert all(len(row) == 4 for row in rows[:-1]) and 1 <= len(rows[-1]) <= 4
     assert [w for row in rows for w in row] == [
         "Pass" if c.bid is None else str(c.bid) for _seat, c in calls]
+
+
+def play_rows(text: str) -> tuple[str, list[list[str]]]:
+    """The Play tag's seat and the rows of its section, in a text of one deal."""
+    head, *rows = text.split("[Play ", 1)[1].rstrip("\n").splitlines()
+    return head.strip('"]'), [row.split() for row in rows]
+
+
+def card_text(number: int) -> str:
+    c = GAME.deck[number]
+    return str(c.suit) + ("T" if str(c.rank) == "10" else str(c.rank))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_played_deals_carry_their_play_in_columns_from_the_first_leader(seed: int) -> None:
+    state = play_deal(GAME, seed=seed)
+    text = write_pbn(GAME, [state])
+    first, rows = play_rows(text)
+    leader = state.tricks[0].leader
+    assert first == T.name(leader)[0] and leader == T.next(state.declarer)
+    assert '[Vulnerable "None"]' in text  # scored on its own: no side had won a game
+    order = [(leader + k) % 4 for k in range(4)]  # clockwise from the first leader
+    assert len(rows) == len(state.tricks) == 13 and "*" not in text.split("[Play ")[1]
+    for row, rec in zip(rows, state.tricks):
+        by_seat = dict(zip(rec.seats, rec.cards))
+        assert row == [card_text(by_seat[seat]) for seat in order]
+    [back] = read_pbn(GAME, text)  # the sections are skipped on reading
+    assert back.hands == state.dealt and tags(back)["Play"] == first
+
+
+def test_a_deal_stopped_in_the_play_ends_its_section_with_a_star() -> None:
+    from spec.engine import engine_for, legal_actions
+
+    state = play_deal(GAME, seed=2)
+    plays = [k for k, (_seat, a) in enumerate(state.log) if isinstance(a, Play)]
+    eng = engine_for(GAME)
+    partial = new_deal(GAME, seed=2)
+    for _seat, action in state.log[:plays[5] + 1]:  # one trick and two cards of the next
+        assert action in legal_actions(partial)
+        partial = eng.apply(partial, action)
+    text = write_pbn(GAME, [partial])
+    first, rows = play_rows(text)
+    assert len(rows) == 3 and rows[-1] == ["*"]
+    assert sum(card != "-" for card in rows[1]) == 2 and rows[1].count("-") == 2
+    assert '[Vulnerable "?"]' in text and '[Result "?"]' in text  # not finished
+
+
+def test_rubber_vulnerability_follows_the_games_won() -> None:
+    from spec.pbn import rubber_vulnerability
+
+    ns, ew = (NORTH, SOUTH), (EAST, WEST)
+    # East-West win a game in deal 2, North-South in deal 4
+    assert rubber_vulnerability(GAME, (ns, ew), [(1, 2), (0, 4)], 5) == (
+        "None", "None", "EW", "EW", "All")
+    assert rubber_vulnerability(GAME, (ew, ns), [(1, 1)], 3) == ("None", "NS", "NS")
+    with pytest.raises(NotationError, match="North-South and East-West"):
+        rubber_vulnerability(GAME, ((NORTH, EAST), (SOUTH, WEST)), [], 1)
+    with pytest.raises(NotationError, match=r"'Both' is not a PBN vulnerability"):
+        write_pbn(GAME, [play_deal(GAME, seed=0)], vulnerable=("Both",))
 
 
 # -- errors --------------------------------------------------------------------------

@@ -8,11 +8,21 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from spec.dsl import _constructs as K
 from spec.dsl._build import Game
-from spec.engine import new_deal, play_deal
+from spec.engine import Bot, new_deal, play_deal
 from spec.errors import NotationError
-from spec.pbn import PbnDeal, check_pbn_auctions, check_pbn_game, iter_pbn, read_pbn, write_pbn
+from spec.pbn import (
+    PbnDeal,
+    check_pbn_auctions,
+    check_pbn_game,
+    iter_pbn,
+    read_pbn,
+    rubber_vulnerability,
+    write_pbn,
+)
 from spec.records import hands_text
+from spec.sheet import play_rubber
 from verifier.commands._common import (
     Commands,
     Progress,
@@ -38,15 +48,26 @@ def add_parser(commands: Commands) -> None:
     pb = commands.add_parser("pbn", help="write deals in PBN, or check a PBN file",
                              description="Write deals of a 52-card four-hand game in PBN (the "
                              "Portable Bridge Notation of bridge programs), dealt from seeds "
-                             "seed, seed+1, ...; with --played, play them with random bots and add "
-                             "the auction, contract and result.  With --read, read a PBN file and "
-                             "list its deals (exit 2 at the first error).")
+                             "seed, seed+1, ... by the game's first dealer; with --played, play "
+                             "them with the bots (random by default) and add the auction, "
+                             "contract, declarer, result and the play, each deal scored on its "
+                             "own (vulnerable: None); with --rubber, play one rubber and write "
+                             "its deals, each with its dealer and the vulnerability of the score "
+                             "sheet.  A game whose contracts are not bridge bids has its deals "
+                             "written but cannot be played into PBN.  With --read, read a PBN "
+                             "file and list its deals (exit 2 at the first error).")
     pb.add_argument("game", metavar="GAME")
     pb.add_argument("--seed", type=seed_arg, default=0, help="seed of the first deal (default 0)")
-    pb.add_argument("-n", "--deals", type=_pbn_count_arg, default=1, metavar="N",
+    pb.add_argument("-n", "--deals", type=_pbn_count_arg, default=None, metavar="N",
                     help=f"number of deals to write, each as soon as it is dealt (default 1, at "
                     f"most {MAX_PBN_DEALS:,}); progress is shown on a terminal")
-    pb.add_argument("--played", action="store_true", help="play each deal with random bots")
+    pb.add_argument("--played", action="store_true",
+                    help="play each deal with the bots (random by default) and write its "
+                    "play")
+    pb.add_argument("--rubber", action="store_true",
+                    help="play one rubber from the seed (in a game that plays rubbers) and "
+                    "write its deals: the dealer moves on deal by deal, and a side that has won "
+                    "a game is vulnerable")
     add_bots(pb)
     pb.add_argument("--variant", action="append", default=[], metavar="ID")
     pb.add_argument("--read", metavar="FILE", help="read FILE ('-': standard input) and list its deals")
@@ -60,25 +81,46 @@ def run(args: argparse.Namespace) -> int:
     game = game_named(args.game, args.variant)
     try:
         check_pbn_game(game)
-        if args.played:
+        if args.played or args.rubber:
             check_pbn_auctions(game)
     except NotationError as e:
-        raise InputError(str(e)) from None
-    if args.read and args.played:
-        raise InputError("--played plays new deals; leave it out with --read")
+        message = str(e) if args.played else str(e).replace("--played", "--rubber")
+        raise InputError(message) from None
+    if args.read and (args.played or args.rubber):
+        raise InputError(f"{'--played' if args.played else '--rubber'} plays new deals; leave "
+                         "it out with --read")
     if args.json and not args.read:
         raise InputError("--json lists the deals of a file read with --read; PBN is written as "
                          "text")
     if args.read:
         return _list(args, game)
-    if args.bots is not None and not args.played:
+    if args.bots is not None and not (args.played or args.rubber):
         raise InputError("--bots chooses who plays the deals of --played; add --played")
     bots = bots_for(game, args.bots)
-    progress = Progress(args.deals, "deals")
+    if args.rubber:
+        return _rubber(args, game, bots)
+    count = 1 if args.deals is None else args.deals
+    progress = Progress(count, "deals")
     states = (play_deal(game, seed=args.seed + k, bots=bots) if args.played
-              else new_deal(game, seed=args.seed + k) for k in range(args.deals))
+              else new_deal(game, seed=args.seed + k) for k in range(count))
     return emit_pieces(args, (piece for k, piece in enumerate(iter_pbn(game, states))
                               if k == 0 or progress.step()))
+
+
+def _rubber(args: argparse.Namespace, game: Game, bots: Sequence[Bot] | None) -> int:
+    """One rubber played with the bots, its deals written with the sheet's vulnerability."""
+    if args.deals is not None:
+        raise InputError("--rubber writes the deals of one rubber, as many as it takes; "
+                         "leave out -n")
+    if not game.constructs(K.Rubber):
+        raise InputError(f"{game.name} is not played in rubbers; leave out --rubber")
+    record = play_rubber(game, seed=args.seed, bots=bots)
+    try:
+        vul = rubber_vulnerability(game, record.sides,
+                                   ((g.winner, g.deal) for g in record.games), len(record.deals))
+    except NotationError as e:
+        raise InputError(str(e)) from None
+    return emit(args, pbn_text(game, record.deals, vulnerable=vul))
 
 
 def _list(args: argparse.Namespace, game: Game) -> int:
@@ -123,13 +165,14 @@ def pbn_deal(game: Game, path: str, board: str | None) -> PbnDeal:
     raise InputError(f"{path} has no board {board!r} (boards: {boards})")
 
 
-def pbn_text(game: Game, deals: Sequence[Any]) -> str:
-    """Deals (states) in PBN, without the last newline.
+def pbn_text(game: Game, deals: Sequence[Any], vulnerable: Sequence[str] = ()) -> str:
+    """Deals (states) in PBN, without the last newline; ``vulnerable`` gives the
+    ``Vulnerable`` value of each deal (by default, as :func:`~spec.pbn.write_pbn` writes).
 
     Raises:
         InputError: the game's deals cannot be written in PBN.
     """
     try:
-        return write_pbn(game, deals).rstrip("\n")
+        return write_pbn(game, deals, vulnerable=vulnerable).rstrip("\n")
     except NotationError as e:
         raise InputError(str(e)) from None
