@@ -10,7 +10,7 @@ from verifier.commands._common import EXIT_OK, Commands
 
 def add_parser(commands: Commands) -> None:
     """``games``: as text or JSON."""
-    g = commands.add_parser("games", help="list the registered games and their variants",
+    g = commands.add_parser("games", help="list the registered games, and what each variant does",
                             description="The registered games, and what each variant does.")
     g.add_argument("--json", action="store_true", help="print the games as JSON")
     g.set_defaults(fn=run)

@@ -35,12 +35,15 @@ _session_arg = arg(lambda t: whole_number(t, what="the count of deals", least=1,
 def add_parser(commands: Commands) -> None:
     """``play``: the seed, what to play (a deal, a whole game, a rubber, a session, the deal
     of a file) and how to write it."""
-    pl = commands.add_parser("play", help="play a whole deal with random bots",
-                             description="Deal from a seed and play the deal with random bots; "
-                             "the same seed gives the same deal.")
+    pl = commands.add_parser("play", help="play a whole deal with bots (random ones unless "
+                             "--bots names others)",
+                             description="Deal from a seed and play the deal with bots (random "
+                             "ones unless --bots names others); the same seed gives the same "
+                             "deal.")
     pl.add_argument("game", metavar="GAME")
     pl.add_argument("--seed", type=seed_arg, default=0, help="seed of the shuffle and the bots (default 0)")
-    pl.add_argument("--variant", action="append", default=[], metavar="ID")
+    pl.add_argument("--variant", action="append", default=[], metavar="ID",
+                    help="play with this variant in force (repeatable; see 'trickspec games')")
     pl.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     pl.add_argument("--json", action="store_true", help="write the machine-readable record")
     pl.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
