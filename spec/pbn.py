@@ -19,15 +19,15 @@ as ``?``, and for a deal played by the engine its contract, declarer, result, au
 play.  PBN files are ISO 8859-1 text: encode the string you get.
 
 What PBN can say of a game that is not bridge is said only where it is true.  A game
-whose contracts are bids of a level and a strain (Vint) writes them as bridge contracts;
-a game whose contracts are named (a misère, Wiezen's piccolo and solo) has no bridge
+whose contracts are bids of a level and a strain writes them as bridge contracts; a game
+whose contracts are named (a misère, a piccolo, a solo) has no bridge
 contract to write, and its play cannot be read without one, so only its deals as dealt
 are written (a deal of it with calls is refused).  ``Vulnerable`` is bridge's: a side
 is vulnerable once it has won a game of the rubber.  A deal played on its own was scored
 from a clean sheet, where no side has won a game, so it is ``None``; the deals of a
 rubber get the sheet's (see :func:`rubber_vulnerability`); a deal not played is in no
 score at all, so its vulnerability stays unknown, ``?``.  The game's own scoring may not
-depend on it (Vint's does not); a bridge program that scores by it scores by bridge's
+depend on it at all; a bridge program that scores by it scores by bridge's
 rules, not the game's.
 
 >>> from spec.games.vint import GAME
