@@ -20,7 +20,7 @@ play.  PBN files are ISO 8859-1 text: encode the string you get.
 
 What PBN can say of a game that is not bridge is said only where it is true.  A game
 whose contracts are bids of a level and a strain writes them as bridge contracts; a game
-whose contracts are named (a misère, a piccolo, a solo) has no bridge
+whose contracts are known by name has no bridge
 contract to write, and its play cannot be read without one, so only its deals as dealt
 are written (a deal of it with calls is refused).  ``Vulnerable`` is bridge's: a side
 is vulnerable once it has won a game of the rubber.  A deal played on its own was scored

@@ -74,6 +74,7 @@ def test_a_rule_shown_whole_names_its_variants_properties_and_fixture(
 
 @pytest.mark.parametrize(("args", "says"), [
     (["rules", "304", "caps.clam"], "did you mean caps.claim"),
+    (["rules", "304", "caps.due"], "the variant caps_when_certain adds; add --variant"),
     (["rules", "nosuch"], "nosuch"),
     (["rules", "vint", "--variant", "nosuch"], "nosuch"),
     (["rules", "vint", "play.follow_suit", "--fixtures", "/no/such/folder"], "no such folder"),
@@ -83,3 +84,13 @@ def test_rules_refuses_what_it_does_not_know_in_one_line(
     assert cli.main(args) == 2
     err = capsys.readouterr().err
     assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_rule_a_variant_states_is_shown_as_that_variants(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["rules", "304", "caps.claim", "--variant", "caps_when_certain",
+                     "--json"]) == 0
+    (rule,) = json.loads(capsys.readouterr().out)["rules"]
+    assert rule["stated_by_variants"] == ["caps_when_certain"]
+    assert rule["replaced_by_variants"] == []
+    assert rule["fixture"] is None  # the fixture in the folder is the game's own rule's

@@ -71,7 +71,8 @@ def add_parser(commands: Commands) -> None:
                    help="with --json: add each property's seconds, which vary from run to run")
     c.add_argument("--list", action="store_true",
                    help="list the properties that would be checked (id, kind, the rules each "
-                   "covers and its statement), checking none; with --json, as JSON")
+                   "covers and its statement), checking none (so -j, --timings and the "
+                   "solver's limits have nothing to do); with --json, as JSON")
     c.set_defaults(fn=run)
 
 
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         # the time the run took; with workers, also the time they spent, which adds up the
         # processes (and their waits for a core)
         wall = time.perf_counter() - started
-        spent = (f"; the {args.jobs} processes spent {sum(r.seconds for r in flat):.1f}s"
+        spent = (f"; the workers spent {sum(r.seconds for r in flat):.1f}s"
                  if parallel is not None else "")
         vacuous = f"{counts[Verdict.VACUOUS]} vacuous, " if counts[Verdict.VACUOUS] else ""
         print(f"{counts[Verdict.HOLDS]} hold, {counts[Verdict.VIOLATED]} violated, {vacuous}"
@@ -133,7 +134,8 @@ def _list(games: list[Game], args: argparse.Namespace) -> int:
     if args.json:
         json.dump({"games": {key: [{"id": c.id, "kind": c.kind, "finding": c.finding,
                                     "covers": list(c.covers), "text": c.text} for c in checks]
-                             for key, checks in listed.items()}}, sys.stdout, indent=2)
+                             for key, checks in listed.items()},
+                   "variants": list(args.variant)}, sys.stdout, indent=2)
         print()
         return EXIT_OK
     for game in games:
