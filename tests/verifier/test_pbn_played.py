@@ -133,6 +133,7 @@ def test_deals_not_played_are_written_as_before(capsys: pytest.CaptureFixture[st
     [
         (("vint", "--rubber", "-n", "2"), "--rubber writes the deals of one rubber"),
         (("vint", "--rubber", "--read", "x.pbn"), "--rubber plays new deals; leave it out"),
+        (("vint", "--rubber", "--played"), "name one of them"),
         (("wiezen", "--rubber"), "Wiezen's contracts are named"),
         (("wiezen", "--played"), "(leave out --played)"),
         (("preference", "--rubber"), "cannot be written in PBN"),

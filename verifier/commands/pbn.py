@@ -86,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     except NotationError as e:
         message = str(e) if args.played else str(e).replace("--played", "--rubber")
         raise InputError(message) from None
+    if args.rubber and args.played:
+        raise InputError("--rubber plays the deals of one rubber; --played is for deals played "
+                         "one by one: name one of them")
     if args.read and (args.played or args.rubber):
         raise InputError(f"{'--played' if args.played else '--rubber'} plays new deals; leave "
                          "it out with --read")
