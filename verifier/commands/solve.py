@@ -60,7 +60,7 @@ def add_parser(commands: Commands) -> None:
         "budget of nodes gives '?' (JSON null), never a guess.  Exit 0: every value known; "
         "2: some unknown, or bad input.")
     s.add_argument("game", metavar="GAME")
-    s.add_argument("--seed", type=seed_arg, default=None,
+    s.add_argument("--seed", type=seed_arg, default=None, metavar="N",
                    help="the deal of that seed, played as 'trickspec play GAME --seed N' plays it")
     s.add_argument("--record", metavar="FILE", help="a record from 'trickspec play GAME --json' "
                    "('-' reads standard input)")
