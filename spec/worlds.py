@@ -96,7 +96,12 @@ class World:
 def sample_worlds(view: View, n: int, seed: int, *, attempts: int | None = None) -> list[World]:
     """``n`` worlds drawn independently and uniformly among the deals consistent with
     everything the seat of ``view`` has seen, from ``random.Random(seed)``: the same view,
-    ``n`` and seed give the same worlds.
+    ``n`` and seed give the same worlds (and the first of them for a smaller ``n``).
+
+    A deal is its hands as dealt (each split into the stages that deal it): one whose
+    hidden cards (laid aside, discarded or played face down by another seat) could have
+    gone several ways counts once, and its world takes one of those ways, found in random
+    order.
 
     Args:
         view: the seat's view of a position reached by play (``state.view(seat)``).
@@ -137,7 +142,9 @@ def sample_worlds(view: View, n: int, seed: int, *, attempts: int | None = None)
 def consistent_worlds(view: View) -> Iterator[World]:
     """Every world consistent with what the seat of ``view`` has seen, each deal once for
     every way its hidden cards could have gone, in a fixed order.  Every deal the draw
-    could propose is tried: for positions with few cards left unseen."""
+    could propose is tried: for positions with few cards left unseen, in a game dealt in
+    one stage (in one dealt in stages, each split of a hidden hand into its stages is a
+    deal of its own, and there are many)."""
     seen = _Seen(view)
     for dealt, later in seen.draw().every():
         yield from seen.worlds(dealt, later, None)
