@@ -89,6 +89,7 @@ from spec.dsl._nodes import (
 )
 from spec.engine import Declare, Engine, Phase, Play, State, View
 from spec.engine._state import freeze, thaw
+from spec.solver._ranks import unplayed
 
 # positions a decision may visit before it answers None
 BUDGET = 20_000
@@ -1064,13 +1065,7 @@ class _Decision:
         if self._dd_nodes > budget:
             raise Exhausted
         cards = self.t.legal(s)
-        remaining = 0
-        for h in s.hands:
-            remaining |= h
-        for aside in s.aside:
-            remaining |= aside
-        for c, _d in s.trick:
-            remaining |= 1 << c
+        remaining = unplayed(s)
         mine = s.turn == self.seat
         if mine and not s.trick:
             others = remaining & ~(s.hands[self.seat] | s.aside[self.seat])

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from spec.dsl import _constructs as K
 from spec.dsl._nodes import NO_SUIT, suit_code
-from spec.engine import Engine
+from spec.engine import Engine, State
 
 # constructs that let a card's suit, strength or legality depend on more than its suit, its
 # rank and its points
@@ -114,3 +114,16 @@ def _one_way(table: Sequence[object], us: Sequence[int], them: Sequence[int]) ->
     """Every card of ``us`` compares with every card of ``them`` the same way."""
     signs = {(table[a] > table[b]) - (table[a] < table[b]) for a in us for b in them}  # type: ignore[operator]
     return len(signs) <= 1
+
+
+def unplayed(s: State) -> int:
+    """The cards of ``s`` not yet played to a finished trick: every hand's, those laid
+    aside, and the trick's under way (a mask of card numbers)."""
+    out = 0
+    for h in s.hands:
+        out |= h
+    for a in s.aside:
+        out |= a
+    for c, _d in s.trick:
+        out |= 1 << c
+    return out

@@ -30,7 +30,7 @@ from spec.dsl import _steps as S
 from spec.dsl._nodes import NO_SUIT
 from spec.engine import Action, Engine, Phase, Play, State, TrickRecord
 from spec.solver._goal import Goal, tricks_of
-from spec.solver._ranks import Ranks
+from spec.solver._ranks import Ranks, unplayed
 
 # the fields that only record what happened: never read by the play of the cards (checked
 # for the records of tricks won, below), so never part of a position's key
@@ -160,13 +160,7 @@ class Search:
         cards can be worth), or None where the rules give some card or trick a negative
         worth."""
         eng = self.eng
-        held = 0
-        for h in s.hands:
-            held |= h
-        for a in s.aside:
-            held |= a
-        for c, _d in s.trick:
-            held |= 1 << c
+        held = unplayed(s)
         pts = self.ranks.points
         card = sum(pts[c] for c in range(len(pts)) if held >> c & 1)
         tricks = range(s.trick_number, self.last + 1)
@@ -396,13 +390,7 @@ class Search:
         return order
 
     def _one_of_each(self, s: State, cards: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
-        remaining = 0
-        for h in s.hands:
-            remaining |= h
-        for a in s.aside:
-            remaining |= a
-        for c, _d in s.trick:
-            remaining |= 1 << c
+        remaining = unplayed(s)
         ranks = self.ranks
         place = ranks.place
         keep: list[tuple[int, Action]] = []
