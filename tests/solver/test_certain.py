@@ -66,29 +66,29 @@ def _played_to(s: State, trick: int, cards: int, rng: random.Random, *, no_cuts:
     return s
 
 
-def strong_maker(seed: int) -> State:
+def _strong_start(rng: random.Random) -> State:
     """304: North the maker with four high clubs and four cards at random; open or closed
-    trumps, bid 160 or 250; played at random to trick 7 or 8."""
-    rng = random.Random(seed)
+    trumps, bid 160 or 250; at the first lead."""
     top = list(CLUBS[:4]) if rng.random() < 0.7 else ["JC", "9C", "KC", "7C"]
     rest = [str(c) for c in G304.deck if str(c) not in top]
     rng.shuffle(rest)
     hands = [" ".join(top + rest[:4]), " ".join(rest[4:12]), " ".join(rest[12:20]),
              " ".join(rest[20:28])]
-    s = _maker_north(hands, choice=rng.choice(["open", "closed"]), bid=rng.choice([160, 250]))
+    return _maker_north(hands, choice=rng.choice(["open", "closed"]), bid=rng.choice([160, 250]))
+
+
+def strong_maker(seed: int) -> State:
+    """:func:`_strong_start` played at random to trick 7 or 8."""
+    rng = random.Random(seed)
+    s = _strong_start(rng)
     return _played_to(s, rng.choice([7, 8]), rng.randrange(4), rng, no_cuts=False)
 
 
 def maker_at_trick_6(seed: int, trick: int = 6) -> State:
-    """304 as :func:`strong_maker`, played at random only to trick 6: three cards a hand
-    (four for the seat with the indicator still aside), a few thousand deals to enumerate."""
+    """:func:`_strong_start` played at random only to trick 6: three cards a hand (four for
+    the seat with the indicator still aside), a few thousand deals to enumerate."""
     rng = random.Random(seed)
-    top = list(CLUBS[:4]) if rng.random() < 0.7 else ["JC", "9C", "KC", "7C"]
-    rest = [str(c) for c in G304.deck if str(c) not in top]
-    rng.shuffle(rest)
-    hands = [" ".join(top + rest[:4]), " ".join(rest[4:12]), " ".join(rest[12:20]),
-             " ".join(rest[20:28])]
-    s = _maker_north(hands, choice=rng.choice(["open", "closed"]), bid=rng.choice([160, 250]))
+    s = _strong_start(rng)
     return _played_to(s, trick, rng.randrange(4), rng, no_cuts=False)
 
 
