@@ -40,12 +40,12 @@ import time
 import tracemalloc
 from typing import Any
 
-from spec.cards import Card
 from spec.dsl._build import Game
 from spec.dsl._nodes import NO_SUIT, suit_code
 from spec.engine import Phase, State, apply, legal_actions, new_deal, pick
 from spec.games.vint import GAME as VINT
 from spec.errors import NotationError
+from spec.pbn import deal_text
 from spec.registry import find_game
 from spec.solver import Solved, Solver
 
@@ -112,22 +112,6 @@ def _deal(seed: int) -> list[int]:
     return [sum(1 << c for c in deck[k * TRICKS:(k + 1) * TRICKS]) for k in range(SEATS)]
 
 
-def _pbn_rank(card: Card) -> str:
-    return "T" if card.rank.value == "10" else card.rank.value
-
-
-def _pbn(hands: list[int]) -> str:
-    out = []
-    for h in hands:
-        cards = [VINT.deck[c] for c in range(len(VINT.deck)) if h >> c & 1]
-        out.append(".".join(
-            "".join(_pbn_rank(c) for c in sorted(
-                (c for c in cards if c.suit.letter == letter),
-                key=lambda c: "AKQJT98765432".index(_pbn_rank(c))))
-            for letter in "SHDC"))
-    return "N:" + " ".join(out)
-
-
 class Dds:
     """DDS through endplay, on one thread; None where endplay is not installed."""
 
@@ -147,7 +131,7 @@ class Dds:
     def strain(self, hands: list[int], s: State) -> tuple[float, int]:
         """The time of DDS's search of the first lead of ``s``, and the declaring side's
         tricks (DDS counts those of the side on lead)."""
-        deal = self.deal(_pbn(hands))
+        deal = self.deal(deal_text(VINT, hands))
         deal.first = self.player(s.turn)
         if s.trump == NO_SUIT:
             deal.trump = self.nt
@@ -166,7 +150,7 @@ class Dds:
         self.table(hands)
 
     def table(self, hands: list[int]) -> tuple[float, dict[tuple[str, int], int]]:
-        deal = self.deal(_pbn(hands))
+        deal = self.deal(deal_text(VINT, hands))
         start = time.perf_counter()
         got = self.calc_dd_table(deal)
         spent = time.perf_counter() - start
