@@ -79,6 +79,8 @@ def test_the_rules_come_first_and_the_machinery_after(site: pathlib.Path, key: s
     assert 'class="rulebook-red"' in html  # hearts and diamonds in red
 
 
+# slow: a second build of the whole site (~40 s of CPU) puts the default suite over its ten minutes
+@pytest.mark.slow
 def test_two_builds_give_the_same_html(site: pathlib.Path, tmp_path: pathlib.Path,
                                        request: pytest.FixtureRequest) -> None:
     again = _build(tmp_path, request)
