@@ -277,6 +277,16 @@ class CompiledRules:
         if proxy:
             self._declares[ASK_PARTNER.name] = ASK_PARTNER
 
+    def _number_actions(self) -> None:
+        """Every action of the game, numbered by its bit (``action_table[k]`` has bit
+        ``k``): a numbering fixed by the rules, the same in every deal.  An action two
+        steps share keeps the lower number in ``action_number``."""
+        by_bit = sorted(self._known.values(), key=lambda v: v[1])
+        self.action_table: tuple[Action, ...] = tuple(a for a, _b, _f, _g in by_bit)
+        self.action_number: dict[Action, int] = {}
+        for action, b, _fn, _arg in by_bit:
+            self.action_number.setdefault(action, b.bit_length() - 1)
+
     def _prebuild_actions(self) -> None:
         """The action objects legal_actions hands out, each with a bit of its own.
 
@@ -324,6 +334,7 @@ class CompiledRules:
                 bit += 1
             known[id(d)] = (d, known[id(d)][1], self._do_choice, None)  # type: ignore[attr-defined]
         self._known = known
+        self._number_actions()
         self._call_bits = tuple(known[id(c)][1] for c in self._calls)
         self._pass_bit = known[id(PASS)][1]
         # The legal plays follow from the legal mask and the values the declaration rules

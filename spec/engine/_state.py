@@ -237,6 +237,12 @@ class State:
     def tracked_value(self, name: str) -> Any:
         return self.tracked[self.engine.tracked_index[name]]
 
+    def __copy__(self) -> State:
+        return self  # immutable: a copy is the state itself, engine and all
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self
+
     def view(self, seat: int) -> View:
         """What one seat knows: its own hand and everything played face up."""
         return View(self, seat)
