@@ -499,7 +499,7 @@ def call_moment(game: Game, at: Mapping[Ctx, Any], tracked: Mapping[str, Any],
     if tracked:
         lines.append("  " + tracked_text(game, tracked))
     lines += [f"  with {var.name} = {_free_text(game, var, x)}" for var, x in free.items()]
-    lines.append("  (any moment of an auction the rules allow, not one played out from a deal)")
+    lines.append("  (a moment of an auction, not one played out from a deal)")
     return Playthrough(lines, data)
 
 

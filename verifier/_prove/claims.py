@@ -69,11 +69,12 @@ def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, play
     if scope is Scope.DEAL:  # the pack in its own order, dealt by the engine
         dealer = model.eval(sit.values["dealer"], model_completion=True).as_long()
         pt = trace.replay_deal(game, list(range(len(game.deck))), dealer, None)
-        return trace.Playthrough(pt.lines, pt.data, replayed=not engine_for(game).judge(
-            Scope.DEAL, holds)(dealer))
+        return trace.Playthrough(pt.lines, pt.data, replayed=bool(engine_for(game).judge(
+            Scope.DEAL, holds)(dealer)) == witness)
     if scope is Scope.MATCH:  # the same match state, judged by the engine
         args = (v["deals_played"], v["lead_total"], v["trail_total"], v["games_won"])
-        return trace.match_moment(game, v, not engine_for(game).judge(Scope.MATCH, holds)(*args))
+        return trace.match_moment(
+            game, v, bool(engine_for(game).judge(Scope.MATCH, holds)(*args)) == witness)
     if scope is Scope.CALL:
         return _call_moment(game, sit, model, holds, free_vals, v)
     return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
@@ -162,7 +163,7 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
             s.add(*sit.facts, sit.compile(holds))
             if solving.sat(s):
                 model = s.model()
-                if scope in (Scope.OUTCOME, Scope.CALL):
+                if scope not in (Scope.PLAY, Scope.TRICK):  # a replay of play wants it false
                     pt = _replay(game, scope, sit, model, played, holds, free, witness=True)
                 else:
                     v = sit.decode(model)
