@@ -6,6 +6,7 @@ compilers and :class:`~verifier.errors.ReplayMismatchError` is raised.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from spec.dsl._nodes import (
     Idle,
     Invited,
     IsDeclarer,
+    T,
     Taken,
     Var,
     WonTrick,
@@ -63,13 +65,41 @@ def _claim_holds(game: Game, holds: Expr, env: dict[Any, object]) -> bool:
     return bool(evaluate(game, holds, env))
 
 
-def _tracked(game: Game, v: dict[str, Any]) -> dict[str, Any]:
+def tracked_of(game: Game, v: Mapping[str, Any]) -> dict[str, Any]:
+    """The tracked values of a decoded situation, by name."""
     return {name: v[f"tv_{name}"] for name in game.tracked if f"tv_{name}" in v}
+
 
 
 def _turn_up(v: dict[str, Any]) -> int:
     """The card dealt face up in a model (its number), -1 in a game without one."""
     return int(v["turn_up"]).bit_length() - 1 if "turn_up" in v else -1
+
+
+def words(name: str) -> str:
+    """A name of the rules (a tracked value's, a context value's) as words: ``caps by``."""
+    return name.replace("_", " ")
+
+
+def tracked_value_text(game: Game, name: str, value: object) -> str:
+    """A tracked value as the game names it: yes or no, a seat's name, a suit's symbol
+    (``none`` before one is named), or the number."""
+    track = game.tracked.get(name)
+    kind = track.type if track is not None else None
+    if kind is T.BOOL or isinstance(value, bool):
+        return "yes" if value else "no"
+    if kind is T.SEAT:
+        return game.table.name(int(value))  # type: ignore[call-overload]
+    if kind is T.SUIT:
+        suit = suit_from_code(int(value))  # type: ignore[call-overload]
+        return suit.symbol if suit is not None else "none"
+    return str(value)
+
+
+def tracked_text(game: Game, tracked: Mapping[str, object]) -> str:
+    """The tracked values of a situation in words: ``trump open: yes; caps by: North``."""
+    return "; ".join(f"{words(name)}: {tracked_value_text(game, name, value)}"
+                     for name, value in tracked.items())
 
 
 def _tracked_env(game: Game, values: dict[str, Any]) -> dict[Any, object]:
@@ -124,7 +154,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
     n_played = min(played, size)
     trick = [(v[f"card_{j}"].bit_length() - 1, v[f"named_{j}"]) for j in range(n_played)]
     trump = v.get("trump", game.strain_codes[contract])
-    tracked = _tracked(game, v)
+    tracked = tracked_of(game, v)
     suit = suit_from_code(trump)
     lines = [
         f"contract {_bid(game, contract)} by {t.name(v['declarer'])}"
@@ -134,7 +164,7 @@ def replay_trick(game: Game, v: dict[str, Any], played: int, holds: Expr,
         + "".join(f", {t.name(s)} dropped out" for s in range(n) if dropped >> s & 1),
     ]
     if tracked:
-        lines.append("  " + ", ".join(f"{name} = {val}" for name, val in tracked.items()))
+        lines.append("  " + tracked_text(game, tracked))
     for j in range(size):
         held = v[f"hand_{j}"] | (v[f"card_{j}"] if j < played and not v[f"from_aside_{j}"] else 0)
         extra = (f" (face down aside: {_cards(game, aside[seats[j]])})"
@@ -214,7 +244,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
     winners = [v[f"winner_{k}"] for k in range(1, game.tricks + 1)]
     taken = [v.get(f"taken_{s}", 0) for s in range(game.players)]
     dealt = [v.get(f"dealt_{s}", 0) for s in range(game.players)]
-    tracked = _tracked(game, v)
+    tracked = tracked_of(game, v)
     trump = v.get("trump", game.strain_codes[v["contract"]])
     idle = v.get("idle", -1)
     dropped = sum(1 << s for s in range(game.players) if v.get(f"dropped_{s}"))
@@ -238,10 +268,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         "  scores: " + ", ".join(f"{t.name(s)} {x:+d}" for s, x in enumerate(scores))
         + " (the engine agrees)",
     ]
-    for var, val in free.items():
-        shown = (game.ladder[val].symbol if var.type.value == "bid"  # type: ignore[index]
-                 else _cards(game, val) if var.type.value == "cards" else val)  # type: ignore[arg-type]
-        lines.append(f"  with {var.name} = {shown}")
+    lines += [f"  with {var.name} = {_free_text(game, var, val)}" for var, val in free.items()]
     if any(dealt):
         lines.insert(1, "  dealt: " + ", ".join(f"{t.name(s)} {_cards(game, m)}"
                                                 for s, m in enumerate(dealt)))
@@ -252,7 +279,7 @@ def replay_outcome(game: Game, v: dict[str, Any], holds: Expr, free: dict[Var, o
         lines.insert(2, "  cards taken: " + ", ".join(f"{t.name(s)} {_cards(game, m)}"
                                                      for s, m in enumerate(taken)))
     if tracked:
-        lines.insert(1, "  " + ", ".join(f"{name} = {val}" for name, val in tracked.items()))
+        lines.insert(1, "  " + tracked_text(game, tracked))
     if "pot" in v:  # the pot the deal began with, and what the payoff leaves in it
         lines.insert(1, f"  the pot: {v['pot']} chips, {v['pot'] - sum(scores)} after the payoff")
     env: dict[Any, object] = {
@@ -363,3 +390,126 @@ def replay_auction(game: Game, calls: list[tuple[int, bool]], dealer: int, why: 
     lines.append(f"  {why} (the engine accepts every call)")
     return Playthrough(lines, data, replayed=True)
 
+
+
+# What a context value of a call says, in words, where a property or the call rules read
+# it: for a yes or no, the sentence for each (``{seat}``: the seat to call), else a label
+_CALL_FLAGS: dict[Ctx, tuple[str, str]] = {
+    Ctx.AUCTION_OVER: ("the auction is over after the calls so far",
+                       "the auction is not over after the calls so far"),
+    Ctx.BID_THIS_STAGE: ("a bid has been made in this stage", "no bid has been made in this stage"),
+    Ctx.SEAT_HOLDS: ("{seat} holds the standing bid", "{seat} does not hold the standing bid"),
+    Ctx.OTHERS_PASSED: ("every seat but those holding the standing bid has passed",
+                        "not every seat but those holding the standing bid has passed"),
+    Ctx.MAY_ASK_PARTNER: ("{seat} may ask his partner to call", "{seat} may not ask his partner to call"),
+    Ctx.CALL_JOINS: ("the call joins the standing bid", "the call does not join the standing bid"),
+    Ctx.CALL_ACCEPTS: ("the call accepts the standing bid", "the call does not accept the standing bid"),
+    Ctx.LAYS_ASIDE: ("the highest bidder would lay cards aside now",
+                     "the highest bidder would not lay cards aside now"),
+}
+_CALL_COUNTS = {Ctx.CALLS_MADE: "calls made so far", Ctx.PASSES_IN_ROW: "passes in a row"}
+_CALL_SEATS = {Ctx.FIRST_TO_CALL: "{x} makes the first call of this stage",
+               Ctx.STANDING_MAKER: "{x} would declare the standing bid"}
+# the values every moment is told by (the call, the seat, the dealer, the standing bid)
+CALL_CORE = (Ctx.SEAT, Ctx.DEALER, Ctx.STAGE, Ctx.CALL_IS_BID, Ctx.CALL_BID, Ctx.PROXY,
+             Ctx.HAS_STANDING, Ctx.STANDING, Ctx.HIGH_BIDDER, Ctx.STANDING_ACCEPTED)
+# what the sentence of a call tells, the seat's own calls where they are read: never a
+# line of their own
+_IN_SENTENCE = (*CALL_CORE, Ctx.SEAT_CALLS, Ctx.SEAT_PASSED)
+
+
+def _call_sentence(game: Game, at: Mapping[Ctx, Any]) -> str:
+    """Who calls what, when: ``Forehand (dealer: Rearhand) bids 20♠ in the auction, over
+    19♥ bid by Middlehand`` (and, where ``at`` holds them, the seat's own calls so far:
+    ``after 1 call of his own, having passed before``)."""
+    t = game.table
+    seat = t.name(at[Ctx.SEAT])
+    call = f"bids {_bid(game, at[Ctx.CALL_BID])}" if at[Ctx.CALL_IS_BID] else "passes"
+    partner = t.partner(at[Ctx.SEAT])
+    if at.get(Ctx.PROXY) and partner is not None:
+        call += f" (his partner {t.name(partner)} calls for him)"
+    stage = at.get(Ctx.STAGE, 1)
+    where = "the auction" if game.stages == 1 else f"auction stage {stage}"
+    if at.get(Ctx.HAS_STANDING):
+        standing = (f"over {_bid(game, at[Ctx.STANDING])} bid by {t.name(at[Ctx.HIGH_BIDDER])}"
+                    + (" and accepted" if at.get(Ctx.STANDING_ACCEPTED) else ""))
+    else:
+        standing = "with no bid standing"
+    made = at.get(Ctx.SEAT_CALLS)
+    own = ("" if made is None else ", his first call" if made == 0 else
+           f", after {made} call{'s' if made != 1 else ''} of his own")
+    if at.get(Ctx.SEAT_PASSED) is not None:
+        own += ", having passed before" if at[Ctx.SEAT_PASSED] else ", not having passed"
+    return f"{seat} (dealer: {t.name(at[Ctx.DEALER])}) {call} in {where}, {standing}{own}"
+
+
+def _call_details(game: Game, at: Mapping[Ctx, Any]) -> list[str]:
+    """The rest of a moment of an auction that was read (see :data:`_CALL_FLAGS`), a line
+    each: the seat's hand, the turn-up, counts of calls, other yes-or-no values."""
+    t = game.table
+    seat = t.name(at[Ctx.SEAT])
+    lines = []
+    for ctx, value in at.items():
+        if ctx in _IN_SENTENCE:
+            continue
+        if ctx is Ctx.HAND:
+            lines.append(f"{seat} holds {_cards(game, value)}")
+        elif ctx is Ctx.TURN_UP:
+            lines.append(f"the turn-up: {_cards(game, value)}")
+        elif ctx in _CALL_FLAGS:
+            lines.append(_CALL_FLAGS[ctx][0 if value else 1].format(seat=seat))
+        elif ctx in _CALL_COUNTS:
+            lines.append(f"{_CALL_COUNTS[ctx]}: {value}")
+        elif ctx in _CALL_SEATS:
+            lines.append(_CALL_SEATS[ctx].format(x=t.name(value)))
+        else:
+            shown = ("yes" if value else "no") if isinstance(value, bool) else value
+            lines.append(f"{words(ctx.name.lower())}: {shown}")
+    return lines
+
+
+def _free_text(game: Game, var: Var, value: Any) -> str:
+    """A free variable's value as the game names it: a bid, cards, a seat, a suit."""
+    kind = var.type.value
+    if kind == "bid":
+        return game.ladder[value].symbol
+    if kind == "cards":
+        return _cards(game, value)
+    if kind == "seat":
+        return game.table.name(value)
+    if kind == "suit":
+        suit = suit_from_code(value)
+        return suit.symbol if suit is not None else "none"
+    return str(value)
+
+
+def call_moment(game: Game, at: Mapping[Ctx, Any], tracked: Mapping[str, Any],
+                free: Mapping[Var, Any], data: dict[str, Any], *,
+                allowed: bool | None = None) -> Playthrough:
+    """A moment of an auction, any the situation of a call allows (not one played out
+    from a deal, so not replayed), in words: who calls what and when (the seat, the
+    dealer, the standing bid and its bidder, the seat's own calls), whether the call rules
+    ``allowed`` the call, then each other value of ``at`` and the tracked values and free
+    variables, a line each.  ``at`` holds the context values by :class:`Ctx`; ``data`` is
+    the situation's machine-readable form, kept as it is."""
+    lines = [_call_sentence(game, at)]
+    if allowed is not None:
+        lines.append("  the call rules " + ("allow" if allowed else "refuse") + " this call")
+    lines += ["  " + line for line in _call_details(game, at)]
+    if tracked:
+        lines.append("  " + tracked_text(game, tracked))
+    lines += [f"  with {var.name} = {_free_text(game, var, x)}" for var, x in free.items()]
+    lines.append("  (a moment of an auction, not one played out from a deal)")
+    return Playthrough(lines, data)
+
+
+def match_moment(game: Game, v: Mapping[str, int], replayed: bool) -> Playthrough:
+    """A match or rubber after a deal, in words: the deals played, the leading and the
+    trailing totals, the games won by the side that has just won one; ``replayed`` when
+    the engine judges the property false there too."""
+    deals = v["deals_played"]
+    lines = [f"after {deals} deal{'s' if deals != 1 else ''} of the match: the leading total "
+             f"{v['lead_total']}, the trailing total {v['trail_total']}; the side that won a "
+             f"game has won {v['games_won']}"
+             + (" (the engine judges it the same)" if replayed else "")]
+    return Playthrough(lines, dict(v), replayed=replayed)

@@ -570,3 +570,21 @@ def test_the_examples_pool_is_played_by_the_bots_named() -> None:
         choose(game, size=4, bots=("clever",))
     with pytest.raises(NotationError, match="no bots are named"):
         choose(game, size=4, bots=())
+
+
+def test_a_counterexample_of_a_call_is_shown_as_the_verifier_writes_it() -> None:
+    """A moment of an auction is shown in the verifier's words, not as its data (``bid:
+    30; seat: 0``); a situation of the play is still drawn as hands."""
+    from verifier.properties import Options, run_check, variant_checks
+
+    game = registry.GAMES["vint"]
+    played, checks = variant_checks(game, "self_overcall")
+    results = [run_check(played, c, Options()).to_json() for c in checks
+               if c.id == "auction.no_two_bids_running"]
+    assert results and results[0]["verdict"] == "VIOLATED"
+    page = _results.GameResults("", game.key, [], [_results.VariantRun("self_overcall", results)], [])
+    text = "\n".join(game_page(game, page, examples=False, double_dummy=0))
+    findings = text[text.index("Under :variant:`self_overcall`"):]
+    findings = findings[:findings.index("\n\n\n") if "\n\n\n" in findings else None]
+    assert "bid by North" in findings or re.search(r"bid by (East|South|West)", findings), findings
+    assert not re.search(r"\b(seat|dealer|high|bid): \d", findings), findings

@@ -54,7 +54,8 @@ def bid_order_total(game: Game, solving: Solving, opts: Options):  # type: ignor
     strains = enc.strains
     bid_a = Bid(va["a_level"], strains[va["a_strain_rank"]])
     bid_b = Bid(vb["b_level"], strains[vb["b_strain_rank"]])
-    pt = trace.Playthrough([f"{bid_a.symbol} and {bid_b.symbol} both have key {va['a_key']}"],
+    pt = trace.Playthrough([f"{bid_a.symbol} and {bid_b.symbol} rank equal in the bid order "
+                            f"(both at place {va['a_key']})"],
                            {"bids": [str(bid_a), str(bid_b)], "key": va["a_key"]})
     return Verdict.VIOLATED, "two different bids are equal in the bid order", pt
 

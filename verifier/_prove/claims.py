@@ -16,6 +16,7 @@ import z3
 
 from spec.constraints import history_test
 from spec.dsl import _constructs as K
+from spec.dsl import _derive as D
 from spec.dsl import score_of
 from spec.dsl._build import Game, suit_from_code
 from spec.dsl._nodes import (
@@ -27,10 +28,12 @@ from spec.dsl._nodes import (
     IfThenElse,
     Implies,
     Op,
+    Ref,
     Scope,
     T,
     Tracked,
     Var,
+    walk,
 )
 from spec.engine import engine_for
 from spec.records import to_record
@@ -51,9 +54,9 @@ def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, play
             holds: Expr, free: tuple[Var, ...], *, witness: bool = False) -> trace.Playthrough:
     """The situation of ``model`` where ``holds`` fails (or, with ``witness``, holds),
     replayed by the engine where its scope can be: a position or trick played, an outcome
-    scored, a deal dealt, a match state judged."""
+    scored, a deal dealt, a match state judged; a moment of an auction told in words."""
     v = sit.decode(model)
-    free_vals = {var: model.eval(sit.env[var], model_completion=True).as_long() for var in free}
+    free_vals = {var: _value(model, sit.env[var]) for var in free}
     if scope in (Scope.PLAY, Scope.TRICK):
         return trace.replay_trick(game, v, played, holds, free_vals)
     if scope is Scope.OUTCOME:
@@ -66,13 +69,36 @@ def _replay(game: Game, scope: Scope, sit: E.Situation, model: z3.ModelRef, play
     if scope is Scope.DEAL:  # the pack in its own order, dealt by the engine
         dealer = model.eval(sit.values["dealer"], model_completion=True).as_long()
         pt = trace.replay_deal(game, list(range(len(game.deck))), dealer, None)
-        return trace.Playthrough(pt.lines, pt.data, replayed=not engine_for(game).judge(
-            Scope.DEAL, holds)(dealer))
+        return trace.Playthrough(pt.lines, pt.data, replayed=bool(engine_for(game).judge(
+            Scope.DEAL, holds)(dealer)) == witness)
     if scope is Scope.MATCH:  # the same match state, judged by the engine
         args = (v["deals_played"], v["lead_total"], v["trail_total"], v["games_won"])
-        return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v,
-                                 replayed=not engine_for(game).judge(Scope.MATCH, holds)(*args))
+        return trace.match_moment(
+            game, v, bool(engine_for(game).judge(Scope.MATCH, holds)(*args)) == witness)
+    if scope is Scope.CALL:
+        return _call_moment(game, sit, model, holds, free_vals, v)
     return trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
+
+
+def _call_moment(game: Game, sit: E.Situation, model: z3.ModelRef, holds: Expr,
+                 free: dict[Var, object], v: dict[str, Any]) -> trace.Playthrough:
+    """The moment of an auction of ``model`` in words (:func:`trace.call_moment`): the
+    values that tell every call, those the claim or the call rules read, and whether the
+    call rules allow the call; ``v``, the situation decoded, is its data."""
+    legal = D.call_legal(game)
+    read = {node.ctx for e in (holds, legal) for node in walk(e) if isinstance(node, Ref)}
+    at: dict[Ctx, Any] = {}
+    for ctx in (*trace.CALL_CORE, *sorted(read - set(trace.CALL_CORE), key=lambda c: c.name)):
+        if ctx in sit.env or ctx in read:
+            at[ctx] = _value(model, sit.compile(Ref(ctx)))
+    allowed = bool(z3.is_true(model.eval(sit.compile(legal), model_completion=True)))
+    return trace.call_moment(game, at, trace.tracked_of(game, v), free, v, allowed=allowed)
+
+
+def _value(model: z3.ModelRef, term: Any) -> Any:
+    """A term's value in a model: True or False, or a number (a set of cards as its mask)."""
+    x = model.eval(term, model_completion=True)
+    return z3.is_true(x) if z3.is_bool(x) else x.as_long()
 
 
 def dsl_decider(scope: Scope, holds: Expr, free: tuple[Var, ...], exists: bool):  # type: ignore[no-untyped-def]
@@ -137,7 +163,7 @@ def _decide_exists(game: Game, solving: Solving, enc: Encoding, scope: Scope, ho
             s.add(*sit.facts, sit.compile(holds))
             if solving.sat(s):
                 model = s.model()
-                if scope is Scope.OUTCOME:
+                if scope not in (Scope.PLAY, Scope.TRICK):  # a replay of play wants it false
                     pt = _replay(game, scope, sit, model, played, holds, free, witness=True)
                 else:
                     v = sit.decode(model)

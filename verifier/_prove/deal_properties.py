@@ -253,9 +253,11 @@ def game_one_winner(game: Game, solving: Solving, opts: Options):  # type: ignor
         return Z3Compiler(enc, env).visit(D.score(game, Ref(Ctx.SEAT), body.line))
 
     previous = [line_after(0, side) for side in sides]
+    lines = [previous]  # each side's line after each trick, the first before any
     claims = []
     for k in range(1, game.tricks + 1):
         now = [line_after(k, side) for side in sides]
+        lines.append(now)
         crossed = [z3.And(b + p < body.target, b + x >= body.target)
                    for b, p, x in zip(before, previous, now)]
         claims += [x >= p for p, x in zip(previous, now)]
@@ -266,8 +268,22 @@ def game_one_winner(game: Game, solving: Solving, opts: Options):  # type: ignor
         return (Verdict.HOLDS, f"from any scores below {body.target}, the {body.line} line never "
                 "goes down trick by trick and no trick takes two sides to the target", None)
     v = sit.decode(model)
-    pt = trace.Playthrough([f"{k} = {x}" for k, x in v.items()], v)
-    return Verdict.VIOLATED, "a trick that lowers a side's game line or takes two sides to the target", pt
+
+    def value(term: Any) -> int:
+        return int(model.eval(term, model_completion=True).as_long())
+
+    t = game.table
+    text = [f"contract {game.ladder[v['contract']].symbol} by {t.name(v['declarer'])}, "
+            f"dealer {t.name(v['dealer'])}",
+            "  trick winners: " + ", ".join(f"{k}:{t.name(v[f'winner_{k}'])}"
+                                            for k in range(1, game.tricks + 1))]
+    for i, side in enumerate(sides):
+        text.append(f"  {t.side_name(side)}: {value(before[i])} on the {body.line} line before "
+                    "the deal, then trick by trick "
+                    + " ".join(str(value(before[i]) + value(after[i])) for after in lines[1:]))
+    text.append(f"  (the target is {body.target})")
+    return (Verdict.VIOLATED, "a trick that lowers a side's game line or takes two sides to "
+            "the target", trace.Playthrough(text, v))
 
 
 def rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore[no-untyped-def]
@@ -290,5 +306,7 @@ def rubber_length(game: Game, solving: Solving, opts: Options):  # type: ignore[
         return (Verdict.HOLDS, f"{sides} sides, {body.games} games to win: every rubber lasts "
                 f"{body.games} to {most} games", None)
     seq = [model.eval(w, model_completion=True).as_long() for w in winners]
+    names = [game.table.side_name(side) for side in game.table.sides]
     return Verdict.VIOLATED, "a rubber of the wrong length", trace.Playthrough(
-        [f"game winners {seq}"], {"winners": seq})
+        ["the games won, in turn, by " + ", ".join(names[w] for w in seq)
+         + f" ({body.games} games to win the rubber)"], {"winners": seq})

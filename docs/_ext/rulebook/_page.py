@@ -21,13 +21,14 @@ from typing import Any
 from spec.cards import CardSet, Rank, Suit
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game, Origin, Rule, Source, Variant
-from spec.dsl._nodes import Const
+from spec.dsl._nodes import Const, T
 from spec.dsl._program import Sides
 from spec.dsl._visitor import UnsupportedNodeError
 from spec.engine import low_bidder
 from spec.engine._reading import EngineReading
 from spec.errors import SpecError
 from spec.sheet import play_rubber, render_sheet
+from verifier import trace
 from verifier._z3.reading import Z3Reading
 from verifier._z3.solver import DEFAULT_RLIMIT
 from verifier.scenario import Unrolling
@@ -688,18 +689,24 @@ def _format_variants(page: _Page) -> Iterator[str]:
         yield from _indent(body)
 
 
-_PLAIN_KEYS = ("contract", "declarer", "leader", "trick_number", "hands", "plays", "trump",
-               "tracked", "to_play", "legal", "scores", "trick_winners")
+# the keys of a counterexample's data that draw a situation of the play (a trick or
+# position, an outcome); any other counterexample is shown as the verifier writes it
+_PLAY_KEYS = ("hands", "trick_winners")
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
-def _value(v: object) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    return str(v)
+def _tracked_set(game: Game | None, tracked: dict[str, Any]) -> list[str]:
+    """The tracked values that are set (a flag raised, a suit named, a number or seat
+    other than the first), as the verifier writes them (:func:`trace.tracked_text`)."""
+    out = []
+    for name, value in tracked.items():
+        track = game.tracked.get(name) if game is not None else None
+        if track is not None and track.type is T.SUIT:
+            if trace.tracked_value_text(game, name, value) != "none":  # type: ignore[arg-type]
+                out.append(trace.tracked_text(game, {name: value}))  # type: ignore[arg-type]
+        elif value not in (False, 0, "", None):
+            out.append(trace.tracked_text(game, {name: value}) if game is not None
+                       else f"{trace.words(name)}: {value}")
+    return out
 
 
 def _situation(game: Game | None, data: dict[str, Any]) -> Iterator[str]:
@@ -745,7 +752,7 @@ def _situation(game: Game | None, data: dict[str, Any]) -> Iterator[str]:
         yield ""
     tracked = data.get("tracked")
     if isinstance(tracked, dict):
-        set_ = [f"{_words(k)}: {_value(v)}" for k, v in tracked.items() if v not in (False, 0, "", None)]
+        set_ = _tracked_set(game, tracked)
         if set_:
             yield "Already in play: " + esc("; ".join(set_)) + "."
             yield ""
@@ -754,15 +761,14 @@ def _situation(game: Game | None, data: dict[str, Any]) -> Iterator[str]:
         yield (f"{esc(str(data['to_play']))} may play: "
                + (esc(legal) if legal.strip("- ") else "no card at all") + ".")
         yield ""
+    if data.get("winner"):
+        yield f"The trick goes to {esc(str(data['winner']))}."
+        yield ""
+    if data.get("trick_winners"):
+        yield "Tricks won by: " + esc(", ".join(map(str, data["trick_winners"]))) + "."
+        yield ""
     if data.get("scores"):
         yield "Scores: " + esc(", ".join(f"{k} {v}" for k, v in dict(data["scores"]).items())) + "."
-        yield ""
-    rest = {k: v for k, v in data.items() if k not in _PLAIN_KEYS}
-    if rest:
-        calls = rest.pop("call_is_bid", None)
-        words = [f"{_words(k.removeprefix('call_'))}: {_value(v)}" for k, v in rest.items()]
-        what = "a bid" if calls else "a pass" if calls is not None else "a call"
-        yield f"The auction, at {what}: " + esc("; ".join(words)) + "."
         yield ""
 
 
@@ -774,7 +780,7 @@ def _playthrough(r: dict[str, object], game: Game | None = None) -> Iterator[str
     yield f"**{kind}**" + (", replayed in the engine" if pt.get("replayed") else "") + ":"
     yield ""
     data = pt.get("data")
-    if isinstance(data, dict) and data:
+    if isinstance(data, dict) and any(data.get(k) for k in _PLAY_KEYS):
         yield from _situation(game, data)
     elif pt.get("text"):
         yield "::"
