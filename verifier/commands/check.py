@@ -17,6 +17,7 @@ from verifier.commands._common import (
     MAX_RLIMIT,
     MAX_SECONDS,
     Commands,
+    Progress,
     arg,
     game_named,
     jobs_arg,
@@ -92,16 +93,21 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list(games, args)
     started = time.perf_counter()
+    # with --json nothing is printed until the end: a count on a terminal meanwhile
+    progress = Progress(sum(len(args.property) or len(known[g.key]) for g in games),
+                        "properties checked", after=2.0) if args.json else None
     parallel = (_check_in_parallel(games, tuple(args.property), opts, args.jobs)
                 if args.jobs > 1 else None)
     try:
         for game in games:
-            _check_printed(game, args, opts, known[game.key], parallel, all_results)
+            _check_printed(game, args, opts, known[game.key], parallel, all_results, progress)
         if parallel is not None:
             next(parallel, None)  # every result is in: the workers end as they would
     finally:
         if parallel is not None:
             parallel.close()
+        if progress is not None:
+            progress.close()
     flat = [r for rs in all_results.values() for r in rs]
     code = EXIT_OK
     if any(r.verdict in (Verdict.VIOLATED, Verdict.VACUOUS) for r in flat):
@@ -195,8 +201,9 @@ def _check_in_parallel(games: list[Game], only: tuple[str, ...], opts: Options,
 
 def _check_printed(game: Game, args: argparse.Namespace, opts: Options, known: set[str],
                    parallel: Generator[Iterator[Result], None, None] | None,
-                   all_results: dict[str, list[Result]]) -> None:
-    """Check one game (its results from ``parallel`` when given), printing each result."""
+                   all_results: dict[str, list[Result]], progress: Progress | None = None) -> None:
+    """Check one game (its results from ``parallel`` when given), printing each result (or
+    counting it on ``progress``, with --json)."""
     width = max(len(i) for i in known)
     if not args.json:
         extra = f" with {', '.join(game.active_variants)}" if game.active_variants else ""
@@ -207,8 +214,11 @@ def _check_printed(game: Game, args: argparse.Namespace, opts: Options, known: s
         for r in next(parallel):
             if not args.json:
                 _print_result(r, width)
+            elif progress is not None:
+                progress.step()
             results.append(r)
     else:
         results = check_game(game, only=tuple(args.property), opts=opts,
-                             on_result=None if args.json else (lambda r: _print_result(r, width)))
+                             on_result=(lambda r: progress and progress.step()) if args.json
+                             else (lambda r: _print_result(r, width)))
     all_results[game.key] = results
