@@ -463,7 +463,7 @@ def check_pbn_auctions(game: Game) -> None:
     if named:
         raise NotationError(f"{game.name}'s contracts are named ({', '.join(named[:3])}, ...), "
                             "not bridge bids: PBN can hold its deals but not its auctions and "
-                            "contracts (leave out --played)", value=game)
+                            "contracts", value=game)
 
 
 def _played(lay: _Layout, state: State) -> tuple[dict[str, str], list[str]]:
@@ -669,6 +669,9 @@ def iter_pbn(game: Game, deals: Iterable[PbnDeal | State], *, event: str = "",
         NotationError: as :func:`write_pbn`, when the piece of the bad deal is asked for.
     """
     lay = _layout(game)
+    if isinstance(vulnerable, str):  # one text would be read as its letters
+        raise NotationError(f"vulnerable is one value for each deal, a list such as "
+                            f"[{vulnerable!r}], not the text {vulnerable!r}", value=vulnerable)
     if date is not None and not _DATE_RE.match(date):
         raise NotationError(f"date {date!r} is not a PBN date (write YYYY.MM.DD, e.g. "
                             "'2024.03.15', with ? for unknown digits)", value=date)

@@ -55,6 +55,17 @@ class _Parser(argparse.ArgumentParser):
         _say(f"error: {message} (see '{self.prog} --help')")
         self.exit(EXIT_ERROR)
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """As argparse's, and a file or folder named by an empty text is refused (it would
+        read as not given)."""
+        ns, rest = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            if action.metavar in ("FILE", "DIR") and getattr(ns, action.dest, None) == "":
+                name = "/".join(action.option_strings) or action.dest
+                what = "file" if action.metavar == "FILE" else "folder"
+                self.error(f"argument {name}: an empty {what} name")
+        return ns, rest
+
 
 def _one_line(message: str) -> str:
     """A message as one short line: no line breaks or control characters, and no long

@@ -387,3 +387,11 @@ def test_wiezen_deals_round_trip_and_its_named_contracts_are_refused() -> None:
     # a Vraag is no 1NT: the contracts and calls are not written as bridge bids
     with pytest.raises(NotationError, match=r"^deal 1: Wiezen's contracts are named"):
         write_pbn(game, [play_deal(game, seed=0)])
+
+
+def test_one_vulnerability_given_as_text_is_refused_plainly() -> None:
+    from spec.pbn import write_pbn
+    from spec.registry import GAMES
+
+    with pytest.raises(NotationError, match=r"one value for each deal, a list such as \['NS'\]"):
+        write_pbn(GAMES["vint"], [], vulnerable="NS")  # type: ignore[arg-type]

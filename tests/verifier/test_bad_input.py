@@ -168,6 +168,10 @@ CASES: dict[str, Case] = {
                                  message="a seed is at most"),
     "play-seed-empty": bad("play", "crescendo", "--seed", "", message="got ''"),
     "pbn-seed-word": bad("pbn", "vint", "--seed", "x", message="a seed is a whole number"),
+    # -- a file or folder named by an empty text (it would read as not given) -------------
+    "pbn-read-empty": bad("pbn", "vint", "--read", "", message="argument --read: an empty file name"),
+    "pbn-out-empty": bad("pbn", "vint", "--out", "", message="argument --out: an empty file name"),
+    "replay-empty-name": bad("replay", "", message="argument file: an empty file name"),
     # -- the length of a match or a session ----------------------------------------------
     "match-length-not-a-multiple": bad("play", "crescendo", "--match", "--deals", "5",
                                        message="a match of Crescendo is a multiple of 3 deals "

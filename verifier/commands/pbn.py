@@ -81,11 +81,13 @@ def run(args: argparse.Namespace) -> int:
     game = game_named(args.game, args.variant)
     try:
         check_pbn_game(game)
+    except NotationError as e:
+        raise InputError(str(e)) from None
+    try:
         if args.played or args.rubber:
             check_pbn_auctions(game)
     except NotationError as e:
-        message = str(e) if args.played else str(e).replace("--played", "--rubber")
-        raise InputError(message) from None
+        raise InputError(f"{e} (leave out {'--played' if args.played else '--rubber'})") from None
     if args.rubber and args.played:
         raise InputError("--rubber plays the deals of one rubber; --played is for deals played "
                          "one by one: name one of them")
