@@ -16,6 +16,7 @@ from html import unescape
 import pytest
 
 from spec.registry import GAMES
+from verifier.fixtures import SCHEMA, SHIPPED
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -145,7 +146,7 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     import json
 
     html = (site / "implementers.html").read_text(encoding="utf-8")
-    schema = json.loads((ROOT / "docs" / "fixture.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     for name in schema["required"]:
         assert f'<span class="pre">{name}</span>' in html, name
     assert "<td><p>any</p></td>" not in html  # every field's type, references followed
@@ -224,7 +225,7 @@ def test_the_double_dummy_figures_are_the_solvers(site: pathlib.Path) -> None:
 
     game = GAMES["preference"]
     eng = engine_for(game)
-    final = choose(game, fixtures=ROOT / "fixtures" / game.key)[0].state
+    final = choose(game, fixtures=SHIPPED / game.key)[0].state
     state = eng.start(final.dealt, dealer=final.dealer, seed=final.seed)
     assert not final.thrown_in
     plays = []

@@ -37,9 +37,10 @@ def add_parser(commands: Commands) -> None:
     fx = commands.add_parser("fixtures", help="a deal for each rule, in which the rule fires",
                              description="Write, for every rule of the game that a deal can show "
                              "at work, a fixture (the deal, every action, the expected tricks and "
-                             "scores, and where the rule fires; format docs/fixture.schema.json) to "
-                             "DIR/<rule id>.json, and print the coverage: rules with a fixture out "
-                             "of all, and why the others have none (also written to "
+                             "scores, and where the rule fires; format "
+                             "verifier/data/fixture.schema.json) to DIR/<rule id>.json, and print "
+                             "the coverage: rules with a fixture out of all, and why the others "
+                             "have none (also written to "
                              "DIR/coverage.json).  Deals come from a first look among a few "
                              "thousand random deals judged by the engine, then from Z3, which "
                              "unrolls the auction and the play, and where it cannot, from more "
