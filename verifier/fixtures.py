@@ -10,7 +10,7 @@ fixture, with the reason.  A rule that changes the course of a deal without a co
 to solve for (a card laid aside, an announcement, ...) is found among deals played by
 bots, in the engine's trail of the rules that took effect.  Each fixture is a deal record (hands, every action, tricks,
 scores) plus the rule and where it fires, in the format of the JSON schema shipped beside
-them.
+them (``trickspec fixtures --schema`` prints it).
 
 The fixtures of every registered game and that schema are package data: they are installed
 with the package, under ``verifier/data`` (``SHIPPED`` and ``SCHEMA`` here name them),

@@ -138,6 +138,24 @@ def test_a_rules_fixture_does_not_depend_on_the_rules_before_it(crescendo_fixtur
     assert fixtures_for(fewer)[0] == crescendo_fixtures[0]
 
 
+def test_the_shipped_fixtures_are_checked_without_a_folder(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # what an installed copy checks: the fixtures shipped with it, wherever it is installed
+    assert main(["fixtures", "crescendo", "--check"]) == 0
+    count = len(list((SHIPPED / "crescendo").glob("*.json"))) - 1
+    assert capsys.readouterr().out == (f"Crescendo: {count} fixtures in {SHIPPED / 'crescendo'}: "
+                                       "all replay, each rule fires where it says\n")
+    # a folder named is that folder, as before
+    assert main(["fixtures", "crescendo", "--check", str(SHIPPED / "crescendo")]) == 0
+
+
+def test_the_schema_is_printed_as_shipped(capsys: pytest.CaptureFixture[str]) -> None:
+    # with or without a game: like --version, it needs none
+    for args in (["fixtures", "--schema"], ["fixtures", "304", "--schema"]):
+        assert main(args) == 0
+        assert capsys.readouterr().out == SCHEMA.read_text(encoding="utf-8")
+
+
 def test_a_stale_fixture_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = SHIPPED / "crescendo"
     for path in src.glob("*.json"):
