@@ -160,6 +160,21 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     assert "Replaying the fixtures from another language" in html
 
 
+def test_the_site_publishes_the_schema_and_the_fixtures(site: pathlib.Path) -> None:
+    """The schema and every game's fixtures, as shipped with the package, are downloads of
+    the site: the page links each to its copy, the same bytes."""
+    def published(page: str, name: str) -> bytes:
+        html = (site / page).read_text(encoding="utf-8")
+        link = re.search(rf'href="((?:\.\./)*_downloads/[0-9a-f]+/{re.escape(name)})"', html)
+        assert link, f"{page} has no download of {name}"
+        return ((site / page).parent / link.group(1)).read_bytes()
+
+    assert published("implementers.html", "fixture.schema.json") == SCHEMA.read_bytes()
+    for key in GAMES:  # a fixture of each game: the first by name
+        path = min(p for p in (SHIPPED / key).glob("*.json") if p.name != "coverage.json")
+        assert published(f"games/{key}.html", path.name) == path.read_bytes(), key
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_the_page_gives_the_strain_without_trumps_one_name(site: pathlib.Path, key: str) -> None:
     from rulebook._names import no_trump_name
