@@ -11,6 +11,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))  # the rulebook extension (docs/_ext/rulebook)
 sys.path.insert(0, str(HERE.parent))  # spec and verifier, when not installed
 
+from verifier.fixtures import SHIPPED  # noqa: E402  # the path is set just above
+
 project = "trickspec"
 author = "the trickspec authors"
 copyright = "the trickspec authors"  # noqa: A001  # the name Sphinx reads
@@ -55,3 +57,6 @@ napoleon_numpy_docstring = False
 rulebook_pages = "games"
 rulebook_pool = 240  # deals the worked examples are chosen from (a fixed number: same every build)
 rulebook_timeout = 600.0  # a backstop: each query is bounded by Z3's resource limit
+# each rule links to its fixture: those shipped with the verifier (package data), read
+# from where the verifier says they are
+rulebook_fixtures = str(SHIPPED)

@@ -9,7 +9,12 @@ a redeal rule gets an auction without a bid; equipment and stated consequences g
 fixture, with the reason.  A rule that changes the course of a deal without a condition
 to solve for (a card laid aside, an announcement, ...) is found among deals played by
 bots, in the engine's trail of the rules that took effect.  Each fixture is a deal record (hands, every action, tricks,
-scores) plus the rule and where it fires, in the format of ``docs/fixture.schema.json``.
+scores) plus the rule and where it fires, in the format of the JSON schema shipped beside
+them (``trickspec fixtures --schema`` prints it).
+
+The fixtures of every registered game and that schema are package data: they are installed
+with the package, under ``verifier/data`` (``SHIPPED`` and ``SCHEMA`` here name them),
+so that an installed copy checks its own fixtures as a clone does.
 """
 from __future__ import annotations
 
@@ -56,6 +61,12 @@ __all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder
 FORMAT = "trickspec-fixture/1"
 COVERAGE_FORMAT = "trickspec-coverage/1"
 COVERAGE_FILE = "coverage.json"
+# The one place that names where the shipped fixtures and their schema live: package data
+# (``[tool.setuptools.package-data]`` in pyproject.toml), beside this module in a clone, an
+# editable install and an installed wheel alike.  The docs build reads them from here too.
+_DATA = Path(__file__).resolve().parent / "data"
+SHIPPED = _DATA / "fixtures"  # a folder per game key: <rule id>.json and coverage.json
+SCHEMA = _DATA / "fixture.schema.json"  # the fixture format, JSON Schema (draft 2020-12)
 _WHERE = {Scope.PLAY: "a card about to be played", Scope.TRICK: "a complete trick",
           Scope.OUTCOME: "the end of the play", Scope.CALL: "a call refused in the auction",
           D.UNMODELLED: "the rule takes effect"}
@@ -262,7 +273,7 @@ def _strings(data: dict[str, Any], key: str, where: str, what: str) -> list[str]
 
 
 def _check_fixture_fields(data: Any, where: str) -> None:
-    """A fixture's fields have the types of ``docs/fixture.schema.json``.
+    """A fixture's fields have the types of the shipped schema (``SCHEMA``).
 
     Raises:
         RecordError: naming the first field that does not.

@@ -16,6 +16,7 @@ from html import unescape
 import pytest
 
 from spec.registry import GAMES
+from verifier.fixtures import SCHEMA, SHIPPED
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -145,7 +146,7 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     import json
 
     html = (site / "implementers.html").read_text(encoding="utf-8")
-    schema = json.loads((ROOT / "docs" / "fixture.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     for name in schema["required"]:
         assert f'<span class="pre">{name}</span>' in html, name
     assert "<td><p>any</p></td>" not in html  # every field's type, references followed
@@ -157,6 +158,21 @@ def test_the_fixture_format_is_published_from_its_schema(site: pathlib.Path) -> 
     assert re.search(r"table\.rulebook-schema \{ width: 100%; \}", css)
     assert re.search(r"table\.rulebook-schema td \{ white-space: normal; \}", css)
     assert "Replaying the fixtures from another language" in html
+
+
+def test_the_site_publishes_the_schema_and_the_fixtures(site: pathlib.Path) -> None:
+    """The schema and every game's fixtures, as shipped with the package, are downloads of
+    the site: the page links each to its copy, the same bytes."""
+    def published(page: str, name: str) -> bytes:
+        html = (site / page).read_text(encoding="utf-8")
+        link = re.search(rf'href="((?:\.\./)*_downloads/[0-9a-f]+/{re.escape(name)})"', html)
+        assert link, f"{page} has no download of {name}"
+        return ((site / page).parent / link.group(1)).read_bytes()
+
+    assert published("implementers.html", "fixture.schema.json") == SCHEMA.read_bytes()
+    for key in GAMES:  # a fixture of each game: the first by name
+        path = min(p for p in (SHIPPED / key).glob("*.json") if p.name != "coverage.json")
+        assert published(f"games/{key}.html", path.name) == path.read_bytes(), key
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -224,7 +240,7 @@ def test_the_double_dummy_figures_are_the_solvers(site: pathlib.Path) -> None:
 
     game = GAMES["preference"]
     eng = engine_for(game)
-    final = choose(game, fixtures=ROOT / "fixtures" / game.key)[0].state
+    final = choose(game, fixtures=SHIPPED / game.key)[0].state
     state = eng.start(final.dealt, dealer=final.dealer, seed=final.seed)
     assert not final.thrown_in
     plays = []

@@ -14,6 +14,7 @@ from spec import registry
 from spec.dsl import Game, Rule, ScoreRule, contract, declarer, points, seat, seed
 from spec.dsl import _constructs as K
 from spec.games import crescendo
+from verifier.fixtures import SCHEMA, SHIPPED
 
 from rulebook import _results, _tables
 from rulebook._docstring import parse_doc
@@ -69,7 +70,7 @@ def test_a_changed_rule_changes_the_page(build: Callable[..., Any],
 
 
 def test_each_rule_links_to_its_fixture_or_says_why_it_has_none(build: Callable[..., Any]) -> None:
-    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures"
+    fixtures = SHIPPED
     html = build({"index": ".. rulebook:: crescendo\n"}, rulebook_fixtures=str(fixtures)).html()
     entry = html[html.index('id="score.exact"'):html.index('id="score.over"')]
     assert 'download=""' in entry and "score.exact.json" in entry
@@ -91,7 +92,7 @@ def test_every_action_of_each_example_is_shown(build: Callable[..., Any], key: s
     from rulebook._examples import deal_example
 
     game = registry.GAMES[key]
-    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures"
+    fixtures = SHIPPED
     html = build({"index": f".. rulebook:: {key}\n"}, rulebook_fixtures=str(fixtures)).html()
     start = html.index('id="worked-examples"')
     section = html[start:html.index('id="tables"')]
@@ -412,7 +413,7 @@ def _examples(key: str, size: int = 240) -> list[tuple[Any, Any]]:
     from rulebook._examples import deal_example
 
     game = registry.GAMES[key]
-    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / key
+    fixtures = SHIPPED / key
     return [(c, deal_example(game, c)) for c in choose(game, fixtures=fixtures, size=size)]
 
 
@@ -488,8 +489,7 @@ def test_a_trump_indicator_is_named_once_it_is_turned_up() -> None:
 def test_the_schema_draws_the_fields_defined_once() -> None:
     from rulebook._schema import schema_page
 
-    docs = pathlib.Path(__file__).resolve().parents[2] / "docs"
-    text = "\n".join(schema_page(docs / "fixture.schema.json"))
+    text = "\n".join(schema_page(SCHEMA))
     assert "     - any\n" not in text
     assert "   * - ``hands``\n     - object of string\n" in text
     assert "   * - ``actions``\n     - array of object (``actions`` below)\n" in text
@@ -545,7 +545,7 @@ def test_a_goal_between_bounds_is_reached_or_missed() -> None:
     from rulebook._double import analyse, double_dummy_lines
 
     game = registry.GAMES["wiezen"]
-    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / game.key
+    fixtures = SHIPPED / game.key
     # the goal is the contract's, whatever the budget: a small one finds it
     bounded = [c for c in choose(game, fixtures=fixtures)
                if (a := analyse(game, c.state, budget=10)) is not None and a.goal.bounded]

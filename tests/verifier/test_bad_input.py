@@ -29,6 +29,7 @@ from spec.records import hands_text, to_record
 from verifier import cli
 from verifier.commands import games
 from verifier.commands.deals import DEALS_FORMAT
+from verifier.fixtures import SHIPPED
 
 # -- what the files of the cases hold ----------------------------------------------------
 
@@ -67,16 +68,15 @@ def deals_file(change: Callable[[dict[str, Any]], object] | None = None) -> str:
 
 
 DEALS_FILE = {"deals.json": deals_file()}
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def fixtures_folder(name: str = "", change: Callable[[dict[str, Any]], object] | None = None,
                     text: str | bytes | None = None) -> Callable[[Path], None]:
-    """Makes a copy of the committed Crescendo fixtures at a path, with the file ``name``
+    """Makes a copy of the shipped Crescendo fixtures at a path, with the file ``name``
     changed by ``change`` (on its JSON) or replaced by ``text``."""
     def make(path: Path) -> None:
         path.mkdir()
-        for f in (ROOT / "fixtures" / "crescendo").glob("*.json"):
+        for f in (SHIPPED / "crescendo").glob("*.json"):
             (path / f.name).write_bytes(f.read_bytes())
         if change is not None:
             data = json.loads((path / name).read_text(encoding="utf-8"))

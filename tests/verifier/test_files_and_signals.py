@@ -27,6 +27,7 @@ import z3
 from verifier import cli, files
 from verifier._z3.solver import Solving, forced_unknown, restart_solvers, stop_solvers
 from verifier.commands import pbn
+from verifier.fixtures import SHIPPED
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -136,7 +137,7 @@ def test_deals_without_an_answer_leave_the_earlier_file(where: str, extra: tuple
 
 
 def _fixtures(folder: Path) -> dict[str, bytes]:
-    shutil.copytree(ROOT / "fixtures" / "crescendo", folder)
+    shutil.copytree(SHIPPED / "crescendo", folder)
     (folder / "auction.overcall.json").unlink()  # the run below writes it again
     return {p.name: p.read_bytes() for p in folder.iterdir()}
 

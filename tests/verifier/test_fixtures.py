@@ -1,6 +1,7 @@
 """Rule-coverage fixtures: every rule that a deal can show has one, and each replays through
 the engine with the rule firing where the fixture says.  Crescendo's are generated here;
-every registered game's are committed in ``fixtures/<game>/`` and checked to be current."""
+every registered game's are committed and shipped with the package
+(``verifier/data/fixtures/<game>/``) and checked to be current."""
 from __future__ import annotations
 
 import itertools
@@ -15,10 +16,16 @@ from spec.games.crescendo import GAME
 from spec.games.three_oh_four import GAME as G304
 from spec.registry import GAMES
 from verifier.cli import main
-from verifier.fixtures import COVERAGE_FILE, check_fixture, check_folder, fixtures_for
+from verifier.fixtures import (
+    COVERAGE_FILE,
+    SCHEMA,
+    SHIPPED,
+    check_fixture,
+    check_folder,
+    fixtures_for,
+)
 
-ROOT = Path(__file__).parents[2]
-SCHEMA = json.loads((ROOT / "docs" / "fixture.schema.json").read_text())
+FIXTURE_SCHEMA = json.loads(SCHEMA.read_text())
 NO_DEAL_SHOWS = ("equipment", "a consequence of other rules")
 
 
@@ -30,7 +37,7 @@ def crescendo_fixtures():  # type: ignore[no-untyped-def]
 def _valid(data: object, schema: dict) -> None:  # type: ignore[type-arg]
     """The parts of JSON Schema the fixture schema uses: required keys, consts, types."""
     if "$ref" in schema:
-        _valid(data, SCHEMA["$defs"][schema["$ref"].split("/")[-1]])
+        _valid(data, FIXTURE_SCHEMA["$defs"][schema["$ref"].split("/")[-1]])
         return
     if "const" in schema:
         assert data == schema["const"]
@@ -70,7 +77,7 @@ def test_fixtures_follow_the_schema_and_replay(crescendo_fixtures) -> None:  # t
     fixtures, _cov = crescendo_fixtures
     for f in fixtures:
         data = json.loads(json.dumps(f))
-        _valid(data, SCHEMA)
+        _valid(data, FIXTURE_SCHEMA)
         assert check_fixture(data) == "", f["rule"]
         if f["fires"]["when"] not in ("every deal",):
             assert f["fires"]["at"], f["rule"]
@@ -89,14 +96,14 @@ def test_the_follow_suit_fixture_shows_a_seat_made_to_follow(crescendo_fixtures)
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_committed_fixtures_are_current_and_cover_every_rule(key: str) -> None:
     game = GAMES[key]
-    folder = ROOT / "fixtures" / key
+    folder = SHIPPED / key
     assert check_folder(game, folder) == [], f"regenerate: trickspec fixtures {key} --out {folder}"
     cov = json.loads((folder / COVERAGE_FILE).read_text())
     missing = {rid: why for rid, why in cov["without"].items() if not why.startswith(NO_DEAL_SHOWS)}
     assert not missing, missing
     for path in folder.glob("*.json"):
         if path.name != COVERAGE_FILE:
-            _valid(json.loads(path.read_text()), SCHEMA)
+            _valid(json.loads(path.read_text()), FIXTURE_SCHEMA)
 
 
 @pytest.mark.parametrize("key", ["crescendo", "preference"])
@@ -104,7 +111,7 @@ def test_the_command_writes_the_committed_fixtures_byte_for_byte(key: str, tmp_p
     # the games whose fixtures take seconds: the folder is what the command writes (its
     # exit code, whether every rule has a fixture, is the test above)
     main(["fixtures", key, "--out", str(tmp_path)])
-    committed = ROOT / "fixtures" / key
+    committed = SHIPPED / key
     written = sorted(p.name for p in tmp_path.iterdir())
     assert written == sorted(p.name for p in committed.iterdir())
     for name in written:
@@ -131,8 +138,26 @@ def test_a_rules_fixture_does_not_depend_on_the_rules_before_it(crescendo_fixtur
     assert fixtures_for(fewer)[0] == crescendo_fixtures[0]
 
 
+def test_the_shipped_fixtures_are_checked_without_a_folder(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # what an installed copy checks: the fixtures shipped with it, wherever it is installed
+    assert main(["fixtures", "crescendo", "--check"]) == 0
+    count = len(list((SHIPPED / "crescendo").glob("*.json"))) - 1
+    assert capsys.readouterr().out == (f"Crescendo: {count} fixtures in {SHIPPED / 'crescendo'}: "
+                                       "all replay, each rule fires where it says\n")
+    # a folder named is that folder, as before
+    assert main(["fixtures", "crescendo", "--check", str(SHIPPED / "crescendo")]) == 0
+
+
+def test_the_schema_is_printed_as_shipped(capsys: pytest.CaptureFixture[str]) -> None:
+    # with or without a game: like --version, it needs none
+    for args in (["fixtures", "--schema"], ["fixtures", "304", "--schema"]):
+        assert main(args) == 0
+        assert capsys.readouterr().out == SCHEMA.read_text(encoding="utf-8")
+
+
 def test_a_stale_fixture_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = ROOT / "fixtures" / "crescendo"
+    src = SHIPPED / "crescendo"
     for path in src.glob("*.json"):
         (tmp_path / path.name).write_text(path.read_text())
     f = json.loads((tmp_path / "score.exact.json").read_text())
@@ -147,7 +172,7 @@ def test_a_stale_fixture_folder_is_refused(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_one_rule_is_regenerated_in_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = ROOT / "fixtures" / "crescendo"
+    src = SHIPPED / "crescendo"
     for path in src.glob("*.json"):
         (tmp_path / path.name).write_text(path.read_text())
     (tmp_path / "auction.overcall.json").unlink()

@@ -1,5 +1,6 @@
 """``trickspec fixtures``: a deal for each rule of a game, in which the rule fires, written
-to a folder with the coverage; or a folder written earlier checked."""
+to a folder with the coverage; or a folder written earlier checked (without one, the
+fixtures shipped with trickspec); or the fixture schema printed."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +9,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from spec.dsl._build import Game
 from spec.errors import shown
@@ -25,11 +27,33 @@ from verifier.commands._common import (
 )
 from verifier.errors import InputError
 from verifier.files import made_folder, shown_path, write_folder
-from verifier.fixtures import COVERAGE_FILE, check_folder, fixtures_for, read_coverage
+from verifier.fixtures import (
+    COVERAGE_FILE,
+    SCHEMA,
+    SHIPPED,
+    check_folder,
+    fixtures_for,
+    read_coverage,
+)
 
 MAX_SEARCH = 10_000_000  # random deals tried for one rule's fixture
 _search_arg = arg(lambda t: whole_number(t, what="the count of random deals", least=1,
                                          most=MAX_SEARCH), "count")
+# what --check stands for without a folder: the fixtures shipped with trickspec
+_SHIPPED = object()
+
+
+class _PrintSchema(argparse.Action):
+    """``--schema``: print the fixture schema shipped with trickspec and stop, as
+    ``--version`` does (so the game need not be named)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        sys.stdout.write(SCHEMA.read_text(encoding="utf-8"))
+        parser.exit(EXIT_OK)
 
 
 def add_parser(commands: Commands) -> None:
@@ -37,20 +61,27 @@ def add_parser(commands: Commands) -> None:
     fx = commands.add_parser("fixtures", help="a deal for each rule, in which the rule fires",
                              description="Write, for every rule of the game that a deal can show "
                              "at work, a fixture (the deal, every action, the expected tricks and "
-                             "scores, and where the rule fires; format docs/fixture.schema.json) to "
-                             "DIR/<rule id>.json, and print the coverage: rules with a fixture out "
-                             "of all, and why the others have none (also written to "
+                             "scores, and where the rule fires; in the format that --schema "
+                             "prints) to DIR/<rule id>.json, and print the coverage: rules with a "
+                             "fixture out of all, and why the others have none (also written to "
                              "DIR/coverage.json).  Deals come from a first look among a few "
                              "thousand random deals judged by the engine, then from Z3, which "
                              "unrolls the auction and the play, and where it cannot, from more "
                              "random deals.  Exit 0 when every rule that can fire has a fixture, 2 "
-                             "otherwise.  With --check DIR, replay a folder written earlier.")
+                             "otherwise.  With --check, replay the fixtures shipped with "
+                             "trickspec (in the installed package, verifier/data/fixtures/GAME); "
+                             "with --check DIR, a folder written earlier.")
     fx.add_argument("game", metavar="GAME")
     fx.add_argument("--out", metavar="DIR", help="folder for the fixtures (changed only once "
                     "all of them are written: a failure or Ctrl-C leaves it as it was)")
-    fx.add_argument("--check", metavar="DIR", help="check a folder of fixtures instead: each "
-                    "replays with its rule firing where it says, the rules' texts are "
-                    "current, and every rule has a fixture or a reason (exit 0 yes, 1 no)")
+    fx.add_argument("--check", nargs="?", const=_SHIPPED, metavar="DIR",
+                    help="check a folder of fixtures instead (without DIR, those shipped with "
+                    "trickspec): each replays with its rule firing where it says, the rules' "
+                    "texts are current, and every rule has a fixture or a reason (exit 0 yes, "
+                    "1 no)")
+    fx.add_argument("--schema", action=_PrintSchema,
+                    help="print the JSON schema of a fixture (JSON Schema, draft 2020-12) and "
+                    "exit; GAME may be left out")
     fx.add_argument("--rule", action="append", metavar="ID",
                     help="only this rule (repeatable); the folder's other fixtures and "
                     "coverage entries are kept")
@@ -120,13 +151,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, game: Game) -> int:
-    """Check the folder --check names: exit 0 when every fixture replays as it says and
+    """Check the folder --check names (without one, the game's shipped fixtures): exit 0 when every fixture replays as it says and
     every rule has a fixture or a reason, 1 otherwise."""
     if args.rule:
         raise InputError("--rule picks the rules to write; --check checks the whole folder")
-    folder = Path(args.check)
-    if not os.path.isdir(folder):
-        raise InputError(f"{shown_path(args.check)} is not a folder of fixtures")
+    if args.check is _SHIPPED:
+        folder = SHIPPED / game.key
+        if not os.path.isdir(folder):
+            raise InputError(f"no fixtures of {game.key!r} are shipped with trickspec; "
+                             "give --check DIR to check a folder")
+    else:
+        folder = Path(args.check)
+        if not os.path.isdir(folder):
+            raise InputError(f"{shown_path(args.check)} is not a folder of fixtures")
     problems = check_folder(game, folder)
     for p in problems:
         print(f"{folder}: {p}")

@@ -18,10 +18,8 @@ from typing import Any
 from spec.dsl._build import Game, Rule
 from verifier.commands._common import EXIT_OK, Commands, game_named
 from verifier.errors import InputError
+from verifier.fixtures import SHIPPED
 from verifier.properties import checks_for
-
-# the rule-coverage fixtures of a source tree (``trickspec fixtures GAME --out``)
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def add_parser(commands: Commands) -> None:
@@ -40,7 +38,8 @@ def add_parser(commands: Commands) -> None:
                    help="the rules with this variant in force (repeatable)")
     r.add_argument("--fixtures", metavar="DIR", default=None,
                    help="the folder of rule-coverage fixtures, a sub-folder per game "
-                   "(default: the source tree's fixtures/, where there is one)")
+                   "(default: those shipped with trickspec, in the installed package, "
+                   "verifier/data/fixtures)")
     r.add_argument("--json", action="store_true", help="print the rules as JSON")
     r.set_defaults(fn=run)
 
@@ -48,7 +47,7 @@ def add_parser(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the rules asked for (see the module's docstring)."""
     game = game_named(args.game, args.variant)
-    fixtures = Path(args.fixtures) if args.fixtures is not None else FIXTURES
+    fixtures = Path(args.fixtures) if args.fixtures is not None else SHIPPED
     if args.fixtures is not None and not fixtures.is_dir():
         raise InputError(f"--fixtures {args.fixtures}: no such folder")
     if args.rule is None:

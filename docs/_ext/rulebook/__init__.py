@@ -24,8 +24,9 @@ number of deals they are chosen from; 240), ``rulebook_bots`` (the bots that pla
 names of :mod:`spec.bots` separated by commas, in turn by seed; ``modest,random,cautious``;
 ``thinking`` for deals played as players would, at seconds a deal), ``rulebook_double_dummy`` (the solver's budget of
 nodes for the double-dummy analysis of each example deal; 30000, 0 for none) and
-``rulebook_fixtures`` (the folder, relative
-to the source folder, of the rule-coverage fixtures each rule links to; default ``../fixtures``, "" for none) and ``rulebook_mutations`` (a folder, relative to the
+``rulebook_fixtures`` (the folder of the rule-coverage fixtures each rule links to, a
+sub-folder per game, relative to the source folder or absolute; default "", none: the
+project's ``conf.py`` names those shipped with the verifier) and ``rulebook_mutations`` (a folder, relative to the
 source folder, of ``trickspec mutate GAME --json`` reports named ``<game key>.json``: each
 rule then shows how many of its mutants are caught; default "", none).
 
@@ -529,7 +530,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_double_dummy", _BUDGET, "env", int)
     app.add_config_value("rulebook_bots", ",".join(_BOTS), "env", str)
     app.add_config_value("rulebook_pages", "games", "env", str)
-    app.add_config_value("rulebook_fixtures", "../fixtures", "env", str)
+    app.add_config_value("rulebook_fixtures", "", "env", str)
     app.add_config_value("rulebook_mutations", "", "env", str)
     app.add_domain(RulebookDomain)
     for name, typ in _ROLE_TYPES.items():

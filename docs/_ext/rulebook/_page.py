@@ -119,7 +119,7 @@ class _Page:
     pool: int = POOL
     fixtures: Path | None = None  # the folder of the game's rule-coverage fixtures
     mutations: dict[str, Any] | None = None  # a report of 'trickspec mutate GAME --json'
-    fixtures_ref: str = ""  # the fixtures' folder as a download path ("/../fixtures")
+    fixtures_ref: str = ""  # the fixtures' folder as a download path ("/../verifier/data/fixtures")
     double_dummy: int = BUDGET  # the solver's nodes for each example deal (0: no analysis)
     bots: tuple[str, ...] = BOTS  # the bots of the examples' pool, in turn by seed
 

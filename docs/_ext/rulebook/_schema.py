@@ -1,6 +1,7 @@
 """A JSON schema drawn as tables: one row a field, with its type, whether it is required
 and its description; nested objects get a table of their own.  Used to publish the fixture
-format (``docs/fixture.schema.json``) from the schema itself, so the page cannot drift.
+format (``verifier/data/fixture.schema.json``, shipped with the package) from the schema
+itself, so the page cannot drift.
 A field that refers to a definition (``{"$ref": "#/$defs/hands"}``) is drawn as the
 definition: its type, its description, and its table once, under the definition's name."""
 from __future__ import annotations
