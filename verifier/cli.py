@@ -92,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     its own), every one of which takes ``--debug``."""
     p = _Parser(prog="trickspec", description="Formal, machine-checked rules for trick-taking "
                 "card games: prove properties, play and replay deals.",
-                epilog=_exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+                epilog=_EXAMPLES + "\n" + _exit_codes_text(),
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"trickspec {_version()}")
     # --debug is taken before the command or after it
     debug = argparse.ArgumentParser(add_help=False)
@@ -110,6 +111,19 @@ def build_parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         command.add_parser(sub)
     return p
+
+
+_EXAMPLES = """examples:
+  trickspec games                         the games, and what each variant does
+  trickspec check                         prove every property of every game
+  trickspec check GAME --list             what check proves for GAME, proving none
+  trickspec rules GAME [ID]               the rules in force, or one whole
+  trickspec play GAME --seed 7            a deal played by bots, readable
+  trickspec play GAME --json --out d.json then: trickspec replay d.json
+  trickspec deals GAME --where 'count(SEAT, aces) == 4'   deals where a condition holds
+  trickspec fixtures GAME --check         replay the shipped fixtures
+  trickspec COMMAND --help                a command's arguments
+"""
 
 
 def _exit_codes_text() -> str:

@@ -95,3 +95,30 @@ def test_a_rule_a_variant_states_is_shown_as_that_variants(
     assert rule["stated_by_variants"] == ["caps_when_certain"]
     assert rule["replaced_by_variants"] == []
     assert rule["fixture"] is None  # the fixture in the folder is the game's own rule's
+
+
+def test_every_argument_of_every_command_has_help() -> None:
+    import argparse
+
+    from verifier.cli import build_parser
+
+    missing = []
+
+    def walk(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, (*path, name))
+            elif not action.help or action.help == argparse.SUPPRESS:
+                missing.append((path, action.option_strings or action.dest))
+
+    walk(build_parser(), ())
+    assert not missing
+
+
+def test_the_top_help_gives_examples_and_exit_codes() -> None:
+    from verifier.cli import build_parser
+
+    text = build_parser().format_help()
+    assert text.index("examples:") < text.index("exit codes:")
+    assert "trickspec COMMAND --help" in text

@@ -13,7 +13,7 @@ from typing import Any, TypeAlias
 from spec.bots import BOT_NAMES, bot_named
 from spec.dsl._build import Game
 from spec.errors import shown
-from spec.registry import find_game
+from spec.registry import GAMES, find_game
 from verifier.errors import InputError
 from verifier.files import written
 
@@ -176,6 +176,10 @@ def emit_pieces(args: argparse.Namespace, pieces: Iterable[str]) -> int:
         for piece in pieces:
             print(piece, flush=True)
     return EXIT_OK
+
+
+GAME_HELP = f"the game: {', '.join(sorted(GAMES))} (see 'trickspec games')"
+VARIANT_HELP = "with this variant in force (repeatable; see 'trickspec games')"
 
 
 class Progress:

@@ -18,6 +18,8 @@ from verifier._z3.solver import SEARCH_RLIMIT
 from verifier.commands._common import (
     EXIT_ERROR,
     EXIT_IMPOSSIBLE,
+    GAME_HELP,
+    VARIANT_HELP,
     Commands,
     Progress,
     add_budget,
@@ -68,7 +70,7 @@ def add_parser(commands: Commands) -> None:
                             "on which a search spends --budget is neither true nor false, so it "
                             "is skipped and counted.  Exit 0: found; "
                             "3: impossible (proved by Z3); 2: unknown (the solver's budget ran out) or bad input.")
-    d.add_argument("game", metavar="GAME")
+    d.add_argument("game", metavar="GAME", help=GAME_HELP)
     d.add_argument("--where", required=True, metavar="CONSTRAINT",
                    help="the condition on the hands as dealt")
     d.add_argument("-n", type=_deals_arg, default=1, metavar="N",
@@ -85,7 +87,7 @@ def add_parser(commands: Commands) -> None:
                    f"(default {BUDGET:,}): a count, so the same deals on any machine")
     add_budget(d, SEARCH_RLIMIT, "some ten times what the hardest of the README's examples "
                "needs", timeout=600.0)
-    d.add_argument("--variant", action="append", default=[], metavar="ID")
+    d.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
     d.add_argument("--text", action="store_true", help="readable hands instead of JSON")
     d.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
                    "(left as it was when the deals are impossible or unknown)")

@@ -18,6 +18,8 @@ from verifier.commands._common import (
     EXIT_ERROR,
     EXIT_OK,
     EXIT_VIOLATED,
+    GAME_HELP,
+    VARIANT_HELP,
     Commands,
     add_budget,
     arg,
@@ -71,7 +73,7 @@ def add_parser(commands: Commands) -> None:
                              "otherwise.  With --check, replay the fixtures shipped with "
                              "trickspec (in the installed package, verifier/data/fixtures/GAME); "
                              "with --check DIR, a folder written earlier.")
-    fx.add_argument("game", metavar="GAME")
+    fx.add_argument("game", metavar="GAME", help=GAME_HELP)
     fx.add_argument("--out", metavar="DIR", help="folder for the fixtures (changed only once "
                     "all of them are written: a failure or Ctrl-C leaves it as it was)")
     fx.add_argument("--check", nargs="?", const=_SHIPPED, metavar="DIR",
@@ -91,7 +93,7 @@ def add_parser(commands: Commands) -> None:
     fx.add_argument("--search", type=_search_arg, default=20_000, metavar="N",
                     help="random deals to try for a rule Z3 does not unroll or gives no "
                     "answer on (default 20000)")
-    fx.add_argument("--variant", action="append", default=[], metavar="ID")
+    fx.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
     fx.set_defaults(fn=run)
 
 

@@ -12,6 +12,7 @@ from spec.registry import find_game
 from verifier.commands._common import (
     EXIT_OK,
     EXIT_VIOLATED,
+    GAME_HELP,
     MAX_SECONDS,
     Commands,
     arg,
@@ -43,7 +44,7 @@ def add_parser(commands: Commands) -> None:
                             "is at least 90 % and no mutant made the engine or a check fail without "
                             "a property noticing; 1: below the target, or such a finding; 2: bad "
                             "input.")
-    m.add_argument("game", metavar="GAME")
+    m.add_argument("game", metavar="GAME", help=GAME_HELP)
     m.add_argument("-j", "--jobs", type=jobs_arg, default=None, metavar="N",
                    help="worker processes (default: the number of cores)")
     m.add_argument("--seeds", type=_screen_arg, default=DEFAULT_SEEDS, metavar="N",

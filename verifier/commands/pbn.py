@@ -24,6 +24,8 @@ from spec.pbn import (
 from spec.records import hands_text
 from spec.sheet import play_rubber
 from verifier.commands._common import (
+    GAME_HELP,
+    VARIANT_HELP,
     Commands,
     Progress,
     add_bots,
@@ -56,7 +58,7 @@ def add_parser(commands: Commands) -> None:
                              "sheet.  A game whose contracts are not bridge bids has its deals "
                              "written but cannot be played into PBN.  With --read, read a PBN "
                              "file and list its deals (exit 2 at the first error).")
-    pb.add_argument("game", metavar="GAME")
+    pb.add_argument("game", metavar="GAME", help=GAME_HELP)
     pb.add_argument("--seed", type=seed_arg, default=0, help="seed of the first deal (default 0)")
     pb.add_argument("-n", "--deals", type=_pbn_count_arg, default=None, metavar="N",
                     help=f"number of deals to write, each as soon as it is dealt (default 1, at "
@@ -69,7 +71,7 @@ def add_parser(commands: Commands) -> None:
                     "write its deals: the dealer moves on deal by deal, and a side that has won "
                     "a game is vulnerable")
     add_bots(pb)
-    pb.add_argument("--variant", action="append", default=[], metavar="ID")
+    pb.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
     pb.add_argument("--read", metavar="FILE", help="read FILE ('-': standard input) and list its deals")
     pb.add_argument("--json", action="store_true", help="with --read: list the deals as JSON")
     pb.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")

@@ -13,6 +13,7 @@ from spec.records import match_json, session_json, to_record
 from spec.sheet import play_rubber, render_sheet, rubber_json
 from spec.text import render, render_match, render_pot_session
 from verifier.commands._common import (
+    GAME_HELP,
     Commands,
     add_bots,
     arg,
@@ -40,7 +41,7 @@ def add_parser(commands: Commands) -> None:
                              description="Deal from a seed and play the deal with bots (random "
                              "ones unless --bots names others); the same seed gives the same "
                              "deal.")
-    pl.add_argument("game", metavar="GAME")
+    pl.add_argument("game", metavar="GAME", help=GAME_HELP)
     pl.add_argument("--seed", type=seed_arg, default=0, help="seed of the shuffle and the bots (default 0)")
     pl.add_argument("--variant", action="append", default=[], metavar="ID",
                     help="play with this variant in force (repeatable; see 'trickspec games')")

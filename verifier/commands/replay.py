@@ -17,7 +17,8 @@ def add_parser(commands: Commands) -> None:
                             "step (exit 1); a malformed record exits 2.")
     r.add_argument("file", metavar="FILE", help="a record from 'trickspec play GAME --json' "
                    "('-' reads standard input)")
-    r.add_argument("--json", action="store_true")
+    r.add_argument("--json", action="store_true",
+                   help='print the verdict as JSON: {"ok": true or false, "message": ...}')
     r.set_defaults(fn=run)
 
 

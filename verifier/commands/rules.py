@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from spec.dsl._build import Game, Rule
-from verifier.commands._common import EXIT_OK, Commands, game_named
+from verifier.commands._common import EXIT_OK, GAME_HELP, Commands, game_named
 from verifier.errors import InputError
 from verifier.fixtures import SHIPPED
 from verifier.properties import checks_for
@@ -32,7 +32,7 @@ def add_parser(commands: Commands) -> None:
         "id, or a digest id, GAME-TOPIC-N, for every rule that carries it): the rule "
         "whole, with the variants that change it, the properties check proves about it, and "
         "its rule-coverage fixture.  Exit 0; 2: an unknown game, variant or rule.")
-    r.add_argument("game", metavar="GAME")
+    r.add_argument("game", metavar="GAME", help=GAME_HELP)
     r.add_argument("rule", nargs="?", metavar="ID", help="a rule id or a digest id")
     r.add_argument("--variant", action="append", default=[], metavar="ID",
                    help="the rules with this variant in force (repeatable)")

@@ -28,6 +28,8 @@ from spec.text import contract_text, hand_lines
 from verifier.commands._common import (
     EXIT_ERROR,
     EXIT_OK,
+    GAME_HELP,
+    VARIANT_HELP,
     Commands,
     Progress,
     arg,
@@ -59,7 +61,7 @@ def add_parser(commands: Commands) -> None:
         "played cost its side against the best card there.  A search that spends its "
         "budget of nodes gives '?' (JSON null), never a guess.  Exit 0: every value known; "
         "2: some unknown, or bad input.")
-    s.add_argument("game", metavar="GAME")
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("--seed", type=seed_arg, default=None, metavar="N",
                    help="the deal of that seed, played as 'trickspec play GAME --seed N' plays it")
     s.add_argument("--record", metavar="FILE", help="a record from 'trickspec play GAME --json' "
@@ -74,7 +76,7 @@ def add_parser(commands: Commands) -> None:
     s.add_argument("--budget", type=_budget_arg, default=BUDGET, metavar="N",
                    help=f"nodes each search may visit before its value is unknown (default "
                    f"{BUDGET:,}); the same answer on any machine")
-    s.add_argument("--variant", action="append", default=[], metavar="ID")
+    s.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
     s.add_argument("--json", action="store_true", help="write the values as JSON")
     s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
                    "(also when some values are unknown)")
