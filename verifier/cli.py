@@ -31,6 +31,7 @@ from verifier.commands import (
     replay,
     rules,
     solve,
+    stats,
 )
 from verifier.commands._common import (  # every exit code: main()'s callers compare with them
     EXIT_BUG,
@@ -45,7 +46,7 @@ from verifier.errors import InputError, SolverUnknownError
 from verifier.interrupts import interrupted, obeyed
 
 # the commands, in the order ``trickspec --help`` lists them
-COMMANDS = (check, play, pbn, deals, fixtures, replay, solve, mutate, rules, games)
+COMMANDS = (check, play, pbn, deals, fixtures, replay, solve, mutate, rules, games, stats)
 _MESSAGE_CHARS = 1000  # the longest error message; longer ones are cut
 _WORD_CHARS = 80  # the longest run of text without a space that a message repeats
 

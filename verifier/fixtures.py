@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,7 @@ from verifier.files import read_json
 from verifier.scenario import played_deals, solve_scenarios, unsupported
 
 __all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for",
-           "read_coverage", "rule_number"]
+           "read_coverage", "rule_number", "rules_firing"]
 
 FORMAT = "trickspec-fixture/1"
 COVERAGE_FORMAT = "trickspec-coverage/1"
@@ -144,59 +144,98 @@ def _describe(state: State, action: Action) -> str:
 
 
 class _EngineJudge:
-    """A rule's firing condition judged by the engine on a deal, step by step: the
-    condition compiled by the engine's back end, a bid the rule refuses, or the rule in the
+    """Rules' firing conditions judged by the engine on a deal, step by step, in one replay:
+    a condition compiled by the engine's back end, a bid a rule refuses, or a rule in the
     engine's trail of rules that took effect."""
 
-    def __init__(self, game: Game, rule: Rule, scope: Scope | str, cond: Any) -> None:
+    def __init__(self, game: Game, judged: Sequence[tuple[Rule, Scope | str, Any]]) -> None:
         self.eng = engine_for(game)
-        self.rule, self.scope = rule, scope
-        self.fn = (self.eng.judge(scope, cond) if scope in (Scope.PLAY, Scope.TRICK,
-                                                            Scope.OUTCOME) else None)
+        self.ids = tuple(rule.id for rule, _scope, _cond in judged)
+        self.scoped: dict[Scope | str, list[tuple[str, Any]]] = {}
+        for rule, scope, cond in judged:
+            fn = (self.eng.judge(scope, cond) if scope in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME)
+                  else None)
+            self.scoped.setdefault(scope, []).append((rule.id, fn))
+        self.call_ids = {rid for rid, _fn in self.scoped.get(Scope.CALL, ())}
+        self.unmodelled = {rid for rid, _fn in self.scoped.get(D.UNMODELLED, ())}
 
-    def _refuses(self, state: State) -> str:
-        """A bid this rule refuses in ``state`` (the engine names it), or ""."""
+    def _refused(self, state: State) -> dict[str, str]:
+        """For each call rule judged that refuses some bid in ``state`` (the engine names
+        it), the first such bid, in words."""
         game = self.eng.game
+        out: dict[str, str] = {}
         for bid in game.ladder:
             try:
                 self.eng.apply(state, Call(bid))
             except IllegalActionError as e:
-                if e.rule == self.rule.id:
-                    return f"{game.table.name(state.turn)} may not bid {bid}"
-        return ""
+                if e.rule in self.call_ids and e.rule not in out:
+                    out[e.rule] = f"{game.table.name(state.turn)} may not bid {bid}"
+        return out
 
-    def where(self, final: State) -> list[str]:
-        """Where in the deal ``final`` the rule fires ('trick k, Seat', 'the end of the
-        play', ...); empty when it does not."""
-        eng, t, scope = self.eng, self.eng.table, self.scope
+    def where(self, final: State) -> dict[str, list[str]]:
+        """Where in the deal ``final`` each rule fires ('trick k, Seat', 'the end of the
+        play', ...); an empty list for a rule that does not."""
+        eng, t, scoped = self.eng, self.eng.table, self.scoped
         state, actions = _chain(final)
-        hits: list[str] = []
+        hits: dict[str, list[str]] = {rid: [] for rid in self.ids}
         calls = 0
         for a in actions:
-            if scope is Scope.PLAY and isinstance(a, Play) and state.phase is Phase.PLAY:
-                if self.fn(state, a):  # type: ignore[misc]
-                    hits.append(f"trick {state.trick_number}, {t.name(state.turn)}")
+            if isinstance(a, Play) and state.phase is Phase.PLAY:
+                for rid, fn in scoped.get(Scope.PLAY, ()):
+                    if fn(state, a):
+                        hits[rid].append(f"trick {state.trick_number}, {t.name(state.turn)}")
             if isinstance(a, Call) and state.phase is Phase.AUCTION:
                 calls += 1
-                if scope is Scope.CALL:
-                    refused = self._refuses(state)
-                    if refused:
-                        hits.append(f"call {calls}: {refused}")
+                if self.call_ids:
+                    for rid, refused in self._refused(state).items():
+                        hits[rid].append(f"call {calls}: {refused}")
             before = state
             state = eng.apply(state, a)
-            if scope is Scope.TRICK and len(state.tricks) > len(before.tricks) \
-                    and state.redeals == before.redeals:
+            if len(state.tricks) > len(before.tricks) and state.redeals == before.redeals:
                 # judged as the trick was won: with the tracked values before it
-                if self.fn(before, state.tricks[-1]):  # type: ignore[misc]
-                    hits.append(f"trick {state.tricks[-1].number}")
-            if scope == D.UNMODELLED:
+                for rid, fn in scoped.get(Scope.TRICK, ()):
+                    if fn(before, state.tricks[-1]):
+                        hits[rid].append(f"trick {state.tricks[-1].number}")
+            if self.unmodelled:
                 trail = (state.fired if state.redeals == before.redeals
                          else state.thrown_in[-1].fired)
-                if any(rid == self.rule.id for _n, rid in trail[len(before.fired):]):
-                    hits.append(_describe(before, a))
-        if scope is Scope.OUTCOME and self.fn(state):  # type: ignore[misc]
-            hits.append("the end of the play")
-        return list(dict.fromkeys(hits))
+                for _n, rid in trail[len(before.fired):]:
+                    if rid in self.unmodelled:
+                        hits[rid].append(_describe(before, a))
+        for rid, fn in scoped.get(Scope.OUTCOME, ()):
+            if fn(state):
+                hits[rid].append("the end of the play")
+        return {rid: list(dict.fromkeys(h)) for rid, h in hits.items()}
+
+
+def _where(game: Game, rule: Rule, scope: Scope | str, cond: Any, state: State) -> list[str]:
+    """Where in the deal ``state`` one rule fires (see :class:`_EngineJudge`)."""
+    return _EngineJudge(game, [(rule, scope, cond)]).where(state)[rule.id]
+
+
+def rules_firing(game: Game) -> Callable[[State], frozenset[str]]:
+    """A judge of finished deals of ``game``: the ids of the rules that fire in a deal,
+    each judged as the fixtures judge it (a rule that takes effect in every deal, or that no
+    deal shows firing, is never among them; one that fires when nobody bids is)."""
+    judged = []
+    no_bid = []
+    for rule in game.rules:
+        scope, cond = D.fires(game, rule)
+        if scope in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.CALL, D.UNMODELLED):
+            judged.append((rule, scope, cond))
+        elif scope == D.NO_BID:
+            no_bid.append(rule.id)
+    judge = _EngineJudge(game, judged)
+
+    def fired(state: State) -> frozenset[str]:
+        out = {rid for rid, at in judge.where(state).items() if at}
+        logs = [d.log for d in state.thrown_in] + [state.log]
+        if no_bid and any(not any(isinstance(a, Call) and a.bid is not None for _s, a in log)
+                          for log in logs):
+            out.update(no_bid)
+        return frozenset(out)
+
+    return fired
 
 
 class _NoZ3Deal(Exception):
@@ -231,7 +270,7 @@ def _z3_fixture(game: Game, rule: Rule, scope: Scope, cond: Any, seed: int,
     def confirm(state: State, _model: z3.ModelRef, _rows: list[dict[str, Any]]) -> bool:
         # the engine judges the deal on its own: for a call rule, every call at which it
         # refuses some bid (Z3's bid among them)
-        hits = _EngineJudge(game, rule, scope, cond).where(state)
+        hits = _where(game, rule, scope, cond, state)
         found["at"] = hits
         return bool(hits)
 
@@ -247,11 +286,11 @@ def _search_fixture(game: Game, rule: Rule, scope: Scope | str, cond: Any, seed:
                     most: int) -> tuple[State | None, dict[str, Any], int]:
     """A deal played by bots in which the rule fires (see :func:`~verifier.scenario.played_deals`).
     Returns the deal (or None), where it fires, and how many deals were played."""
-    judge = _EngineJudge(game, rule, scope, cond)
+    judge = _EngineJudge(game, [(rule, scope, cond)])
     k = 0
     for state, how in played_deals(game, seed=seed, most=most):
         k += 1
-        hits = judge.where(state)
+        hits = judge.where(state)[rule.id]
         if hits:
             return state, {"when": _WHERE[scope], "at": hits, "found_by": how}, k
     return None, {}, k
@@ -338,7 +377,7 @@ def check_fixture(data: Any) -> str:
     if scope in (D.EVERY_DEAL, D.NO_BID):
         return ""
     assert report.state is not None
-    at = _EngineJudge(game, rule, scope, cond).where(report.state)
+    at = _where(game, rule, scope, cond, report.state)
     fires = data["fires"]["at"]
     if scope is Scope.CALL:  # the calls at which the rule refuses some bid
         calls = {x.split(":")[0] for x in at}

@@ -16,7 +16,9 @@ command and returns its exit code (one of :data:`verifier.cli.EXIT_CODES`):
 - :mod:`~verifier.commands.mutate`: how many wrong versions of the rules the checks catch;
 - :mod:`~verifier.commands.rules`: a game's rules, each with its source, variants,
   covering properties and fixture;
-- :mod:`~verifier.commands.games`: the registered games and what each variant does.
+- :mod:`~verifier.commands.games`: the registered games and what each variant does;
+- :mod:`~verifier.commands.stats`: what many deals say (contracts, scores, rules that fire),
+  and where a variant changes them.
 
 ``_common`` holds what several commands share: the exit codes, the checks of the numbers
 typed on the command line, and the writing of what a command prints.  How a deal is shown

@@ -1,0 +1,89 @@
+"""trickspec stats: the figures of many deals, the same however many processes play them,
+and the differences a variant makes, each with a deal that shows it."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from spec.engine import play_deal
+from spec.registry import GAMES
+from verifier.stats import NO_CONTRACT, compare, play_and_summarise, summarise, tally, wilson
+
+
+def _stats(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "verifier", "stats", *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_the_figures_add_up() -> None:
+    game = GAMES["preference"]
+    deals = play_and_summarise(game, range(80), None)
+    j = tally(game, deals).to_json()
+    assert j["deals"] == 80 and j["seeds"] == [0, 79]
+    assert sum(c["deals"] for c in j["contracts"].values()) == 80
+    played = sum(c["deals"] for k, c in j["contracts"].items() if k != NO_CONTRACT)
+    assert j["made"]["of"] == played
+    assert j["made"]["deals"] == sum(c.get("made", 0) for c in j["contracts"].values())
+    for c in j["contracts"].values():
+        assert c["ci95"][0] <= c["share"] <= c["ci95"][1]
+
+
+def test_made_means_the_declarer_outscores_the_other_side() -> None:
+    game = GAMES["crescendo"]
+    for seed in range(30):
+        state = play_deal(game, seed=seed)
+        d = summarise(seed, state)
+        if d.declarer >= 0 and state.scores is not None:
+            others = [x for k, x in enumerate(state.scores) if k != d.declarer]
+            assert d.made == all(state.scores[d.declarer] > x for x in others)
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.28
+    assert wilson(5, 10)[0] < 0.5 < wilson(5, 10)[1]
+
+
+def test_the_same_seeds_give_the_same_figures_in_two_processes() -> None:
+    one = _stats("preference", "--deals", "120", "--json")
+    two = _stats("preference", "--deals", "120", "--json", "-j", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+
+
+def test_a_variant_that_changes_nothing_shows_no_difference() -> None:
+    game = GAMES["preference"]
+    deals = play_and_summarise(game, range(40), None)
+    assert compare(deals, deals) == []
+
+
+def test_compare_names_each_difference_with_a_deal_that_shows_it() -> None:
+    done = _stats("crescendo", "--deals", "60", "--compare", "allow_unmakeable_bids", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    diffs = {d["what"]: d for d in out["compare"]["differences"]}
+    fires = diffs["rule auction.makeable_bids fires"]
+    assert fires["first"] == 1.0 and fires["second"] == 0.0
+    seed = fires["witness"]
+    base, other = GAMES["crescendo"], GAMES["crescendo"].with_variants("allow_unmakeable_bids")
+    shown = [d for d in diffs.values() if d["what"].startswith("contract ") and d["difference"] > 0]
+    assert shown, diffs
+    contract = shown[0]["what"].removeprefix("contract ")
+    w = shown[0]["witness"]
+    assert str(base.ladder[play_deal(base, seed=w).contract]) != contract
+    assert str(other.ladder[play_deal(other, seed=w).contract]) == contract
+    assert seed is not None
+
+
+def test_bad_input_is_one_line() -> None:
+    for args, message in [
+        (("crescendo", "--deals", "0"), "the number of deals is at least 1"),
+        (("crescendo", "--compare", "nothing_of_the_kind"), "unknown variant"),
+        (("crescendo", "--variant", "allow_unmakeable_bids", "--compare", "allow_unmakeable_bids"),
+         "already in force"),
+        (("crescendo", "--bots", "random,random"), "one bot for every seat or one per seat"),
+    ]:
+        done = _stats(*args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr, done.stderr

@@ -1,0 +1,172 @@
+"""``trickspec stats``: what many deals of a game say, and where a variant changes them."""
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from spec.registry import find_game
+from verifier.commands._common import (
+    EXIT_OK,
+    GAME_HELP,
+    VARIANT_HELP,
+    Commands,
+    Progress,
+    add_bots,
+    arg,
+    bots_for,
+    emit,
+    game_named,
+    jobs_arg,
+    seed_arg,
+    whole_number,
+)
+from verifier.errors import InputError
+from verifier.interrupts import worker_pool
+from verifier.stats import NO_CONTRACT, DealSummary, Difference, Tally, compare, play_and_summarise, tally
+
+MAX_DEALS = 10_000_000
+_CHUNK = 50  # deals a worker plays at a time: the split is by seed ranges
+
+deals_arg = arg(lambda t: whole_number(t, what="the number of deals", least=1, most=MAX_DEALS),
+                "deals")
+
+
+def add_parser(commands: Commands) -> None:
+    """``stats``: deals, seeds, bots, variants, and a variant to compare with."""
+    s = commands.add_parser(
+        "stats", help="how often each contract is bid, made and failed, the scores, how often "
+        "each rule fires, over many deals",
+        description="Play many deals (seeds --seed, --seed + 1, ...) with bots and report how "
+        "often each contract is played and made, the declarer's score, each seat's mean "
+        "score and how often each rule fires, with 95%% confidence intervals.  With --compare, "
+        "play the same seeds with a variant added and report every figure that differs, with "
+        "a seed whose deal shows it.  The same seeds give the same figures whatever -j.  "
+        "Exit 0; 2: bad input.")
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
+    s.add_argument("--deals", type=deals_arg, default=1000, metavar="N",
+                   help=f"deals to play (default 1,000; at most {MAX_DEALS:,})")
+    s.add_argument("--seed", type=seed_arg, default=0, help="the first deal's seed (default 0)")
+    s.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
+    s.add_argument("--compare", metavar="ID", default=None,
+                   help="a variant to add for a second run over the same seeds: print where "
+                   "the two differ")
+    add_bots(s)
+    s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
+                   help="play the deals in N processes (default 1)")
+    s.add_argument("--json", action="store_true", help="print the figures as JSON")
+    s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    s.set_defaults(fn=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the deals (twice with --compare) and print the figures."""
+    game = game_named(args.game, args.variant)
+    other = None
+    if args.compare is not None:
+        if args.compare in args.variant:
+            raise InputError(f"--compare {args.compare} is already in force (--variant): name a "
+                             "variant to add")
+        other = game_named(args.game, [*args.variant, args.compare])
+    bots_for(game, args.bots)  # a bot per seat for the right number of seats
+    seeds = range(args.seed, args.seed + args.deals)
+    progress = Progress(args.deals * (2 if other else 1), "deals played", after=2.0)
+    try:
+        first = _played(game, seeds, args.bots, args.jobs, progress)
+        second = _played(other, seeds, args.bots, args.jobs, progress) if other else None
+    finally:
+        progress.close()
+    t = tally(game, first)
+    differences = compare(first, second) if second is not None else None
+    if args.json:
+        out: dict[str, Any] = {**t.to_json(), "bots": list(args.bots or ("random",))}
+        if differences is not None:
+            out["compare"] = {"variant": args.compare, "second": tally(other, second).to_json(),  # type: ignore[arg-type]
+                              "differences": [d.to_json() for d in differences]}
+        return emit(args, json.dumps(out, indent=2))
+    text = _text(t, args)
+    if differences is not None:
+        text += "\n" + _differences_text(game, args.compare, differences)
+    return emit(args, text)
+
+
+def _played(game: Any, seeds: range, bots: Sequence[str] | None, jobs: int,
+            progress: Progress) -> list[DealSummary]:
+    """The deals of ``seeds`` summarised, in seed order, in this process or in ``jobs``."""
+    if jobs <= 1 or len(seeds) <= _CHUNK:
+        return play_and_summarise(game, seeds, bots_for(game, bots), on_deal=progress.step)
+    chunks = [range(a, min(a + _CHUNK, seeds.stop)) for a in range(seeds.start, seeds.stop, _CHUNK)]
+    out: list[DealSummary] = []
+    with worker_pool(min(jobs, len(chunks))) as pool:
+        futures = [pool.submit(_chunk, game.key, tuple(game.active_variants), tuple(bots or ()),
+                               c.start, c.stop) for c in chunks]
+        for f in futures:  # in seed order, whatever order they finish in
+            part = f.result()
+            out += part
+            progress.reach(progress.done + len(part))
+    return out
+
+
+def _chunk(key: str, variants: tuple[str, ...], bots: tuple[str, ...], start: int,
+           stop: int) -> list[DealSummary]:
+    base = find_game(key)
+    game = base.with_variants(*variants) if variants else base
+    return play_and_summarise(game, range(start, stop), bots_for(game, bots or None))
+
+
+def _pc(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _ci(ci: Sequence[float]) -> str:
+    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _text(t: Tally, args: argparse.Namespace) -> str:
+    j = t.to_json()
+    extra = f" with {', '.join(t.variants)}" if t.variants else ""
+    bots = ", ".join(args.bots) if args.bots else "random"
+    lines = [f"{find_game(t.game).name}{extra}: {j['deals']:,} deals (seeds {j['seeds'][0]} to "
+             f"{j['seeds'][1]}), bots: {bots}; deals thrown in before them: {j['thrown_in']:,}",
+             "contracts (share of deals [95% CI]; made, of those deals [95% CI]):"]
+    width = max(len(c) for c in j["contracts"])
+    for contract, c in j["contracts"].items():
+        made = "" if contract == NO_CONTRACT else f"   made {_pc(c['made_share'])} {_ci(c['made_ci95'])}"
+        lines.append(f"  {contract:{width}}  {_pc(c['share']):>7} {_ci(c['ci95']):16}{made}")
+    m = j["made"]
+    if m["of"]:
+        lines.append(f"made: {m['deals']:,} of the {m['of']:,} deals with a contract, "
+                     f"{_pc(m['deals'] / m['of'])} {_ci(m['ci95'])}")
+    s = j["scores"]
+    if "declarer" in s:
+        d = s["declarer"]
+        q = " / ".join(f"{x:g}" for x in d["quartiles"])
+        lines.append(f"the declarer's score: mean {d['mean']:g} [{d['ci95'][0]:g}, {d['ci95'][1]:g}]; "
+                     f"min {d['min']:g}, quartiles {q}, max {d['max']:g}")
+    if "seats" in s:
+        lines.append("each seat's mean score: " + ", ".join(f"{k} {v:g}" for k, v in s["seats"].items()))
+    fired = j["rules_fired"]
+    lines.append("rules that fire (share of deals [95% CI]):" if fired else "no rule fires that a deal shows")
+    width = max((len(r) for r in fired), default=0)
+    for rule, f in fired.items():
+        lines.append(f"  {rule:{width}}  {_pc(f['share']):>7} {_ci(f['ci95'])}")
+    return "\n".join(lines)
+
+
+def _differences_text(game: Any, variant: str, differences: list[Difference]) -> str:
+    head = f"with {variant} added, over the same seeds:"
+    if not differences:
+        return f"{head} no figure differs (every 95% interval of a difference holds 0)"
+    lines = [f"{head} {len(differences)} figure(s) differ (second less first [95% CI]; a seed "
+             "whose deal shows it)"]
+    for d in differences:
+        if d.what == "declarer's score":
+            fig = (f"{d.first:g} -> {d.second:g}: {d.difference:+.3g} "
+                   f"[{d.ci95[0]:+.3g}, {d.ci95[1]:+.3g}]")
+        else:
+            fig = (f"{_pc(d.first)} -> {_pc(d.second)}: {100 * d.difference:+.1f} points "
+                   f"[{100 * d.ci95[0]:+.1f}, {100 * d.ci95[1]:+.1f}]")
+        seed = f"; e.g. seed {d.witness}" if d.witness is not None else ""
+        lines.append(f"  {d.what}: {fig}{seed}")
+    return "\n".join(lines)
