@@ -83,6 +83,8 @@ def test_bad_input_is_one_line() -> None:
         (("crescendo", "--variant", "allow_unmakeable_bids", "--compare", "allow_unmakeable_bids"),
          "already in force"),
         (("crescendo", "--bots", "random,random"), "one bot for every seat or one per seat"),
+        (("crescendo", "-j", "2", "--cluster", "local"), "-j and --cluster"),
+        (("crescendo", "--cluster", "somewhere"), "--cluster is 'local' or a scheduler's address"),
     ]:
         done = _stats(*args)
         assert done.returncode == 2 and done.stdout == ""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -22,6 +23,7 @@ from verifier.commands._common import (
     seed_arg,
     whole_number,
 )
+from verifier.cluster import check_address, connected, run_ranges
 from verifier.errors import InputError
 from verifier.interrupts import worker_pool
 from verifier.stats import NO_CONTRACT, DealSummary, Difference, Tally, compare, play_and_summarise, tally
@@ -43,6 +45,7 @@ def add_parser(commands: Commands) -> None:
         "score and how often each rule fires, with 95%% confidence intervals.  With --compare, "
         "play the same seeds with a variant added and report every figure that differs, with "
         "a seed whose deal shows it.  The same seeds give the same figures whatever -j.  "
+        "With --cluster, the deals are played on a Dask cluster, split the same way.  "
         "Exit 0; 2: bad input.")
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("--deals", type=deals_arg, default=1000, metavar="N",
@@ -55,6 +58,10 @@ def add_parser(commands: Commands) -> None:
     add_bots(s)
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
                    help="play the deals in N processes (default 1)")
+    s.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="play the deals on a Dask cluster: 'local' starts one on this "
+                   "machine's cores, tcp://HOST:PORT uses a running scheduler (needs "
+                   "pip install 'trickspec[cluster]')")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
     s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     s.set_defaults(fn=run)
@@ -70,11 +77,16 @@ def run(args: argparse.Namespace) -> int:
                              "variant to add")
         other = game_named(args.game, [*args.variant, args.compare])
     bots_for(game, args.bots)  # a bot per seat for the right number of seats
+    if args.cluster is not None:
+        if args.jobs > 1:
+            raise InputError("-j and --cluster both say where the deals are played: name one")
+        check_address(args.cluster)
     seeds = range(args.seed, args.seed + args.deals)
     progress = Progress(args.deals * (2 if other else 1), "deals played", after=2.0)
     try:
-        first = _played(game, seeds, args.bots, args.jobs, progress)
-        second = _played(other, seeds, args.bots, args.jobs, progress) if other else None
+        with connected(args.cluster) if args.cluster else contextlib.nullcontext() as client:
+            first = _played(game, seeds, args.bots, args.jobs, progress, client)
+            second = _played(other, seeds, args.bots, args.jobs, progress, client) if other else None
     finally:
         progress.close()
     t = tally(game, first)
@@ -92,11 +104,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _played(game: Any, seeds: range, bots: Sequence[str] | None, jobs: int,
-            progress: Progress) -> list[DealSummary]:
-    """The deals of ``seeds`` summarised, in seed order, in this process or in ``jobs``."""
+            progress: Progress, client: Any = None) -> list[DealSummary]:
+    """The deals of ``seeds`` summarised, in seed order: in this process, in ``jobs``
+    processes, or on the cluster of ``client``; split by seed ranges."""
+    chunks = [range(a, min(a + _CHUNK, seeds.stop)) for a in range(seeds.start, seeds.stop, _CHUNK)]
+    if client is not None:
+        return run_ranges(client, _chunk, (game.key, tuple(game.active_variants), tuple(bots or ())),
+                          chunks, on_done=lambda _k, part: progress.reach(progress.done + len(part)))
     if jobs <= 1 or len(seeds) <= _CHUNK:
         return play_and_summarise(game, seeds, bots_for(game, bots), on_deal=progress.step)
-    chunks = [range(a, min(a + _CHUNK, seeds.stop)) for a in range(seeds.start, seeds.stop, _CHUNK)]
     out: list[DealSummary] = []
     with worker_pool(min(jobs, len(chunks))) as pool:
         futures = [pool.submit(_chunk, game.key, tuple(game.active_variants), tuple(bots or ()),
