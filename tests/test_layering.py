@@ -12,8 +12,9 @@ from spec.registry import GAMES
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_SPEC = ("z3", "verifier", "hypothesis", "sphinx", "pytest", "rulebook")
 EXTENSION = ROOT / "docs" / "_ext"
-# what the documentation back end may use: the rules, the verifier, Sphinx and the library
-ALLOWED_IN_EXTENSION = {"spec", "verifier", "sphinx", "docutils", "z3", "__future__"}
+# what the documentation back end may use: the rules, the verifier, Sphinx, matplotlib (the
+# figures) and the library
+ALLOWED_IN_EXTENSION = {"spec", "verifier", "sphinx", "docutils", "z3", "matplotlib", "__future__"}
 
 
 def _imports(path: pathlib.Path) -> set[str]:

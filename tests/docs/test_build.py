@@ -265,3 +265,11 @@ def test_the_double_dummy_figures_are_the_solvers(site: pathlib.Path) -> None:
             f"in the play it ended with {took} tricks.") in head
     listed = re.findall(r"trick \d+, \w+ \S+ \(\d+ → \d+\)", head)
     assert listed == slips
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_each_game_page_has_its_figures(site: pathlib.Path, key: str) -> None:
+    html = (site / "games" / f"{key}.html").read_text(encoding="utf-8")
+    figures = html[html.index('id="in-figures"'):]
+    assert figures.count("<svg") >= 2, key  # the contracts, the scores (and the variants)
+    assert "dc:date" not in figures  # no date: the same SVG every build

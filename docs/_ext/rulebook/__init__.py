@@ -70,6 +70,7 @@ from . import _page
 from ._choose import BOTS as _BOTS
 from ._choose import POOL as _POOL
 from ._double import BUDGET as _BUDGET
+from ._figures import DEALS as _FIGURE_DEALS
 from ._examples import ExampleError
 from ._results import GameResults, cache_key, results_for, unchecked
 from ._steps import StepsDirective
@@ -440,6 +441,9 @@ class RulebookDirective(_Generated):
             if fixtures is not None and fixtures.is_dir():
                 for path in sorted(fixtures.glob("*.json")):
                     self.env.note_dependency(str(path))
+            if self.config.rulebook_figures < 0:
+                raise self.error(f"rulebook: rulebook_figures is a number of deals, 0 (no "
+                                 f"figures) or more, not {self.config.rulebook_figures}")
             if self.config.rulebook_double_dummy < 0:
                 raise self.error(f"rulebook: rulebook_double_dummy is a budget of nodes, 0 (no "
                                  f"analysis) or more, not {self.config.rulebook_double_dummy}")
@@ -450,7 +454,8 @@ class RulebookDirective(_Generated):
                               if fixtures is not None else "").removesuffix("/" + game.key),
                 mutations=self._mutations(game),
                 double_dummy=self.config.rulebook_double_dummy,
-                bots=tuple(n.strip() for n in self.config.rulebook_bots.split(",") if n.strip())))
+                bots=tuple(n.strip() for n in self.config.rulebook_bots.split(",") if n.strip()),
+                figures=self.config.rulebook_figures))
         except (SpecError, VerifierError, ExampleError) as e:
             raise self.error(f"rulebook: {game.name}: {e}") from None
         return self._parse(lines, f"<rulebook {game.key}>")
@@ -528,6 +533,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_examples", True, "env", bool)
     app.add_config_value("rulebook_pool", _POOL, "env", int)
     app.add_config_value("rulebook_double_dummy", _BUDGET, "env", int)
+    app.add_config_value("rulebook_figures", _FIGURE_DEALS, "env", int)
     app.add_config_value("rulebook_bots", ",".join(_BOTS), "env", str)
     app.add_config_value("rulebook_pages", "games", "env", str)
     app.add_config_value("rulebook_fixtures", "", "env", str)

@@ -37,6 +37,8 @@ from . import _tables as TB
 from ._choose import BOTS, POOL, choose
 from ._docstring import ModuleDoc, parse_doc
 from ._double import BUDGET, double_dummy_lines
+from ._figures import DEALS as FIGURE_DEALS
+from ._figures import figure_lines
 from ._examples import Example, deal_example
 from ._expr import render_construct
 from ._names import bid_text, no_trump_name
@@ -122,6 +124,7 @@ class _Page:
     fixtures_ref: str = ""  # the fixtures' folder as a download path ("/../verifier/data/fixtures")
     double_dummy: int = BUDGET  # the solver's nodes for each example deal (0: no analysis)
     bots: tuple[str, ...] = BOTS  # the bots of the examples' pool, in turn by seed
+    figures: int = FIGURE_DEALS  # the deals the figures are drawn from (0: no figures)
 
     @property
     def fixture_folder(self) -> Path | None:
@@ -392,6 +395,13 @@ def _format_sources(page: _Page) -> Iterator[str]:
     for para in page.doc.deviations:
         yield from _link_variants(textwrap.dedent(para), page.game).splitlines()
         yield ""
+
+
+def _format_figures(page: _Page) -> Iterator[str]:
+    if not page.figures:
+        return
+    yield from _title("In figures", "-")
+    yield from figure_lines(page.game, page.figures)
 
 
 def _format_tables(page: _Page) -> Iterator[str]:
@@ -1003,7 +1013,8 @@ def _format_rubber(game: Game) -> Iterator[str]:
 def game_page(game: Game, results: GameResults, *, examples: bool = True, pool: int = POOL,
               fixtures: Path | None = None, fixtures_ref: str = "",
               mutations: dict[str, Any] | None = None,
-              double_dummy: int = BUDGET, bots: tuple[str, ...] = BOTS) -> Iterator[str]:
+              double_dummy: int = BUDGET, bots: tuple[str, ...] = BOTS,
+              figures: int = FIGURE_DEALS) -> Iterator[str]:
     """The whole rulebook page of a game: the rules first, then the examples, the tables,
     the sources and the verification.  ``fixtures`` is the folder of the game's
     rule-coverage fixtures (each rule links to its own, as the download path
@@ -1011,12 +1022,14 @@ def game_page(game: Game, results: GameResults, *, examples: bool = True, pool: 
     ``pool`` deals; ``mutations`` a report of ``trickspec mutate GAME --json``, shown rule
     by rule; ``double_dummy`` the solver's budget of nodes for each example deal's
     double-dummy analysis (0: none); ``bots`` the names of the bots that play the examples'
-    pool (:mod:`spec.bots`), in turn by seed."""
+    pool (:mod:`spec.bots`), in turn by seed; ``figures`` the deals the page's figures are
+    drawn from (0: none)."""
     page = _Page(game, parse_doc(game.doc), results, examples, pool, fixtures, mutations,
-                 fixtures_ref, double_dummy, bots)
+                 fixtures_ref, double_dummy, bots, figures)
     yield from _title(game.name, "=")
     for part in (_format_intro, _format_overview, _format_rules, _format_variants,
-                 _format_examples, _format_tables, _format_sources, _format_verification):
+                 _format_examples, _format_figures, _format_tables, _format_sources,
+                 _format_verification):
         yield from part(page)
 
 
