@@ -100,10 +100,13 @@ def margin(key: str, deals: int, seed: int, simulations: int) -> dict[str, Any]:
         start = _dealt(game, seed + k)
         seat = k % n
         base = _play(start, [None] * n, random.Random(seed + k))
+        # inconsistent action sets allowed: a rule may make an action's legality read what
+        # the seat does not see (304's spoilt.declare reads the partner's hand as dealt),
+        # so two deals a seat cannot tell apart may offer it different actions
         bot = ismcts.ISMCTSBot(
             game=game, uct_c=2.0, max_simulations=simulations,
             evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + k)),
-            random_state=np.random.RandomState(seed + k))
+            random_state=np.random.RandomState(seed + k), allow_inconsistent_action_sets=True)
         bots: list[Any] = [None] * n
         bots[seat] = bot
         with_bot = _play(start, bots, random.Random(seed + k))
