@@ -122,9 +122,10 @@ def add_budget(p: argparse.ArgumentParser, rlimit: int, needs: str, timeout: flo
 
 BOTS_HELP = ("the bots that play: random (uniform among the legal actions, the default), "
              "modest (passes one time in two, so contracts stay low), cautious (passes seven "
-             "times in eight) or thinking (draws the hidden hands from what it has seen and "
-             "solves each deal double dummy; seconds a deal); one name for every seat, or one "
-             "per seat separated by commas, in seat order")
+             "times in eight), sensible (bids what greedy play of its hand makes and plays "
+             "greedily; milliseconds a deal) or thinking (draws the hidden hands from what it "
+             "has seen and solves each deal double dummy; seconds a deal); one name for every "
+             "seat, or one per seat separated by commas, in seat order")
 
 
 def bots_arg(text: str) -> tuple[str, ...]:
