@@ -4,6 +4,10 @@
 * ``modest``: passes one time in two and otherwise makes the lowest bid, so contracts stay
   low, and plays at random;
 * ``cautious``: passes seven times in eight, so contracts are lower still;
+* ``sensible``: bids the highest contract a greedy playout of its hand, in a few deals drawn
+  from what it has seen, scores above nothing, and plays the cards greedily: the lowest card
+  where its side wins the trick so far, else the lowest that wins, else the lowest
+  (:func:`spec.solver.sensible_bot`; milliseconds a deal);
 * ``thinking``: draws the hidden hands from what it has seen and solves each deal double
   dummy (:func:`spec.solver.thinking_bot`; slow: seconds a deal).
 
@@ -21,6 +25,12 @@ __all__ = ["BOT_NAMES", "CAUTIOUS_PASS_CHANCE", "bot_named"]
 CAUTIOUS_PASS_CHANCE = 7 / 8
 
 
+def _sensible() -> Bot:
+    from spec.solver import sensible_bot  # the solver is built on the engine
+
+    return sensible_bot()
+
+
 def _thinking() -> Bot:
     from spec.solver import thinking_bot  # the solver is built on the engine
 
@@ -31,6 +41,7 @@ _MAKERS: dict[str, Callable[[], Bot]] = {
     "random": lambda: random_bot,
     "modest": lambda: modest_bot,
     "cautious": lambda: low_bidder(CAUTIOUS_PASS_CHANCE),
+    "sensible": _sensible,
     "thinking": _thinking,
 }
 BOT_NAMES = tuple(_MAKERS)

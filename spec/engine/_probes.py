@@ -272,6 +272,15 @@ class Probes(CompiledRules):
             return None
         return self.strengths(led, trump, number, contract)[0]  # type: ignore[attr-defined, no-any-return]
 
+    def card_strength(self, card: int, named: int, position: int, led: int, trump: int,
+                      number: int, contract: int) -> Any:
+        """The strength of one card played at ``position`` of a trick (0: its lead) of this
+        led suit, trumps, number and contract, naming the suit ``named`` (a suit code;
+        ``NO_SUIT``: none): comparable with the strengths of the other cards of the trick,
+        the strongest winning it (the first of equals).  Unlike :meth:`strength_table`, it
+        answers where the rules read a card's place in the trick or a suit named for it."""
+        return self._strength(card, named, position, led, trump, number, contract)
+
     def card_points(self, contract: int) -> tuple[int, ...]:
         """What each card of the deck adds to a trick's worth under ``contract``: its
         points, in a game that counts card points; 0 where a trick's worth reads only the

@@ -166,8 +166,16 @@ def thinking_bot(**kw: int) -> Bot:
     return made(**kw)
 
 
+def sensible_bot(**kw: int) -> Bot:
+    """A bot that bids what greedy play of its hand makes and plays greedily (see
+    :mod:`spec.solver._sensible`)."""
+    from spec.solver._sensible import sensible_bot as made
+    return made(**kw)
+
+
 from spec.solver._table import (  # noqa: E402  # the table and the costs, by a Solver
     Cost, Row, Table, contracts_text, costs, play_starts, table)
 
 __all__ = ["BUDGET", "TABLE_LIMIT", "Cost", "Goal", "Row", "Solved", "Solver", "Table",
-           "contracts_text", "costs", "play_starts", "solve", "table", "thinking_bot"]
+           "contracts_text", "costs", "play_starts", "sensible_bot", "solve", "table",
+           "thinking_bot"]

@@ -423,7 +423,7 @@ def test_the_session_command(tmp_path, capsys) -> None:  # type: ignore[no-untyp
 
 
 def test_the_text_of_a_deal_shows_the_turn_up_and_the_sides(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["play", "wiezen", "--seed", "3"]) == 0
+    assert main(["play", "wiezen", "--seed", "3", "--bots", "random"]) == 0
     out = capsys.readouterr().out
     assert "turn-up" in out and "Contract: miserie_op_tafel by West and North" in out
     assert "North lays his hand open after trick 1" in out

@@ -8,6 +8,7 @@ import pytest
 from spec.engine import low_bidder, modest_bot, play_deal
 from spec.records import to_record
 from spec.registry import GAMES
+from spec.solver import sensible_bot
 from verifier import cli
 
 
@@ -16,9 +17,19 @@ def _record(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]
     return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
 
 
-def test_without_bots_the_random_bots_play(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _record(capsys, "crescendo", "--seed", "5") == _record(
-        capsys, "crescendo", "--seed", "5", "--bots", "random")
+def test_without_bots_the_sensible_bots_play(capsys: pytest.CaptureFixture[str]) -> None:
+    game = GAMES["crescendo"]
+    want = json.loads(json.dumps(to_record(play_deal(game, seed=5, bots=[sensible_bot()] * 3))))
+    assert _record(capsys, "crescendo", "--seed", "5") == want
+    assert _record(capsys, "crescendo", "--seed", "5", "--bots", "sensible") == want
+    assert _record(capsys, "crescendo", "--seed", "5", "--bots", "random") != want
+
+
+def test_random_bots_play_the_deal_the_engine_plays_by_default(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game = GAMES["crescendo"]
+    want = json.loads(json.dumps(to_record(play_deal(game, seed=5))))
+    assert _record(capsys, "crescendo", "--seed", "5", "--bots", "random") == want
 
 
 def test_modest_bots_play_the_deal_the_engine_plays_with_them(

@@ -15,6 +15,7 @@ from spec.games.vint import GAME
 from spec.pbn import deal_text, read_pbn
 from spec.records import to_record
 from spec.sheet import play_rubber
+from spec.solver import sensible_bot
 from verifier import cli
 
 T = GAME.table
@@ -63,16 +64,19 @@ def _check_board(board: Any, state: Any, vulnerable: str) -> None:
 
 
 def test_endplay_reads_the_played_deals(capsys: pytest.CaptureFixture[str]) -> None:
-    text = _pbn(capsys, "-n", "6", "--played", "--seed", "10")
+    text = _pbn(capsys, "-n", "6", "--played", "--seed", "10")  # by the default, sensible bots
     boards = _endplay(text)
     assert [b.board_num for b in boards] == list(range(1, 7))
     for k, board in enumerate(boards):
-        state = play_deal(GAME, seed=10 + k)
+        state = play_deal(GAME, seed=10 + k, bots=[sensible_bot()] * 4)
         _check_board(board, state, "None")  # each deal scored on its own: no game won
 
 
 def test_endplay_reads_a_deal_of_play_written_as_pbn(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "vint", "--seed", "7", "--format", "pbn"]) == cli.EXIT_OK
+    [board] = _endplay(capsys.readouterr().out)
+    _check_board(board, play_deal(GAME, seed=7, bots=[sensible_bot()] * 4), "None")
+    assert cli.main(["play", "vint", "--seed", "7", "--format", "pbn", "--bots", "random"]) == 0
     [board] = _endplay(capsys.readouterr().out)
     _check_board(board, play_deal(GAME, seed=7), "None")
 
@@ -81,7 +85,7 @@ def test_endplay_reads_a_rubber_with_the_sheets_vulnerability(
         capsys: pytest.CaptureFixture[str]) -> None:
     seen = {3: ["None", "EW"], 8: ["None", "NS", "All", "All"]}  # games won: EW, EW; NS, EW, NS
     for seed in (3, 8):
-        text = _pbn(capsys, "--rubber", "--seed", str(seed))
+        text = _pbn(capsys, "--rubber", "--seed", str(seed), "--bots", "random")
         assert re.findall(r'\[Vulnerable "(\w+)"\]', text) == seen[seed]
         record = play_rubber(GAME, seed=seed)
         boards = _endplay(text)
@@ -102,14 +106,16 @@ def test_play_accepts_the_played_file_back(capsys: pytest.CaptureFixture[str],
     path = tmp_path / "played.pbn"
     assert cli.main(["pbn", "vint", "-n", "3", "--played", "--out", str(path)]) == cli.EXIT_OK
     rubber = tmp_path / "rubber.pbn"
-    assert cli.main(["pbn", "vint", "--rubber", "--seed", "3", "--out", str(rubber)]) == 0
+    assert cli.main(["pbn", "vint", "--rubber", "--seed", "3", "--out", str(rubber),
+                     "--bots", "random"]) == 0
     text = path.read_text()
     assert text.count("[Play ") == 3 and '[Vulnerable "None"]' in text
     for board in ("1", "3"):
         assert cli.main(["play", "vint", "--pbn", str(path), "--board", board,
                          "--json"]) == cli.EXIT_OK
         record = json.loads(capsys.readouterr().out)
-        assert record["hands"] == to_record(new_deal(GAME, seed=int(board) - 1))["hands"]
+        first = record["thrown_in"][0] if record.get("thrown_in") else record  # passed out?
+        assert first["hands"] == to_record(new_deal(GAME, seed=int(board) - 1))["hands"]
     deals = read_pbn(GAME, rubber.read_text())
     dealt = [s.dealt for s in play_rubber(GAME, seed=3).deals]
     assert [d.hands for d in deals] == dealt

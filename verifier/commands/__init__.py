@@ -6,7 +6,7 @@ command and returns its exit code (one of :data:`verifier.cli.EXIT_CODES`):
 
 - :mod:`~verifier.commands.check`: prove the properties of games with Z3;
 - :mod:`~verifier.commands.play`: play a deal, a whole game, a rubber or a session for a
-  pot with random bots;
+  pot with bots (sensible ones by default);
 - :mod:`~verifier.commands.pbn`: write deals in PBN, or read a PBN file;
 - :mod:`~verifier.commands.deals`: deals that satisfy a constraint, or a proof that none do;
 - :mod:`~verifier.commands.fixtures`: a deal for each rule, in which the rule fires;

@@ -120,11 +120,14 @@ def add_budget(p: argparse.ArgumentParser, rlimit: int, needs: str, timeout: flo
                    f"{rlimit:,}, {needs}; at most {MAX_RLIMIT:,})")
 
 
-BOTS_HELP = ("the bots that play: random (uniform among the legal actions, the default), "
-             "modest (passes one time in two, so contracts stay low), cautious (passes seven "
-             "times in eight) or thinking (draws the hidden hands from what it has seen and "
-             "solves each deal double dummy; seconds a deal); one name for every seat, or one "
-             "per seat separated by commas, in seat order")
+DEFAULT_BOT = "sensible"  # the bot of every seat where --bots names none
+
+BOTS_HELP = ("the bots that play: sensible (bids what greedy play of its hand makes and plays "
+             "greedily; milliseconds a deal; the default), random (uniform among the legal "
+             "actions), modest (passes one time in two, so contracts stay low), cautious "
+             "(passes seven times in eight) or thinking (draws the hidden hands from what it "
+             "has seen and solves each deal double dummy; seconds a deal); one name for every "
+             "seat, or one per seat separated by commas, in seat order")
 
 
 def bots_arg(text: str) -> tuple[str, ...]:
@@ -140,14 +143,14 @@ def add_bots(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", type=bots_arg, default=None, metavar="NAME[,NAME...]", help=BOTS_HELP)
 
 
-def bots_for(game: Game, names: Sequence[str] | None) -> list[Any] | None:
-    """The bots named, one per seat (None: the random bots every command plays by default).
+def bots_for(game: Game, names: Sequence[str] | None) -> list[Any]:
+    """The bots named, one per seat (None: :data:`DEFAULT_BOT` in every seat).
 
     Raises:
         InputError: a bot per seat for another number of seats.
     """
     if names is None:
-        return None
+        names = (DEFAULT_BOT,)
     if len(names) not in (1, game.players):
         raise InputError(f"--bots names one bot for every seat or one per seat: {game.name} has "
                          f"{game.players} seats, and {len(names)} bots were named")

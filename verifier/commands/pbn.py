@@ -51,7 +51,7 @@ def add_parser(commands: Commands) -> None:
                              description="Write deals of a 52-card four-hand game in PBN (the "
                              "Portable Bridge Notation of bridge programs), dealt from seeds "
                              "seed, seed+1, ... by the game's first dealer; with --played, play "
-                             "them with the bots (random by default) and add the auction, "
+                             "them with the bots (sensible ones by default) and add the auction, "
                              "contract, declarer, result and the play, each deal scored on its "
                              "own (vulnerable: None); with --rubber, play one rubber and write "
                              "its deals, each with its dealer and the vulnerability of the score "
@@ -64,7 +64,7 @@ def add_parser(commands: Commands) -> None:
                     help=f"number of deals to write, each as soon as it is dealt (default 1, at "
                     f"most {MAX_PBN_DEALS:,}); progress is shown on a terminal")
     pb.add_argument("--played", action="store_true",
-                    help="play each deal with the bots (random by default) and write its "
+                    help="play each deal with the bots (sensible ones by default) and write its "
                     "play")
     pb.add_argument("--rubber", action="store_true",
                     help="play one rubber from the seed (in a game that plays rubbers) and "

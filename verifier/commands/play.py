@@ -1,5 +1,6 @@
 """``trickspec play``: a deal, a whole game, a rubber or a session for a pot, played by
-random bots and written as text, as a record (JSON) or in PBN."""
+bots (sensible ones unless --bots names others) and written as text, as a record (JSON) or
+in PBN."""
 from __future__ import annotations
 
 import argparse
@@ -36,9 +37,9 @@ _session_arg = arg(lambda t: whole_number(t, what="the count of deals", least=1,
 def add_parser(commands: Commands) -> None:
     """``play``: the seed, what to play (a deal, a whole game, a rubber, a session, the deal
     of a file) and how to write it."""
-    pl = commands.add_parser("play", help="play a whole deal with bots (random ones unless "
+    pl = commands.add_parser("play", help="play a whole deal with bots (sensible ones unless "
                              "--bots names others)",
-                             description="Deal from a seed and play the deal with bots (random "
+                             description="Deal from a seed and play the deal with bots (sensible "
                              "ones unless --bots names others); the same seed gives the same "
                              "deal.")
     pl.add_argument("game", metavar="GAME", help=GAME_HELP)
