@@ -14,6 +14,7 @@ import pytest
 
 from spec.registry import GAMES
 from verifier.cluster import connected, run_ranges
+from verifier.commands._common import bots_for
 from verifier.commands.stats import _chunk
 from verifier.stats import play_and_summarise
 
@@ -63,7 +64,7 @@ def test_a_worker_lost_midway_has_its_share_played_again(scheduler_and_two_worke
     with connected(address) as client:
         got = run_ranges(client, _chunk, ("preference", (), ()), ranges, on_done=on_done)
     assert killed and workers[0].wait(timeout=30) == -signal.SIGKILL
-    assert got == play_and_summarise(game, range(160), None)
+    assert got == play_and_summarise(game, range(160), bots_for(game, None))
 
 
 def test_stats_on_a_local_cluster_gives_the_figures_of_one_process() -> None:

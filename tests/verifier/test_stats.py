@@ -59,7 +59,8 @@ def test_a_variant_that_changes_nothing_shows_no_difference() -> None:
 
 
 def test_compare_names_each_difference_with_a_deal_that_shows_it() -> None:
-    done = _stats("crescendo", "--deals", "60", "--compare", "allow_unmakeable_bids", "--json")
+    done = _stats("crescendo", "--deals", "60", "--compare", "allow_unmakeable_bids", "--json",
+                  "--bots", "random")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     diffs = {d["what"]: d for d in out["compare"]["differences"]}

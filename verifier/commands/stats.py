@@ -9,6 +9,7 @@ from typing import Any
 
 from spec.registry import find_game
 from verifier.commands._common import (
+    DEFAULT_BOT,
     EXIT_OK,
     GAME_HELP,
     VARIANT_HELP,
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     t = tally(game, first)
     differences = compare(first, second) if second is not None else None
     if args.json:
-        out: dict[str, Any] = {**t.to_json(), "bots": list(args.bots or ("random",))}
+        out: dict[str, Any] = {**t.to_json(), "bots": list(args.bots or (DEFAULT_BOT,))}
         if differences is not None:
             out["compare"] = {"variant": args.compare, "second": tally(other, second).to_json(),  # type: ignore[arg-type]
                               "differences": [d.to_json() for d in differences]}
@@ -142,7 +143,7 @@ def _ci(ci: Sequence[float]) -> str:
 def _text(t: Tally, args: argparse.Namespace) -> str:
     j = t.to_json()
     extra = f" with {', '.join(t.variants)}" if t.variants else ""
-    bots = ", ".join(args.bots) if args.bots else "random"
+    bots = ", ".join(args.bots) if args.bots else DEFAULT_BOT
     lines = [f"{find_game(t.game).name}{extra}: {j['deals']:,} deals (seeds {j['seeds'][0]} to "
              f"{j['seeds'][1]}), bots: {bots}; deals thrown in before them: {j['thrown_in']:,}",
              "contracts (share of deals [95% CI]; made, of those deals [95% CI]):"]

@@ -19,7 +19,7 @@ from spec.errors import NotationError
 from verifier.commands._common import bots_for
 from verifier.stats import NO_CONTRACT, DealSummary, compare, summarise, tally
 
-DEALS = 200  # deals of the game's figures; a variant's effect is drawn from half as many
+DEALS = 100  # deals of the game's figures; a variant's effect is drawn from a quarter as many
 TOP = 12  # contracts drawn, the most played
 
 
@@ -137,7 +137,7 @@ def figure_lines(game: Game, deals: int = DEALS) -> Iterator[str]:
     if playable:
         yield "**What each variant changes**: the share of contracts made, over the same seeds."
         yield ""
-        yield from _raw(variants_figure(game, playable, max(1, deals // 2)))
+        yield from _raw(variants_figure(game, playable, max(2, deals // 4)))
     unplayed = sum(d.contract == NO_CONTRACT for d in played)
     if unplayed:
         yield f"{unplayed} of the {deals} deals ended with no contract."
