@@ -411,7 +411,7 @@ def _estimate(rules: _Rules, hand: _Hand, contract: int, seat: int) -> float | N
     hands to start the play.
 
     The worst, not the mean: the highest of many noisy estimates is the most flattering,
-    and a bid made on the mean of two deals fails too often (half the contracts of Vint).
+    and a bid made on the mean of two deals fails too often (half its contracts, in a game of 13-card hands).
     Only its sign is read, so the deals after the first that scores nothing are not played.
 
     Contracts with the same trumps, goal, sides and first leader (as the first deal set up
