@@ -199,7 +199,7 @@ def test_the_architecture_page_draws_how_a_rule_flows(site: pathlib.Path) -> Non
 def _example_sections(html: str) -> tuple[str, list[str]]:
     """The text of a game page's worked examples above the first deal, and that of each
     example deal (not the rubber on the score sheet)."""
-    part = html[html.index('id="worked-examples"'):html.index('id="tables"')]
+    part = html[html.index('id="worked-examples"'):html.index('id="in-figures"')]
     intro, *deals = [re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", p)))
                      for p in re.split(r'<section id="', part)
                      if not p.startswith("a-rubber-on-the-score-sheet")]

@@ -19,6 +19,8 @@ from spec.errors import NotationError
 from verifier.commands._common import bots_for
 from verifier.stats import NO_CONTRACT, DealSummary, compare, summarise, tally
 
+from ._names import bid_text
+
 DEALS = 100  # deals of the game's figures; a variant's effect is drawn from a quarter as many
 TOP = 12  # contracts drawn, the most played
 
@@ -54,7 +56,8 @@ def contracts_figure(game: Game, deals: Sequence[DealSummary]) -> list[str]:
     t = tally(game, list(deals)).contracts()
     rows = list(t.items())[:TOP]
     fig, ax = _figure(6.0, 0.3 * len(rows) + 1.0)
-    names = [c for c, _v in rows][::-1]
+    named = {str(b): bid_text(game, b) for b in game.ladder}  # as the page writes bids
+    names = [named.get(c, c) for c, _v in rows][::-1]
     share = [100 * v["share"] for _c, v in rows][::-1]
     made = [100 * v["share"] * v.get("made_share", 0.0) for _c, v in rows][::-1]
     ax.barh(names, share, color="#b8c7dd", label="played")
