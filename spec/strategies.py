@@ -85,11 +85,22 @@ class Deal:
                 "hands": {t.name(s): str(CardSet(self.game.deck, h))
                           for s, h in enumerate(self.hands)}}
 
+    def _head(self) -> str:
+        variants = f" with {', '.join(self.game.active_variants)}" if self.game.active_variants else ""
+        return f"Deal({self.game.key}{variants}, seed {self.seed}, dealer {self.game.table.name(self.dealer)}"
+
     def __repr__(self) -> str:
         hands = ", ".join(f"{seat}: {cards}" for seat, cards in self.as_json()["hands"].items())
-        variants = f" with {', '.join(self.game.active_variants)}" if self.game.active_variants else ""
-        return (f"Deal({self.game.key}{variants}, seed {self.seed}, dealer "
-                f"{self.game.table.name(self.dealer)}; {hands})")
+        return f"{self._head()}; {hands})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """The form Hypothesis reports a failing example in: a hand a line."""
+        p.text(self._head() + ";")
+        with p.indent(4):
+            for seat, cards in self.as_json()["hands"].items():
+                p.break_()
+                p.text(f"{seat}: {cards}")
+        p.text(")")
 
 
 @dataclass(frozen=True)
@@ -102,10 +113,34 @@ class Position:
     actions: tuple[tuple[int, Action], ...]  # (seat, action), in order
     state: State
 
-    def __repr__(self) -> str:
+    def _actions(self) -> list[str]:
         t = self.deal.game.table
-        acts = ", ".join(f"{t.name(seat)} {action}" for seat, action in self.actions)
-        return f"Position({self.deal!r}; actions: {acts or 'none'}; {self.state.phase.value})"
+        return [f"{t.name(seat)} {action}" for seat, action in self.actions]
+
+    def __repr__(self) -> str:
+        acts = ", ".join(self._actions()) or "none"
+        return f"Position({self.deal!r}; actions: {acts}; {self.state.phase.value})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """The form Hypothesis reports a failing example in: the deal a hand a line, then
+        the actions, a few a line."""
+        p.text("Position(")
+        with p.indent(4):
+            p.break_()
+            p.pretty(self.deal)
+            p.text(";")
+            p.break_()
+            line = "actions:"
+            for act in self._actions():
+                if len(line) + len(act) > 72:
+                    p.text(line)
+                    p.break_()
+                    line = "   "
+                line += f" {act},"
+            p.text(line.rstrip(",") if self.actions else "actions: none")
+            p.text(";")
+            p.break_()
+            p.text(f"{self.state.phase.value})")
 
 
 def _game(game: Game | str, variants: Sequence[str]) -> Game:
