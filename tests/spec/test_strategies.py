@@ -186,3 +186,14 @@ def test_without_hypothesis_the_import_says_what_to_install(monkeypatch: pytest.
     with pytest.raises(ImportError) as e:
         importlib.import_module("spec.strategies")
     assert str(e.value) == "spec.strategies needs Hypothesis: pip install 'trickspec[hypothesis]'"
+
+
+def test_hypothesis_reports_a_position_a_hand_a_line() -> None:
+    from hypothesis.vendor.pretty import pretty
+
+    found = find(positions("vint", phase="play"), lambda p: True, settings=SHRINK)
+    lines = pretty(found).splitlines()
+    assert lines[0] == "Position(" and lines[1].strip().startswith("Deal(vint, seed ")
+    assert [line.split(":")[0].strip() for line in lines[2:6]] == list(GAMES["vint"].table.names)
+    assert lines[6].strip().startswith("actions: ") and lines[-1].strip() == "play)"
+    assert "pass" in repr(found) and "\n" not in repr(found)
