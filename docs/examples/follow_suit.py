@@ -25,7 +25,8 @@ def toy_legal_plays(hand: list[str], trick: list[str]) -> list[str]:
     return follow or hand
 
 
-@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@settings(max_examples=300, derandomize=True, database=None, deadline=None,
+          report_multiple_bugs=False)
 @given(positions("vint", phase="play"))
 def test_the_toy_allows_the_cards_trickspec_allows(position: Position) -> None:
     state = position.state
