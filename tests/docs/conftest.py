@@ -21,6 +21,7 @@ rulebook_pages = ""
 rulebook_check = False
 rulebook_pool = 60
 rulebook_double_dummy = 0
+rulebook_figures = 0
 '''
 
 

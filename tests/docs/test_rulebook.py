@@ -588,3 +588,9 @@ def test_a_counterexample_of_a_call_is_shown_as_the_verifier_writes_it() -> None
     findings = findings[:findings.index("\n\n\n") if "\n\n\n" in findings else None]
     assert "bid by North" in findings or re.search(r"bid by (East|South|West)", findings), findings
     assert not re.search(r"\b(seat|dealer|high|bid): \d", findings), findings
+
+
+def test_a_negative_number_of_deals_for_the_figures_is_refused(build: Callable[..., Any]) -> None:
+    built = build({"index": ".. rulebook:: crescendo\n"}, rulebook_figures=-1,
+                  rulebook_examples=False)
+    assert "rulebook_figures is a number of deals, 0 (no figures) or more, not -1" in built.warnings
