@@ -100,9 +100,9 @@ def margin(key: str, deals: int, seed: int, simulations: int) -> dict[str, Any]:
         start = _dealt(game, seed + k)
         seat = k % n
         base = _play(start, [None] * n, random.Random(seed + k))
-        # inconsistent action sets allowed: a rule may make an action's legality read what
-        # the seat does not see (304's spoilt.declare reads the partner's hand as dealt),
-        # so two deals a seat cannot tell apart may offer it different actions
+        # inconsistent action sets allowed, as a guard: the information state includes the
+        # actions a seat may take (a rule may make their legality read what it does not
+        # see), so states with one information state offer the same ones
         bot = ismcts.ISMCTSBot(
             game=game, uct_c=2.0, max_simulations=simulations,
             evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + k)),

@@ -29,13 +29,17 @@ An OpenSpiel episode is one deal, played as the engine plays it (:mod:`spec.engi
   scope); elsewhere general-sum.  The rules set no bound on a score that the adapter
   states, so the utility range is unbounded.
 - **What a seat sees.**  Observation and information-state strings and tensors are built
-  from the seat's :class:`~spec.engine.View` alone, so a seat never sees what the rules
-  hide from it.  The information-state string has perfect recall by construction: it
+  from the seat's :class:`~spec.engine.View`, and, on its turn, the actions the rules let
+  it take.  A rule may make an action's legality read cards the seat does not see (a
+  claim allowed only when the seat's partner was dealt no card of a suit, say): the rules
+  then tell the seat something through what it may do, and the information state says
+  it too, so that two states with one information state offer the seat the same actions.
+  Nothing else a rule hides reaches a seat.  The information-state string has perfect recall by construction: it
   holds the seat's observation at each of its past turns and the action it took, then
   its observation now.  The tensors are of a fixed size: the observation tensor is what
-  the seat sees now; the information-state tensor adds its hand as dealt and every call
-  each seat has made (which, calls being heard by all, is what a seat can recall of the
-  auction; the order of a seat's own repeated calls is not kept there).
+  the seat sees now; the information-state tensor adds its hand as first seen, every
+  call each seat has made and the actions it may take.  The tensor is a summary, not a
+  record: the order of the tricks and of the calls is not in it (the string has them).
 
 Nothing here names a game: each is read from its rules through the engine.
 """
@@ -193,23 +197,30 @@ class _Line:
     """One deal's course: the pack laid so far, the engine's state once it is dealt, and
     (the engine state before, the seat that acted, the action's number) for each action.
     A deep copy shares the engine's states (they are immutable); a pickle keeps the pack
-    and the actions' numbers, and plays them again when it is read."""
+    and the actions' numbers, and plays them again when it is read.
 
-    __slots__ = ("deal", "pack", "engine_state", "trail")
+    A line drawn from a seat's view (:meth:`TrickspecState.resample_from_infostate`) keeps
+    ``redrawn``: from which action on its deal is the drawn one, and that deal's hands;
+    its states are those of the drawn deal, so no seat's strings show the real one."""
+
+    __slots__ = ("deal", "pack", "engine_state", "trail", "redrawn")
 
     def __init__(self, deal: _Deal) -> None:
         self.deal = deal
         self.pack: list[int] = []
         self.engine_state: State | None = None
         self.trail: list[tuple[State, int, int]] = []
+        self.redrawn: tuple[int, tuple[int, ...], tuple[int, ...], int] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Line:
         out = _Line(self.deal)
         out.pack, out.trail, out.engine_state = list(self.pack), list(self.trail), self.engine_state
+        out.redrawn = self.redrawn
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_line_of, (self.deal, tuple(self.pack), tuple(a for _s, _k, a in self.trail)))
+        return (_line_of, (self.deal, tuple(self.pack), tuple(a for _s, _k, a in self.trail),
+                           self.redrawn))
 
     def apply(self, action: int) -> None:
         if self.engine_state is None:
@@ -227,11 +238,29 @@ class _Line:
         self.trail.append((s, s.turn, action))
         self.engine_state = apply(s, self.deal.engine.action_table[action])
 
+    def redraw(self, at: int, dealt: tuple[int, ...], later: tuple[int, ...], turn_up: int,
+               actions: Sequence[int]) -> None:
+        """Keep the first ``at`` actions (those of the deals thrown in before this one),
+        and play this deal again from the hands drawn, with ``actions``."""
+        current = self.trail[at][0] if at < len(self.trail) else self.engine_state
+        assert current is not None
+        self.trail = self.trail[:at]
+        self.engine_state = self.deal.engine.start(
+            dealt, dealer=current.dealer, seed=current.seed, redeals=current.redeals,
+            thrown_in=current.thrown_in, later=later, turn_up=None if turn_up < 0 else turn_up)
+        self.redrawn = (at, dealt, later, turn_up)
+        for a in actions:
+            self.apply(a)
 
-def _line_of(deal: _Deal, pack: tuple[int, ...], actions: tuple[int, ...]) -> _Line:
+
+def _line_of(deal: _Deal, pack: tuple[int, ...], actions: tuple[int, ...],
+             redrawn: tuple[int, tuple[int, ...], tuple[int, ...], int] | None = None) -> _Line:
     line = _Line(deal)
-    for a in (*pack, *actions):
+    at = len(actions) if redrawn is None else redrawn[0]
+    for a in (*pack, *actions[:at]):
         line.apply(a)
+    if redrawn is not None:
+        line.redraw(redrawn[0], redrawn[1], redrawn[2], redrawn[3], actions[at:])
     return line
 
 
@@ -300,15 +329,23 @@ class TrickspecState(pyspiel.State):
 
     def resample_from_infostate(self, player: int, sampler: Any) -> TrickspecState:
         """A state the seat ``player`` cannot tell from this one, its hidden cards drawn
-        uniformly among the deals consistent with all it has seen (:mod:`spec.worlds`)."""
+        uniformly among the deals consistent with all it has seen (:mod:`spec.worlds`):
+        this deal played again from the hands drawn, with the actions as that seat knows
+        them (a card it never saw, that deal's own).  Deals thrown in before this one are
+        kept as they were."""
         from spec.worlds import sample_worlds
 
-        if self.engine_state is None:
+        real = self.engine_state
+        if real is None:
             return self.clone()  # type: ignore[no-any-return]
         seed = int(sampler() * 2 ** 31) if callable(sampler) else 0
-        world = sample_worlds(self.engine_state.view(player), 1, seed)[0]
+        world = sample_worlds(real.view(player), 1, seed)[0]
+        line = self.line
+        at = sum(1 for before, _k, _a in line.trail if before.redeals < real.redeals)
+        number = line.deal.engine.action_number
         out = self.clone()
-        out.line.engine_state = world.state
+        out.line.redraw(at, tuple(world.dealt), tuple(world.later), world.turn_up,
+                        [number[a] for _seat, a in world.state.log])
         return out
 
     def __str__(self) -> str:
@@ -365,7 +402,9 @@ class TrickspecObserver:
             ("last_call", n * (ncalls + 1), (n, ncalls + 1)), ("partner", n + 1, (n + 1,)),
             ("talon", 1, (1,))]
         if self.recall:
-            pieces += [("dealt", deck, (deck,)), ("calls", n * ncalls, (n, ncalls))]
+            actions = len(game.engine.action_table)
+            pieces += [("dealt", deck, (deck,)), ("calls", n * ncalls, (n, ncalls)),
+                       ("legal", actions, (actions,))]
         self.tensor = np.zeros(sum(size for _n, size, _s in pieces), np.float32)
         self.dict: dict[str, Any] = {}
         at = 0
@@ -418,17 +457,33 @@ class TrickspecObserver:
         d["talon"][0] = v.talon_size
         if self.recall:
             _bits(d["dealt"], _dealt_seen(state, player))
+            if v.phase is not Phase.OVER and v.turn == player:
+                number = self._game.engine.action_number
+                for a in legal_actions(s):
+                    d["legal"][number[a]] = 1
 
     def string_from(self, state: TrickspecState, player: int) -> str:
         s = state.engine_state
         if s is None:
             return f"{self._game.rules.table.name(player)}: the pack is being laid"
-        now = observation_text(s.view(player))
+        now = _seen_text(s, player)
         if not self.recall:
             return now
-        past = [f"{observation_text(before.view(player))} => {action_text(self._game.engine.action_table[a])}"
+        table = self._game.engine.action_table
+        past = [f"{_seen_text(before, player)} => {action_text(table[a])}"
                 for before, seat, a in state.line.trail if seat == player]
         return " || ".join([*past, now])
+
+
+def _seen_text(s: State, player: int) -> str:
+    """What the seat sees in ``s``, and on its turn the actions the rules let it take: a
+    rule may make an action's legality read what the seat does not see (a claim allowed
+    only if the partner was dealt no card of a suit, say), and then the legal actions are
+    part of what the seat knows."""
+    text = observation_text(s.view(player))
+    if s.phase is Phase.OVER or s.turn != player:
+        return text
+    return f"{text}; may {', '.join(action_text(a) for a in legal_actions(s))}"
 
 
 def _bits(row: Any, mask: int) -> None:

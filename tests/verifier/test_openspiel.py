@@ -155,6 +155,7 @@ def test_a_seat_reads_no_card_it_has_not_seen(key: str) -> None:
         for seat, action in s.engine_state.log:  # a bid (5H) is no card
             if isinstance(action, Call):
                 text = text.replace(f"{table.name(seat)} {action}", "").replace(f"=> {action}", "")
+        text = re.sub(r"; may [^|]*", "", text)  # the actions it may take: its own cards, bids
         named = set(re.findall(r"(?<![\w])(?:10|[2-9TJQKA])[CDHS]|JK", text))
         assert named <= {str(deck[c]) for c in range(len(deck)) if seen >> c & 1}, named
 
@@ -250,3 +251,26 @@ def test_openspiel_is_mcts_beats_the_random_bot() -> None:
     mean = statistics.fmean(margins)
     half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
     assert mean - half > 0, (mean, half)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_redrawn_state_shows_no_seat_the_real_deal(key: str) -> None:
+    """A state drawn from one seat's view is the drawn deal through and through: every
+    seat's past is that deal's, and a pickle of it gives it back, not the real one."""
+    import pickle
+
+    game = pyspiel.load_game(ospiel.game_name(key))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    decisions = [s for s in _random_states(game, 1, seed=23)
+                 if not s.is_chance_node() and not s.is_terminal()]
+    for s in decisions[4::9]:
+        me = s.current_player()
+        other = s.resample_from_infostate(me, sampler)
+        drawn = other.engine_state
+        for before, _seat, _a in other.line.trail:
+            if before.redeals == drawn.redeals:
+                assert before.dealt == drawn.dealt
+        again = pickle.loads(pickle.dumps(other))
+        assert again.engine_state.dealt == drawn.dealt and str(again) == str(other)
+        for q in range(game.num_players()):
+            assert again.information_state_string(q) == other.information_state_string(q)
