@@ -37,6 +37,15 @@ def _distributed() -> Any:
     return distributed
 
 
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("trickspec")
+    except metadata.PackageNotFoundError:  # a source tree not installed
+        return "unknown"
+
+
 def check_address(text: str) -> str:
     """``local``, or a scheduler's address ``tcp://HOST:PORT``.
 
@@ -86,16 +95,25 @@ def run_ranges(client: Any, fn: Callable[..., list[Any]], args: Sequence[Any],
     in (in any order).  A task is pure, so Dask may run one again on another worker
     when the first is lost; its answer is kept once."""
     distributed = _distributed()
-    # a task's key is made from its function and arguments (pure): the same range of the
-    # same game is the same task, another game's another
-    futures = [client.submit(fn, *args, r.start, r.stop, pure=True) for r in ranges]
+    from dask.base import tokenize
+
+    # a task's key is made from trickspec's version, the function and its arguments: the
+    # same range of the same game is the same task, another game's (or version's) another
+    version = _version()
+    futures = [client.submit(fn, *args, r.start, r.stop,
+                             key=f"trickspec-{fn.__name__}-{tokenize(version, fn.__module__, args, r.start, r.stop)}")
+               for r in ranges]
     index = {f.key: k for k, f in enumerate(futures)}
     answers: dict[int, list[Any]] = {}
-    for future in distributed.as_completed(futures):
-        k = index[future.key]
-        answers[k] = future.result()
-        if on_done is not None:
-            on_done(k, answers[k])
+    try:
+        for future in distributed.as_completed(futures):
+            k = index[future.key]
+            answers[k] = future.result()
+            if on_done is not None:
+                on_done(k, answers[k])
+    except (distributed.KilledWorker, distributed.comm.CommClosedError, OSError, TimeoutError,
+            ImportError) as e:  # the cluster failed (or a worker lacks trickspec), not the work
+        raise InputError(f"the Dask cluster could not do the work: {type(e).__name__}: {e}") from None
     out: list[Any] = []
     for k in range(len(ranges)):
         out += answers[k]

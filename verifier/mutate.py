@@ -768,8 +768,9 @@ def check_mutant(game: Game, rule_ids: Sequence[str], *, base: Mapping[str, Base
     start = time.perf_counter()
     try:
         checks = _order(checks_for(game), rule_ids, base or {})
-        if covering_only:
-            checks = [c for c in checks if set(rule_ids) & set(c.covers)]
+        if covering_only:  # and only checks shown to hold on the original
+            checks = [c for c in checks if set(rule_ids) & set(c.covers)
+                      and c.id in (base or {}) and (base or {})[c.id].verdict == "HOLDS"]
     except Exception as e:  # noqa: BLE001  # a check list that cannot be made is a finding
         return CheckOutcome(errors=(f"checks_for: {type(e).__name__}: {e}"[:300],))
     opts = Options(timeout=timeout, rlimit=rlimit)

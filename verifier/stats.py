@@ -5,8 +5,9 @@ Deals are played from consecutive seeds by the bots named, one summary a deal
 (:class:`DealSummary`); a :class:`Tally` adds them up.  The figures come with 95%
 confidence intervals: Wilson's for a share of deals, mean ± 1.96 standard errors for a
 mean.  :func:`compare` plays the same seeds under two sets of variants and judges each
-figure on the paired differences deal by deal (the same cards on both sides), with a
-witness: the first seed whose deal shows the difference.
+figure on the paired differences deal by deal (the same cards on both sides): an exact
+sign test for a share, a normal test for the mean score, Holm's method over all of them
+together; each difference comes with a witness, the first seed whose deal shows it.
 
 What the words mean, for every game alike:
 
@@ -34,7 +35,7 @@ from spec.solver._goal import side_of
 from verifier.fixtures import rules_firing
 
 __all__ = ["NO_CONTRACT", "DealSummary", "Tally", "Difference", "summarise", "play_and_summarise",
-           "tally", "compare", "wilson"]
+           "tally", "compare", "sign_test", "wilson"]
 
 NO_CONTRACT = "no contract"
 Z = 1.96  # the normal quantile of a 95% interval
@@ -177,51 +178,86 @@ def tally(game: Game, deals: list[DealSummary]) -> Tally:
 @dataclass(frozen=True)
 class Difference:
     """A figure that differs between two runs over the same seeds: the mean of the paired
-    differences (second less first), its 95% interval, and a seed whose deal shows it."""
+    differences (second less first), its 95% interval, the p-value of the test that found
+    it, and a seed whose deal shows it."""
 
     what: str
     first: float
     second: float
     difference: float
     ci95: tuple[float, float]
+    p: float
     witness: int | None
 
     def to_json(self) -> dict[str, Any]:
         return {"what": self.what, "first": round(self.first, 4), "second": round(self.second, 4),
                 "difference": round(self.difference, 4),
-                "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)], "witness": self.witness}
+                "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
+                "p": float(f"{self.p:.3g}"), "witness": self.witness}
 
 
-def _paired(what: str, a: Sequence[float], b: Sequence[float], seeds: Sequence[int]) -> Difference:
+def sign_test(up: int, down: int) -> float:
+    """The two-sided p-value of the exact sign test (McNemar's, for paired yes/no figures):
+    ``up`` deals moved one way, ``down`` the other, the rest unchanged."""
+    n = up + down
+    if n == 0:
+        return 1.0
+    k = min(up, down)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def _paired(what: str, a: Sequence[float], b: Sequence[float], seeds: Sequence[int],
+            binary: bool) -> Difference:
     diffs = [y - x for x, y in zip(a, b)]
     mean, low, high = _mean_ci(diffs)
+    if binary:
+        p = sign_test(sum(d > 0 for d in diffs), sum(d < 0 for d in diffs))
+    else:  # a mean of many paired differences: the normal test
+        sd = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
+        z = math.inf if sd == 0 and mean else (mean / (sd / math.sqrt(len(diffs))) if sd else 0.0)
+        p = math.erfc(abs(z) / math.sqrt(2))
     sign = 1 if mean > 0 else -1
     witness = next((s for s, d in zip(seeds, diffs) if d * sign > 0), None)
     return Difference(what, statistics.fmean(a) if a else 0.0, statistics.fmean(b) if b else 0.0,
-                      mean, (low, high), witness)
+                      mean, (low, high), p, witness)
 
 
-def compare(first: Sequence[DealSummary], second: Sequence[DealSummary]) -> list[Difference]:
-    """Every figure whose paired difference over the same seeds has a 95% interval that
-    leaves out 0: each contract's share, the share of deals made, each rule's share of
-    deals it fires in, the declarer's mean score; the largest differences first."""
+def compare(first: Sequence[DealSummary], second: Sequence[DealSummary],
+            level: float = 0.05) -> list[Difference]:
+    """The figures that differ between two runs over the same seeds: each contract's share,
+    the share of deals made, each rule's share of deals it fires in (each an exact sign test
+    on the deals that changed), and the declarer's mean score (a normal test of the paired
+    differences); Holm's method keeps the chance of naming any figure that does not differ
+    below ``level`` over all the figures tested together.  Listed by kind, the largest
+    differences first."""
     assert [d.seed for d in first] == [d.seed for d in second]
     seeds = [d.seed for d in first]
     out = []
     for contract in sorted({d.contract for d in first} | {d.contract for d in second}):
         out.append(_paired(f"contract {contract}", [float(d.contract == contract) for d in first],
-                           [float(d.contract == contract) for d in second], seeds))
-    out.append(_paired("made", [float(d.made) for d in first], [float(d.made) for d in second], seeds))
+                           [float(d.contract == contract) for d in second], seeds, True))
+    out.append(_paired("made", [float(d.made) for d in first], [float(d.made) for d in second],
+                       seeds, True))
     for rule in sorted({r for d in first for r in d.fired} | {r for d in second for r in d.fired}):
         out.append(_paired(f"rule {rule} fires", [float(rule in d.fired) for d in first],
-                           [float(rule in d.fired) for d in second], seeds))
-    both = [(a.declarer_score, b.declarer_score) for a, b in zip(first, second)
+                           [float(rule in d.fired) for d in second], seeds, True))
+    both = [(a.declarer_score, b.declarer_score, a.seed) for a, b in zip(first, second)
             if a.declarer_score is not None and b.declarer_score is not None]
     if both:
-        kept = [a.seed for a, b in zip(first, second)
-                if a.declarer_score is not None and b.declarer_score is not None]
-        out.append(_paired("declarer's score", [float(x) for x, _y in both],
-                           [float(y) for _x, y in both], kept))
-    shown = [d for d in out if d.ci95[0] > 0 or d.ci95[1] < 0]
+        out.append(_paired("declarer's score", [float(x) for x, _y, _s in both],
+                           [float(y) for _x, y, _s in both], [s for _x, _y, s in both], False))
+    shown = _holm(out, level)
     kinds = ("contract", "made", "rule", "declarer's")  # the order figures are listed in
     return sorted(shown, key=lambda d: (kinds.index(d.what.split()[0]), -abs(d.difference), d.what))
+
+
+def _holm(tests: list[Difference], level: float) -> list[Difference]:
+    """The tests Holm's step-down method rejects at ``level`` over all of them."""
+    ranked = sorted(tests, key=lambda d: d.p)
+    out = []
+    for i, d in enumerate(ranked):
+        if d.p > level / (len(ranked) - i):
+            break
+        out.append(d)
+    return out

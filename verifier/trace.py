@@ -77,7 +77,7 @@ def _turn_up(v: dict[str, Any]) -> int:
 
 
 def words(name: str) -> str:
-    """A name of the rules (a tracked value's, a context value's) as words: ``caps by``."""
+    """A name of the rules (a tracked value's, a context value's) as words: ``trump open``."""
     return name.replace("_", " ")
 
 
@@ -97,7 +97,7 @@ def tracked_value_text(game: Game, name: str, value: object) -> str:
 
 
 def tracked_text(game: Game, tracked: Mapping[str, object]) -> str:
-    """The tracked values of a situation in words: ``trump open: yes; caps by: North``."""
+    """The tracked values of a situation in words: ``trump open: yes; declared by: North``."""
     return "; ".join(f"{words(name)}: {tracked_value_text(game, name, value)}"
                      for name, value in tracked.items())
 

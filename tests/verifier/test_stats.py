@@ -39,6 +39,14 @@ def test_made_means_the_declarer_outscores_the_other_side() -> None:
             assert d.made == all(state.scores[d.declarer] > x for x in others)
 
 
+def test_the_sign_test() -> None:
+    from verifier.stats import sign_test
+
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(4, 0) == 0.125  # four deals changed one way of 1,000: not a difference
+    assert sign_test(6, 0) < 0.05 and abs(sign_test(3, 3) - 1.0) < 1e-12
+
+
 def test_wilson_interval() -> None:
     low, high = wilson(0, 10)
     assert low == 0.0 and 0.27 < high < 0.28
@@ -59,22 +67,21 @@ def test_a_variant_that_changes_nothing_shows_no_difference() -> None:
 
 
 def test_compare_names_each_difference_with_a_deal_that_shows_it() -> None:
-    done = _stats("crescendo", "--deals", "60", "--compare", "allow_unmakeable_bids", "--json",
+    done = _stats("crescendo", "--deals", "100", "--compare", "allow_unmakeable_bids", "--json",
                   "--bots", "random")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     diffs = {d["what"]: d for d in out["compare"]["differences"]}
     fires = diffs["rule auction.makeable_bids fires"]
-    assert fires["first"] == 1.0 and fires["second"] == 0.0
-    seed = fires["witness"]
+    assert fires["first"] == 1.0 and fires["second"] == 0.0 and fires["p"] < 1e-6
     base, other = GAMES["crescendo"], GAMES["crescendo"].with_variants("allow_unmakeable_bids")
-    shown = [d for d in diffs.values() if d["what"].startswith("contract ") and d["difference"] > 0]
+    shown = [d for d in diffs.values() if d["what"].startswith("contract ")]
     assert shown, diffs
-    contract = shown[0]["what"].removeprefix("contract ")
-    w = shown[0]["witness"]
-    assert str(base.ladder[play_deal(base, seed=w).contract]) != contract
-    assert str(other.ladder[play_deal(other, seed=w).contract]) == contract
-    assert seed is not None
+    for d in shown:  # the witness deal is played in the contract on the side that has more
+        contract, w = d["what"].removeprefix("contract "), d["witness"]
+        more, less = (other, base) if d["difference"] > 0 else (base, other)
+        assert str(more.ladder[play_deal(more, seed=w).contract]) == contract
+        assert str(less.ladder[play_deal(less, seed=w).contract]) != contract
 
 
 def test_bad_input_is_one_line() -> None:

@@ -77,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--compare {args.compare} is already in force (--variant): name a "
                              "variant to add")
         other = game_named(args.game, [*args.variant, args.compare])
-    bots_for(game, args.bots)  # a bot per seat for the right number of seats
+    for g in (game, other):  # a bot per seat, for the right number of seats
+        if g is not None:
+            bots_for(g, args.bots)
     if args.cluster is not None:
         if args.jobs > 1:
             raise InputError("-j and --cluster both say where the deals are played: name one")
@@ -174,9 +176,10 @@ def _text(t: Tally, args: argparse.Namespace) -> str:
 def _differences_text(game: Any, variant: str, differences: list[Difference]) -> str:
     head = f"with {variant} added, over the same seeds:"
     if not differences:
-        return f"{head} no figure differs (every 95% interval of a difference holds 0)"
-    lines = [f"{head} {len(differences)} figure(s) differ (second less first [95% CI]; a seed "
-             "whose deal shows it)"]
+        return (f"{head} no figure differs (no test finds a difference at 5%, over all the "
+                "figures together)")
+    lines = [f"{head} {len(differences)} figure(s) differ at 5% over all the figures together "
+             "(second less first [95% CI]; a seed whose deal shows it)"]
     for d in differences:
         if d.what == "declarer's score":
             fig = (f"{d.first:g} -> {d.second:g}: {d.difference:+.3g} "
@@ -185,5 +188,5 @@ def _differences_text(game: Any, variant: str, differences: list[Difference]) ->
             fig = (f"{_pc(d.first)} -> {_pc(d.second)}: {100 * d.difference:+.1f} points "
                    f"[{100 * d.ci95[0]:+.1f}, {100 * d.ci95[1]:+.1f}]")
         seed = f"; e.g. seed {d.witness}" if d.witness is not None else ""
-        lines.append(f"  {d.what}: {fig}{seed}")
+        lines.append(f"  {d.what}: {fig}, p {d.p:.2g}{seed}")
     return "\n".join(lines)

@@ -80,8 +80,9 @@ def scores_figure(deals: Sequence[DealSummary]) -> list[str]:
 
 
 def variants_figure(game: Game, variants: Sequence[str], deals: int) -> list[str]:
-    """For each variant, how much it changes the share of contracts made (percentage
-    points, paired over the same seeds, with its 95% interval)."""
+    """For each variant, how much it changes the share of deals whose contract is made
+    (percentage points, paired over the same seeds, with its 95% interval where the
+    difference is found)."""
     first = _played(game, deals)
     rows = []
     for v in variants:
@@ -138,7 +139,8 @@ def figure_lines(game: Game, deals: int = DEALS) -> Iterator[str]:
         yield from _raw(scores_figure(played))
     playable = [v.id for v in game.variants if _playable(game, v.id)]
     if playable:
-        yield "**What each variant changes**: the share of contracts made, over the same seeds."
+        yield ("**What each variant changes**: the share of deals whose contract is made (a deal "
+               "with no contract counts as not made), over the same seeds.")
         yield ""
         yield from _raw(variants_figure(game, playable, max(2, deals // 4)))
     unplayed = sum(d.contract == NO_CONTRACT for d in played)
