@@ -201,3 +201,20 @@ def oracle(s: State) -> tuple[int, tuple[tuple[Action, int], ...]]:
     # every legal action of ``s``, announcements too: the solver values each
     each = [(a, value(apply(s, a))) for a in legal_actions(s)]
     return pick(s, each), tuple(each)
+
+
+def two_deals_a_seat_sees_alike(game: Game, seed: int) -> tuple[State, State, int]:
+    """A deal played by modest bots into its second trick, another deal its seat to act
+    cannot tell from it (drawn from its view), and that seat: the test that a bot acts on
+    its view alone."""
+    from spec.engine import modest_bot
+    from spec.worlds import sample_worlds
+
+    s, rng = new_deal(game, seed=seed), random.Random(seed)
+    while s.phase is not Phase.PLAY or s.trick_number < 2 or not s.trick:
+        assert s.phase is not Phase.OVER, "the deal ended before its second trick"
+        s = apply(s, modest_bot(s.view(s.turn), rng))
+    seat = s.turn
+    other = sample_worlds(s.view(seat), 1, seed=7)[0].state
+    assert other.hands != s.hands and other.hands[seat] == s.hands[seat]
+    return s, other, seat
