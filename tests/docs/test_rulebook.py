@@ -393,6 +393,8 @@ def test_a_score_sheet_with_two_lines_has_a_grid_for_each() -> None:
         assert len(_tables.score_grids(registry.GAMES[key], [0])) == 1
 
 
+# slow: plays and renders a whole rubber (41 s); the rubber's sheet is also in the site's build
+@pytest.mark.slow
 def test_a_game_that_keeps_a_rubber_sheet_shows_one_as_players_keep_it() -> None:
     from spec.dsl import _constructs as K
     for key, game in registry.GAMES.items():

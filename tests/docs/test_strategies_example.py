@@ -29,6 +29,8 @@ def test_the_toy_is_right_where_the_suit_led_is_the_last_card_played() -> None:
     assert toy(["2C", "AH"], ["KS"]) == ["2C", "AH"]
 
 
+# slow: Hypothesis searches and shrinks (20 s); the page's report is checked in the default suite
+@pytest.mark.slow
 def test_hypothesis_finds_the_mistake_in_a_deal_one_exchange_from_the_pack_in_order() -> None:
     """The failing example the page shows is a deal whose hands are the pack in its own
     order, one hand after the other, with one pair of cards exchanged, and a trick of two

@@ -58,6 +58,8 @@ def test_play_words_make_a_scenario() -> None:
     assert not about_play(parse_where(GAME, "holds(Forehand, JK)"))
 
 
+# slow: a Z3 search over a deal dealt in stages (20 s)
+@pytest.mark.slow
 def test_a_deal_in_stages_with_the_trump_laid_aside_is_unrolled() -> None:
     # 304: two auctions, a partner calling, a card laid aside naming trumps, open or
     # closed trumps, cards face down, tracked values, a seat sitting out
