@@ -59,7 +59,6 @@ except ImportError:  # pragma: no cover - the extra is not installed
 
 from spec.dsl import Scope, score_of
 from spec.dsl._build import Game
-from spec.errors import NotationError
 from spec.engine import Call, Declare, Discard, Lay, Phase, Play, State, View, apply, engine_for, legal_actions, new_deal
 from spec.records import MAX_SEED, to_record
 from spec.registry import GAMES
@@ -96,7 +95,7 @@ def _zero_sum(key: str, variants: tuple[str, ...]) -> bool:
 
 def _game_type(base: Game, zero_sum: bool) -> pyspiel.GameType:
     players = {base.players} | {base.with_variants(v.id).players for v in base.variants
-                                if _playable(base, v.id)}
+                                if not v.not_decidable}
     params: dict[str, Any] = {"dealer": -1}
     params.update({v.id: False for v in base.variants})
     utility = pyspiel.GameType.Utility
@@ -115,14 +114,6 @@ def _game_type(base: Game, zero_sum: bool) -> pyspiel.GameType:
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params)
-
-
-def _playable(base: Game, variant: str) -> bool:
-    try:
-        base.with_variants(variant)
-    except NotationError:  # a variant the engine cannot play yet
-        return False
-    return True
 
 
 class TrickspecGame(pyspiel.Game):

@@ -15,7 +15,6 @@ from typing import Any
 
 from spec.dsl._build import Game
 from spec.engine import play_deal
-from spec.errors import NotationError
 from verifier.commands._common import bots_for
 from verifier.stats import NO_CONTRACT, DealSummary, compare, summarise, tally
 
@@ -103,14 +102,6 @@ def variants_figure(game: Game, variants: Sequence[str], deals: int) -> list[str
     return _svg(fig)
 
 
-def _playable(game: Game, variant: str) -> bool:
-    try:
-        game.with_variants(variant)
-    except NotationError:  # stated, not playable yet
-        return False
-    return True
-
-
 def _raw(svg: list[str]) -> Iterator[str]:
     yield ".. raw:: html"
     yield ""
@@ -137,7 +128,7 @@ def figure_lines(game: Game, deals: int = DEALS) -> Iterator[str]:
         yield "**The declarer's score** for the deal."
         yield ""
         yield from _raw(scores_figure(played))
-    playable = [v.id for v in game.variants if _playable(game, v.id)]
+    playable = [v.id for v in game.variants if not v.not_decidable]  # stated, not playable yet
     if playable:
         yield ("**What each variant changes**: the share of deals whose contract is made (a deal "
                "with no contract counts as not made), over the same seeds.")
