@@ -35,6 +35,19 @@ from spec.errors import EndlessDealError, IllegalActionError, NoLegalActionError
 class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout, Probes):
     """The compiled form of one game (with its variants): build once, use for every deal."""
 
+    def batch(self) -> Any:
+        """The batch back end of this game's play of the cards
+        (:class:`spec.engine.BatchPlay`), built on first use.
+
+        Raises:
+            NotBatchable: the play uses a construct the batch back end does not run.
+        """
+        found = self.__dict__.get("_batch_play")
+        if found is None:
+            from spec.engine._batch import BatchPlay
+            found = self.__dict__["_batch_play"] = BatchPlay(self)
+        return found
+
     def __init__(self, game: Game) -> None:
         reading = EngineReading()  # a construct the engine does not run is refused here
         self.reading = {rule.id: reading.visit(rule.body) for rule in game.rules}

@@ -37,9 +37,9 @@ class Playout(CompiledRules):
     # the game plays by the generic handlers
     _play_loop: Loop | None
 
-    def random_playout(self, s: State, rng: random.Random) -> State:
-        """The deal played to its end from ``s``, each action uniformly random among the
-        legal ones.
+    def random_playout(self, s: State, rng: random.Random, until: Phase | None = None) -> State:
+        """The deal played to its end from ``s`` (with ``until``, to the first moment it
+        shows that phase, or its end), each action uniformly random among the legal ones.
 
         The same draws from ``rng`` as :func:`random_bot` choosing from
         :meth:`~Engine.legal_actions` state by state, so the same deal; but the deal is
@@ -74,7 +74,7 @@ class Playout(CompiledRules):
                     k = known[id(action)]
                     k[2](w, action, k[3])
                 continue
-            if phase is over:
+            if phase is over or phase is until:
                 break
             if phase is play:
                 play_on(w, draw)
