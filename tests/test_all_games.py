@@ -387,7 +387,12 @@ def test_the_deal_shares_out_the_pack(game: Game) -> None:
         _check_deal(game, seed)
 
 
-@pytest.mark.parametrize("game", FORMS, ids=_name)
+# the form whose walk takes longest (20 s) walks with the slow tests
+LONG_WALKS = frozenset({"preference+four_players"})
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow)
+                                  if _name(g) in LONG_WALKS else g for g in FORMS], ids=_name)
 def test_some_action_is_legal_until_the_deal_is_over(game: Game) -> None:
     """Also: no card is lost or doubled at any moment of the deal."""
     for seed in SEEDS:

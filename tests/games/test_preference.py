@@ -355,6 +355,7 @@ def test_the_session_command(tmp_path, capsys) -> None:  # type: ignore[no-untyp
     assert "keeps no pot" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a Z3 search of 15 s
 def test_scenario_search_takes_the_talon_and_names_trumps() -> None:
     # a numbered contract: the declarer takes the talon and discards two; the engine
     # replays the calls, the discards, the trumps named and the defenders' choices Z3 found

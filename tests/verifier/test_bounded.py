@@ -71,6 +71,7 @@ def test_a_case_written_as_not_or_needs_a_witness() -> None:
     assert r.verdict is Verdict.VACUOUS and "never occurs" in r.detail
 
 
+@pytest.mark.slow  # every property of a game twice: 20 s
 def test_each_property_alone_or_after_the_others_gives_the_same_verdict() -> None:
     game = P.GAME
     checks = checks_for(game)
@@ -80,6 +81,7 @@ def test_each_property_alone_or_after_the_others_gives_the_same_verdict() -> Non
         assert (r.verdict, r.detail) == after[c.id]
 
 
+@pytest.mark.slow  # a game checked twice, in one process and two
 def test_check_json_is_the_same_bytes_with_one_or_two_processes(
         capsys: pytest.CaptureFixture[str]) -> None:
     args = ["check", "crescendo", "--json"]

@@ -47,7 +47,8 @@ def test_every_game_is_registered() -> None:
     assert set(ospiel.GAME_NAMES) <= set(pyspiel.registered_names())
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.slow) if k == "vint" else k
+                                 for k in sorted(GAMES)])  # Vint's simulation takes 13 s
 def test_random_sim_test_on_the_game(key: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(ospiel.game_name(key)), num_sims=2,
                             serialize=True, verbose=False)

@@ -154,7 +154,8 @@ def test_no_property_of_any_game_holds_without_answers(key: str) -> None:
                for r in results if r.id.startswith("variant."))
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.slow) if k == "wiezen" else k
+                                 for k in sorted(GAMES)])  # Wiezen's argument takes 11 s
 def test_the_last_query_of_a_ranking_argument_can_only_make_it_unknown(key: str) -> None:
     """``auction.ends`` bounds each stage by a ranking argument, query after query."""
     game = GAMES[key]
