@@ -20,6 +20,6 @@ run yet is refused with :class:`NotBatchable`, which names it.
 """
 from __future__ import annotations
 
-from spec.engine._batch import Batch, BatchPlay, NotBatchable, Policy, play_batch, random_policy
+from spec.engine._batch import Batch, BatchEngine, NotBatchable, Policy, play_batch, random_policy
 
-__all__ = ["Batch", "BatchPlay", "NotBatchable", "Policy", "play_batch", "random_policy"]
+__all__ = ["Batch", "BatchEngine", "NotBatchable", "Policy", "play_batch", "random_policy"]

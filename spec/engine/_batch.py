@@ -1,27 +1,34 @@
-"""Many deals at once: the play of the cards run over columns, one entry a deal.
+"""Many deals at once: the deal program's steps run over columns, one entry a deal.
 
-The batch back end reads the play step (:func:`spec.dsl._steps.play_block`) and nothing
-else of how a trick runs: its effects are interpreted over numpy columns, each effect
-applied to every deal still in play at once, a branch (``When``) to the deals whose test
-holds.  The rules a step reads (the legal cards, a card's strength, the suit a card leads,
-the scores) are compiled to numpy by :mod:`spec.engine._npcompile` from the same
-expressions the engine compiles to Python.  Hands, cards aside and cards taken are bit
-masks (``int64``, a row a deal and a column a seat); the trick under way is two columns a
-position (card, named suit) with its length; the tricks played and the actions logged are
-columns a trick and an action.
+The batch back end reads the steps of the deal program (:mod:`spec.dsl._steps`) and
+nothing else of how a deal runs: each deal (a *lane*) is at a step; the lanes at a step
+whose actor makes a call or plays a card take one action together, the step's effects
+applied to all of them at once (a branch, ``When``, to the lanes whose test holds), and a
+step that ends begins the next that takes place, its entry applied to those lanes.  The
+rules the steps read (who calls first, the legal calls and cards, when the auction is over,
+a card's strength, the scores) are compiled to numpy by :mod:`spec.engine._npcompile` from
+the same expressions the engine compiles to Python.  Hands and the other places of cards
+are bit masks (``int64``, a row a deal and a column a seat); the trick under way, the
+calls, the tricks played and the actions logged are columns an entry.
 
-A deal enters the batch as the engine's state at the start of the play and leaves it as
-the engine's state at its end (:meth:`BatchPlay.states`), so its record is written by the
-same functions as any deal's, from the batch's columns and scores.  A construct the batch
-does not interpret yet (a card played face down, tracked values updated by a card, the
-deal's status judged after a trick, an announcement or a named suit in the play, a rule
-that asks what a seat can be sure of) makes :class:`BatchPlay` refuse the game with
-:class:`NotBatchable`, naming it.
+Deals start either dealt by the batch (a pack shuffled for each deal by a counter-based
+generator, dealt by the engine's schedule) or as engine states (at the start of the play,
+say); each leaves as the engine's state at its end (:meth:`BatchEngine.states`), so its
+record is written by the same functions as any deal's, from the batch's columns and scores.
 
-Choices come from a *policy*: a function of each deal's mask of legal cards (and its
-number of decisions so far) returning a card number a deal.  :func:`random_policy` draws
-from a counter-based generator keyed by a seed, the deal's number and the decision, so a
-deal's cards are the same whatever batch it is played in.
+What the batch does not run yet is named: a game whose play it cannot run (a card played
+face down or from those laid aside, a named suit, an announcement, the status judged after
+a trick, a rule that asks what a seat can be sure of) is refused with
+:class:`NotBatchable`; a deal that reaches a step it does not run (cards laid aside or
+exchanged, a choice among options), or is thrown in and dealt again, is *handed back*: the
+engine applies its actions so far and plays it on (:attr:`Batch.handed_back`).
+
+Choices come from a *policy*: a function of the step's name, each lane's legal actions, its
+number and its number of decisions so far, returning an action a lane.  Legal actions are
+an ``int64`` mask a lane where the step has at most 63 (bit 0: a pass; bit ``k + 1``: bid
+``k``; a card's bit is its number), else a boolean matrix a lane by action.
+:func:`random_policy` draws from a counter-based generator keyed by a seed, the deal's
+number and the decision, so a deal's actions are the same whatever batch it is played in.
 """
 from __future__ import annotations
 
@@ -39,20 +46,21 @@ from spec.dsl._nodes import Ref, Taken, TricksWon, WonTrick, walk
 from spec.dsl._pycompile import UnsupportedNodeError
 from spec.engine._env import Entry
 from spec.engine._npcompile import NpEnv, NpTables
-from spec.engine._state import Phase, State, freeze, thaw, trick_record
+from spec.engine._state import PASS, STATE_FIELDS, Phase, State, freeze, thaw, trick_record
 
-__all__ = ["BatchPlay", "NotBatchable", "Policy", "random_policy"]
+__all__ = ["Batch", "BatchEngine", "NotBatchable", "Policy", "play_batch", "random_policy"]
 
-Policy = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+Policy = Callable[[str, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+OVER, HANDED_BACK = -1, -2  # a lane's step once its deal is over, or handed back
 
 
 class NotBatchable(Exception):
-    """The game's play uses a construct the batch back end does not interpret."""
+    """The game's play uses a construct the batch back end does not run."""
 
 
 # -- a counter-based generator: the same draw for a deal whatever batch holds it -----------
-_M1, _M2, _GOLD = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), \
-    np.uint64(0x9E3779B97F4A7C15)
+_M1, _M2, _GOLD = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB),
+                   np.uint64(0x9E3779B97F4A7C15))
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -63,109 +71,157 @@ def _mix(x: np.ndarray) -> np.ndarray:
         return x ^ (x >> np.uint64(31))
 
 
-def uniform(seed: int, deal: np.ndarray, draw: np.ndarray) -> np.ndarray:
+def uniform(seed: int, deal: Any, draw: Any) -> np.ndarray:
     """A uniform number in [0, 1) for each (deal, draw), a function of ``seed`` only."""
     with np.errstate(over="ignore"):
-        key = _mix(np.uint64(seed & (2 ** 64 - 1)) + _GOLD)
-        x = _mix(key ^ (deal.astype(np.uint64) * _GOLD))
-        x = _mix(x + draw.astype(np.uint64) * _M2)
+        key = _mix(np.asarray(seed % 2 ** 64, dtype=np.uint64) + _GOLD)
+        x = _mix(key ^ (np.asarray(deal).astype(np.uint64) * _GOLD))
+        x = _mix(x + np.asarray(draw).astype(np.uint64) * _M2)
     return (x >> np.uint64(11)).astype(np.float64) * (1.0 / 2 ** 53)
 
 
-# per byte value: its number of set bits, and the position of its k-th set bit
-_BYTE_COUNT = np.array([bin(x).count("1") for x in range(256)], dtype=np.int64)
-_BYTE_NTH = np.array([[[i for i in range(8) if x >> i & 1][k] if k < bin(x).count("1") else 0
-                       for k in range(8)] for x in range(256)], dtype=np.int64)
-
-
-def nth_card(masks: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """In each mask, the number of its ``index``-th card (counted from card 0; ``index``
-    below the mask's number of cards)."""
+def nth_bit(masks: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """In each mask, the position of its ``index``-th set bit (counted from bit 0;
+    ``index`` below the mask's number of bits): the lower bits cleared, then the lowest
+    left."""
     masks = np.asarray(masks, dtype=np.int64)
-    rest = np.asarray(index, dtype=np.int64).copy()
-    card = np.zeros(masks.shape, dtype=np.int64)
-    found = np.zeros(masks.shape, dtype=bool)
-    for shift in range(0, 64, 8):
-        byte = (masks >> shift) & 0xFF
-        count = _BYTE_COUNT[byte]
-        here = ~found & (rest < count)
-        card = np.where(here, shift + _BYTE_NTH[byte, np.minimum(rest, 7)], card)
-        found |= here
-        rest = np.where(found, rest, rest - count)
-    return card
+    rest = np.asarray(index, dtype=np.int64)
+    for k in range(int(rest.max(initial=0))):
+        masks = np.where(rest > k, masks & (masks - 1), masks)
+    return np.bitwise_count((masks & -masks) - 1).astype(np.int64)
 
 
 def random_policy(seed: int) -> Policy:
-    """Each deal's card drawn uniformly among its legal ones."""
-    def policy(legal: np.ndarray, deals: np.ndarray, draws: np.ndarray) -> np.ndarray:
-        count = np.bitwise_count(legal).astype(np.int64)
-        index = (uniform(seed, deals, draws) * count).astype(np.int64)
-        return nth_card(legal, index)
+    """Each lane's action drawn uniformly among its legal ones."""
+    def policy(step: str, legal: np.ndarray, deals: np.ndarray, draws: np.ndarray
+               ) -> np.ndarray:
+        u = uniform(seed, deals, draws)
+        if legal.ndim == 1:
+            count = np.bitwise_count(legal).astype(np.int64)
+            return nth_bit(legal, (u * count).astype(np.int64))
+        count = legal.sum(axis=1)
+        index = (u * count).astype(np.int64)
+        return np.argmax(np.cumsum(legal, axis=1) > index[:, None], axis=1).astype(np.int64)
     return policy
 
 
 # -- the columns -----------------------------------------------------------------------
-class Columns:
-    """The state of every deal of a batch, a field a column (see the module)."""
+# the fields of a State the columns hold as numbers, and those they hold a seat a column
+_SCALARS = ("dealer", "turn", "standing", "high_bidder", "high_namer", "passes_in_row",
+            "contract", "declarer", "trump", "trick_number", "leader", "led_suit", "stage",
+            "stage_calls", "passed", "stage_bid", "proxy", "talon", "discards", "out",
+            "turn_up", "idle", "dropped", "folded", "absent", "joined", "accepter",
+            "declarers", "partner", "host", "guest", "pot")
+_PER_SEAT = ("dealt", "hands", "seat_calls", "pending", "dealt_later", "aside", "taken", "won")
+_RECORDS = ("calls", "log", "tricks", "fired", "trick", "faces")
 
-    def __init__(self, size: int, players: int, tricks: int) -> None:
+
+class Columns:
+    """The state of every lane of a batch, a field a column (see the module)."""
+
+    def __init__(self, size: int, players: int, tricks: int, actions: int) -> None:
         self.size, self.n = size, players
         self.rows = np.arange(size)
         z = np.zeros(size, dtype=np.int64)
+        self.at = z.copy()  # the step each lane is at (OVER, HANDED_BACK)
+        self.decisions = z.copy()
         self.tlen = z.copy()
-        self.trick_c = np.zeros((size, players), dtype=np.int64)
-        self.trick_n = np.full((size, players), NO_SUIT, dtype=np.int64)
-        self.over = np.zeros(size, dtype=bool)
+        # an entry more than any lane fills: where the lanes not acting write (see put)
+        # the columns a lane adds entries to hold an entry a row and a lane a column, so
+        # that lanes adding their k-th entry together write one row
+        self.trick_c = np.zeros((players + 1, size), dtype=np.int64)
+        self.trick_n = np.full((players + 1, size), NO_SUIT, dtype=np.int64)
         self.ntricks = z.copy()
-        self.tr = {name: np.zeros((size, tricks), dtype=np.int64)
-                   for name in ("number", "leader", "winner", "size", "revealed", "seen")}
-        self.tr_cards = np.zeros((size, tricks, players), dtype=np.int64)
-        self.tr_named = np.zeros((size, tricks, players), dtype=np.int64)
-        self.tr_seats = np.zeros((size, tricks, players), dtype=np.int64)
-        self.tr_nseats = np.zeros((size, tricks), dtype=np.int64)
-        self.plays = z.copy()
-        self.log_seat = np.zeros((size, tricks * players + players), dtype=np.int64)
-        self.log_card = np.zeros_like(self.log_seat)
+        tricks += 1
+        self.tr = {name: np.zeros((tricks, size), dtype=np.int64)
+                   for name in ("number", "leader", "winner", "size", "revealed", "seen",
+                                "nseats")}
+        self.tr_cards = np.zeros((tricks, size, players), dtype=np.int64)
+        self.tr_named = np.zeros((tricks, size, players), dtype=np.int64)
+        self.tr_seats = np.zeros((tricks, size, players), dtype=np.int64)
+        self.nlog = z.copy()
+        self.log_seat = np.zeros((actions, size), dtype=np.int64)
+        self.log_action = np.zeros((actions, size), dtype=np.int64)
+        self.ncalls = z.copy()
+        self.call_seat = np.zeros((actions, size), dtype=np.int64)
+        self.call_bid = np.zeros((actions, size), dtype=np.int64)
+        self.nfired = z.copy()
+        self.fired_at = np.zeros((8, size), dtype=np.int64)
+        self.fired_rule = np.zeros((8, size), dtype=np.int64)
         self.beating: Callable[..., Any] = lambda *a: 0
+        self.starts: Sequence[State] | None = None
+        self.numbers = self.rows
+
+    def put(self, table: np.ndarray, at: np.ndarray, values: Any, act: np.ndarray) -> None:
+        """Each acting lane's ``values`` into its entry ``at`` of ``table`` (an entry a row
+        and a lane a column, and a row more: where the other lanes write, unread)."""
+        width = table.shape[0]
+        index = np.where(act, at, width - 1) * self.size + self.rows
+        flat = table.reshape(width * self.size, *table.shape[2:])
+        flat[index] = values
+
+    def room(self, count: np.ndarray, *names: str) -> None:
+        """Room for one more entry in the columns ``names``, whose entries ``count``
+        counts a lane (beside the last, which no lane fills: see :meth:`put`): their
+        width doubled when a lane has filled them."""
+        width = getattr(self, names[0]).shape[0]
+        if int(count.max()) >= width - 1:
+            for name in names:
+                a = getattr(self, name)
+                setattr(self, name, np.concatenate([a, np.zeros_like(a)], axis=0))
+
+    def nbytes(self) -> int:
+        """The bytes the columns hold."""
+        arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
+        arrays += list(self.tr.values())
+        return sum(a.nbytes for a in arrays)
+
+
+class _Wide:
+    """The columns seen with an axis more after a lane's own (an action's, say), so that a
+    rule judges every action of every lane in one call."""
+
+    def __init__(self, c: Columns) -> None:
+        self._c = c
+
+    def __getattr__(self, name: str) -> Any:
+        a = getattr(self._c, name)
+        if isinstance(a, np.ndarray) and a.ndim >= 1 and a.shape[0] == self._c.size:
+            return a[:, None] if a.ndim == 1 else a[:, None, :]
+        return a
 
 
 @dataclass(frozen=True)
 class _Seq:
-    """Items a deal (seats in order, the cards of a trick): ``items`` a row a deal, ``n``
+    """Items a lane (seats in order, the cards of a trick): ``items`` a row a lane, ``n``
     how many of them count."""
 
     items: np.ndarray
     n: np.ndarray
 
 
-_SCALARS = ("turn", "leader", "led_suit", "trump", "trick_number", "contract", "declarer",
-            "partner", "declarers", "dealer", "out", "absent", "idle", "dropped", "guest",
-            "turn_up", "pot")
-_PER_SEAT = ("hands", "aside", "taken", "won", "dealt")
-# the effects and values the interpreter reads (anything else: NotBatchable)
-_EFFECTS = (S.Set, S.Let, S.When, S.Record, S.Over)
+# the effects and values the interpreter runs (anything else: NotBatchable)
+_EFFECTS = (S.Set, S.Let, S.When, S.Record, S.Over, S.Fire, S.Judge)
 _VALUES = (S.Get, S.Lit, S.Local, S.Op, S.Cond, S.Bit, S.After, S.SeatFrom, S.SeatsFrom,
            S.Item, S.Strongest, S.Column, S.Mask, S.Len, S.Padded, S.Added, S.Finished,
            S.Held, S.Only, S.Less, S.Joined, S.Stated, S.CardNo, S.Named, S.Played, S.Truth,
-           S.Acted)
+           S.Acted, S.Bid, S.Appended, S.PlusAt, S.Entry)
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
     ">": np.greater, ">=": np.greater_equal, "+": np.add, "-": np.subtract,
     "&": np.bitwise_and, "|": np.bitwise_or, "and": np.logical_and, "or": np.logical_or}
 
 
-class BatchPlay:
-    """The play of the cards of many deals of one game at once (see the module)."""
+class BatchEngine:
+    """The steps of one game's deals run over many deals at once (see the module)."""
 
     def __init__(self, engine: Any) -> None:
         self.engine = eng = engine
         self.game = game = engine.game
-        self.n = n = game.players
+        self.n = game.players
         self.deck = len(game.deck)
-        play = [s for s in game.steps if s.phase == Phase.PLAY.value]
-        if len(play) != 1:
-            raise NotBatchable("a play of the cards in more than one step")
-        self.step = step = play[0]
+        self.steps = steps = game.steps
+        self.play_at = next(i for i, s in enumerate(steps) if s.phase == Phase.PLAY.value)
         for kind, why in ((K.NameSuit, "a card played naming a suit"),
                           (K.FaceDown, "a card played face down"),
                           (K.PlayableAside, "a card played from those laid aside")):
@@ -173,62 +229,114 @@ class BatchPlay:
                 raise NotBatchable(why)
         if engine._play_announce:
             raise NotBatchable("an announcement during the play")
-        self._check(step.effects)
-        self.tables = tables = NpTables(game)
+        self.tables = NpTables(game)
         self.tracked = eng.tracked_names
         self.next_seat = np.array(eng._next_seat, dtype=np.int64)
+        self.rule_ids = tuple(r.id for r in game.rules)
+        self.ladder = len(game.ladder)
+        calls = (PASS, *eng._calls)
+        self.call_action = np.array([eng._known[id(c)][1].bit_length() - 1 for c in calls],
+                                    dtype=np.int64)
+        self.tricks = self.deck // max(1, self.n - 1) + 1
+        self.most = eng.most_actions
+        self._compiled: dict[int, tuple[Callable[..., Any], tuple[str, ...]]] = {}
+        self._envs = {"play": self._play_env(), "entry": NpEnv(eng.envs.entry.inputs,
+                                                               eng.envs.entry.entries),
+                      "call": self._call_env(), "status": self._status_env(),
+                      "first_lead": self._status_env()}
+        self._envs["call_made"] = self._envs["call"].plus(
+            Entry(Ctx.CALL_IS_BID, "call_is_bid", "call_is_bid"),
+            Entry(Ctx.CALL_BID, "call_bid", "call_bid"))
         try:
-            self.legal = self._play_env().compile_np(game, tables, D.legal_cards(game), "legal")
-            entry = NpEnv(eng.envs.entry.inputs, eng.envs.entry.entries)
-            self.strength = entry.compile_np(game, tables, D.strength(game), "strength")
-            self._entry_env = entry
+            self.legal = self._fn("play", D.legal_cards(game), "legal")
+            self.strength = self._fn("entry", D.strength(game), "strength")
+            self.call_ok = self._fn("call_made", D.call_legal(game), "call_ok")
             out = self._outcome_env()
-            self.score = out.compile_np(game, tables, D.score(game, Ref(Ctx.SEAT)), "score")
+            self.score = out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT)), "score")
             self.line_scores = tuple(
-                out.compile_np(game, tables, D.score(game, Ref(Ctx.SEAT), line), "line")
+                out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT), line), "line")
                 for line in eng.lines) if len(eng.lines) > 1 else ()
         except UnsupportedNodeError as e:
             raise NotBatchable(str(e)) from None
-        self._stated: dict[int, tuple[Callable[..., Any], tuple[str, ...]]] = {}
-        self.tricks = self.deck // max(1, n - 1) + 1
+        play = steps[self.play_at]
+        why = self._unsupported(play, play.effects)
+        if why is not None:
+            raise NotBatchable(why)
+        # each step's kind as the batch runs it: a call, a card played, an entry alone;
+        # None where the batch does not run it (its lanes are handed back)
+        self.kinds: list[str | None] = [self._kind(i, s) for i, s in enumerate(steps)]
+        self.deals_whole = (eng.stages == 1 and all(
+            self.kinds[i] is not None for i in range(self.play_at + 1)))
 
-    # -- what the batch reads ------------------------------------------------------------
-    def _check(self, effects: Sequence[Any]) -> None:
+    def _kind(self, i: int, step: S.Step) -> str | None:
+        if i == self.play_at:
+            return "play" if self._unsupported(step, step.enter) is None else None
+        if step.action == "call":
+            if self.engine._call_announce or self.engine._proxy_when is not None \
+                    or self.ladder + 1 > 63:
+                return None
+            kind = "call"
+        elif step.actor is None:
+            kind = "enter"
+        else:
+            return None
+        if self._unsupported(step, (*step.enter, *step.effects)) is not None:
+            return None
+        for v in (step.when, step.ends):
+            if v is not None and self._unsupported(step, (S.Let("_", v),)) is not None:
+                return None
+        return kind
+
+    def _unsupported(self, step: S.Step, effects: Sequence[Any]) -> str | None:
+        """Why the batch does not run ``effects`` of ``step`` (None: it runs them)."""
         for e in effects:
             if not isinstance(e, _EFFECTS):
-                raise NotBatchable(f"the play step's effect {e}")
+                return f"the {step.name} step's effect {e}"
+            if isinstance(e, S.Judge):
+                if e.what is S.Judgement.STATUS:
+                    return f"the {step.name} step's effect {e}"
+                if self.engine._voids or self.engine._voids_before_contract:
+                    return f"the {step.name} step's effect {e}"
             if isinstance(e, S.When):
-                self._check(e.then)
-                self._check(e.orelse)
+                why = self._unsupported(step, (*e.then, *e.orelse))
+                if why is not None:
+                    return why
             for v in _values_in(e):
                 if not isinstance(v, _VALUES):
-                    raise NotBatchable(f"the play step's value {v}")
-                if isinstance(v, S.Stated) and any(isinstance(x, Certain)
-                                                   for x in _nodes(v.expr)):
-                    raise NotBatchable("a rule asks what a seat can be sure of")
+                    return f"the {step.name} step's value {v}"
+                if isinstance(v, S.Stated):
+                    if any(isinstance(x, Certain) for x in walk(v.expr)):
+                        return "a rule asks what a seat can be sure of"
+                    try:
+                        self.stated(v)
+                    except NotBatchable as exc:
+                        return str(exc)
+        return None
 
-    def _tricks_entries(self, of: str) -> list[Entry]:
-        return [Entry(None, f"{of}.won", "won"),
+    # -- environments --------------------------------------------------------------------
+    def _fn(self, scope: str, expr: Any, name: str) -> Callable[..., Any]:
+        return self._envs[scope].compile_np(self.game, self.tables, expr, name)
+
+    def _common(self, of: str) -> list[Entry]:
+        return [Entry(Ctx.DEALER, f"{of}.dealer", "dealer"),
+                Entry(Ctx.TRUMP, f"{of}.trump", "trump"),
+                Entry(Ctx.CONTRACT, f"{of}.contract", "contract"),
+                Entry(Ctx.DECLARER, f"{of}.declarer", "declarer"),
+                Entry(Ctx.TURN_UP, f"{of}.turn_up", "turn_up"),
+                *(Entry(("tracked", t), f"{of}.tracked[..., {i}]", f"tracked_{i}")
+                  for i, t in enumerate(self.tracked)),
+                Entry(None, f"{of}.dealt", "dealt"), Entry(DealtHand, "_at(dealt, {seat})"),
+                Entry(None, f"{of}.idle", "idle"), Entry(Idle, "(({seat}) == idle)"),
+                Entry(None, f"{of}.dropped", "dropped"),
+                Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)"),
+                Entry(None, f"{of}.guest", "guest"), Entry(Invited, "(({seat}) == guest)"),
+                Entry(Ctx.DECLARER_PARTNER, f"{of}.partner", "partner"),
+                Entry(None, f"{of}.declarers", "declarers"),
+                Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)"),
+                Entry(None, f"{of}.won", "won"),
                 Entry(WonTrick, "((_at(won, {seat}) >> ({number})) & 1 == 1)"),
                 Entry(TricksWon, "_count(_at(won, {seat}))"),
                 Entry(None, f"{of}.taken", "taken"), Entry(Taken, "_at(taken, {seat})")]
-
-    def _common(self, of: str) -> list[Entry]:
-        v = [Entry(Ctx.DEALER, f"{of}.dealer", "dealer"), Entry(Ctx.TRUMP, f"{of}.trump", "trump"),
-             Entry(Ctx.CONTRACT, f"{of}.contract", "contract"),
-             Entry(Ctx.DECLARER, f"{of}.declarer", "declarer"),
-             Entry(Ctx.TURN_UP, f"{of}.turn_up", "turn_up"),
-             *(Entry(("tracked", t), f"{of}.tracked[:, {i}]", f"tracked_{i}")
-               for i, t in enumerate(self.tracked)),
-             Entry(None, f"{of}.dealt", "dealt"), Entry(DealtHand, "_at(dealt, {seat})"),
-             Entry(None, f"{of}.idle", "idle"), Entry(Idle, "(({seat}) == idle)"),
-             Entry(None, f"{of}.dropped", "dropped"),
-             Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)"),
-             Entry(None, f"{of}.guest", "guest"), Entry(Invited, "(({seat}) == guest)"),
-             Entry(Ctx.DECLARER_PARTNER, f"{of}.partner", "partner"),
-             Entry(None, f"{of}.declarers", "declarers"),
-             Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)"), *self._tricks_entries(of)]
-        return v
 
     def _play_env(self) -> NpEnv:
         return NpEnv(("s",), [
@@ -242,84 +350,226 @@ class BatchPlay:
             Entry(Ctx.BEATING, "s.beating(hand, led_suit, trump, trick_number, contract)",
                   "beating")])
 
+    def _call_env(self) -> NpEnv:
+        n = self.n
+        maker = "s.high_namer" if self.game.program.namer_declares else "s.high_bidder"
+        return NpEnv(("s",), [
+            Entry(Ctx.SEAT, "np.where(s.proxy < 0, s.turn, s.proxy)", "seat"),
+            Entry(Ctx.DEALER, "s.dealer", "dealer"), Entry(Ctx.HAND, "_at(s.hands, seat)", "hand"),
+            Entry(Ctx.HAS_STANDING, "s.standing >= 0", "has_standing"),
+            Entry(Ctx.STANDING, "s.standing", "standing"),
+            Entry(Ctx.HIGH_BIDDER, "s.high_bidder", "high_bidder"),
+            Entry(Ctx.STANDING_MAKER, maker, "standing_maker"),
+            Entry(Ctx.STANDING_ACCEPTED, "s.accepter >= 0", "standing_accepted"),
+            Entry(Ctx.SEAT_HOLDS, "((seat == s.high_bidder) | (seat == s.accepter)"
+                                  " | ((s.joined >> seat) & 1 == 1))", "seat_holds"),
+            Entry(Ctx.OTHERS_PASSED,
+                  "(s.passed | s.joined | np.where(s.high_bidder >= 0, 1 << np.maximum("
+                  "s.high_bidder, 0), 0) | np.where(s.accepter >= 0, 1 << np.maximum("
+                  "s.accepter, 0), 0) | np.where(s.idle >= 0, 1 << np.maximum(s.idle, 0), 0))"
+                  f" == {(1 << n) - 1}", "others_passed"),
+            Entry(Ctx.CALLS_MADE, "s.stage_calls", "calls_made"),
+            Entry(Ctx.PASSES_IN_ROW, "s.passes_in_row", "passes_in_row"),
+            Entry(Ctx.STAGE, "s.stage", "stage"),
+            Entry(Ctx.SEAT_CALLS, "_at(s.seat_calls, seat)", "seat_calls"),
+            Entry(Ctx.SEAT_PASSED, "((s.passed >> seat) & 1 == 1)", "seat_passed"),
+            Entry(Ctx.BID_THIS_STAGE, "s.stage_bid != 0", "bid_this_stage"),
+            Entry(Ctx.PROXY, "s.proxy >= 0", "proxy"), Entry(Ctx.TURN_UP, "s.turn_up", "turn_up"),
+            *(Entry(("tracked", t), f"s.tracked[..., {i}]", f"tracked_{i}")
+              for i, t in enumerate(self.tracked))])
+
+    def _status_env(self) -> NpEnv:
+        return NpEnv(("s",), [*self._common("s"),
+                              Entry(Ctx.TRICK_NUMBER, "s.trick_number", "trick_number")])
+
     def _outcome_env(self) -> NpEnv:
         return NpEnv(("seat", "o"), [Entry(Ctx.SEAT, "seat", "seat"), *self._common("o"),
                                      Entry(Ctx.POT, "o.pot", "pot")])
 
-    # -- into the batch and out of it ----------------------------------------------------
-    def columns(self, states: Sequence[State]) -> Columns:
-        """The columns of deals at the start of their play."""
-        c = Columns(len(states), self.n, self.tricks)
-        for s in states:
-            if s.phase is not Phase.PLAY or s.trick:
-                raise ValueError("a deal enters the batch at the start of a trick of its play")
+    def stated(self, v: S.Stated) -> tuple[Callable[..., Any], tuple[str, ...]]:
+        """A rule's expression a step reads, compiled for the batch, with its parameters."""
+        found = self._compiled.get(id(v))
+        if found is None:
+            env = self._envs.get(v.scope)
+            if env is None:
+                raise NotBatchable(f"a rule read in scope {v.scope}")
+            try:
+                fn = env.compile_np(self.game, self.tables, v.expr, v.name)
+            except UnsupportedNodeError as e:
+                raise NotBatchable(str(e)) from None
+            found = self._compiled[id(v)] = (fn, env.params)
+        return found
+
+    # -- into the batch ------------------------------------------------------------------
+    def _columns(self, size: int) -> Columns:
+        return Columns(size, self.n, self.tricks, self.deck + 8 * self.n + 1)
+
+    def _fill(self, c: Columns, states: Sequence[Any]) -> None:
+        size = len(states)
+        if all(s is states[0] for s in states):  # one state for every lane
+            s = states[0]
+            for name in _SCALARS:
+                setattr(c, name, np.full(size, int(getattr(s, name)), dtype=np.int64))
+            for name in _PER_SEAT:
+                row = np.array(getattr(s, name) or (0,) * self.n, dtype=np.int64)
+                setattr(c, name, np.tile(row, (size, 1)))
+            c.tracked = np.tile(np.array([int(x) for x in s.tracked], dtype=np.int64),
+                                (size, 1)).reshape(size, len(self.tracked))
+            c.beating = lambda *a: self._beating(c, *a)
+            return
         for name in _SCALARS:
-            setattr(c, name, np.fromiter((getattr(s, name) for s in states), np.int64,
-                                         len(states)))
+            setattr(c, name, np.fromiter((int(getattr(s, name)) for s in states), np.int64, size))
         for name in _PER_SEAT:
-            setattr(c, name, np.array([getattr(s, name) for s in states],
-                                      dtype=np.int64).reshape(len(states), self.n))
+            setattr(c, name, np.array([getattr(s, name) or (0,) * self.n for s in states],
+                                      dtype=np.int64).reshape(size, self.n))
         c.tracked = np.array([[int(x) for x in s.tracked] for s in states],
-                             dtype=np.int64).reshape(len(states), len(self.tracked))
-        c.tricks0 = np.fromiter((len(s.tricks) for s in states), np.int64, len(states))
+                             dtype=np.int64).reshape(size, len(self.tracked))
         c.beating = lambda *a: self._beating(c, *a)
+
+    def columns(self, states: Sequence[State]) -> Columns:
+        """The columns of deals at a step the batch runs, between two tricks (their
+        records so far stay in the states, and the batch's are added to them)."""
+        eng = self.engine
+        eng._course()
+        c = self._columns(len(states))
+        for k, s in enumerate(states):
+            at = eng._step_at.get((s.phase.value, s.stage), eng._step_at.get((s.phase.value, None)))
+            if s.phase is Phase.OVER or at is None or self.kinds[at] is None or s.trick:
+                raise ValueError("a deal enters the batch at a step the batch runs, "
+                                 "between two tricks")
+            c.at[k] = at
+        self._fill(c, states)
+        c.starts = states
+        c.log0 = np.fromiter((len(s.log) for s in states), np.int64, len(states))
         return c
 
-    def states(self, starts: Sequence[State], c: Columns) -> list[State]:
-        """The engine's state at the end of each deal, from its start and the columns."""
-        eng, plays = self.engine, self.engine._plays
-        set_here = _fields_set(self.step.effects)
-        out = []
-        for k, s in enumerate(starts):
-            w = thaw(s)
-            for name in set_here & set(_SCALARS):
-                setattr(w, name, int(getattr(c, name)[k]))
-            for name in set_here & set(_PER_SEAT):
-                setattr(w, name, tuple(int(x) for x in getattr(c, name)[k]))
-            w.trick, w.faces, w.trick_number = (), (), int(c.trick_number[k])
-            tricks = []
-            for t in range(int(c.tricks0[k]), int(c.ntricks[k])):
-                size, seats = int(c.tr["size"][k, t]), int(c.tr_nseats[k, t])
-                tricks.append(trick_record(
-                    int(c.tr["number"][k, t]), int(c.tr["leader"][k, t]),
-                    tuple(int(x) for x in c.tr_cards[k, t, :size]),
-                    tuple(int(x) for x in c.tr_named[k, t, :size]),
-                    int(c.tr["winner"][k, t]), tuple(int(x) for x in c.tr_seats[k, t, :seats]),
-                    (), bool(c.tr["revealed"][k, t]), int(c.tr["seen"][k, t])))
-            w.tricks = s.tricks + tuple(tricks)
-            w.log = s.log + tuple((int(c.log_seat[k, j]), plays[(int(c.log_card[k, j]), NO_SUIT)])
-                                  for j in range(int(c.plays[k])))
-            w.phase = Phase.OVER
-            w.scores = tuple(int(x) for x in c.scores[k])
-            w.lines = tuple(tuple(int(x) for x in line[k]) for line in c.lines)
-            out.append(freeze(w))
-        del eng
-        return out
+    def deal(self, numbers: Sequence[int], seed: int = 0, dealer: int | None = None) -> Columns:
+        """Fresh deals, one a number of ``numbers``: each pack shuffled by the batch's
+        generator (keyed by ``seed`` and the number), dealt by the engine's schedule; then
+        the first steps begin."""
+        if not self.deals_whole:
+            raise NotBatchable("the steps before the play are not all run by the batch")
+        eng = self.engine
+        dealer = self.n - 1 if dealer is None else dealer
+        numbers = np.asarray(numbers, dtype=np.int64)
+        size = len(numbers)
+        template = thaw(eng._before_deal)
+        template.dealer = dealer
+        template.idle = idle = eng.idle_seat(dealer)
+        template.absent = 1 << idle if idle >= 0 else 0
+        c = self._columns(size)
+        self._fill(c, [template] * size)
+        c.numbers = numbers
+        keys = uniform(seed, numbers[:, None], np.arange(self.deck)[None, :] + 2 ** 40)
+        pack = np.argsort(keys, axis=1, kind="stable")
+        seats, _first = eng._schedule(dealer)
+        seats = np.array(seats, dtype=np.int64)
+        bits = np.int64(1) << pack
+        dealt = np.stack([np.where(seats == k, bits, 0).sum(axis=1) for k in range(self.n)],
+                         axis=1)
+        eng.check_hands(tuple(int(x) for x in dealt[0]))
+        c.dealt, c.hands = dealt, dealt.copy()
+        c.pending = c.dealt_later = np.zeros_like(dealt)
+        c.talon = ((1 << self.deck) - 1) & ~np.bitwise_or.reduce(dealt, axis=1)
+        at = eng._turn_up_at
+        c.turn_up = np.full(size, -1, dtype=np.int64) if at is None else pack[:, at].copy()
+        c.seed = numbers
+        self.advance(c, np.ones(size, dtype=bool), 0)
+        return c
 
-    # -- the play ------------------------------------------------------------------------
-    def play(self, c: Columns, policy: Policy, deals: np.ndarray | None = None) -> Columns:
-        """Every deal of ``c`` played to its end, each card chosen by ``policy``; then the
-        scores.  ``deals``: each deal's number, which the policy reads (default: its row)."""
-        deals = c.rows if deals is None else deals
-        draws = np.zeros(c.size, dtype=np.int64)
+    # -- the course ----------------------------------------------------------------------
+    def run(self, c: Columns, policy: Policy) -> Columns:
+        """Every lane played on to its end (or handed back), each action chosen by
+        ``policy``; then the scores of the lanes whose deal is over."""
         while True:
-            act = ~c.over
-            if not act.any():
+            live = c.at >= 0
+            if not live.any():
                 break
-            legal = self.legal(c)
-            if (act & (legal == 0)).any():
-                k = int(np.flatnonzero(act & (legal == 0))[0])
-                raise ValueError(f"deal {int(deals[k])}: no card may be played")
-            card = np.asarray(policy(legal, deals, draws), dtype=np.int64)
-            bad = act & (((legal >> np.clip(card, 0, 62)) & 1) == 0)
-            if bad.any():
-                k = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"deal {int(deals[k])}: the policy chose card {int(card[k])}, "
-                                 "which the rules do not allow")
-            draws += act
-            _Run(self, c, card, act).effects(self.step.effects)
+            c.at[live & (c.decisions > self.most)] = HANDED_BACK  # the engine stops it
+            # the earliest step first: the lanes after it wait, so that the lanes at a
+            # step keep in step with each other (a trick ends in all of them at once)
+            i = int(c.at[c.at >= 0].min())
+            lanes = c.at == i
+            kind = self.kinds[i]
+            if kind == "call":
+                self._call(c, i, lanes, policy)
+            elif kind == "play":
+                self._card(c, i, lanes, policy)
+            else:
+                c.at[lanes] = HANDED_BACK
         self._scores(c)
         return c
+
+    def advance(self, c: Columns, lanes: np.ndarray, start: int) -> None:
+        """The lanes ``lanes`` begin the first step from ``start`` on that takes place (a
+        step at which nobody acts runs its entry and passes straight on)."""
+        todo = lanes.copy()
+        for k in range(start, len(self.steps)):
+            if not todo.any():
+                return
+            step = self.steps[k]
+            if self.kinds[k] is None:
+                c.at[todo] = HANDED_BACK
+                return
+            takes = todo
+            if step.when is not None:
+                takes = todo & np.broadcast_to(self._value(c, todo, step.when), todo.shape)
+            if takes.any():
+                _Run(self, c, takes).effects(step.enter)
+                if step.actor is not None:
+                    c.at[takes] = k
+                    todo = todo & ~takes
+        if todo.any():
+            raise AssertionError("the play is the last step and always takes place")
+
+    def _value(self, c: Columns, lanes: np.ndarray, v: Any) -> Any:
+        return _Run(self, c, lanes).value(v)
+
+    def _checked(self, c: Columns, lanes: np.ndarray, legal: np.ndarray, chosen: np.ndarray,
+                 what: str) -> None:
+        ok = (((legal >> np.clip(chosen, 0, 62)) & 1) == 1) if legal.ndim == 1 else \
+            legal[c.rows, np.clip(chosen, 0, legal.shape[1] - 1)]
+        bad = lanes & ~(ok & (chosen >= 0))
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"deal {int(c.numbers[k])}: the policy chose {what} "
+                             f"{int(chosen[k])}, which the rules do not allow")
+
+    def _call(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
+        step = self.steps[i]
+        bids = self.call_ok(s=_Wide(c), call_is_bid=True,
+                            call_bid=np.arange(self.ladder, dtype=np.int64)[None, :])
+        passes = self.call_ok(s=c, call_is_bid=False, call_bid=-1)
+        legal = np.concatenate([np.broadcast_to(passes, (c.size,))[:, None],
+                                np.broadcast_to(bids, (c.size, self.ladder))], axis=1)
+        masks = (legal.astype(np.int64) << np.arange(self.ladder + 1, dtype=np.int64)).sum(axis=1)
+        masks = np.where(lanes, masks, 0)
+        if (lanes & (masks == 0)).any():
+            k = int(np.flatnonzero(lanes & (masks == 0))[0])
+            raise ValueError(f"deal {int(c.numbers[k])}: no call is legal")
+        chosen = np.asarray(policy(step.name, masks, c.numbers, c.decisions), dtype=np.int64)
+        self._checked(c, lanes, masks, chosen, "call")
+        c.decisions += lanes
+        run = _Run(self, c, lanes, bid=chosen - 1,
+                   action=np.take(self.call_action, np.clip(chosen, 0, self.ladder)))
+        run.effects(step.effects)
+        over = lanes & np.broadcast_to(np.asarray(run.value(step.ends), dtype=bool), lanes.shape)
+        if over.any():
+            thrown = over & (c.standing < 0)  # nobody bid: the engine deals again
+            c.at[thrown] = HANDED_BACK
+            if (over & ~thrown).any():
+                self.advance(c, over & ~thrown, i + 1)
+
+    def _card(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
+        step = self.steps[i]
+        legal = np.where(lanes, self.legal(c), 0)
+        if (lanes & (legal == 0)).any():
+            k = int(np.flatnonzero(lanes & (legal == 0))[0])
+            raise ValueError(f"deal {int(c.numbers[k])}: no card may be played")
+        card = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
+        self._checked(c, lanes, legal, card, "card")
+        c.decisions += lanes
+        _Run(self, c, lanes, card=card, action=card).effects(step.effects)
 
     def _scores(self, c: Columns) -> None:
         if self.line_scores:
@@ -332,11 +582,11 @@ class BatchPlay:
                                  for k in range(self.n)], axis=1)
 
     def strengths(self, c: Columns) -> np.ndarray:
-        """The strength of the card at each position of each deal's trick (the lowest
+        """The strength of the card at each position of each lane's trick (the lowest
         possible beyond its length)."""
         cols = []
         for p in range(self.n):
-            st = np.broadcast_to(self.strength(c.trick_c[:, p], c.trick_n[:, p], p,
+            st = np.broadcast_to(self.strength(c.trick_c[p], c.trick_n[p], p,
                                                c.led_suit, c.trump, c.trick_number,
                                                c.contract), (c.size,))
             cols.append(np.where(p < c.tlen, st, np.iinfo(np.int64).min))
@@ -346,30 +596,81 @@ class BatchPlay:
                  contract: Any) -> np.ndarray:
         best = self.strengths(c).max(axis=1)
         deck = np.arange(self.deck, dtype=np.int64)[None, :]
-        col = lambda x: np.asarray(x)[:, None] if np.ndim(x) else x  # noqa: E731
+
+        def col(x: Any) -> Any:
+            return np.asarray(x)[:, None] if np.ndim(x) else x
         st = self.strength(deck, NO_SUIT, col(c.tlen), col(led), col(trump), col(number),
                            col(contract))
         stronger = np.where(np.broadcast_to(st, (c.size, self.deck)) > best[:, None],
                             np.int64(1) << deck, 0).sum(axis=1)
         return np.where(c.tlen > 0, np.asarray(hand) & stronger, 0)
 
-    def stated(self, v: S.Stated) -> tuple[Callable[..., Any], tuple[str, ...]]:
-        found = self._stated.get(id(v))
-        if found is None:
-            envs = {"entry": self._entry_env, "play": self._play_env()}
-            env = envs.get(v.scope)
-            if env is None:
-                raise NotBatchable(f"a rule read in scope {v.scope}")
-            try:
-                fn = env.compile_np(self.game, self.tables, v.expr, v.name)
-            except UnsupportedNodeError as e:
-                raise NotBatchable(str(e)) from None
-            found = self._stated[id(v)] = (fn, env.params)
-        return found
+    # -- out of the batch ----------------------------------------------------------------
+    def states(self, c: Columns) -> list[State]:
+        """The engine's state at the end of each lane's deal: from the columns, or, for a
+        lane handed back, as the engine plays it on from the actions the batch took."""
+        eng = self.engine
+        table = eng.action_table
+        out = []
+        for k in range(c.size):
+            if c.at[k] == HANDED_BACK:
+                out.append(self._handed_back(c, k))
+                continue
+            base = c.starts[k] if c.starts is not None else eng._before_deal
+            w = thaw(base)
+            if c.starts is None:
+                w.seed = int(c.numbers[k])
+            for name in _SCALARS:
+                setattr(w, name, int(getattr(c, name)[k]))
+            w.stage_bid = bool(c.stage_bid[k])
+            for name in _PER_SEAT:
+                setattr(w, name, tuple(int(x) for x in getattr(c, name)[k]))
+            w.tracked = tuple(type(v)(x) for v, x in zip(base.tracked, c.tracked[k]))
+            w.calls = base.calls + tuple((int(c.call_seat[j, k]), int(c.call_bid[j, k]))
+                                         for j in range(int(c.ncalls[k])))
+            w.log = base.log + tuple((int(c.log_seat[j, k]), table[int(c.log_action[j, k])])
+                                     for j in range(int(c.nlog[k])))
+            w.fired = base.fired + tuple((int(c.fired_at[j, k]), self.rule_ids[int(c.fired_rule[j, k])])
+                                         for j in range(int(c.nfired[k])))
+            w.tricks = base.tricks + tuple(self._trick(c, k, t) for t in range(int(c.ntricks[k])))
+            w.trick, w.faces = (), ()
+            w.phase = Phase.OVER
+            w.scores = tuple(int(x) for x in c.scores[k])
+            w.lines = tuple(tuple(int(x) for x in line[k]) for line in c.lines)
+            out.append(freeze(w))
+        return out
 
+    @staticmethod
+    def _trick(c: Columns, k: int, t: int) -> Any:
+        size, seats = int(c.tr["size"][t, k]), int(c.tr["nseats"][t, k])
+        return trick_record(
+            int(c.tr["number"][t, k]), int(c.tr["leader"][t, k]),
+            tuple(int(x) for x in c.tr_cards[t, k, :size]),
+            tuple(int(x) for x in c.tr_named[t, k, :size]), int(c.tr["winner"][t, k]),
+            tuple(int(x) for x in c.tr_seats[t, k, :seats]), (), bool(c.tr["revealed"][t, k]),
+            int(c.tr["seen"][t, k]))
 
-def _nodes(expr: Any) -> list[Any]:
-    return list(walk(expr))
+    def start_of(self, c: Columns, k: int) -> State:
+        """The engine's state lane ``k`` entered the batch in."""
+        from spec.engine._engine import new_deal
+        if c.starts is not None:
+            return c.starts[k]
+        up = int(c.turn_up[k])
+        return new_deal(self.game, seed=int(c.numbers[k]), dealer=int(c.dealer[k]),
+                        hands=[int(x) for x in c.dealt[k]],
+                        turn_up=self.game.deck[up] if up >= 0 else None)
+
+    def _handed_back(self, c: Columns, k: int) -> State:
+        from spec.engine._engine import apply
+        from spec.engine._session import int_seeded
+        eng = self.engine
+        number = int(c.numbers[k])
+        state = self.start_of(c, k)
+        for j in range(int(c.nlog[k])):
+            state = apply(state, eng.action_table[int(c.log_action[j, k])])
+        if state.phase is not Phase.OVER:
+            state = eng.random_playout(state, int_seeded(number))
+        return state
 
 
 def _values_in(e: Any) -> list[Any]:
@@ -387,40 +688,35 @@ def _values_in(e: Any) -> list[Any]:
     return out
 
 
-def _fields_set(effects: Sequence[Any]) -> set[str]:
-    out: set[str] = set()
-    for e in effects:
-        if isinstance(e, S.Set):
-            out.add(e.field)
-        elif isinstance(e, S.When):
-            out |= _fields_set(e.then) | _fields_set(e.orelse)
-    return out
-
-
 class _Run:
-    """One card of every deal in play: the play step's effects over the columns."""
+    """One action of the lanes ``act`` (or a step's entry): effects over the columns."""
 
-    def __init__(self, batch: BatchPlay, c: Columns, card: np.ndarray, act: np.ndarray) -> None:
-        self.b, self.c, self.card, self.locals = batch, c, card, {}
-        self.act = act
+    def __init__(self, batch: BatchEngine, c: Columns, act: np.ndarray, *, card: Any = None,
+                 bid: Any = None, action: Any = None) -> None:
+        self.b, self.c, self.act = batch, c, act
+        self.card, self.bid, self.action = card, bid, action
+        self.locals: dict[str, Any] = {}
 
     def effects(self, effects: Sequence[Any]) -> None:
         for e in effects:
             self.effect(e)
 
-    def effect(self, e: Any) -> None:
+    def _lane(self, value: Any) -> np.ndarray:
+        return np.broadcast_to(np.asarray(value), (self.c.size,))
+
+    def effect(self, e: Any) -> None:  # noqa: C901 - one case per effect
         c, act = self.c, self.act
         if isinstance(e, S.Set):
             self.set(e)
         elif isinstance(e, S.Let):
             value = self.value(e.value)
             old = self.locals.get(e.name)
-            if old is None or isinstance(value, _Seq) or isinstance(value, tuple):
+            if old is None or isinstance(value, _Seq | tuple) or isinstance(old, _Seq | tuple):
                 self.locals[e.name] = value
             else:
                 self.locals[e.name] = np.where(act, value, old)
         elif isinstance(e, S.When):
-            test = np.broadcast_to(np.asarray(self.value(e.test), dtype=bool), (c.size,))
+            test = self._lane(np.asarray(self.value(e.test), dtype=bool))
             outer = self.act
             self.act = outer & test
             if self.act.any():
@@ -430,14 +726,21 @@ class _Run:
                 self.effects(e.orelse)
             self.act = outer
         elif isinstance(e, S.Record):
-            seat = np.broadcast_to(self.value(e.seat), (c.size,))
-            rows = c.rows[act]
-            c.log_seat[rows, c.plays[act]] = seat[act]
-            c.log_card[rows, c.plays[act]] = self.card[act]
-            c.plays += act
+            c.room(c.nlog, "log_seat", "log_action")
+            c.put(c.log_seat, c.nlog, self.value(e.seat), act)
+            c.put(c.log_action, c.nlog, self.action, act)
+            c.nlog = c.nlog + act
+        elif isinstance(e, S.Fire):
+            c.room(c.nfired, "fired_at", "fired_rule")
+            log0 = getattr(c, "log0", 0)
+            c.put(c.fired_at, c.nfired, log0 + c.nlog - e.back, act)
+            c.put(c.fired_rule, c.nfired, self.b.rule_ids.index(e.rule), act)
+            c.nfired = c.nfired + act
+        elif isinstance(e, S.Judge):  # a void deal: the game has no rule that voids one
+            assert e.what is S.Judgement.VOID
         else:
             assert isinstance(e, S.Over)
-            c.over |= act
+            c.at[act] = OVER
 
     def set(self, e: S.Set) -> None:
         c, act, f, v = self.c, self.act, e.field, e.value
@@ -447,41 +750,41 @@ class _Run:
                 return
             assert isinstance(v, S.Added) and v.record == S.Get("trick"), v
             card, named = self.value(v.item)
-            rows = c.rows[act]
-            c.trick_c[rows, c.tlen[act]] = np.broadcast_to(card, (c.size,))[act]
-            c.trick_n[rows, c.tlen[act]] = np.broadcast_to(named, (c.size,))[act]
+            c.put(c.trick_c, c.tlen, card, act)
+            c.put(c.trick_n, c.tlen, named, act)
             c.tlen = c.tlen + act
-            return
-        if f == "faces":
-            if v != S.Lit(()):
-                raise NotBatchable(f"faces := {v}")
-            return
-        if f == "tricks":
+        elif f == "faces":
+            assert v == S.Lit(()), v
+        elif f == "tricks":
             assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
             self.finished(v.item)
-            return
-        value = self.value(v)
-        old = getattr(c, f)
-        if old.ndim == 2:
-            value = np.broadcast_to(value, old.shape)
-            setattr(c, f, np.where(act[:, None], value, old))
+        elif f == "calls":
+            assert isinstance(v, S.Appended) and v.place == S.Get("calls"), v
+            c.room(c.ncalls, "call_seat", "call_bid")
+            c.put(c.call_seat, c.ncalls, self.value(v.a), act)
+            c.put(c.call_bid, c.ncalls, self.value(v.b), act)
+            c.ncalls = c.ncalls + act
         else:
-            setattr(c, f, np.where(act, value, old))
+            value = self.value(v)
+            old = getattr(c, f)
+            if old.ndim == 2:
+                setattr(c, f, np.where(act[:, None], np.broadcast_to(value, old.shape), old))
+            else:
+                setattr(c, f, np.where(act, value, old))
 
     def finished(self, v: S.Finished) -> None:
         c, act = self.c, self.act
         number, leader, cards, names, winner, seats, _faces, revealed, seen = v.parts
-        rows = c.rows[act]
-        at = c.ntricks[act]
+        at = c.ntricks
         for name, part in (("number", number), ("leader", leader), ("winner", winner),
                            ("revealed", revealed), ("seen", seen)):
-            c.tr[name][rows, at] = np.broadcast_to(self.value(part), (c.size,))[act]
+            c.put(c.tr[name], at, self.value(part), act)
         cs, ns, ss = self.value(cards), self.value(names), self.value(seats)
-        c.tr["size"][rows, at] = cs.n[act]
-        c.tr_cards[rows, at] = cs.items[act]
-        c.tr_named[rows, at] = ns.items[act]
-        c.tr_seats[rows, at] = ss.items[act]
-        c.tr_nseats[rows, at] = ss.n[act]
+        c.put(c.tr["size"], at, cs.n, act)
+        c.put(c.tr["nseats"], at, ss.n, act)
+        c.put(c.tr_cards, at, cs.items, act)
+        c.put(c.tr_named, at, ns.items, act)
+        c.put(c.tr_seats, at, ss.items, act)
         c.ntricks = c.ntricks + act
 
     # -- values ------------------------------------------------------------------------
@@ -489,10 +792,10 @@ class _Run:
         c, n = self.c, self.b.n
         if isinstance(v, S.Get):
             if v.field == "trick":
-                return _Seq(np.stack([c.trick_c, c.trick_n], axis=2), c.tlen)
+                return _Seq(np.stack([c.trick_c[:n].T, c.trick_n[:n].T], axis=2), c.tlen)
             return getattr(c, v.field)
         if isinstance(v, S.Lit):
-            return np.full(n, v.value, dtype=np.int64) if v.per_seat else v.value
+            return np.full(n, int(v.value), dtype=np.int64) if v.per_seat else v.value
         if isinstance(v, S.Local):
             return self.locals[v.name]
         if isinstance(v, S.Op):
@@ -510,7 +813,7 @@ class _Run:
         if isinstance(v, S.Item):
             seq = self.value(v.value)
             index = v.index if isinstance(v.index, int) else self.value(v.index)
-            return np.asarray(seq.items)[c.rows, np.broadcast_to(index, (c.size,))]
+            return np.asarray(seq.items)[c.rows, self._lane(index)]
         if isinstance(v, S.Strongest):
             return np.argmax(self.b.strengths(c), axis=1).astype(np.int64)
         if isinstance(v, S.Column):
@@ -521,32 +824,36 @@ class _Run:
             live = np.arange(seq.items.shape[1])[None, :] < seq.n[:, None]
             return np.where(live, np.int64(1) << seq.items, 0).sum(axis=1)
         if isinstance(v, S.Len):
-            if v.record != S.Get("trick"):
-                raise NotBatchable(f"the length of {v.record}")
+            assert v.record == S.Get("trick"), v
             return c.tlen
         if isinstance(v, S.Padded):
             seq = self.value(v.items)
             live = np.arange(seq.items.shape[1])[None, :] < seq.n[:, None]
-            filler = int(v.filler) if not isinstance(v.filler, bool) else int(v.filler)
-            return _Seq(np.where(live, seq.items, filler), np.full(c.size, n))
+            return _Seq(np.where(live, seq.items, int(v.filler)), np.full(c.size, n))
         if isinstance(v, S.Held):
             place = self.value(v.place)
-            but = np.broadcast_to(self.value(v.but), (c.size,))
-            mine = np.arange(n)[None, :] == but[:, None]
-            return ((place != 0) & ~mine).any(axis=1)
+            but = self._lane(self.value(v.but))
+            return ((place != 0) & (np.arange(n)[None, :] != but[:, None])).any(axis=1)
         if isinstance(v, S.Only):
-            seat = np.broadcast_to(self.value(v.seat), (c.size,))
-            cards = np.broadcast_to(self.value(v.cards), (c.size,))
+            seat, cards = self._lane(self.value(v.seat)), self._lane(self.value(v.cards))
             return np.where(np.arange(n)[None, :] == seat[:, None], cards[:, None], 0)
+        if isinstance(v, S.PlusAt):
+            seat = self._lane(self.value(v.seat))
+            return self.value(v.place) + np.where(np.arange(n)[None, :] == seat[:, None],
+                                                  v.amount, 0)
         if isinstance(v, S.Less):
             return self.value(v.a) & ~self.value(v.b)
         if isinstance(v, S.Joined):
             return self.value(v.a) | self.value(v.b)
+        if isinstance(v, S.Entry):
+            return np.take(np.array([int(x) for x in v.table], dtype=np.int64),
+                           self.value(v.index), mode="wrap")
         if isinstance(v, S.Stated):
             fn, params = self.b.stated(v)
             given = dict(v.given)
-            args = [c if p == "s" else self.value(given[p]) for p in params]
-            return fn(*args)
+            return fn(*[c if p == "s" else self.value(given[p]) for p in params])
+        if isinstance(v, S.Bid):
+            return self.bid
         if isinstance(v, S.CardNo):
             return self.card
         if isinstance(v, S.Named):
@@ -557,7 +864,7 @@ class _Run:
             return np.asarray(self.value(v.value), dtype=bool)
         if isinstance(v, S.Acted):
             return np.int64(1) << self.card
-        raise NotBatchable(f"the play step's value {v}")
+        raise NotBatchable(f"a step's value {v}")
 
     def _passed(self, t: np.ndarray, skips: list[Any], outside: Any) -> np.ndarray:
         bad = np.zeros(t.shape, dtype=bool)
@@ -568,30 +875,27 @@ class _Run:
         return bad
 
     def seat_from(self, v: S.SeatFrom) -> np.ndarray:
-        c, b = self.c, self.b
+        b = self.b
         first = v.seat
         if isinstance(first, S.After):
-            t = np.take(b.next_seat, np.broadcast_to(self.value(first.seat), (c.size,)),
-                        mode="wrap")
+            t = np.take(b.next_seat, self._lane(self.value(first.seat)), mode="wrap")
         else:
-            t = np.broadcast_to(np.asarray(self.value(first), dtype=np.int64), (c.size,)).copy()
+            t = self._lane(np.asarray(self.value(first), dtype=np.int64)).copy()
         skips = [self.value(k) for k in v.skip]
         outside = None if v.outside is None else self.value(v.outside)
         for _ in range(b.n):
-            bad = self._passed(t, skips, outside)
-            t = np.where(bad, np.take(b.next_seat, t), t)
+            t = np.where(self._passed(t, skips, outside), np.take(b.next_seat, t, mode="wrap"), t)
         bad = self._passed(t, skips, outside)
         if bad.any():
-            if v.otherwise is None:
-                if (bad & self.act).any():
-                    raise AssertionError("every seat is out of the play")
-            else:
+            if v.otherwise is not None:
                 t = np.where(bad, self.value(v.otherwise), t)
+            elif (bad & self.act).any():
+                raise AssertionError("every seat is out of the play")
         return t
 
     def seats_from(self, v: S.SeatsFrom) -> _Seq:
         c, b = self.c, self.b
-        t = np.broadcast_to(np.asarray(self.value(v.seat), dtype=np.int64), (c.size,)).copy()
+        t = self._lane(np.asarray(self.value(v.seat), dtype=np.int64)).copy()
         skips = [self.value(k) for k in v.skip]
         outside = None if v.outside is None else self.value(v.outside)
         items = np.zeros((c.size, b.n), dtype=np.int64)
@@ -600,49 +904,74 @@ class _Run:
             keep = ~self._passed(t, skips, outside)
             items[c.rows[keep], count[keep]] = t[keep]
             count += keep
-            t = np.take(b.next_seat, t)
+            t = np.take(b.next_seat, t, mode="wrap")
         return _Seq(items, count)
 
 
 @dataclass
 class Batch:
-    """Deals played together: each deal's state at the start of its play (or at its end,
-    for a deal over before any card is played), the columns of those played in the batch,
-    and their rows among ``starts``."""
+    """Deals played together: the numbers of the deals, the columns of those the batch
+    ran (their rows among the deals), and the states of the others, over before it."""
 
-    play: BatchPlay
-    starts: list[State]
+    engine: BatchEngine
+    numbers: np.ndarray
     rows: np.ndarray
     columns: Columns
+    before: dict[int, State]
+
+    @property
+    def handed_back(self) -> np.ndarray:
+        """The rows (among the deals) of the deals the batch handed back to the engine."""
+        return self.rows[self.columns.at == HANDED_BACK]
+
+    def starts(self) -> list[State]:
+        """The state each deal entered the batch in (a deal the batch dealt: the engine's
+        deal of the same hands, dealer, number and card turned up); a deal over before it:
+        its end."""
+        out: list[Any] = [self.before.get(k) for k in range(len(self.numbers))]
+        for j, k in enumerate(self.rows):
+            out[int(k)] = self.engine.start_of(self.columns, j)
+        return out
 
     def states(self) -> list[State]:
         """Each deal's state at its end."""
-        ends = list(self.starts)
-        for k, s in zip(self.rows, self.play.states([self.starts[k] for k in self.rows],
-                                                    self.columns)):
+        ends: list[Any] = [self.before.get(k) for k in range(len(self.numbers))]
+        for k, s in zip(self.rows, self.engine.states(self.columns)):
             ends[int(k)] = s
         return ends
 
     def scores(self) -> np.ndarray:
-        """Each deal's scores, a row a deal and a column a seat."""
-        out = np.array([s.scores if s.scores is not None else (0,) * self.play.n
-                        for s in self.starts], dtype=np.int64).reshape(len(self.starts), -1)
+        """Each deal's scores, a row a deal and a column a seat (a deal handed back is
+        played on by the engine first)."""
+        out = np.zeros((len(self.numbers), self.engine.n), dtype=np.int64)
+        for k, s in self.before.items():
+            out[k] = s.scores if s.scores is not None else 0
         out[self.rows] = self.columns.scores
+        back = self.columns.at == HANDED_BACK
+        for j in np.flatnonzero(back):
+            out[self.rows[j]] = self.engine._handed_back(self.columns, int(j)).scores
         return out
 
 
-def play_batch(engine: Any, seeds: Sequence[int], policy: Policy | None = None,
-               play_seed: int = 0) -> Batch:
-    """The deals of ``seeds``, each dealt and bid by the engine's random bots as
-    ``play_deal`` bids it, then their cards played together in the batch by ``policy``
-    (by default :func:`random_policy` of ``play_seed``; a deal's number is its seed)."""
-    batch = engine.batch()
-    from spec.engine._session import int_seeded
+def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None,
+               seed: int = 0) -> Batch:
+    """The deals ``numbers`` played together by ``policy`` (by default
+    :func:`random_policy` of ``seed``).  Where the batch runs every step before the play,
+    it deals each pack itself (keyed by ``seed`` and the deal's number); elsewhere the
+    engine deals each from its number and bids it with its random bots, as ``play_deal``
+    does, and the batch plays the cards."""
     from spec.engine._engine import new_deal
-    starts = [engine.random_playout(new_deal(engine.game, seed=s), int_seeded(s),
-                                    until=Phase.PLAY) for s in seeds]
+    from spec.engine._session import int_seeded
+    batch = engine.batch()
+    numbers = np.asarray(numbers, dtype=np.int64)
+    policy = policy or random_policy(seed)
+    if batch.deals_whole:
+        c = batch.deal(numbers, seed)
+        return Batch(batch, numbers, np.arange(len(numbers)), batch.run(c, policy), {})
+    starts = [engine.random_playout(new_deal(engine.game, seed=int(s)), int_seeded(int(s)),
+                                    until=Phase.PLAY) for s in numbers]
     rows = np.array([k for k, s in enumerate(starts) if s.phase is Phase.PLAY], dtype=np.int64)
     c = batch.columns([starts[k] for k in rows])
-    numbers = np.asarray(seeds, dtype=np.int64)[rows]
-    batch.play(c, policy or random_policy(play_seed), numbers)
-    return Batch(batch, starts, rows, c)
+    c.numbers = numbers[rows]
+    before = {k: s for k, s in enumerate(starts) if s.phase is not Phase.PLAY}
+    return Batch(batch, numbers, rows, batch.run(c, policy), before)

@@ -37,15 +37,15 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
 
     def batch(self) -> Any:
         """The batch back end of this game's play of the cards
-        (:class:`spec.engine.BatchPlay`), built on first use.
+        (:class:`spec.batch.BatchEngine`), built on first use.
 
         Raises:
             NotBatchable: the play uses a construct the batch back end does not run.
         """
         found = self.__dict__.get("_batch_play")
         if found is None:
-            from spec.engine._batch import BatchPlay
-            found = self.__dict__["_batch_play"] = BatchPlay(self)
+            from spec.engine._batch import BatchEngine
+            found = self.__dict__["_batch_play"] = BatchEngine(self)
         return found
 
     def __init__(self, game: Game) -> None:

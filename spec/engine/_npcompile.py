@@ -52,12 +52,13 @@ def _or(*args: Any) -> Any:
 
 
 def _at(table: Any, seat: Any) -> Any:
-    """Each deal's entry for its seat: ``table`` has a row a deal and a column a seat."""
+    """Each deal's entry for its seat: ``table`` has a seat a column (its last axis), the
+    axes before it one entry a deal; ``seat`` one seat a deal (or one for every deal)."""
     table = np.asarray(table)
     if isinstance(seat, int | np.integer):  # one seat for every deal: its column
-        return table[:, seat]
-    seat = np.broadcast_to(np.asarray(seat, dtype=np.int64), table.shape[:1])
-    return table[np.arange(table.shape[0]), seat % table.shape[1]]
+        return table[..., seat]
+    seat = np.broadcast_to(np.asarray(seat, dtype=np.int64), table.shape[:-1])
+    return np.take_along_axis(table, (seat % table.shape[-1])[..., None], axis=-1)[..., 0]
 
 
 class NpTables:
@@ -163,6 +164,9 @@ class NpCompiler(PyCompiler):
 class NpEnv(Env):
     """An environment whose entries are numpy source over columns; a rule compiled here
     judges every deal of a batch in one call."""
+
+    def plus(self, *entries: Entry) -> NpEnv:
+        return NpEnv(self.inputs, (*self.entries, *entries))
 
     def compile_np(self, game: Game, tables: NpTables, expr: Any, name: str
                    ) -> Callable[..., Any]:
