@@ -222,8 +222,7 @@ class BatchEngine:
         self.deck = len(game.deck)
         self.steps = steps = game.steps
         self.play_at = next(i for i, s in enumerate(steps) if s.phase == Phase.PLAY.value)
-        for kind, why in ((K.NameSuit, "a card played naming a suit"),
-                          (K.FaceDown, "a card played face down"),
+        for kind, why in ((K.FaceDown, "a card played face down"),
                           (K.PlayableAside, "a card played from those laid aside")):
             if game.constructs(kind):
                 raise NotBatchable(why)
@@ -244,6 +243,8 @@ class BatchEngine:
                                                                eng.envs.entry.entries),
                       "call": self._call_env(), "status": self._status_env(),
                       "first_lead": self._status_env()}
+        self._envs["play_card"] = self._envs["play"].plus(
+            Entry(Ctx.CARD, "card", "card"), Entry(Ctx.DECLARED, "declared", "declared"))
         self._envs["call_made"] = self._envs["call"].plus(
             Entry(Ctx.CALL_IS_BID, "call_is_bid", "call_is_bid"),
             Entry(Ctx.CALL_BID, "call_bid", "call_bid"))
@@ -251,6 +252,10 @@ class BatchEngine:
             self.legal = self._fn("play", D.legal_cards(game), "legal")
             self.strength = self._fn("entry", D.strength(game), "strength")
             self.call_ok = self._fn("call_made", D.call_legal(game), "call_ok")
+            # a card that names a suit: whether it must, and whether the suit named may be
+            self.codes = tuple(eng._decl_choices)
+            self.needs = self._fn("play_card", D.needs_declaration(game), "needs")
+            self.named_ok = self._fn("play_card", D.declaration_ok(game), "named_ok")
             out = self._outcome_env()
             self.score = out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT)), "score")
             self.line_scores = tuple(
@@ -272,8 +277,7 @@ class BatchEngine:
         if i == self.play_at:
             return "play" if self._unsupported(step, step.enter) is None else None
         if step.action == "call":
-            if self.engine._call_announce or self.engine._proxy_when is not None \
-                    or self.ladder + 1 > 63:
+            if self.engine._call_announce or self.engine._proxy_when is not None:
                 return None
             kind = "call"
         elif step.actor is None:
@@ -542,11 +546,12 @@ class BatchEngine:
         passes = self.call_ok(s=c, call_is_bid=False, call_bid=-1)
         legal = np.concatenate([np.broadcast_to(passes, (c.size,))[:, None],
                                 np.broadcast_to(bids, (c.size, self.ladder))], axis=1)
-        masks = (legal.astype(np.int64) << np.arange(self.ladder + 1, dtype=np.int64)).sum(axis=1)
-        masks = np.where(lanes, masks, 0)
-        if (lanes & (masks == 0)).any():
-            k = int(np.flatnonzero(lanes & (masks == 0))[0])
+        legal = legal & lanes[:, None]
+        if (lanes & ~legal.any(axis=1)).any():
+            k = int(np.flatnonzero(lanes & ~legal.any(axis=1))[0])
             raise ValueError(f"deal {int(c.numbers[k])}: no call is legal")
+        masks = legal if self.ladder + 1 > 63 else \
+            (legal.astype(np.int64) << np.arange(self.ladder + 1, dtype=np.int64)).sum(axis=1)
         chosen = np.asarray(policy(step.name, masks, c.numbers, c.decisions), dtype=np.int64)
         self._checked(c, lanes, masks, chosen, "call")
         c.decisions += lanes
@@ -566,10 +571,37 @@ class BatchEngine:
         if (lanes & (legal == 0)).any():
             k = int(np.flatnonzero(lanes & (legal == 0))[0])
             raise ValueError(f"deal {int(c.numbers[k])}: no card may be played")
-        card = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
-        self._checked(c, lanes, legal, card, "card")
+        if not self.codes:  # a card is a play: its number, its bit
+            chosen = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
+            self._checked(c, lanes, legal, chosen, "card")
+            card, named = chosen, NO_SUIT
+        else:
+            plays = self._plays(c, legal)
+            chosen = np.asarray(policy(step.name, plays, c.numbers, c.decisions), dtype=np.int64)
+            self._checked(c, lanes, plays, chosen, "play")
+            deck, k = self.deck, len(self.codes)
+            card = np.where(chosen < deck, chosen, (chosen - deck) // k)
+            named = np.where(chosen < deck, NO_SUIT,
+                             np.take(np.array(self.codes, dtype=np.int64), (chosen - deck) % k,
+                                     mode="wrap"))
         c.decisions += lanes
-        _Run(self, c, lanes, card=card, action=card).effects(step.effects)
+        _Run(self, c, lanes, card=card, named=named, action=chosen).effects(step.effects)
+
+    def _plays(self, c: Columns, legal: np.ndarray) -> np.ndarray:
+        """The legal plays of each lane, numbered as the engine numbers them: each card
+        naming no suit, then each card with each suit it may name; a mask a lane, or a
+        matrix where there are more than 63."""
+        wide, cards = _Wide(c), np.arange(self.deck, dtype=np.int64)[None, :]
+        held = ((legal[:, None] >> cards) & 1) == 1
+        needs = np.broadcast_to(self.needs(s=wide, card=cards, declared=NO_SUIT), held.shape)
+        columns = [held & ~needs]
+        named = [np.broadcast_to(self.named_ok(s=wide, card=cards, declared=code), held.shape)
+                 for code in self.codes]
+        columns.append(np.stack([held & needs & ok for ok in named], axis=2).reshape(c.size, -1))
+        plays = np.concatenate(columns, axis=1)
+        if plays.shape[1] > 63:
+            return plays
+        return (plays.astype(np.int64) << np.arange(plays.shape[1], dtype=np.int64)).sum(axis=1)
 
     def _scores(self, c: Columns) -> None:
         if self.line_scores:
@@ -692,9 +724,9 @@ class _Run:
     """One action of the lanes ``act`` (or a step's entry): effects over the columns."""
 
     def __init__(self, batch: BatchEngine, c: Columns, act: np.ndarray, *, card: Any = None,
-                 bid: Any = None, action: Any = None) -> None:
+                 named: Any = NO_SUIT, bid: Any = None, action: Any = None) -> None:
         self.b, self.c, self.act = batch, c, act
-        self.card, self.bid, self.action = card, bid, action
+        self.card, self.named, self.bid, self.action = card, named, bid, action
         self.locals: dict[str, Any] = {}
 
     def effects(self, effects: Sequence[Any]) -> None:
@@ -857,9 +889,9 @@ class _Run:
         if isinstance(v, S.CardNo):
             return self.card
         if isinstance(v, S.Named):
-            return NO_SUIT
+            return self.named
         if isinstance(v, S.Played):
-            return self.card, NO_SUIT
+            return self.card, self.named
         if isinstance(v, S.Truth):
             return np.asarray(self.value(v.value), dtype=bool)
         if isinstance(v, S.Acted):
