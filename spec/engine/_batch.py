@@ -145,6 +145,9 @@ class Columns:
         self.ncalls = z.copy()
         self.call_seat = np.zeros((actions, size), dtype=np.int64)
         self.call_bid = np.zeros((actions, size), dtype=np.int64)
+        self.nchosen = z.copy()
+        self.chosen_seat = np.zeros((2 * players + 1, size), dtype=np.int64)
+        self.chosen_name = np.zeros((2 * players + 1, size), dtype=np.int64)
         self.nfired = z.copy()
         self.fired_at = np.zeros((8, size), dtype=np.int64)
         self.fired_rule = np.zeros((8, size), dtype=np.int64)
@@ -201,15 +204,16 @@ class _Seq:
 
 
 # the effects and values the interpreter runs (anything else: NotBatchable)
-_EFFECTS = (S.Set, S.Let, S.When, S.Record, S.Over, S.Fire, S.Judge)
+_EFFECTS = (S.Set, S.Let, S.When, S.Record, S.Over, S.Fire, S.Judge, S.Advance, S.Track)
 _VALUES = (S.Get, S.Lit, S.Local, S.Op, S.Cond, S.Bit, S.After, S.SeatFrom, S.SeatsFrom,
            S.Item, S.Strongest, S.Column, S.Mask, S.Len, S.Padded, S.Added, S.Finished,
            S.Held, S.Only, S.Less, S.Joined, S.Stated, S.CardNo, S.Named, S.Played, S.Truth,
-           S.Acted, S.Bid, S.Appended, S.PlusAt, S.Entry)
+           S.Acted, S.Bid, S.Appended, S.PlusAt, S.Entry, S.At, S.Count, S.AtLeast, S.SeatsOf, S.Best)
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
     ">": np.greater, ">=": np.greater_equal, "+": np.add, "-": np.subtract,
-    "&": np.bitwise_and, "|": np.bitwise_or, "and": np.logical_and, "or": np.logical_or}
+    "&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor, "and": np.logical_and,
+    "or": np.logical_or}
 
 
 class BatchEngine:
@@ -269,6 +273,10 @@ class BatchEngine:
             raise NotBatchable(why)
         # each step's kind as the batch runs it: a call, a card played, an entry alone;
         # None where the batch does not run it (its lanes are handed back)
+        self.names = tuple(dict.fromkeys(o.name for st in steps for o in st.options))
+        self.option_actions = {
+            i: tuple(eng._known[id(eng._option_declares[(i, o.name)])][1].bit_length() - 1
+                     for o in st.options) for i, st in enumerate(steps) if st.options}
         self.kinds: list[str | None] = [self._kind(i, s) for i, s in enumerate(steps)]
         self.deals_whole = (eng.stages == 1 and all(
             self.kinds[i] is not None for i in range(self.play_at + 1)))
@@ -280,11 +288,22 @@ class BatchEngine:
             if self.engine._call_announce or self.engine._proxy_when is not None:
                 return None
             kind = "call"
+        elif step.card is not None:
+            kind = "card"
+        elif step.options:
+            kind = "choice"
+            if len(step.options) > 63:
+                return None
         elif step.actor is None:
             kind = "enter"
         else:
             return None
-        if self._unsupported(step, (*step.enter, *step.effects)) is not None:
+        effects = [*step.enter, *step.effects]
+        for o in step.options:
+            effects += [*o.effects, S.Let("_", o.when)]
+            if o.offered is not None:
+                effects.append(S.Let("_", o.offered))
+        if self._unsupported(step, effects) is not None:
             return None
         for v in (step.when, step.ends):
             if v is not None and self._unsupported(step, (S.Let("_", v),)) is not None:
@@ -296,17 +315,18 @@ class BatchEngine:
         for e in effects:
             if not isinstance(e, _EFFECTS):
                 return f"the {step.name} step's effect {e}"
-            if isinstance(e, S.Judge):
-                if e.what is S.Judgement.STATUS:
-                    return f"the {step.name} step's effect {e}"
-                if self.engine._voids or self.engine._voids_before_contract:
+            if isinstance(e, S.Judge):  # no rule of the game voids a deal or acts on it
+                eng = self.engine
+                if eng._voids or eng._voids_before_contract or (
+                        e.what is S.Judgement.STATUS and (eng._aside_returns is not None
+                                                          or eng._lay_open)):
                     return f"the {step.name} step's effect {e}"
             if isinstance(e, S.When):
                 why = self._unsupported(step, (*e.then, *e.orelse))
                 if why is not None:
                     return why
             for v in _values_in(e):
-                if not isinstance(v, _VALUES):
+                if not isinstance(v, _VALUES) or (isinstance(v, S.Op) and v.op not in _OPS):
                     return f"the {step.name} step's value {v}"
                 if isinstance(v, S.Stated):
                     if any(isinstance(x, Certain) for x in walk(v.expr)):
@@ -499,6 +519,10 @@ class BatchEngine:
                 self._call(c, i, lanes, policy)
             elif kind == "play":
                 self._card(c, i, lanes, policy)
+            elif kind == "card":
+                self._hand_card(c, i, lanes, policy)
+            elif kind == "choice":
+                self._choice(c, i, lanes, policy)
             else:
                 c.at[lanes] = HANDED_BACK
         self._scores(c)
@@ -564,6 +588,50 @@ class BatchEngine:
             c.at[thrown] = HANDED_BACK
             if (over & ~thrown).any():
                 self.advance(c, over & ~thrown, i + 1)
+
+    def _hand_card(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
+        """A card of the actor's hand acted (laid aside, discarded ...); then, where the
+        step is over, the next step."""
+        step = self.steps[i]
+        from spec.engine._npcompile import _at
+        legal = np.where(lanes, _at(c.hands, c.turn), 0)
+        if (lanes & (legal == 0)).any():
+            k = int(np.flatnonzero(lanes & (legal == 0))[0])
+            raise ValueError(f"deal {int(c.numbers[k])}: no card to {step.action}")
+        card = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
+        self._checked(c, lanes, legal, card, "card")
+        c.decisions += lanes
+        run = _Run(self, c, lanes, card=card, action=card + self.engine._card_shift[step.card],
+                   at=i)
+        run.effects(step.effects)
+        over = lanes & self._lanes(c, run.value(step.ends))
+        if over.any():
+            self.advance(c, over, i + 1)
+
+    def _choice(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
+        """One of the named options the actor may choose now, chosen."""
+        step = self.steps[i]
+        run = _Run(self, c, lanes, at=i)
+        legal = np.zeros(c.size, dtype=np.int64)
+        for j, o in enumerate(step.options):
+            may = self._lanes(c, run.value(o.when))
+            if o.offered is not None:
+                may = may & self._lanes(c, run.value(o.offered))
+            legal |= np.where(may & lanes, np.int64(1) << j, 0)
+        if (lanes & (legal == 0)).any():
+            k = int(np.flatnonzero(lanes & (legal == 0))[0])
+            raise ValueError(f"deal {int(c.numbers[k])}: no option of {step.name} is open")
+        chosen = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
+        self._checked(c, lanes, legal, chosen, "option")
+        c.decisions += lanes
+        numbers = self.option_actions[i]
+        for j, o in enumerate(step.options):
+            these = lanes & (chosen == j)
+            if these.any():
+                _Run(self, c, these, action=numbers[j], at=i).effects(o.effects)
+
+    def _lanes(self, c: Columns, value: Any) -> np.ndarray:
+        return np.broadcast_to(np.asarray(value, dtype=bool), (c.size,))
 
     def _card(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
         step = self.steps[i]
@@ -662,6 +730,8 @@ class BatchEngine:
                                          for j in range(int(c.ncalls[k])))
             w.log = base.log + tuple((int(c.log_seat[j, k]), table[int(c.log_action[j, k])])
                                      for j in range(int(c.nlog[k])))
+            w.chosen = base.chosen + tuple((int(c.chosen_seat[j, k]), self.names[int(c.chosen_name[j, k])])
+                                           for j in range(int(c.nchosen[k])))
             w.fired = base.fired + tuple((int(c.fired_at[j, k]), self.rule_ids[int(c.fired_rule[j, k])])
                                          for j in range(int(c.nfired[k])))
             w.tricks = base.tricks + tuple(self._trick(c, k, t) for t in range(int(c.ntricks[k])))
@@ -724,8 +794,9 @@ class _Run:
     """One action of the lanes ``act`` (or a step's entry): effects over the columns."""
 
     def __init__(self, batch: BatchEngine, c: Columns, act: np.ndarray, *, card: Any = None,
-                 named: Any = NO_SUIT, bid: Any = None, action: Any = None) -> None:
-        self.b, self.c, self.act = batch, c, act
+                 named: Any = NO_SUIT, bid: Any = None, action: Any = None,
+                 at: int | None = None) -> None:
+        self.b, self.c, self.act, self.at = batch, c, act, at
         self.card, self.named, self.bid, self.action = card, named, bid, action
         self.locals: dict[str, Any] = {}
 
@@ -768,8 +839,15 @@ class _Run:
             c.put(c.fired_at, c.nfired, log0 + c.nlog - e.back, act)
             c.put(c.fired_rule, c.nfired, self.b.rule_ids.index(e.rule), act)
             c.nfired = c.nfired + act
-        elif isinstance(e, S.Judge):  # a void deal: the game has no rule that voids one
-            assert e.what is S.Judgement.VOID
+        elif isinstance(e, S.Judge):  # the game has no rule that voids a deal or acts on it
+            pass
+        elif isinstance(e, S.Advance):  # the next step begins for these lanes
+            assert self.at is not None
+            self.b.advance(c, act, self.at + 1)
+        elif isinstance(e, S.Track):  # each value read before any is set
+            values = [(self.b.tracked.index(name), self.value(v)) for name, v in e.sets]
+            for index, value in values:
+                c.tracked[:, index] = np.where(act, value, c.tracked[:, index])
         else:
             assert isinstance(e, S.Over)
             c.at[act] = OVER
@@ -790,6 +868,12 @@ class _Run:
         elif f == "tricks":
             assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
             self.finished(v.item)
+        elif f == "chosen":
+            assert isinstance(v, S.Appended) and v.place == S.Get("chosen"), v
+            c.room(c.nchosen, "chosen_seat", "chosen_name")
+            c.put(c.chosen_seat, c.nchosen, self.value(v.a), act)
+            c.put(c.chosen_name, c.nchosen, self.value(v.b), act)
+            c.nchosen = c.nchosen + act
         elif f == "calls":
             assert isinstance(v, S.Appended) and v.place == S.Get("calls"), v
             c.room(c.ncalls, "call_seat", "call_bid")
@@ -827,6 +911,8 @@ class _Run:
                 return _Seq(np.stack([c.trick_c[:n].T, c.trick_n[:n].T], axis=2), c.tlen)
             return getattr(c, v.field)
         if isinstance(v, S.Lit):
+            if isinstance(v.value, str):  # an option's name: its number
+                return self.b.names.index(v.value)
             return np.full(n, int(v.value), dtype=np.int64) if v.per_seat else v.value
         if isinstance(v, S.Local):
             return self.locals[v.name]
@@ -873,6 +959,19 @@ class _Run:
             seat = self._lane(self.value(v.seat))
             return self.value(v.place) + np.where(np.arange(n)[None, :] == seat[:, None],
                                                   v.amount, 0)
+        if isinstance(v, S.At):
+            from spec.engine._npcompile import _at
+            return _at(self.value(v.place), self._lane(self.value(v.seat)))
+        if isinstance(v, S.Count):
+            return np.bitwise_count(np.asarray(self.value(v.cards), dtype=np.int64)).astype(np.int64)
+        if isinstance(v, S.AtLeast):
+            return np.asarray(self.value(v.a)) >= np.asarray(self.value(v.b))
+        if isinstance(v, S.SeatsOf):
+            assert v.record == S.Get("chosen"), v
+            live = np.arange(c.chosen_seat.shape[0])[:, None] < c.nchosen[None, :]
+            return np.where(live, np.int64(1) << c.chosen_seat, 0).sum(axis=0)
+        if isinstance(v, S.Best):
+            return self.best(v)
         if isinstance(v, S.Less):
             return self.value(v.a) & ~self.value(v.b)
         if isinstance(v, S.Joined):
@@ -897,6 +996,26 @@ class _Run:
         if isinstance(v, S.Acted):
             return np.int64(1) << self.card
         raise NotBatchable(f"a step's value {v}")
+
+    def best(self, v: S.Best) -> _Seq:
+        """The entry (seat, name) of the choices made whose name ranks highest, the first
+        of equals (past the seats ``outside``); (-1, -1) where there is none."""
+        c = self.c
+        assert v.record == S.Get("chosen"), v
+        ranks = np.full(len(self.b.names) + 1, np.iinfo(np.int64).min, dtype=np.int64)
+        for name, rank in v.ranks:
+            ranks[self.b.names.index(name)] = rank
+        width = c.chosen_seat.shape[0]
+        live = np.arange(width)[:, None] < c.nchosen[None, :]
+        if v.outside is not None:
+            outside = self._lane(self.value(v.outside))
+            live &= ((outside[None, :] >> c.chosen_seat) & 1) == 0
+        rank = np.where(live, ranks[c.chosen_name], np.iinfo(np.int64).min)
+        at = np.argmax(rank, axis=0)
+        some = live.any(axis=0)
+        seat = np.where(some, c.chosen_seat[at, c.rows], -1)
+        name = np.where(some, c.chosen_name[at, c.rows], -1)
+        return _Seq(np.stack([seat, name], axis=1), np.full(c.size, 2))
 
     def _passed(self, t: np.ndarray, skips: list[Any], outside: Any) -> np.ndarray:
         bad = np.zeros(t.shape, dtype=bool)
