@@ -272,6 +272,10 @@ def _decode(u: Unrolled, model: z3.ModelRef, rows: list[dict[str, Any]]) -> tupl
 # times, so that one seed gives the same deals on any machine, however busy
 QUICK_DEALS = 2_000
 REJECTION_DEALS = 100_000
+# ``"auto"`` first looks among this many random deals played together by the batch back end,
+# where it runs the game's deals whole, this many at a time
+BATCH_DEALS = 262_144
+BATCH_SIZE = 8_192
 METHODS = ("auto", "z3", "rejection")
 
 
@@ -334,10 +338,15 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         test = history_test(game, where)
     dealer = game.players - 1 if dealer is None else dealer
     states: list[State] = []
-    dealt = played = 0
+    dealt = played = batched = 0
+    seen: set[tuple[int, ...]] = set()
+    if method == "auto" and judge is None:  # first among many deals played together
+        dealt = _batch_scenarios(game, where, test, n, seed, dealer, states, seen, on_found)
+        batched = len(states)
+        if batched == n:
+            return Scenario("found", states, "", time.perf_counter() - start, "batch", {})
     if method != "z3":
         most = QUICK_DEALS if method == "auto" else REJECTION_DEALS
-        seen: set[tuple[int, ...]] = set()
         for state, _how in played_deals(game, seed=seed * most, dealer=dealer, most=most,
                                         lowest=True):
             dealt += 1
@@ -354,20 +363,60 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         if played == n or method == "rejection" or judge:  # nothing else looks for dd()
             took = time.perf_counter() - start
             skipped = dict(judge.skipped) if judge else {}
+            label = _label(batched, played - batched, 0)
             if len(states) == n:
-                return Scenario("found", states, "", took, "rejection", skipped)
+                return Scenario("found", states, "", took, label, skipped)
             some = f"only {len(states)}" if states else "none"
             how = "a condition with dd() is judged on such deals only" if judge else "rejection"
             return Scenario("unknown", states, f"{some} among {dealt} deals played by bots "
-                            f"({how})", took, "rejection", skipped)
+                            f"({how})", took, label, skipped)
     result = solve_scenarios(game, lambda u, rows: Z3Compiler(u.enc, u.history(rows)).visit(where),
                              lambda state, _model, _rows: test(state), n=n, seed=seed,
                              dealer=dealer, timeout=timeout, rlimit=rlimit, max_calls=max_calls,
                              on_found=on_found, found=states)
     if played:
-        result.method = "rejection+z3" if len(result.states) > played else "rejection"
+        result.method = _label(batched, played - batched, len(result.states) - played)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _label(batched: int, played: int, solved: int) -> str:
+    """How the deals were found: among the batch's deals, the bots' deals, by Z3."""
+    return "+".join(name for name, count in (("batch", batched), ("rejection", played),
+                                             ("z3", solved)) if count) or "rejection"
+
+
+def _batch_scenarios(game: Game, where: Expr, test: Callable[[State], bool], n: int, seed: int,
+                     dealer: int, states: list[State], seen: set[tuple[int, ...]],
+                     on_found: Callable[[State], None] | None) -> int:
+    """Deals that meet ``where`` among :data:`BATCH_DEALS` random deals played together
+    (:mod:`spec.batch`), where the batch runs the game's deals whole and can judge the
+    condition: each found is played again by the engine from its hands, action by action,
+    and judged there too; the number of deals looked at."""
+    from spec.batch import NotBatchable, play_batch
+    eng = engine_for(game)
+    try:
+        batch = eng.batch()
+        judge = batch.condition(where)
+    except NotBatchable:
+        return 0
+    if not batch.deals_whole:
+        return 0
+    dealt = 0
+    for first in range(seed * BATCH_DEALS, (seed + 1) * BATCH_DEALS, BATCH_SIZE):
+        played = play_batch(eng, range(first, first + BATCH_SIZE), seed=seed, dealer=dealer)
+        dealt += BATCH_SIZE
+        for k in played.meeting(judge):
+            state = played.replayed(int(k))
+            if state.dealt in seen or state.thrown_in or state.void or not test(state):
+                continue
+            seen.add(state.dealt)
+            states.append(state)
+            if on_found is not None:
+                on_found(state)
+            if len(states) == n:
+                return dealt
+    return dealt
 
 
 def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed: int = 0,

@@ -194,6 +194,51 @@ class _Wide:
         return a
 
 
+def _entry(table: np.ndarray, index: Any) -> np.ndarray:
+    """Each lane's entry ``index`` of ``table`` (an entry a row, a lane a column)."""
+    index = np.broadcast_to(np.asarray(index, dtype=np.int64), table.shape[1:2])
+    return table[index % table.shape[0], np.arange(table.shape[1])]
+
+
+def _card_at(played: np.ndarray, trick: Any, seat: Any) -> np.ndarray:
+    """Each lane's card played to trick ``trick`` by ``seat`` (-1: none)."""
+    size = played.shape[1]
+    trick = np.broadcast_to(np.asarray(trick, dtype=np.int64), (size,))
+    seat = np.broadcast_to(np.asarray(seat, dtype=np.int64), (size,))
+    return played[trick % played.shape[0], np.arange(size), seat % played.shape[2]]
+
+
+class _History:
+    """The columns of finished deals, with their tricks by number (the card each seat
+    played, the leader, the winner) and the seat of each call by its number from 1, as a
+    constraint on the history of a deal reads them."""
+
+    def __init__(self, batch: BatchEngine, c: Columns) -> None:
+        self._c = c
+        game, size, n = batch.game, c.size, batch.n
+        self.played = np.full((game.tricks + 1, size, n), -1, dtype=np.int64)
+        self.leaders = np.full((game.tricks + 1, size), -1, dtype=np.int64)
+        self.winners = np.full((game.tricks + 1, size), -1, dtype=np.int64)
+        rows = np.arange(size)
+        for t in range(int(c.ntricks.max(initial=0))):
+            live = t < c.ntricks
+            number = np.where(live, c.tr["number"][t], 0)
+            self.leaders[number, rows] = np.where(live, c.tr["leader"][t], -1)
+            self.winners[number, rows] = np.where(live, c.tr["winner"][t], -1)
+            for p in range(n):
+                here = live & (p < c.tr["size"][t])
+                seat = np.where(here, c.tr_seats[t, :, p], 0)
+                self.played[np.where(here, number, 0), rows, seat] = np.where(
+                    here, c.tr_cards[t, :, p], self.played[0, rows, seat])
+        width = c.call_seat.shape[0]
+        self.callers = np.full((width + 1, size), -1, dtype=np.int64)
+        self.callers[1:] = np.where(np.arange(width)[:, None] < c.ncalls[None, :],
+                                    c.call_seat, -1)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._c, name)
+
+
 @dataclass(frozen=True)
 class _Seq:
     """Items a lane (seats in order, the cards of a trick): ``items`` a row a lane, ``n``
@@ -423,6 +468,36 @@ class BatchEngine:
                 raise NotBatchable(str(e)) from None
             found = self._compiled[id(v)] = (fn, env.params)
         return found
+
+    # -- a condition on finished deals ---------------------------------------------------
+    def condition(self, where: Any) -> Callable[[Columns], np.ndarray]:
+        """A constraint on a finished deal (as :func:`spec.constraints.history_test`
+        judges one: the tricks' cards, leaders and winners, who made each call, the
+        contract, scores ...) as a function of a batch's columns: whether each lane's deal
+        meets it.
+
+        Raises:
+            NotBatchable: the constraint reads what the batch does not keep.
+        """
+        from spec.dsl._nodes import CallerOf, LeaderOf, LedTo, PlayedTo, WinnerOf
+        env = NpEnv(("o",), [
+            *self._common("o"), Entry(Ctx.POT, "o.pot", "pot"),
+            Entry(PlayedTo, "_card_at(o.played, {trick}, {seat})"),
+            Entry(LedTo, "_card_at(o.played, {trick}, _entry(o.leaders, {trick}))"),
+            Entry(LeaderOf, "_entry(o.leaders, {trick})"),
+            Entry(WinnerOf, "_entry(o.winners, {trick})"),
+            Entry(CallerOf, "_entry(o.callers, {call})"),
+            Entry(IsDeclarer, "((({seat}) >= 0) & (((o.declarers >> np.maximum({seat}, 0)) & 1)"
+                              " == 1))")])
+        self.tables.ns.update(_card_at=_card_at, _entry=_entry)
+        try:
+            fn = env.compile_np(self.game, self.tables, where, "condition")
+        except UnsupportedNodeError as e:
+            raise NotBatchable(str(e)) from None
+
+        def judge(c: Columns) -> np.ndarray:
+            return np.broadcast_to(np.asarray(fn(_History(self, c)), dtype=bool), (c.size,))
+        return judge
 
     # -- into the batch ------------------------------------------------------------------
     def _columns(self, size: int) -> Columns:
@@ -751,6 +826,11 @@ class BatchEngine:
             tuple(int(x) for x in c.tr_named[t, k, :size]), int(c.tr["winner"][t, k]),
             tuple(int(x) for x in c.tr_seats[t, k, :seats]), (), bool(c.tr["revealed"][t, k]),
             int(c.tr["seen"][t, k]))
+
+    def actions_of(self, c: Columns, k: int) -> list[Any]:
+        """The actions lane ``k`` took in the batch, in order."""
+        table = self.engine.action_table
+        return [table[int(c.log_action[j, k])] for j in range(int(c.nlog[k]))]
 
     def start_of(self, c: Columns, k: int) -> State:
         """The engine's state lane ``k`` entered the batch in."""
@@ -1084,6 +1164,24 @@ class Batch:
             out[int(k)] = self.engine.start_of(self.columns, j)
         return out
 
+    def meeting(self, condition: Callable[[Columns], np.ndarray]) -> np.ndarray:
+        """The deals (their places among the deals) that the batch played to their end
+        and that meet ``condition`` (:meth:`BatchEngine.condition`)."""
+        c = self.columns
+        return self.rows[condition(c) & (c.at == OVER)]
+
+    def replayed(self, k: int) -> State:
+        """Deal ``k`` played again by the engine, action by action (each checked), from
+        the state it entered the batch in, with the actions the batch took."""
+        if k in self.before:
+            return self.before[k]
+        from spec.engine._engine import apply
+        j = int(np.flatnonzero(self.rows == k)[0])
+        state = self.engine.start_of(self.columns, j)
+        for action in self.engine.actions_of(self.columns, j):
+            state = apply(state, action)
+        return state
+
     def states(self) -> list[State]:
         """Each deal's state at its end."""
         ends: list[Any] = [self.before.get(k) for k in range(len(self.numbers))]
@@ -1105,7 +1203,7 @@ class Batch:
 
 
 def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None,
-               seed: int = 0) -> Batch:
+               seed: int = 0, dealer: int | None = None) -> Batch:
     """The deals ``numbers`` played together by ``policy`` (by default
     :func:`random_policy` of ``seed``).  Where the batch runs every step before the play,
     it deals each pack itself (keyed by ``seed`` and the deal's number); elsewhere the
@@ -1117,10 +1215,10 @@ def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None
     numbers = np.asarray(numbers, dtype=np.int64)
     policy = policy or random_policy(seed)
     if batch.deals_whole:
-        c = batch.deal(numbers, seed)
+        c = batch.deal(numbers, seed, dealer)
         return Batch(batch, numbers, np.arange(len(numbers)), batch.run(c, policy), {})
-    starts = [engine.random_playout(new_deal(engine.game, seed=int(s)), int_seeded(int(s)),
-                                    until=Phase.PLAY) for s in numbers]
+    starts = [engine.random_playout(new_deal(engine.game, seed=int(s), dealer=dealer),
+                                    int_seeded(int(s)), until=Phase.PLAY) for s in numbers]
     rows = np.array([k for k, s in enumerate(starts) if s.phase is Phase.PLAY], dtype=np.int64)
     c = batch.columns([starts[k] for k in rows])
     c.numbers = numbers[rows]

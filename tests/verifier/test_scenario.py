@@ -173,3 +173,22 @@ def test_the_unrolled_deal_is_the_same_whatever_ran_before_in_the_process(
     first = ids()
     assert encoding._STRENGTHS  # worked out by now
     assert ids() == first
+
+
+def test_auto_looks_among_the_batchs_deals_first_and_the_engine_plays_each_again() -> None:
+    from spec.games.vint import GAME as VINT
+    where = parse_where(VINT, "tricks(North) == 13")  # a grand slam by one hand, rare
+    result = scenarios_where(VINT, where, n=2, method="auto")
+    assert result.status == "found" and result.method == "batch"
+    test = history_test(VINT, where)
+    for state in result.states:
+        assert test(state) and not state.thrown_in
+        assert replay(to_record(state)).ok  # a record the engine confirms
+    assert result.states[0].dealt != result.states[1].dealt
+    again = scenarios_where(VINT, where, n=2, method="auto")
+    assert [s.dealt for s in again.states] == [s.dealt for s in result.states]
+
+
+def test_auto_without_the_batch_is_as_before() -> None:
+    where = parse_where(G304, "winner(1) == declarer")  # 304's play: not run by the batch
+    assert scenarios_where(G304, where, method="auto").method == "rejection"

@@ -80,8 +80,9 @@ def add_parser(commands: Commands) -> None:
     d.add_argument("--dealer", metavar="SEAT", help="the dealer's seat (default: the last seat)")
     d.add_argument("--method", choices=("auto", "z3", "rejection"), default="auto",
                    help="auto (default): deal and reject first (for a condition about the "
-                   "play: deals played by bots), then Z3; or only one of them (with dd(): "
-                   "dealing only)")
+                   "play: many random deals played together where the batch runs the game's "
+                   "deals whole, then deals played by bots), then Z3; or only one of them "
+                   "(with dd(): dealing only)")
     d.add_argument("--budget", type=_budget_arg, default=BUDGET, metavar="N",
                    help=f"nodes each dd() search may visit before it answers unknown "
                    f"(default {BUDGET:,}): a count, so the same deals on any machine")
