@@ -23,7 +23,7 @@ from typing import Any
 
 from verifier.errors import InputError
 
-__all__ = ["LOCAL", "connected", "run_ranges"]
+__all__ = ["LOCAL", "connected", "run_ranges", "run_tasks"]
 
 LOCAL = "local"
 CONNECT_SECONDS = 20  # how long to wait for a scheduler before saying it cannot be reached
@@ -87,24 +87,22 @@ def connected(address: str, workers: int | None = None) -> Iterator[Any]:
             cluster.close()
 
 
-def run_ranges(client: Any, fn: Callable[..., list[Any]], args: Sequence[Any],
-               ranges: Sequence[range], on_done: Callable[[int, list[Any]], object] | None = None
-               ) -> list[Any]:
-    """``fn(*args, start, stop)`` for each range, on the cluster; the answers put together
-    in the order of the ranges.  ``on_done(k, answer)`` is told of each range as it comes
-    in (in any order).  A task is pure, so Dask may run one again on another worker
-    when the first is lost; its answer is kept once."""
+def run_tasks(client: Any, fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+              on_done: Callable[[int, Any], object] | None = None) -> list[Any]:
+    """``fn(*call)`` for each of ``calls``, on the cluster; the answers in the order of the
+    calls.  ``on_done(k, answer)`` is told of each as it comes in (in any order).  A task
+    is pure, so Dask may run one again on another worker when the first is lost; its
+    answer is kept once."""
     distributed = _distributed()
     from dask.base import tokenize
 
     # a task's key is made from trickspec's version, the function and its arguments: the
-    # same range of the same game is the same task, another game's (or version's) another
+    # same work is the same task, another game's (or version's) another
     version = _version()
-    futures = [client.submit(fn, *args, r.start, r.stop,
-                             key=f"trickspec-{fn.__name__}-{tokenize(version, fn.__module__, args, r.start, r.stop)}")
-               for r in ranges]
+    futures = [client.submit(fn, *call, key=f"trickspec-{fn.__name__}-"
+                             f"{tokenize(version, fn.__module__, call)}") for call in calls]
     index = {f.key: k for k, f in enumerate(futures)}
-    answers: dict[int, list[Any]] = {}
+    answers: dict[int, Any] = {}
     try:
         for future in distributed.as_completed(futures):
             k = index[future.key]
@@ -114,7 +112,13 @@ def run_ranges(client: Any, fn: Callable[..., list[Any]], args: Sequence[Any],
     except (distributed.KilledWorker, distributed.comm.CommClosedError, OSError, TimeoutError,
             ImportError) as e:  # the cluster failed (or a worker lacks trickspec), not the work
         raise InputError(f"the Dask cluster could not do the work: {type(e).__name__}: {e}") from None
-    out: list[Any] = []
-    for k in range(len(ranges)):
-        out += answers[k]
-    return out
+    return [answers[k] for k in range(len(calls))]
+
+
+def run_ranges(client: Any, fn: Callable[..., list[Any]], args: Sequence[Any],
+               ranges: Sequence[range], on_done: Callable[[int, list[Any]], object] | None = None
+               ) -> list[Any]:
+    """``fn(*args, start, stop)`` for each range, on the cluster (see :func:`run_tasks`);
+    the answers put together in the order of the ranges."""
+    answers = run_tasks(client, fn, [(*args, r.start, r.stop) for r in ranges], on_done)
+    return [x for part in answers for x in part]

@@ -460,8 +460,8 @@ def rule_number(rule_id: str) -> int:
 
 def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
                  rlimit: int | None = FIXTURES_RLIMIT, search: int = 20_000,
-                 only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None
-                 ) -> tuple[list[dict[str, Any]], Coverage]:
+                 only: set[str] | None = None, on_rule: Callable[[str, str], None] | None = None,
+                 client: Any = None) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
     A rule's deal comes first from a quick look among deals played by bots and judged by
@@ -475,62 +475,93 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
     come from seeds of its own (:func:`rule_number`), so a rule's fixture depends on the
     rule and ``seed`` only, not on the rules before it.
     ``only`` limits the work to some rule ids (the coverage then counts those only);
-    ``on_rule(rule id, outcome)`` reports progress, one rule at a time.
+    ``on_rule(rule id, outcome)`` reports progress, one rule at a time.  With ``client``
+    (a Dask client, :func:`verifier.cluster.connected`), each rule is a task on its
+    cluster, with the same answer (the game must be a registered one).
     """
     fixtures: list[dict[str, Any]] = []
     cov = Coverage(game.key, len(game.rules) if only is None else len(only))
-    cannot = unsupported(game)
-    for rule in game.rules:
-        if only is not None and rule.id not in only:
-            continue
-        k = rule_number(rule.id)
-        scope, cond = D.fires(game, rule)
-        reason = ""
-        try:
-            if scope == D.EQUIPMENT:
-                reason = "equipment: every deal uses it, no deal shows it firing"
-            elif scope == D.CONSEQUENCE:
-                reason = "a consequence of other rules, proved by 'trickspec check'"
-            elif scope == D.EVERY_DEAL:
-                state = play_deal(game, seed=seed + k)
-                fixtures.append(_fixture(game, rule, state, {"when": "every deal", "at": []}))
-            elif scope == D.NO_BID:
-                state = _no_bid(game, seed + k)
-                fixtures.append(_fixture(game, rule, state, {"when": "an auction without a bid",
-                                                             "at": ["the deal thrown in"]}))
-            else:
-                why = cannot or ("" if scope != D.UNMODELLED else
-                                 f"a {type(rule.body).__name__} rule states no condition to "
-                                 "solve for; the engine notes where it takes effect")
-                # a first look among deals the bots play: most rules show in a few of
-                # them, at thousands of deals a second; Z3 for the rarer ones
-                quick = min(_QUICK_DEALS, search)
-                found, fires, dealt = _search_fixture(game, rule, scope, cond,
-                                                      _SPREAD * (seed + k), quick)
-                if found is None and not why:
-                    try:
-                        state, fires = _z3_fixture(game, rule, scope, cond, seed + k,  # type: ignore[arg-type]
-                                                   timeout, rlimit)
-                        found, dealt = state, 0
-                    except _NoZ3Deal as e:
-                        why = str(e)
-                if found is None and search > dealt:
-                    # the play is random; the rule is judged by the engine on each deal
-                    found, fires, more = _search_fixture(game, rule, scope, cond,
-                                                         _SPREAD * (seed + k) + dealt,
-                                                         search - dealt)
-                    dealt += more
-                if found is not None:
-                    fixtures.append(_fixture(game, rule, found, fires))
-                else:
-                    reason = f"no deal found: {why}, and {dealt} random deals do not show it"
-        except ReplayMismatchError as e:  # a back-end bug, reported with the rule
-            reason = f"the engine does not confirm the deal Z3 found: {e}"
+    rules = [rule for rule in game.rules if only is None or rule.id in only]
+    if client is not None:  # a task a rule: each rule's fixture depends on it and the seed
+        from verifier.cluster import run_tasks
+        calls = [(game.key, game.active_variants, rule.id, seed, timeout, rlimit, search)
+                 for rule in rules]
+        done = run_tasks(client, _cluster_rule, calls,
+                         None if on_rule is None else
+                         lambda k, got: on_rule(rules[k].id, "fixture" if not got[1] else got[1]))
+    else:
+        cannot = unsupported(game)
+        done = []
+        for rule in rules:
+            done.append(_rule_fixture(game, rule, seed, timeout, rlimit, search, cannot))
+            if on_rule:
+                on_rule(rule.id, "fixture" if not done[-1][1] else done[-1][1])
+    for rule, (fixture, reason) in zip(rules, done):
+        if fixture is not None:
+            fixtures.append(fixture)
         if reason:
             cov.without.append((rule.id, reason))
         else:
             cov.covered.append(rule.id)
-        if on_rule:
-            on_rule(rule.id, "fixture" if not reason else reason)
     return fixtures, cov
+
+
+def _cluster_rule(key: str, variants: tuple[str, ...], rule_id: str, seed: int, timeout: float,
+                  rlimit: int | None, search: int) -> tuple[dict[str, Any] | None, str]:
+    """On a cluster's worker: :func:`_rule_fixture` of a registered game's rule."""
+    from spec.registry import find_game
+    base = find_game(key)
+    game = base.with_variants(*variants) if variants else base
+    return _rule_fixture(game, game.rule(rule_id), seed, timeout, rlimit, search,
+                         unsupported(game))
+
+
+def _rule_fixture(game: Game, rule: Rule, seed: int, timeout: float, rlimit: int | None,
+                  search: int, cannot: str) -> tuple[dict[str, Any] | None, str]:
+    """One rule's fixture (None where no deal shows it), and why not ("" where one does)."""
+    k = rule_number(rule.id)
+    scope, cond = D.fires(game, rule)
+    reason = ""
+    fixture = None
+    try:
+        if scope == D.EQUIPMENT:
+            reason = "equipment: every deal uses it, no deal shows it firing"
+        elif scope == D.CONSEQUENCE:
+            reason = "a consequence of other rules, proved by 'trickspec check'"
+        elif scope == D.EVERY_DEAL:
+            state = play_deal(game, seed=seed + k)
+            fixture = _fixture(game, rule, state, {"when": "every deal", "at": []})
+        elif scope == D.NO_BID:
+            state = _no_bid(game, seed + k)
+            fixture = _fixture(game, rule, state, {"when": "an auction without a bid",
+                                                   "at": ["the deal thrown in"]})
+        else:
+            why = cannot or ("" if scope != D.UNMODELLED else
+                             f"a {type(rule.body).__name__} rule states no condition to "
+                             "solve for; the engine notes where it takes effect")
+            # a first look among deals the bots play: most rules show in a few of
+            # them, at thousands of deals a second; Z3 for the rarer ones
+            quick = min(_QUICK_DEALS, search)
+            found, fires, dealt = _search_fixture(game, rule, scope, cond,
+                                                  _SPREAD * (seed + k), quick)
+            if found is None and not why:
+                try:
+                    state, fires = _z3_fixture(game, rule, scope, cond, seed + k,  # type: ignore[arg-type]
+                                               timeout, rlimit)
+                    found, dealt = state, 0
+                except _NoZ3Deal as e:
+                    why = str(e)
+            if found is None and search > dealt:
+                # the play is random; the rule is judged by the engine on each deal
+                found, fires, more = _search_fixture(game, rule, scope, cond,
+                                                     _SPREAD * (seed + k) + dealt,
+                                                     search - dealt)
+                dealt += more
+            if found is not None:
+                fixture = _fixture(game, rule, found, fires)
+            else:
+                reason = f"no deal found: {why}, and {dealt} random deals do not show it"
+    except ReplayMismatchError as e:  # a back-end bug, reported with the rule
+        reason = f"the engine does not confirm the deal Z3 found: {e}"
+    return fixture, reason
 

@@ -1062,6 +1062,26 @@ def _judge(mutant_id: str, base: Mapping[str, Baseline]) -> MutantResult:
                   checks=got.ran)
 
 
+def _on_cluster(key: str, settings: _Settings) -> None:
+    """On a cluster's worker: the registered game of ``key`` and its mutants, made once
+    for the tasks of one run."""
+    if _WORKER.get("key") != (key, settings):
+        from spec.registry import find_game
+        _init_worker(find_game(key), settings)
+        _WORKER["key"] = (key, settings)
+
+
+def _cluster_baseline(key: str, settings: _Settings, check_id: str) -> tuple[str, Baseline]:
+    _on_cluster(key, settings)
+    return _baseline_task(check_id)
+
+
+def _cluster_judge(key: str, settings: _Settings, mutant_id: str,
+                   base: Mapping[str, Baseline]) -> MutantResult:
+    _on_cluster(key, settings)
+    return _judge(mutant_id, base)
+
+
 def _baseline_task(check_id: str) -> tuple[str, Baseline]:
     st: _Settings = _WORKER["settings"]
     return _baseline_one(_WORKER["game"], check_id, st.timeout, st.rlimit)
@@ -1079,8 +1099,8 @@ def _progress_line(done: int, total: int, r: MutantResult) -> str:
 def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, seed: int = 0,
            matches: int = DEFAULT_MATCHES, only: Sequence[str] = (), limit: int | None = None,
            timeout: float = 20.0, rlimit: int | None = DEFAULT_RLIMIT, budget: float | None = 180.0,
-           deal_limit: float | None = None, progress: Callable[[str], None] | None = None
-           ) -> Report:
+           deal_limit: float | None = None, progress: Callable[[str], None] | None = None,
+           client: Any = None) -> Report:
     """Generate a game's mutants and judge each: build, equivalence screen, checks.
 
     Args:
@@ -1095,6 +1115,10 @@ def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, s
         deal_limit: seconds the screen may play one mutant before it is an engine error
             (default: 5 s plus ten times what the original took).
         progress: called with one line per judged mutant (and per baseline check).
+        client: a Dask client (:func:`verifier.cluster.connected`): the baseline checks
+            and the mutants are judged on its cluster, a task each, instead of in
+            ``jobs`` processes (the game must be a registered one, which each worker
+            builds by its key).
 
     Raises:
         NotationError: a rule id in ``only`` is not a rule of the game.
@@ -1111,7 +1135,22 @@ def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, s
     check_ids = [c.id for c in checks_for(game)]
     results: dict[str, MutantResult] = {}
     base: dict[str, Baseline] = {}
-    if jobs == 1:
+    if client is not None:
+        from verifier.cluster import run_tasks
+        jobs = len(client.scheduler_info().get("workers", {})) or 1
+        for cid, b in run_tasks(client, _cluster_baseline,
+                                [(game.key, settings, cid) for cid in check_ids]):
+            base[cid] = b
+            say(f"baseline {cid}: {b.verdict} {b.seconds:.1f}s")
+        done = [0]
+
+        def judged(_k: int, r: MutantResult) -> None:
+            done[0] += 1
+            say(_progress_line(done[0], len(chosen), r))
+        for r in run_tasks(client, _cluster_judge,
+                           [(game.key, settings, m.id, base) for m in chosen], judged):
+            results[r.id] = r
+    elif jobs == 1:
         saved = dict(_WORKER)
         _init_worker(game, settings)
         try:

@@ -1,6 +1,7 @@
-"""Deals played on a Dask cluster: a real scheduler and two workers as processes give the
-figures one process gives, even when a worker is killed halfway (its ranges are played
-again elsewhere, none counted twice); stats --cluster local gives the same JSON."""
+"""Work on a Dask cluster: a real scheduler and two workers as processes give the figures
+one process gives, even when a worker is killed halfway (its ranges are played again
+elsewhere, none counted twice); stats --cluster local gives the same JSON; mutants judged
+and fixtures searched there are those of one process."""
 from __future__ import annotations
 
 import os
@@ -76,3 +77,50 @@ def test_stats_on_a_local_cluster_gives_the_figures_of_one_process() -> None:
         return done.stdout
 
     assert stats("--cluster", "local") == stats()
+
+
+def _outcomes(report: dict) -> object:  # type: ignore[type-arg]
+    """What a mutation report says of each mutant and in sum: which checks a mutant ran
+    first and what they took is left out (the quickest on the original run first, as
+    timed in each run)."""
+    return (report["summary"], report["per_rule"],
+            [(r["id"], r["outcome"], r["engine_error"], r["difference"])
+             for r in report["results"]])
+
+
+@pytest.mark.slow  # three mutants judged twice, with the baseline: 18 s
+def test_mutants_judged_on_a_cluster_are_judged_as_in_one_process(
+        scheduler_and_two_workers) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    address, _workers = scheduler_and_two_workers
+
+    def mutate(*more: str) -> object:
+        done = subprocess.run([sys.executable, "-m", "verifier", "mutate", "crescendo", "--rule",
+                               "play.follow_suit", "--max", "3", "--json", "-q", *more],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return _outcomes(json.loads(done.stdout))
+
+    assert mutate("--cluster", address) == mutate("-j", "1")
+
+
+def test_fixtures_searched_on_a_cluster_are_the_fixtures_of_one_process(
+        scheduler_and_two_workers, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    address, _workers = scheduler_and_two_workers
+    rules = ("--rule", "play.follow_suit", "--rule", "play.must_beat", "--rule", "auction.turns")
+    for out, more in (("here", ()), ("there", ("--cluster", address))):
+        done = subprocess.run([sys.executable, "-m", "verifier", "fixtures", "preference",
+                               "--out", str(tmp_path / out), *rules, *more],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    here = sorted(p.name for p in (tmp_path / "here").iterdir())
+    assert here == sorted(p.name for p in (tmp_path / "there").iterdir()) and len(here) == 4
+    for name in here:
+        assert (tmp_path / "here" / name).read_bytes() == (tmp_path / "there" / name).read_bytes()
+
+
+def test_cluster_and_jobs_together_are_refused_in_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "verifier", "mutate", "crescendo", "-j", "2",
+                           "--cluster", "local"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "name one" in done.stderr

@@ -4,6 +4,7 @@ fixtures shipped with trickspec); or the fixture schema printed."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
@@ -27,6 +28,7 @@ from verifier.commands._common import (
     seed_arg,
     whole_number,
 )
+from verifier.cluster import check_address, connected
 from verifier.errors import InputError
 from verifier.files import made_folder, shown_path, write_folder
 from verifier.fixtures import (
@@ -94,6 +96,10 @@ def add_parser(commands: Commands) -> None:
                     help="random deals to try for a rule Z3 does not unroll or gives no "
                     "answer on (default 20000)")
     fx.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
+    fx.add_argument("--cluster", metavar="ADDRESS", default=None,
+                    help="search each rule's deal on a Dask cluster, a task a rule (the same "
+                    "fixtures): 'local' starts one on this machine's cores, tcp://HOST:PORT "
+                    "uses a running scheduler (needs pip install 'trickspec[cluster]')")
     fx.set_defaults(fn=run)
 
 
@@ -105,7 +111,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("give --out DIR to write fixtures or --check DIR to check a folder, "
                          "not both")
     if args.check:
+        if args.cluster is not None:
+            raise InputError("--cluster searches for the fixtures to write; --check replays a "
+                             "folder here")
         return _check(args, game)
+    if args.cluster is not None:
+        check_address(args.cluster)
     if not args.out:
         raise InputError("say where to write the fixtures (--out DIR) or which folder to "
                          "check (--check DIR)")
@@ -137,9 +148,10 @@ def run(args: argparse.Namespace) -> int:
     # once every file is written: a failure or Ctrl-C before leaves it as it was
     with made_folder(args.out):
         print(f"{game.name}: {len(game.rules)} rules", file=sys.stderr, flush=True)
-        fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout,
-                                     rlimit=args.rlimit, search=args.search, only=only,
-                                     on_rule=progress)
+        with connected(args.cluster) if args.cluster else contextlib.nullcontext() as client:
+            fixtures, cov = fixtures_for(game, seed=args.seed, timeout=args.timeout,
+                                         rlimit=args.rlimit, search=args.search, only=only,
+                                         on_rule=progress, client=client)
         files = {f"{f['rule']}.json": f for f in fixtures}
         if older is not None:
             cov = cov.merged(older, [r.id for r in game.rules])

@@ -3,6 +3,7 @@ checks catch."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import sys
@@ -22,6 +23,7 @@ from verifier.commands._common import (
     seed_arg,
     whole_number,
 )
+from verifier.cluster import check_address, connected
 from verifier.errors import InputError
 from verifier.mutate import DEFAULT_MATCHES, DEFAULT_SEEDS, TARGET_RATE, chosen_mutants, mutate
 from verifier.properties import DEFAULT_RLIMIT
@@ -47,6 +49,10 @@ def add_parser(commands: Commands) -> None:
     m.add_argument("game", metavar="GAME", help=GAME_HELP)
     m.add_argument("-j", "--jobs", type=jobs_arg, default=None, metavar="N",
                    help="worker processes (default: the number of cores)")
+    m.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="judge the mutants on a Dask cluster, a task each: 'local' starts one "
+                   "on this machine's cores, tcp://HOST:PORT uses a running scheduler (needs "
+                   "pip install 'trickspec[cluster]')")
     m.add_argument("--seeds", type=_screen_arg, default=DEFAULT_SEEDS, metavar="N",
                    help=f"deals the equivalence screen plays per mutant (default {DEFAULT_SEEDS})")
     m.add_argument("--matches", type=_screen_arg, default=DEFAULT_MATCHES, metavar="N",
@@ -86,11 +92,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"{m.id:40} {m.operator.value:13} {m.description}")
         return EXIT_OK
     quiet = args.quiet  # progress goes to standard error, so it never mixes with --json
-    report = mutate(game, jobs=args.jobs, seeds=args.seeds, seed=args.seed,
-                    matches=args.matches, only=args.rule, limit=args.limit,
-                    timeout=args.timeout, rlimit=args.rlimit, budget=args.budget,
-                    progress=None if quiet else
-                    (lambda line: print(line, file=sys.stderr, flush=True)))
+    if args.cluster is not None:
+        if args.jobs is not None:
+            raise InputError("-j and --cluster both say where the mutants are judged: name one")
+        check_address(args.cluster)
+    with connected(args.cluster) if args.cluster else contextlib.nullcontext() as client:
+        report = mutate(game, jobs=args.jobs, seeds=args.seeds, seed=args.seed,
+                        matches=args.matches, only=args.rule, limit=args.limit,
+                        timeout=args.timeout, rlimit=args.rlimit, budget=args.budget,
+                        progress=None if quiet else
+                        (lambda line: print(line, file=sys.stderr, flush=True)), client=client)
     print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json
           else report.render())
     met = report.rate is not None and report.rate >= TARGET_RATE
