@@ -1151,6 +1151,14 @@ class Batch:
     before: dict[int, State]
 
     @property
+    def ended(self) -> np.ndarray:
+        """Whether each deal was played to its end in the batch (its columns hold its
+        end), a row a deal."""
+        out = np.zeros(len(self.numbers), dtype=bool)
+        out[self.rows] = self.columns.at == OVER
+        return out
+
+    @property
     def handed_back(self) -> np.ndarray:
         """The rows (among the deals) of the deals the batch handed back to the engine."""
         return self.rows[self.columns.at == HANDED_BACK]

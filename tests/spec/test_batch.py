@@ -166,3 +166,22 @@ def test_a_rule_the_batch_misreads_is_caught(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(batch, "legal", any_card)  # no suit need be followed
     with pytest.raises(AssertionError, match="vint, deal"):
         _same_records(GAMES["vint"], range(50))
+
+
+def test_the_documentation_examples_run() -> None:
+    import importlib.util
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    where = importlib.util.spec_from_file_location("quickstart",
+                                                   root / "tests" / "docs" / "test_quickstart.py")
+    assert where is not None and where.loader is not None
+    quickstart = importlib.util.module_from_spec(where)
+    where.loader.exec_module(quickstart)
+    page = root / "docs" / "batch.rst"
+    namespace: dict[str, object] = {"__name__": "batch_example"}
+    blocks = quickstart.quickstart_blocks(page.read_text(encoding="utf-8"))
+    assert len(blocks) == 3
+    for number, block in enumerate(blocks, 1):
+        exec(compile(block, f"{page.name}, block {number}", "exec"), namespace)  # noqa: S102
+    assert len(namespace["passed_out"].handed_back) == 100  # every seat passed
