@@ -13,10 +13,16 @@ engine's state at its end, so its record is the engine's record for the same car
     >>> batch.scores().shape
     (100, 4)
 
-``policy`` chooses the cards: a function of each deal's mask of legal cards, its number
-and its number of cards chosen so far, returning a card number a deal
-(:func:`random_policy` by default).  A game whose play uses a construct the batch does not
-run yet is refused with :class:`NotBatchable`, which names it.
+``policy`` chooses the actions: a function of the step's name, each deal's legal actions
+(a bit mask a deal where the step has at most 63: bit 0 a pass and bit ``k + 1`` bid ``k``
+in an auction, a card's bit its number, an option's bit its place in its step; a boolean
+matrix a deal by action where it has more), each deal's number and its number of decisions
+so far, returning an action a deal as a numpy array of whole numbers (deals at another
+step are offered nothing; their answer is not read).  :func:`random_policy` is the
+default; its deals run in compiled code where numba is installed (the ``fast`` extra).
+A game whose play uses a construct the batch does not run yet is refused with
+:class:`NotBatchable`, which names it; a deal thrown in is handed back to the engine,
+which plays it on with its random bots.
 """
 from __future__ import annotations
 

@@ -1062,24 +1062,49 @@ def _judge(mutant_id: str, base: Mapping[str, Baseline]) -> MutantResult:
                   checks=got.ran)
 
 
-def _on_cluster(key: str, settings: _Settings) -> None:
-    """On a cluster's worker: the registered game of ``key`` and its mutants, made once
-    for the tasks of one run."""
-    if _WORKER.get("key") != (key, settings):
+def _on_cluster(key: str, variants: tuple[str, ...], settings: _Settings) -> None:
+    """On a cluster's worker: the registered game of ``key`` with ``variants`` and its
+    mutants, made once for the tasks of one run."""
+    if _WORKER.get("key") != (key, variants, settings):
         from spec.registry import find_game
-        _init_worker(find_game(key), settings)
-        _WORKER["key"] = (key, settings)
+        base = find_game(key)
+        _init_worker(base.with_variants(*variants) if variants else base, settings)
+        _WORKER["key"] = (key, variants, settings)
 
 
-def _cluster_baseline(key: str, settings: _Settings, check_id: str) -> tuple[str, Baseline]:
-    _on_cluster(key, settings)
+def _cluster_baseline(key: str, variants: tuple[str, ...], settings: _Settings, check_id: str
+                      ) -> tuple[str, Baseline]:
+    _on_cluster(key, variants, settings)
     return _baseline_task(check_id)
 
 
-def _cluster_judge(key: str, settings: _Settings, mutant_id: str,
+def _cluster_judge(key: str, variants: tuple[str, ...], settings: _Settings, mutant_id: str,
                    base: Mapping[str, Baseline]) -> MutantResult:
-    _on_cluster(key, settings)
+    _on_cluster(key, variants, settings)
     return _judge(mutant_id, base)
+
+
+def _on_the_cluster(client: Any, game: Game, settings: _Settings, check_ids: Sequence[str],
+                    chosen: Sequence[Mutant], base: dict[str, Baseline],
+                    results: dict[str, MutantResult], say: Callable[[str], None]) -> int:
+    """The baseline checks, then the mutants, judged as tasks on the cluster of
+    ``client``; the number of its workers."""
+    from verifier.cluster import run_tasks
+    for cid, b in run_tasks(client, _cluster_baseline,
+                            [(game.key, game.active_variants, settings, cid)
+                             for cid in check_ids]):
+        base[cid] = b
+        say(f"baseline {cid}: {b.verdict} {b.seconds:.1f}s")
+    done = [0]
+
+    def judged(_k: int, r: MutantResult) -> None:
+        done[0] += 1
+        say(_progress_line(done[0], len(chosen), r))
+    for r in run_tasks(client, _cluster_judge,
+                       [(game.key, game.active_variants, settings, m.id, base)
+                        for m in chosen], judged):
+        results[r.id] = r
+    return len(client.scheduler_info().get("workers", {})) or 1
 
 
 def _baseline_task(check_id: str) -> tuple[str, Baseline]:
@@ -1136,20 +1161,7 @@ def mutate(game: Game, *, jobs: int | None = None, seeds: int = DEFAULT_SEEDS, s
     results: dict[str, MutantResult] = {}
     base: dict[str, Baseline] = {}
     if client is not None:
-        from verifier.cluster import run_tasks
-        jobs = len(client.scheduler_info().get("workers", {})) or 1
-        for cid, b in run_tasks(client, _cluster_baseline,
-                                [(game.key, settings, cid) for cid in check_ids]):
-            base[cid] = b
-            say(f"baseline {cid}: {b.verdict} {b.seconds:.1f}s")
-        done = [0]
-
-        def judged(_k: int, r: MutantResult) -> None:
-            done[0] += 1
-            say(_progress_line(done[0], len(chosen), r))
-        for r in run_tasks(client, _cluster_judge,
-                           [(game.key, settings, m.id, base) for m in chosen], judged):
-            results[r.id] = r
+        jobs = _on_the_cluster(client, game, settings, check_ids, chosen, base, results, say)
     elif jobs == 1:
         saved = dict(_WORKER)
         _init_worker(game, settings)

@@ -274,7 +274,7 @@ QUICK_DEALS = 2_000
 REJECTION_DEALS = 100_000
 # ``"auto"`` first looks among this many random deals played together by the batch back end,
 # where it runs the game's deals whole, this many at a time
-BATCH_DEALS = 262_144
+BATCH_DEALS = 65_536
 BATCH_SIZE = 8_192
 METHODS = ("auto", "z3", "rejection")
 
@@ -298,6 +298,7 @@ def played_deals(game: Game, *, seed: int, most: int, dealer: int | None = None,
         yield state, f"random deals ({k + 1}{how})"
 
 
+# long: the methods in turn (the batch's deals, the bots', Z3), each saying how it ended
 def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
                     dealer: int | None = None, timeout: float = 600.0,
                     rlimit: int | None = SEARCH_RLIMIT, max_calls: int | None = None,
@@ -310,8 +311,10 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
 
     ``method``: ``"z3"`` unrolls the deal in Z3; ``"rejection"`` judges deals played by
     bots (:func:`played_deals`) with the engine, and never answers ``impossible``;
-    ``"auto"`` looks among the first :data:`QUICK_DEALS` of those, then asks Z3 for the
-    rest.  A deal counts when it was dealt once (no deal thrown in before it) and played
+    ``"auto"`` first looks among :data:`BATCH_DEALS` random deals played together (where
+    the batch back end runs the game's deals whole and can judge the condition: see
+    :mod:`spec.batch`), then among the first :data:`QUICK_DEALS` of the bots' deals, then
+    asks Z3 for the rest.  A deal counts when it was dealt once (no deal thrown in before it) and played
     out (not voided), as Z3 unrolls deals.
 
     A condition that reads ``dd()`` is judged by the solver (``budget``: the nodes of each

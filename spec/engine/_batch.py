@@ -91,6 +91,21 @@ def nth_bit(masks: np.ndarray, index: np.ndarray) -> np.ndarray:
     return np.bitwise_count((masks & -masks) - 1).astype(np.int64)
 
 
+def shuffled_packs(numbers: np.ndarray, seed: int, deck: int) -> np.ndarray:
+    """Each deal's pack, a row a deal: the cards in order, shuffled by Fisher and Yates's
+    method from the last place down, each place's swap drawn by the generator keyed by
+    ``seed``, the deal's number and the place (from 2**40, apart from the policy's
+    draws)."""
+    pack = np.tile(np.arange(deck, dtype=np.int64), (len(numbers), 1))
+    rows = np.arange(len(numbers))
+    for i in range(deck - 1, 0, -1):
+        j = (uniform(seed, numbers, np.full(len(numbers), 2 ** 40 + i)) * (i + 1)).astype(np.int64)
+        here, there = pack[:, i].copy(), pack[rows, j]
+        pack[:, i] = there
+        pack[rows, j] = here
+    return pack
+
+
 def random_policy(seed: int) -> Policy:
     """Each lane's action drawn uniformly among its legal ones."""
     def policy(step: str, legal: np.ndarray, deals: np.ndarray, draws: np.ndarray
@@ -102,6 +117,7 @@ def random_policy(seed: int) -> Policy:
         count = legal.sum(axis=1)
         index = (u * count).astype(np.int64)
         return np.argmax(np.cumsum(legal, axis=1) > index[:, None], axis=1).astype(np.int64)
+    policy.seed = seed  # type: ignore[attr-defined]  # the compiled lanes draw as it does
     return policy
 
 
@@ -271,6 +287,8 @@ class BatchEngine:
         self.deck = len(game.deck)
         self.steps = steps = game.steps
         self.play_at = next(i for i, s in enumerate(steps) if s.phase == Phase.PLAY.value)
+        if self.deck > 63:
+            raise NotBatchable(f"a deck of {self.deck} cards (a hand is a mask of 63 bits)")
         for kind, why in ((K.FaceDown, "a card played face down"),
                           (K.PlayableAside, "a card played from those laid aside")):
             if game.constructs(kind):
@@ -306,9 +324,11 @@ class BatchEngine:
             self.needs = self._fn("play_card", D.needs_declaration(game), "needs")
             self.named_ok = self._fn("play_card", D.declaration_ok(game), "named_ok")
             out = self._outcome_env()
-            self.score = out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT)), "score")
+            self.score = out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT)), "score",
+                                        shared=True)
             self.line_scores = tuple(
-                out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT), line), "line")
+                out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT), line), "line",
+                               shared=True)
                 for line in eng.lines) if len(eng.lines) > 1 else ()
         except UnsupportedNodeError as e:
             raise NotBatchable(str(e)) from None
@@ -325,6 +345,13 @@ class BatchEngine:
         self.kinds: list[str | None] = [self._kind(i, s) for i, s in enumerate(steps)]
         self.deals_whole = (eng.stages == 1 and all(
             self.kinds[i] is not None for i in range(self.play_at + 1)))
+
+    def kernel(self) -> Callable[[Columns, int], None] | None:
+        """The compiled lanes of the game (built on first use), or None."""
+        if not hasattr(self, "_kernel"):
+            from spec.engine._batchjit import compiled_lanes
+            self._kernel = compiled_lanes(self)
+        return self._kernel
 
     def _kind(self, i: int, step: S.Step) -> str | None:
         if i == self.play_at:
@@ -542,10 +569,12 @@ class BatchEngine:
         c.log0 = np.fromiter((len(s.log) for s in states), np.int64, len(states))
         return c
 
-    def deal(self, numbers: Sequence[int], seed: int = 0, dealer: int | None = None) -> Columns:
+    def deal(self, numbers: Sequence[int], seed: int = 0, dealer: int | None = None,
+             compiled: bool = True) -> Columns:
         """Fresh deals, one a number of ``numbers``: each pack shuffled by the batch's
-        generator (keyed by ``seed`` and the number), dealt by the engine's schedule; then
-        the first steps begin."""
+        generator (keyed by ``seed`` and the number; in compiled code where numba is
+        installed, with ``compiled``), dealt by the engine's schedule; then the first
+        steps begin."""
         if not self.deals_whole:
             raise NotBatchable("the steps before the play are not all run by the batch")
         eng = self.engine
@@ -559,8 +588,10 @@ class BatchEngine:
         c = self._columns(size)
         self._fill(c, [template] * size)
         c.numbers = numbers
-        keys = uniform(seed, numbers[:, None], np.arange(self.deck)[None, :] + 2 ** 40)
-        pack = np.argsort(keys, axis=1, kind="stable")
+        from spec.engine._batchjit import compiled_packs
+        packs = compiled_packs() if compiled else None
+        pack = (packs(numbers, seed, self.deck) if packs is not None
+                else shuffled_packs(numbers, seed, self.deck))
         seats, _first = eng._schedule(dealer)
         seats = np.array(seats, dtype=np.int64)
         bits = np.int64(1) << pack
@@ -577,9 +608,18 @@ class BatchEngine:
         return c
 
     # -- the course ----------------------------------------------------------------------
-    def run(self, c: Columns, policy: Policy) -> Columns:
+    def run(self, c: Columns, policy: Policy, compiled: bool = True) -> Columns:
         """Every lane played on to its end (or handed back), each action chosen by
-        ``policy``; then the scores of the lanes whose deal is over."""
+        ``policy``; then the scores of the lanes whose deal is over.  The random policy's
+        lanes run in compiled code where numba is installed and the kernel's generator
+        writes every step of the game (:mod:`spec.engine._batchjit`; ``compiled``: False,
+        never), with the same columns."""
+        seed = getattr(policy, "seed", None)
+        kernel = self.kernel() if compiled and seed is not None else None
+        if kernel is not None:
+            kernel(c, seed)
+            self._scores(c)
+            return c
         while True:
             live = c.at >= 0
             if not live.any():
@@ -628,11 +668,18 @@ class BatchEngine:
     def _value(self, c: Columns, lanes: np.ndarray, v: Any) -> Any:
         return _Run(self, c, lanes).value(v)
 
-    def _checked(self, c: Columns, lanes: np.ndarray, legal: np.ndarray, chosen: np.ndarray,
+    def _checked(self, c: Columns, lanes: np.ndarray, legal: np.ndarray, chosen: Any,
                  what: str) -> None:
-        ok = (((legal >> np.clip(chosen, 0, 62)) & 1) == 1) if legal.ndim == 1 else \
-            legal[c.rows, np.clip(chosen, 0, legal.shape[1] - 1)]
-        bad = lanes & ~(ok & (chosen >= 0))
+        if not isinstance(chosen, np.ndarray) or chosen.shape != (c.size,) \
+                or chosen.dtype.kind not in "iu":
+            raise ValueError(f"a policy returns a whole number a deal ({c.size} of them, as "
+                             f"an array), not {type(chosen).__name__} "
+                             f"{getattr(chosen, 'shape', '')}".rstrip())
+        width = 63 if legal.ndim == 1 else legal.shape[1]
+        inside = (chosen >= 0) & (chosen < width)
+        at = np.where(inside, chosen, 0)
+        ok = (((legal >> at) & 1) == 1) if legal.ndim == 1 else legal[c.rows, at]
+        bad = lanes & ~(ok & inside)
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
             raise ValueError(f"deal {int(c.numbers[k])}: the policy chose {what} "
@@ -651,7 +698,7 @@ class BatchEngine:
             raise ValueError(f"deal {int(c.numbers[k])}: no call is legal")
         masks = legal if self.ladder + 1 > 63 else \
             (legal.astype(np.int64) << np.arange(self.ladder + 1, dtype=np.int64)).sum(axis=1)
-        chosen = np.asarray(policy(step.name, masks, c.numbers, c.decisions), dtype=np.int64)
+        chosen = policy(step.name, masks, c.numbers, c.decisions)
         self._checked(c, lanes, masks, chosen, "call")
         c.decisions += lanes
         run = _Run(self, c, lanes, bid=chosen - 1,
@@ -673,7 +720,7 @@ class BatchEngine:
         if (lanes & (legal == 0)).any():
             k = int(np.flatnonzero(lanes & (legal == 0))[0])
             raise ValueError(f"deal {int(c.numbers[k])}: no card to {step.action}")
-        card = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
+        card = policy(step.name, legal, c.numbers, c.decisions)
         self._checked(c, lanes, legal, card, "card")
         c.decisions += lanes
         run = _Run(self, c, lanes, card=card, action=card + self.engine._card_shift[step.card],
@@ -696,7 +743,7 @@ class BatchEngine:
         if (lanes & (legal == 0)).any():
             k = int(np.flatnonzero(lanes & (legal == 0))[0])
             raise ValueError(f"deal {int(c.numbers[k])}: no option of {step.name} is open")
-        chosen = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
+        chosen = policy(step.name, legal, c.numbers, c.decisions)
         self._checked(c, lanes, legal, chosen, "option")
         c.decisions += lanes
         numbers = self.option_actions[i]
@@ -715,12 +762,12 @@ class BatchEngine:
             k = int(np.flatnonzero(lanes & (legal == 0))[0])
             raise ValueError(f"deal {int(c.numbers[k])}: no card may be played")
         if not self.codes:  # a card is a play: its number, its bit
-            chosen = np.asarray(policy(step.name, legal, c.numbers, c.decisions), dtype=np.int64)
+            chosen = policy(step.name, legal, c.numbers, c.decisions)
             self._checked(c, lanes, legal, chosen, "card")
             card, named = chosen, NO_SUIT
         else:
             plays = self._plays(c, legal)
-            chosen = np.asarray(policy(step.name, plays, c.numbers, c.decisions), dtype=np.int64)
+            chosen = policy(step.name, plays, c.numbers, c.decisions)
             self._checked(c, lanes, plays, chosen, "play")
             deck, k = self.deck, len(self.codes)
             card = np.where(chosen < deck, chosen, (chosen - deck) // k)
@@ -894,8 +941,11 @@ class _Run:
         elif isinstance(e, S.Let):
             value = self.value(e.value)
             old = self.locals.get(e.name)
-            if old is None or isinstance(value, _Seq | tuple) or isinstance(old, _Seq | tuple):
+            if old is None or isinstance(value, tuple) or isinstance(old, tuple):
                 self.locals[e.name] = value
+            elif isinstance(value, _Seq) and isinstance(old, _Seq):  # each lane its own
+                self.locals[e.name] = _Seq(np.where(act[:, None], value.items, old.items),
+                                           np.where(act, value.n, old.n))
             else:
                 self.locals[e.name] = np.where(act, value, old)
         elif isinstance(e, S.When):
@@ -984,6 +1034,7 @@ class _Run:
         c.ntricks = c.ntricks + act
 
     # -- values ------------------------------------------------------------------------
+    # long: one case per kind of value of the steps, each a few lines
     def value(self, v: Any) -> Any:  # noqa: C901 - one case per value
         c, n = self.c, self.b.n
         if isinstance(v, S.Get):
@@ -1110,8 +1161,8 @@ class _Run:
         first = v.seat
         if isinstance(first, S.After):
             t = np.take(b.next_seat, self._lane(self.value(first.seat)), mode="wrap")
-        else:
-            t = self._lane(np.asarray(self.value(first), dtype=np.int64)).copy()
+        else:  # a seat a rule names, counted round the table
+            t = self._lane(np.asarray(self.value(first), dtype=np.int64)) % b.n
         skips = [self.value(k) for k in v.skip]
         outside = None if v.outside is None else self.value(v.outside)
         for _ in range(b.n):
@@ -1220,7 +1271,12 @@ def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None
     from spec.engine._engine import new_deal
     from spec.engine._session import int_seeded
     batch = engine.batch()
-    numbers = np.asarray(numbers, dtype=np.int64)
+    given = np.asarray(numbers)
+    if given.ndim != 1 or len(given) == 0 or given.dtype.kind not in "iu":
+        raise ValueError("play_batch plays deals numbered by whole numbers: give at least one")
+    if dealer is not None and not 0 <= dealer < batch.n:
+        raise ValueError(f"the dealer is a seat from 0 to {batch.n - 1}, not {dealer}")
+    numbers = given.astype(np.int64)
     policy = policy or random_policy(seed)
     if batch.deals_whole:
         c = batch.deal(numbers, seed, dealer)

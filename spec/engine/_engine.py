@@ -44,8 +44,14 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
         """
         found = self.__dict__.get("_batch_play")
         if found is None:
-            from spec.engine._batch import BatchEngine
-            found = self.__dict__["_batch_play"] = BatchEngine(self)
+            from spec.engine._batch import BatchEngine, NotBatchable
+            try:
+                found = BatchEngine(self)
+            except NotBatchable as e:
+                found = e
+            self.__dict__["_batch_play"] = found
+        if isinstance(found, Exception):
+            raise found
         return found
 
     def __init__(self, game: Game) -> None:

@@ -21,6 +21,11 @@ import numpy as np
 from spec.dsl._nodes import Op, WithDealt
 from spec.dsl._pycompile import EnvKey, GameTables, PyCompiler
 from spec.engine._env import Entry, Env, _names_in
+from spec.engine._shared import shared_parts
+
+# the functions of numpy source that a shared part may call: all pure
+_PURE_CALLS = frozenset({"_take", "_count", "_and", "_or", "_at", "_lowest", "_sumv",
+                         "np.where", "np.logical_not"})
 
 if TYPE_CHECKING:
     from spec.dsl._build import Game
@@ -168,12 +173,19 @@ class NpEnv(Env):
     def plus(self, *entries: Entry) -> NpEnv:
         return NpEnv(self.inputs, (*self.entries, *entries))
 
-    def compile_np(self, game: Game, tables: NpTables, expr: Any, name: str
-                   ) -> Callable[..., Any]:
+    def compile_np(self, game: Game, tables: NpTables, expr: Any, name: str,
+                   shared: bool = False) -> Callable[..., Any]:
+        """``expr`` as a function of this environment's parameters over columns; with
+        ``shared``, the subexpressions it repeats computed once (every part of a numpy
+        expression is computed whatever the branch, so any may be shared)."""
         body = NpCompiler(game, tables, self.compiler_env()).visit(expr)
         direct = _names_in(body) & set(self.vars)
-        lines = [f"def {name}({', '.join(self.params)}):", *self._prologue(direct),
-                 f"    return {body}"]
+        lines = [f"def {name}({', '.join(self.params)}):", *self._prologue(direct)]
+        parts = shared_parts(body, _PURE_CALLS) if shared else None
+        if parts is not None:
+            lines += [*(f"    {line}" for line in parts[0]), f"    return {parts[1]}"]
+        else:
+            lines.append(f"    return {body}")
         ns = dict(tables.ns)
         source = "\n".join(lines) + "\n"
         exec(compile(source, f"<{game.key}:batch {name}>", "exec"), ns)  # noqa: S102  # generated from rule nodes only

@@ -63,6 +63,8 @@ class Playout(CompiledRules):
         options_of, choose = self._choice_options, self._do_choice  # type: ignore[attr-defined]
         while True:
             phase = w.phase
+            if phase is until:
+                break
             endless = self.endless(w)  # type: ignore[attr-defined]
             if endless is not None:
                 raise endless
@@ -74,7 +76,7 @@ class Playout(CompiledRules):
                     k = known[id(action)]
                     k[2](w, action, k[3])
                 continue
-            if phase is over or phase is until:
+            if phase is over:
                 break
             if phase is play:
                 play_on(w, draw)

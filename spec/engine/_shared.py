@@ -23,7 +23,8 @@ _CALLS = {"_sumv"}
 _PREFIX = "_shared"
 
 
-def _pure(node: ast.AST, pure: dict[int, bool]) -> bool:
+def _pure(node: ast.AST, pure: dict[int, bool], calls: frozenset[str] = frozenset(_CALLS)
+          ) -> bool:
     """Whether ``node`` (its children already judged, in ``pure``) has no side effect."""
     if not isinstance(node, _PURE):
         return False
@@ -35,7 +36,7 @@ def _pure(node: ast.AST, pure: dict[int, bool]) -> bool:
             return False
     if isinstance(node, ast.Call):
         f = node.func
-        plain = isinstance(f, ast.Name) and f.id in _CALLS
+        plain = ast.unparse(f) in calls
         method = isinstance(f, ast.Attribute) and f.attr == "bit_count" and not node.args
         if not (plain or method) or node.keywords:
             return False
@@ -59,7 +60,8 @@ def _worth_sharing(node: ast.AST) -> bool:
                                  ast.boolop, ast.cmpop, ast.Attribute))
 
 
-def shared_parts(body: str) -> tuple[list[str], str] | None:
+def shared_parts(body: str, calls: frozenset[str] = frozenset(_CALLS)
+                 ) -> tuple[list[str], str] | None:
     """The assignments of the repeated pure subexpressions of ``body`` (Python source of
     an expression) to variables, in an order that defines each before its use, and the
     body rewritten over them; None when nothing repeats.
@@ -67,7 +69,8 @@ def shared_parts(body: str) -> tuple[list[str], str] | None:
     Only parts read on every path through the expression are shared (a part under a
     condition is often never read).  The largest are shared first, each whole (a
     conditional inside one stays lazy); a smaller part is shared too when it still occurs
-    twice outside the copies of the larger ones that it replaces.
+    twice outside the copies of the larger ones that it replaces.  ``calls``: the
+    functions a shared part may call (pure ones).
     """
     tree = ast.parse(body, mode="eval")
     pure: dict[int, bool] = {}
@@ -83,7 +86,7 @@ def shared_parts(body: str) -> tuple[list[str], str] | None:
         for child in ast.iter_child_nodes(node):
             parent[id(child)] = node
             n += visit(child, lazy or _lazy_in(node, child))
-        pure[id(node)] = _pure(node, pure)
+        pure[id(node)] = _pure(node, pure, calls)
         if pure[id(node)] and _worth_sharing(node):
             key = keys[id(node)] = ast.dump(node)
             size[key] = n

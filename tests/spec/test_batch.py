@@ -73,13 +73,13 @@ def _mask(eng, batch, state, actions) -> int:
     return out
 
 
-def _same_records(game, seeds, play_seed: int = 1) -> int:
+def _same_records(game, seeds, play_seed: int = 1, dealer: int | None = None) -> int:
     """Plays ``seeds`` in the batch, applies each deal's actions again through the engine
     from the state it entered the batch in (the legal actions the same at every
     decision), and returns how many deals were compared."""
     eng = engine_for(game)
     policy = _Recorded(play_seed)
-    batch = play_batch(eng, seeds, policy=policy)
+    batch = play_batch(eng, seeds, policy=policy, dealer=dealer)
     starts, ends, scores = batch.starts(), batch.states(), batch.scores()
     back = set(int(k) for k in batch.handed_back)
     assert len(back) <= len(seeds) // 20  # a deal thrown in, say
@@ -185,3 +185,56 @@ def test_the_documentation_examples_run() -> None:
     for number, block in enumerate(blocks, 1):
         exec(compile(block, f"{page.name}, block {number}", "exec"), namespace)  # noqa: S102
     assert len(namespace["passed_out"].handed_back) == 100  # every seat passed
+
+
+@pytest.mark.parametrize("key", ["vint"])
+def test_the_compiled_lanes_give_the_interpreters_columns(key: str) -> None:
+    pytest.importorskip("numba")
+    batch = engine_for(GAMES[key]).batch()
+    assert batch.kernel() is not None
+    numbers = np.arange(DEALS)
+    ours = batch.run(batch.deal(numbers, 3), random_policy(3))
+    theirs = batch.run(batch.deal(numbers, 3, compiled=False), random_policy(3), compiled=False)
+    over = ours.at == -1
+    assert over.mean() > 0.9 and np.array_equal(ours.at, theirs.at)
+    for name in ("decisions", "nlog", "ncalls", "tlen", "ntricks", "hands", "won", "taken",
+                 "contract", "declarer", "trump", "leader", "dealt", "turn"):
+        assert np.array_equal(getattr(ours, name), getattr(theirs, name)), name
+    for name in ("log_seat", "log_action", "call_seat", "call_bid", "trick_c", "trick_n",
+                 "tr_cards", "tr_seats"):
+        a, b = getattr(ours, name), getattr(theirs, name)
+        rows = min(a.shape[0], b.shape[0]) - 1  # the last row: where the others write
+        assert np.array_equal(a[:rows], b[:rows]), name
+    for name in ("number", "leader", "winner", "size"):
+        assert np.array_equal(ours.tr[name][:-1], theirs.tr[name][:-1]), name
+    assert np.array_equal(ours.scores[over], theirs.scores[over])
+
+
+def test_the_games_the_kernel_does_not_write_are_run_by_the_interpreter() -> None:
+    pytest.importorskip("numba")
+    for key in ("crescendo", "preference"):  # a card naming a suit; a choice
+        assert engine_for(GAMES[key]).batch().kernel() is None
+
+
+@pytest.mark.parametrize("answer", [
+    lambda step, legal, deals, draws: np.full(len(legal), 300, dtype=np.int64),  # past the end
+    lambda step, legal, deals, draws: np.full(len(legal), -1, dtype=np.int64),
+    lambda step, legal, deals, draws: None,
+    lambda step, legal, deals, draws: np.zeros(len(legal) + 1, dtype=np.int64),
+    lambda step, legal, deals, draws: np.zeros(len(legal), dtype=np.float64),
+])
+def test_a_policy_answering_out_of_range_or_out_of_shape_is_refused(answer) -> None:
+    for key in ("crescendo", "vint"):  # a matrix of more than 63 calls, and masks
+        with pytest.raises(ValueError, match="policy"):
+            play_batch(engine_for(GAMES[key]), range(5), policy=answer)
+
+
+@pytest.mark.parametrize(("numbers", "dealer"), [([], None), ([1.5], None), (range(3), 7),
+                                                 (range(3), -1)])
+def test_deals_that_cannot_be_played_are_refused_in_a_sentence(numbers, dealer) -> None:
+    with pytest.raises(ValueError, match="deals numbered|the dealer is a seat"):
+        play_batch(engine_for(GAMES["vint"]), numbers, dealer=dealer)
+
+
+def test_another_dealer_deals_and_the_engine_agrees() -> None:
+    assert _same_records(GAMES["vint"], range(200), dealer=1) > 150

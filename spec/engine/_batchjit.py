@@ -1,0 +1,736 @@
+"""The batch's lanes run by compiled code: the same steps, written as Python a lane at a
+time and compiled by numba.
+
+Where numba is installed (the ``fast`` extra) and the choices are the random policy's,
+:class:`~spec.engine._batch.BatchEngine` runs its lanes through a kernel generated here
+from the steps it interprets over columns (:mod:`spec.engine._batch`): the same effects,
+read in the same order, on the same columns, with the rules compiled as scalar Python by
+the engine's own compiler (a set's size written for numba).  A lane runs from its step to
+its end, drawing each choice as the random policy draws it, so the columns, and the
+records written from them, are the ones the numpy interpreter gives (a test compares them
+for every game the kernel runs).  A step's construct the generator does not write makes
+the kernel refuse the game (:class:`NotCompiled`); the numpy interpreter then runs it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from spec.dsl import _derive as D
+from spec.dsl import _steps as S
+from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer
+from spec.dsl._nodes import Taken, TricksWon, WonTrick
+from spec.dsl._pycompile import PyCompiler, UnsupportedNodeError
+from spec.engine._env import Entry, Env, _names_in
+
+if TYPE_CHECKING:
+    from spec.engine._batch import BatchEngine, Columns
+
+__all__ = ["NotCompiled", "compiled_lanes"]
+
+ROOM = -3  # a lane that needs more room in a column: -3 - its step (see Columns.room)
+
+
+class NotCompiled(Exception):
+    """A step's construct the kernel's generator does not write."""
+
+
+def _numba() -> Any:
+    try:
+        import numba
+    except ImportError:
+        return None
+    return numba
+
+
+class _Scalar(PyCompiler):
+    """The engine's compiler, with a set's size written as numba reads it."""
+
+    def _with(self, key: Any, src: str) -> _Scalar:
+        c = _Scalar(self.game, self.tables, self.env)
+        c.env[key] = src
+        return c
+
+    def visit_Count(self, node: Any) -> str:
+        return f"_pc({self.visit(node.cards)})"
+
+
+@dataclass(frozen=True)
+class _Seq:
+    """Items of a lane: the source of the item at a position (a template with ``{p}``)
+    and of how many count."""
+
+    item: str
+    n: str
+
+
+# the columns the kernel reads and writes, by their names in Columns (A_ before each)
+_LANE = ("at", "decisions", "numbers", "tlen", "ntricks", "nlog", "ncalls", "nfired", "log0")
+
+
+class _Writer:
+    """The kernel's source, a statement at a time."""
+
+    def __init__(self, batch: BatchEngine) -> None:
+        self.b = batch
+        self.lines: list[str] = []
+        self.depth = 2
+        self.count = 0
+        self.globals: dict[str, Any] = {}
+        self.seqs: dict[str, _Seq] = {}
+        eng = batch.engine
+        self.envs = self._envs(eng)
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def temp(self) -> str:
+        self.count += 1
+        return f"t{self.count}_"
+
+    # -- the rules' environments, a lane at a time ---------------------------------------
+    def _common(self) -> list[Entry]:
+        b = self.b
+        return [Entry(Ctx.DEALER, "A_dealer[k]", "dealer"), Entry(Ctx.TRUMP, "A_trump[k]", "trump"),
+                Entry(Ctx.CONTRACT, "A_contract[k]", "contract"),
+                Entry(Ctx.DECLARER, "A_declarer[k]", "declarer"),
+                Entry(Ctx.TURN_UP, "A_turn_up[k]", "turn_up"),
+                *(Entry(("tracked", t), f"A_tracked[k, {i}]", f"tracked_{i}")
+                  for i, t in enumerate(b.tracked)),
+                Entry(DealtHand, "A_dealt[k, {seat}]"),
+                Entry(None, "A_idle[k]", "idle"), Entry(Idle, "(({seat}) == idle)"),
+                Entry(None, "A_dropped[k]", "dropped"),
+                Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)"),
+                Entry(None, "A_guest[k]", "guest"), Entry(Invited, "(({seat}) == guest)"),
+                Entry(Ctx.DECLARER_PARTNER, "A_partner[k]", "partner"),
+                Entry(None, "A_declarers[k]", "declarers"),
+                Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)"),
+                Entry(WonTrick, "((A_won[k, {seat}] >> ({number})) & 1 == 1)"),
+                Entry(TricksWon, "_pc(A_won[k, {seat}])"), Entry(Taken, "A_taken[k, {seat}]")]
+
+    def _envs(self, eng: Any) -> dict[str, Env]:
+        n = self.b.n
+        maker = "A_high_namer[k]" if self.b.game.program.namer_declares else "A_high_bidder[k]"
+        play = Env((), [
+            Entry(Ctx.SEAT, "A_turn[k]", "seat"), Entry(Ctx.HAND, "A_hands[k, seat]", "hand"),
+            Entry(Ctx.IS_LEADING, "A_tlen[k] == 0", "is_leading"),
+            Entry(Ctx.LED_SUIT, f"(A_led_suit[k] if A_tlen[k] > 0 else {NO_SUIT})", "led_suit"),
+            Entry(Ctx.POSITION, "A_tlen[k]", "position"),
+            Entry(Ctx.TRICK_NUMBER, "A_trick_number[k]", "trick_number"),
+            Entry(Ctx.ASIDE, "A_aside[k, seat]", "aside"), Entry(Ctx.LEADER, "A_leader[k]", "leader"),
+            *self._common()])  # the cards that would win the trick: not read here
+        call = Env((), [
+            Entry(Ctx.SEAT, "(A_turn[k] if A_proxy[k] < 0 else A_proxy[k])", "seat"),
+            Entry(Ctx.DEALER, "A_dealer[k]", "dealer"), Entry(Ctx.HAND, "A_hands[k, seat]", "hand"),
+            Entry(Ctx.HAS_STANDING, "A_standing[k] >= 0", "has_standing"),
+            Entry(Ctx.STANDING, "A_standing[k]", "standing"),
+            Entry(Ctx.HIGH_BIDDER, "A_high_bidder[k]", "high_bidder"),
+            Entry(Ctx.STANDING_MAKER, maker, "standing_maker"),
+            Entry(Ctx.STANDING_ACCEPTED, "A_accepter[k] >= 0", "standing_accepted"),
+            Entry(Ctx.SEAT_HOLDS, "(seat == A_high_bidder[k] or seat == A_accepter[k] or "
+                                  "(A_joined[k] >> seat) & 1 == 1)", "seat_holds"),
+            Entry(Ctx.OTHERS_PASSED,
+                  "(A_passed[k] | A_joined[k] | ((1 << A_high_bidder[k]) if A_high_bidder[k] >= 0"
+                  " else 0) | ((1 << A_accepter[k]) if A_accepter[k] >= 0 else 0) | "
+                  f"((1 << A_idle[k]) if A_idle[k] >= 0 else 0)) == {(1 << n) - 1}",
+                  "others_passed"),
+            Entry(Ctx.CALLS_MADE, "A_stage_calls[k]", "calls_made"),
+            Entry(Ctx.PASSES_IN_ROW, "A_passes_in_row[k]", "passes_in_row"),
+            Entry(Ctx.STAGE, "A_stage[k]", "stage"),
+            Entry(Ctx.SEAT_CALLS, "A_seat_calls[k, seat]", "seat_calls"),
+            Entry(Ctx.SEAT_PASSED, "((A_passed[k] >> seat) & 1 == 1)", "seat_passed"),
+            Entry(Ctx.BID_THIS_STAGE, "A_stage_bid[k] != 0", "bid_this_stage"),
+            Entry(Ctx.PROXY, "A_proxy[k] >= 0", "proxy"), Entry(Ctx.TURN_UP, "A_turn_up[k]", "turn_up"),
+            *(Entry(("tracked", t), f"A_tracked[k, {i}]", f"tracked_{i}")
+              for i, t in enumerate(self.b.tracked))])
+        status = Env((), [*self._common(),
+                          Entry(Ctx.TRICK_NUMBER, "A_trick_number[k]", "trick_number")])
+        entry = Env(eng.envs.entry.inputs, eng.envs.entry.entries)
+        return {"play": play, "call": call, "status": status, "first_lead": status,
+                "entry": entry,
+                "call_made": Env(("call_is_bid", "call_bid"), [
+                    *call.entries, Entry(Ctx.CALL_IS_BID, "call_is_bid", "call_is_bid"),
+                    Entry(Ctx.CALL_BID, "call_bid", "call_bid")])}
+
+    def rule(self, scope: str, expr: Any, given: dict[str, str] | None = None) -> str:
+        """A rule's expression inlined: the statements that read what it needs, written
+        here, then the expression."""
+        inputs, reads, body = self.rule_parts(scope, expr, given)
+        for line in (*inputs, *reads):
+            self.emit(line)
+        return body
+
+    def rule_parts(self, scope: str, expr: Any, given: dict[str, str] | None = None
+                   ) -> tuple[list[str], list[str], str]:
+        """A rule's expression inlined, in parts: the statements that bind the scope's
+        inputs (``given``), those that read the lane's state, and the expression."""
+        env = self.envs.get(scope)
+        if env is None:
+            raise NotCompiled(f"a rule read in scope {scope}")
+        try:
+            body = _Scalar(self.b.game, self.b.tables, env.compiler_env()).visit(expr)
+        except UnsupportedNodeError as e:
+            raise NotCompiled(str(e)) from None
+        wanted = _names_in(body) & set(env.vars)
+        read = wanted.union(*(_names_in(env.vars[v].source) for v in env._closure(wanted)))
+        inputs = []
+        for name in env.inputs:
+            if name in read or name in _names_in(body):
+                if given is None or name not in given:
+                    raise NotCompiled(f"no value for {name}")
+                inputs.append(f"{name} = {given[name]}")
+        if any(set(env.inputs) & _names_in(env.vars[v].source) for v in env._closure(wanted)
+               if v not in env.inputs):
+            raise NotCompiled("a value read from the state reads the scope's inputs")
+        return inputs, [line.strip() for line in env._prologue(wanted)], f"({body})"
+
+    # -- values ----------------------------------------------------------------------------
+    # long: one case per kind of value of the steps, each a few lines
+    def value(self, v: Any) -> Any:  # noqa: C901 - one case per value
+        """``v`` for lane ``k`` as an expression (a ``_Seq`` for items); the statements it
+        needs first are written."""
+        b = self.b
+        if isinstance(v, S.Get):
+            if v.field == "trick":
+                return _Seq("A_trick_c[{p}, k]", "A_tlen[k]")
+            if S.FIELDS[v.field].per_seat or v.field not in _SCALAR_FIELDS:
+                raise NotCompiled(f"{v.field} as a value")
+            return f"A_{v.field}[k]"
+        if isinstance(v, S.Lit):
+            if v.per_seat:
+                raise NotCompiled(f"{v} as a value")
+            if isinstance(v.value, str):
+                return str(b.names.index(v.value))
+            return repr(int(v.value)) if not isinstance(v.value, bool) else repr(v.value)
+        if isinstance(v, S.Local):
+            return self.seqs.get(v.name, f"L_{v.name}")
+        if isinstance(v, S.Op):
+            a, c = self.value(v.a), self.value(v.b)
+            return f"({a} {v.op} {c})"
+        if isinstance(v, S.Cond):
+            test, a, c = self.value(v.test), self.value(v.a), self.value(v.b)
+            return f"({a} if {test} else {c})"
+        if isinstance(v, S.Bit):
+            return f"(1 << {self.value(v.seat)})"
+        if isinstance(v, S.After):
+            return f"_NEXT[{self.value(v.seat)}]"
+        if isinstance(v, S.SeatFrom):
+            return self.seat_from(v)
+        if isinstance(v, S.SeatsFrom):
+            return self.seats_from(v)
+        if isinstance(v, S.Item):
+            seq = self.value(v.value)
+            index = str(v.index) if isinstance(v.index, int) else self.value(v.index)
+            return seq.item.format(p=index)
+        if isinstance(v, S.Strongest):
+            return self.strongest()
+        if isinstance(v, S.Column):
+            record = self.value(v.record)
+            assert v.record == S.Get("trick"), v
+            item = "A_trick_c[{p}, k]" if v.index == 0 else "A_trick_n[{p}, k]"
+            return _Seq(item, record.n)
+        if isinstance(v, S.Mask):
+            seq = self.value(v.cards)
+            t = self.temp()
+            self.emit(f"{t} = 0")
+            self.emit(f"for p_ in range({seq.n}):")
+            self.emit(f"    {t} |= 1 << {seq.item.format(p='p_')}")
+            return t
+        if isinstance(v, S.Len):
+            if v.record != S.Get("trick"):
+                raise NotCompiled(f"the length of {v.record}")
+            return "A_tlen[k]"
+        if isinstance(v, S.Padded):
+            seq = self.value(v.items)
+            filler = int(v.filler)
+            return _Seq(f"({seq.item} if {{p}} < {seq.n} else {filler})", str(b.n))
+        if isinstance(v, S.Held):
+            but = self.value(v.but)
+            t = self.temp()
+            self.emit(f"{t} = False")
+            self.emit(f"for s_ in range({b.n}):")
+            self.emit(f"    if s_ != {but} and {self.per_seat(v.place, 's_')} != 0:")
+            self.emit(f"        {t} = True")
+            return t
+        if isinstance(v, S.At):
+            return self.per_seat(v.place, self.value(v.seat))
+        if isinstance(v, S.Count):
+            return f"_pc({self.value(v.cards)})"
+        if isinstance(v, S.AtLeast):
+            return f"({self.value(v.a)} >= {self.value(v.b)})"
+        if isinstance(v, S.Entry):
+            name = f"E{id(v.table)}_"
+            self.globals[name] = np.array([int(x) for x in v.table], dtype=np.int64)
+            return f"{name}[{self.value(v.index)} % {len(v.table)}]"
+        if isinstance(v, S.Stated):
+            given = {name: self.scalar(value) for name, value in v.given}
+            return self.rule(v.scope, v.expr, given)
+        if isinstance(v, S.Bid):
+            return "bid_"
+        if isinstance(v, S.CardNo):
+            return "card_"
+        if isinstance(v, S.Named):
+            return "named_"
+        if isinstance(v, S.Acted):
+            return "(1 << card_)"
+        if isinstance(v, S.Truth):
+            return f"({self.value(v.value)} != 0)"
+        raise NotCompiled(f"the value {v}")
+
+    def scalar(self, v: Any) -> str:
+        out = self.value(v)
+        if not isinstance(out, str):
+            raise NotCompiled(f"{v} where a number is read")
+        return out
+
+    def per_seat(self, v: Any, seat: str) -> str:
+        """A value a seat, at ``seat``."""
+        if isinstance(v, S.Get) and S.FIELDS[v.field].per_seat:
+            return f"A_{v.field}[k, {seat}]"
+        if isinstance(v, S.Lit) and v.per_seat:
+            return repr(int(v.value))
+        if isinstance(v, S.Only):
+            at, cards = self.scalar(v.seat), self.scalar(v.cards)
+            return f"({cards} if {seat} == {at} else 0)"
+        if isinstance(v, S.Less):
+            return f"({self.per_seat(v.a, seat)} & ~{self.per_seat(v.b, seat)})"
+        if isinstance(v, S.Joined):
+            return f"({self.per_seat(v.a, seat)} | {self.per_seat(v.b, seat)})"
+        if isinstance(v, S.PlusAt):
+            at = self.scalar(v.seat)
+            return f"({self.per_seat(v.place, seat)} + ({v.amount} if {seat} == {at} else 0))"
+        raise NotCompiled(f"the value {v} a seat")
+
+    def _passed(self, t: str, skips: list[str], outside: str | None) -> str:
+        terms = [f"{t} == {s}" for s in skips]
+        if outside is not None:
+            terms.append(f"({outside} >> {t}) & 1 == 1")
+        return " or ".join(terms) or "False"
+
+    def seat_from(self, v: S.SeatFrom) -> str:
+        t = self.temp()
+        first = v.seat
+        start = (f"_NEXT[{self.scalar(first.seat)}]" if isinstance(first, S.After)
+                 else f"({self.scalar(first)}) % {self.b.n}")
+        skips = [self.scalar(s) for s in v.skip]
+        outside = None if v.outside is None else self.scalar(v.outside)
+        self.emit(f"{t} = {start}")
+        passed = self._passed(t, skips, outside)
+        self.emit(f"for _ in range({self.b.n}):")
+        self.emit(f"    if {passed}:")
+        self.emit(f"        {t} = _NEXT[{t}]")
+        if skips or outside is not None:
+            self.emit(f"if {passed}:")
+            if v.otherwise is not None:
+                self.emit(f"    {t} = {self.scalar(v.otherwise)}")
+            else:
+                self.emit("    raise AssertionError('every seat is out of the play')")
+        return t
+
+    def seats_from(self, v: S.SeatsFrom) -> _Seq:
+        t, n_, s_ = self.temp(), self.temp(), self.temp()
+        skips = [self.scalar(s) for s in v.skip]
+        outside = None if v.outside is None else self.scalar(v.outside)
+        self.emit(f"{s_} = {self.scalar(v.seat)}")
+        self.emit(f"{n_} = 0")
+        for p in range(self.b.n):  # the seats in order, unrolled: a few locals, no array
+            self.emit(f"{t}{p} = -1")
+        for _ in range(self.b.n):
+            self.emit(f"if not ({self._passed(s_, skips, outside)}):")
+            for p in range(self.b.n):
+                self.emit(f"    if {n_} == {p}:")
+                self.emit(f"        {t}{p} = {s_}")
+            self.emit(f"    {n_} += 1")
+            self.emit(f"{s_} = _NEXT[{s_}]")
+        return _Seq(_pick(t, self.b.n), n_)
+
+    def strongest(self) -> str:
+        """The position of the strongest card of the lane's trick, the first of equals."""
+        at, best, st = self.temp(), self.temp(), self.temp()
+        self.emit(f"{at} = 0")
+        self.emit(f"{best} = -(1 << 62)")
+        self.emit("for p_ in range(A_tlen[k]):")
+        self.emit(f"    {st} = _strength(A_trick_c[p_, k], A_trick_n[p_, k], p_, A_led_suit[k], "
+                  "A_trump[k], A_trick_number[k], A_contract[k])")
+        self.emit(f"    if {st} > {best}:")
+        self.emit(f"        {best} = {st}")
+        self.emit(f"        {at} = p_")
+        return at
+
+
+def _pick(name: str, n: int) -> str:
+    """The item at position ``{p}`` of ``n`` locals ``name0`` ..."""
+    out = f"{name}{n - 1}"
+    for p in range(n - 2, -1, -1):
+        out = f"({name}{p} if {{p}} == {p} else {out})"
+    return out
+
+
+_SCALAR_FIELDS = ("dealer", "turn", "standing", "high_bidder", "high_namer", "passes_in_row",
+                  "contract", "declarer", "trump", "trick_number", "leader", "led_suit", "stage",
+                  "stage_calls", "passed", "stage_bid", "proxy", "talon", "discards", "out",
+                  "turn_up", "idle", "dropped", "folded", "absent", "joined", "accepter",
+                  "declarers", "partner", "host", "guest", "pot")
+
+
+class _Kernel(_Writer):
+    """The kernel: every lane from ``k0`` to ``k1`` run from its step to its end."""
+
+    # -- effects ---------------------------------------------------------------------------
+    def effects(self, effects: Any, step: int) -> None:
+        for e in effects:
+            self.effect(e, step)
+
+    def effect(self, e: Any, step: int) -> None:  # noqa: C901 - one case per effect
+        b = self.b
+        if isinstance(e, S.Set):
+            self.set(e)
+        elif isinstance(e, S.Let):
+            out = self.value(e.value)
+            if isinstance(out, _Seq):  # items: the locals that hold them, from here on
+                self.seqs[e.name] = out
+            else:
+                self.emit(f"L_{e.name} = {out}")
+        elif isinstance(e, S.When):
+            self.emit(f"if {self.scalar(e.test)}:")
+            self.depth += 1
+            self.emit("pass")
+            self.effects(e.then, step)
+            self.depth -= 1
+            if e.orelse:
+                self.emit("else:")
+                self.depth += 1
+                self.emit("pass")
+                self.effects(e.orelse, step)
+                self.depth -= 1
+        elif isinstance(e, S.Record):
+            seat = self.scalar(e.seat)
+            self.emit(f"A_log_seat[A_nlog[k], k] = {seat}")
+            self.emit("A_log_action[A_nlog[k], k] = action_")
+            self.emit("A_nlog[k] += 1")
+        elif isinstance(e, S.Fire):
+            self.emit(f"A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k] - {e.back}")
+            self.emit(f"A_fired_rule[A_nfired[k], k] = {b.rule_ids.index(e.rule)}")
+            self.emit("A_nfired[k] += 1")
+        elif isinstance(e, S.Judge):
+            pass  # the batch runs a game only where no rule acts on it (see BatchEngine)
+        elif isinstance(e, S.Over):
+            self.emit("A_at[k] = -1")
+        else:
+            raise NotCompiled(f"the effect {e}")
+
+    def set(self, e: S.Set) -> None:
+        f, v = e.field, e.value
+        if f == "trick":
+            if v == S.Lit(()):
+                self.emit("A_tlen[k] = 0")
+                return
+            assert isinstance(v, S.Added) and v.item == S.Played(), v
+            self.emit("A_trick_c[A_tlen[k], k] = card_")
+            self.emit("A_trick_n[A_tlen[k], k] = named_")
+            self.emit("A_tlen[k] += 1")
+        elif f == "faces":
+            if v != S.Lit(()):
+                raise NotCompiled(f"faces := {v}")
+        elif f == "tricks":
+            assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
+            self.finished(v.item)
+        elif f == "calls":
+            assert isinstance(v, S.Appended) and v.place == S.Get("calls"), v
+            seat, bid = self.scalar(v.a), self.scalar(v.b)
+            self.emit(f"A_call_seat[A_ncalls[k], k] = {seat}")
+            self.emit(f"A_call_bid[A_ncalls[k], k] = {bid}")
+            self.emit("A_ncalls[k] += 1")
+        elif S.FIELDS[f].per_seat:
+            t = self.temp()
+            values = [self.per_seat(v, str(s)) for s in range(self.b.n)]
+            for s, value in enumerate(values):  # each read before any is set
+                self.emit(f"{t}{s} = {value}")
+            for s in range(self.b.n):
+                self.emit(f"A_{f}[k, {s}] = {t}{s}")
+        elif f in _SCALAR_FIELDS:
+            self.emit(f"A_{f}[k] = {self.scalar(v)}")
+        else:
+            raise NotCompiled(f"{f} := {v}")
+
+    def finished(self, v: S.Finished) -> None:
+        number, leader, cards, names, winner, seats, _faces, revealed, seen = v.parts
+        t = "A_ntricks[k]"
+        for name, part in (("number", number), ("leader", leader), ("winner", winner),
+                           ("revealed", revealed), ("seen", seen)):
+            self.emit(f"A_tr_{name}[{t}, k] = {self.scalar(part)}")
+        cs, ns, ss = self.value(cards), self.value(names), self.value(seats)
+        self.emit(f"A_tr_size[{t}, k] = {cs.n}")
+        self.emit(f"A_tr_nseats[{t}, k] = {ss.n}")
+        for p in range(self.b.n):
+            self.emit(f"A_tr_cards[{t}, k, {p}] = {cs.item.format(p=p)}")
+            self.emit(f"A_tr_named[{t}, k, {p}] = {ns.item.format(p=p)}")
+            self.emit(f"A_tr_seats[{t}, k, {p}] = {ss.item.format(p=p)}")
+        self.emit("A_ntricks[k] += 1")
+
+    # -- steps -----------------------------------------------------------------------------
+    def advance(self, start: int) -> None:
+        """The first step from ``start`` on that takes place begins (a step nobody acts
+        at runs its entry and passes on); a step the kernel does not run: handed back."""
+        b = self.b
+        if start >= len(b.steps):
+            self.emit("raise AssertionError('the play is the last step')")
+            return
+        step, kind = b.steps[start], b.kinds[start]
+        if kind not in ("call", "play", "enter"):
+            self.emit(f"A_at[k] = {HANDED_BACK}")
+            return
+        if step.when is not None:
+            self.emit(f"if {self.scalar(step.when)}:")
+            self.depth += 1
+        self.emit("pass")
+        self.effects(step.enter, start)
+        if step.actor is not None:
+            self.emit(f"A_at[k] = {start}")
+        else:
+            self.advance(start + 1)
+        if step.when is not None:
+            self.depth -= 1
+            self.emit("else:")
+            self.depth += 1
+            self.advance(start + 1)
+            self.depth -= 1
+
+    def choose(self, count: str, legal_at: Callable[[str], str], width: str) -> str:
+        """The random policy's choice: the ``r``-th legal action in order, ``r`` drawn
+        as :func:`~spec.engine._batch.random_policy` draws it."""
+        r, j, i = self.temp(), self.temp(), self.temp()
+        self.emit(f"{r} = np.int64(_uniform(seed, A_numbers[k], A_decisions[k]) * {count})")
+        self.emit(f"{j} = -1")
+        self.emit(f"for {i} in range({width}):")
+        self.emit(f"    if {legal_at(i)}:")
+        self.emit(f"        if {r} == 0:")
+        self.emit(f"            {j} = {i}")
+        self.emit("            break")
+        self.emit(f"        {r} -= 1")
+        return j
+
+    def call_step(self, i: int) -> None:
+        b, step = self.b, self.b.steps[i]
+        width = b.ladder + 1
+        inputs, reads, ok = self.rule_parts("call_made", D.call_legal(b.game),
+                                            {"call_is_bid": "a_ > 0", "call_bid": "a_ - 1"})
+        for line in reads:  # the lane's state, read once for every call
+            self.emit(line)
+        self.emit("count_ = 0")
+        self.emit(f"for a_ in range({width}):")
+        self.depth += 1
+        for line in inputs:
+            self.emit(line)
+        self.emit(f"legal_[a_] = {ok}")
+        self.emit("if legal_[a_]:")
+        self.emit("    count_ += 1")
+        self.depth -= 1
+        self.emit("if count_ == 0:")
+        self.emit("    raise AssertionError('no call is legal')")
+        j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
+        self.emit("A_decisions[k] += 1")
+        self.emit(f"bid_ = {j} - 1")
+        self.emit(f"action_ = _CALL_ACTION[{j}]")
+        self.effects(step.effects, i)
+        self.emit(f"if {self.scalar(step.ends)}:")
+        self.depth += 1
+        self.emit("if A_standing[k] < 0:")
+        self.emit(f"    A_at[k] = {HANDED_BACK}")
+        self.emit("else:")
+        self.depth += 1
+        self.advance(i + 1)
+        self.depth -= 2
+
+    def play_step(self, i: int) -> None:
+        b, step = self.b, self.b.steps[i]
+        legal = self.rule("play", D.legal_cards(b.game))
+        self.emit(f"mask_ = {legal}")
+        self.emit("if mask_ == 0:")
+        self.emit("    raise AssertionError('no card may be played')")
+        # the r-th card of the mask: the r lowest cleared, then the lowest left
+        self.emit("r_ = np.int64(_uniform(seed, A_numbers[k], A_decisions[k]) * _pc(mask_))")
+        self.emit("for _ in range(r_):")
+        self.emit("    mask_ &= mask_ - 1")
+        self.emit("card_ = _pc((mask_ & -mask_) - 1)")
+        self.emit("A_decisions[k] += 1")
+        self.emit(f"named_ = {NO_SUIT}")
+        self.emit("action_ = card_")
+        self.effects(step.effects, i)
+
+    def source(self) -> str:
+        b = self.b
+        self.emit("for k in range(k0, k1):")
+        self.depth += 1
+        self.emit("while A_at[k] >= 0:")
+        self.depth += 1
+        self.emit(f"if A_decisions[k] > {b.most}:")
+        self.emit(f"    A_at[k] = {HANDED_BACK}")
+        self.emit("    break")
+        self.emit(f"if A_nlog[k] >= log_room - 1 or A_ncalls[k] >= log_room - 1 or "
+                  f"A_nfired[k] >= fired_room - 1:")
+        self.emit(f"    A_at[k] = {ROOM} - A_at[k]")
+        self.emit("    break")
+        self.emit("step_ = A_at[k]")
+        for i, kind in enumerate(b.kinds):
+            if kind == "call":
+                self.emit(f"if step_ == {i}:")
+                self.depth += 1
+                self.call_step(i)
+                self.depth -= 1
+            elif kind == "play":
+                self.emit(f"if step_ == {i}:")
+                self.depth += 1
+                self.play_step(i)
+                self.depth -= 1
+        params = ", ".join(f"A_{name}" for name in _arrays(b))
+        head = [f"def kernel(k0, k1, seed, log_room, fired_room, legal_, {params}):",
+                "    if True:"]
+        return "\n".join(head + self.lines) + "\n"
+
+
+HANDED_BACK = -2
+
+
+def _arrays(b: BatchEngine) -> tuple[str, ...]:
+    return (*_LANE, *_SCALAR_FIELDS, "hands", "aside", "taken", "won", "dealt", "seat_calls",
+            "pending", "dealt_later", "tracked", "trick_c", "trick_n", "log_seat", "log_action",
+            "call_seat", "call_bid", "fired_at", "fired_rule", "tr_number", "tr_leader",
+            "tr_winner", "tr_size", "tr_revealed", "tr_seen", "tr_nseats", "tr_cards",
+            "tr_named", "tr_seats")
+
+
+# -- helpers the kernel calls, compiled by numba ---------------------------------------------
+def _pc(x: int) -> int:
+    """The number of bits set in ``x`` (0 <= x < 2**63), in a few steps (SWAR)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) & 0xFFFFFFFFFFFFFFFF) >> 56
+
+
+def _lowest(cards: int, below: Any) -> int:
+    out, rest = 0, cards
+    while rest:
+        low = rest & -rest
+        i = _pc(low - 1)
+        if cards & below[i] == 0:
+            out |= low
+        rest ^= low
+    return out
+
+
+def _sumv(values: Any, mask: int) -> int:
+    total, i = 0, 0
+    while mask:
+        if mask & 1:
+            total += values[i]
+        mask >>= 1
+        i += 1
+    return total
+
+
+def _helpers(numba: Any) -> dict[str, Any]:
+    """The helpers, and the random policy's draw, compiled."""
+    u64 = np.uint64
+    m1, m2, gold = u64(0xBF58476D1CE4E5B9), u64(0x94D049BB133111EB), u64(0x9E3779B97F4A7C15)
+    s30, s27, s31, s11 = u64(30), u64(27), u64(31), u64(11)
+
+    @numba.njit(cache=False)
+    def mix(x: Any) -> Any:
+        x = (x ^ (x >> s30)) * m1
+        x = (x ^ (x >> s27)) * m2
+        return x ^ (x >> s31)
+
+    @numba.njit(cache=False)
+    def uniform(seed: Any, deal: Any, draw: Any) -> float:
+        key = mix(seed + gold)
+        x = mix(key ^ (u64(deal) * gold))
+        x = mix(x + u64(draw) * m2)
+        return float(x >> s11) * (1.0 / 2 ** 53)
+
+    pc = numba.njit(cache=False)(_pc)
+    lowest = numba.njit(cache=False)(_lowest)
+    return {"_pc": pc, "_lowest": lowest, "_sumv": numba.njit(cache=False)(_sumv),
+            "_uniform": uniform}
+
+
+def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
+    """``run(columns, seed)``: every lane of the columns played to its end by the random
+    policy of ``seed``, in compiled code; None where numba is not installed or the game's
+    steps use a construct the kernel's generator does not write."""
+    numba = _numba()
+    if numba is None or batch.codes or any(k not in ("call", "play", "enter", None)
+                                           for k in batch.kinds):
+        return None  # a card that names a suit, a card step, a choice: the interpreter's
+    try:
+        writer = _Kernel(batch)
+        source = writer.source()
+        entry = writer.envs["entry"]
+        body = _Scalar(batch.game, batch.tables, entry.compiler_env()).visit(D.strength(batch.game))
+    except (NotCompiled, UnsupportedNodeError):
+        return None
+    ns: dict[str, Any] = {name: value for name, value in batch.tables.ns.items()
+                          if isinstance(value, np.ndarray)}
+    ns.update(np=np, _NEXT=batch.next_seat, _CALL_ACTION=batch.call_action, **writer.globals,
+              **_helpers(numba))
+    wanted = _names_in(body) & set(entry.vars)
+    lines = [f"def _strength({', '.join(entry.inputs)}):", *entry._prologue(wanted),
+             f"    return {body}"]
+    exec(compile("\n".join(lines) + "\n", f"<{batch.game.key}:batch strength>", "exec"), ns)  # noqa: S102  # generated from rule nodes only
+    ns["_strength"] = numba.njit(cache=False)(ns["_strength"])
+    exec(compile(source, f"<{batch.game.key}:batch kernel>", "exec"), ns)  # noqa: S102  # generated from the game's steps
+    kernel = numba.njit(cache=False, error_model="numpy")(ns["kernel"])
+    width = max(batch.ladder + 1, batch.deck)
+
+    def run(c: Columns, seed: int) -> None:
+        legal = np.zeros(width, dtype=np.bool_)
+        if not hasattr(c, "log0"):
+            c.log0 = np.zeros(c.size, dtype=np.int64)
+        while True:
+            arrays = [c.tr[name[3:]] if name.startswith("tr_") and name[3:] in c.tr
+                      else getattr(c, name) for name in _arrays(batch)]
+            kernel(0, c.size, np.uint64(seed % 2 ** 64), c.log_seat.shape[0],
+                   c.fired_at.shape[0], legal, *arrays)
+            waiting = c.at <= ROOM
+            if not waiting.any():
+                return
+            c.at = np.where(waiting, ROOM - c.at, c.at)  # their steps again
+            c.room(np.full(c.size, c.log_seat.shape[0]), "log_seat", "log_action")
+            c.room(np.full(c.size, c.call_seat.shape[0]), "call_seat", "call_bid")
+            c.room(np.full(c.size, c.fired_at.shape[0]), "fired_at", "fired_rule")
+    run.source = source  # type: ignore[attr-defined]
+    return run
+
+
+_PACKS: list[Any] = []
+
+
+def compiled_packs() -> Callable[[np.ndarray, int, int], np.ndarray] | None:
+    """``packs(numbers, seed, deck)``: each deal's pack shuffled as
+    :func:`~spec.engine._batch.shuffled_packs` shuffles it, compiled; None without numba."""
+    numba = _numba()
+    if numba is None:
+        return None
+    if not _PACKS:
+        uniform = _helpers(numba)["_uniform"]
+        shift = np.uint64(2 ** 40)
+
+        @numba.njit(cache=False)
+        def packs(numbers: Any, seed: Any, deck: int) -> Any:
+            out = np.empty((numbers.shape[0], deck), dtype=np.int64)
+            for k in range(numbers.shape[0]):
+                for i in range(deck):
+                    out[k, i] = i
+                for i in range(deck - 1, 0, -1):
+                    j = np.int64(uniform(seed, numbers[k], np.uint64(i) + shift) * (i + 1))
+                    out[k, i], out[k, j] = out[k, j], out[k, i]
+            return out
+        _PACKS.append(packs)
+
+    def run(numbers: np.ndarray, seed: int, deck: int) -> np.ndarray:
+        return _PACKS[0](np.asarray(numbers, dtype=np.int64), np.uint64(seed % 2 ** 64), deck)  # type: ignore[no-any-return]
+    return run
