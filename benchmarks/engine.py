@@ -35,7 +35,8 @@ With ``--batch``, the batch back end instead (:mod:`spec.batch`), for each game 
 it runs: complete random deals per second on one core, ``--batch-size`` deals at a time
 (where the batch runs every step before the play, it deals, bids, plays and scores them
 itself, and the time of that alone is shown too; elsewhere the engine deals and bids each
-deal and the batch plays the cards); the memory a deal in flight takes at its peak
+deal and the batch plays the cards), compiled by numba where it is installed, and by
+numpy alone; the memory a deal in flight takes at its peak
 (numpy's allocations traced during one batch, over its deals) and the batch size that fits
 in 1 GiB; beside OpenSpiel's bridge in the same run, against at least 20x its deals/s for
 Vint and 100,000 deals/s for every other game.
@@ -299,11 +300,13 @@ def measure_batch(game: Game, deals: int, seed: int, repeats: int, size: int) ->
     out: dict[str, Any] = {"game": game.key, "deals": deals, "repeats": repeats,
                            "batch_size": size, "deals_per_second": deals / whole,
                            "dealt_by_the_batch": batch.deals_whole}
-    if batch.deals_whole:  # the batch alone: dealing, bidding, playing and scoring
+    out["compiled"] = batch.kernel() is not None
+    if batch.deals_whole:  # numpy alone: dealing, bidding, playing and scoring
         numbers = [np.arange(c.start, c.stop) for c in chunks]
-        alone = _median_run(lambda _: [batch.run(batch.deal(n, seed), random_policy(seed))
+        alone = _median_run(lambda _: [batch.run(batch.deal(n, seed, compiled=False),
+                                                 random_policy(seed), compiled=False)
                                        for n in numbers], repeats)[0]
-        out["batch_deals_per_second"] = deals / alone
+        out["numpy_deals_per_second"] = deals / alone
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     tracemalloc.reset_peak()
@@ -337,9 +340,12 @@ def _print_batch(figures: list[dict[str, Any]], spiel: dict[str, Any] | None) ->
         else:
             print(f"  complete  {f['deals_per_second']:10,.0f} deals/s "
                   f"{_beside(f['deals_per_second'], BATCH_TARGET if over is None else None)}")
-        if "batch_deals_per_second" in f:
-            print(f"  in numpy  {f['batch_deals_per_second']:10,.0f} deals/s (the batch's own "
-                  f"dealing, auction, play and scores, without the records)")
+        how = ("compiled by numba from the steps" if f["compiled"]
+               else "numpy (numba is not installed, or does not run this game)")
+        print(f"            {how}; no records written")
+        if "numpy_deals_per_second" in f:
+            print(f"  numpy     {f['numpy_deals_per_second']:10,.0f} deals/s (the interpreter over "
+                  f"columns alone, without numba)")
         else:
             print("            (the engine deals and bids each deal; the batch plays the cards)")
         print(f"  memory    {f['bytes_per_deal']:10,.0f} bytes a deal in flight at the peak; "

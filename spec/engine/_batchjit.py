@@ -68,7 +68,8 @@ class _Seq:
 
 
 # the columns the kernel reads and writes, by their names in Columns (A_ before each)
-_LANE = ("at", "decisions", "numbers", "tlen", "ntricks", "nlog", "ncalls", "nfired", "log0")
+_LANE = ("at", "decisions", "numbers", "tlen", "ntricks", "nlog", "ncalls", "nfired", "log0",
+         "nchosen")
 
 
 class _Writer:
@@ -121,7 +122,9 @@ class _Writer:
             Entry(Ctx.POSITION, "A_tlen[k]", "position"),
             Entry(Ctx.TRICK_NUMBER, "A_trick_number[k]", "trick_number"),
             Entry(Ctx.ASIDE, "A_aside[k, seat]", "aside"), Entry(Ctx.LEADER, "A_leader[k]", "leader"),
-            *self._common()])  # the cards that would win the trick: not read here
+            *self._common(),
+            Entry(Ctx.BEATING, "_beating(k, hand, led_suit, trump, trick_number, contract, "
+                               "A_trick_c, A_trick_n, A_tlen)", "beating")])
         call = Env((), [
             Entry(Ctx.SEAT, "(A_turn[k] if A_proxy[k] < 0 else A_proxy[k])", "seat"),
             Entry(Ctx.DEALER, "A_dealer[k]", "dealer"), Entry(Ctx.HAND, "A_hands[k, seat]", "hand"),
@@ -151,6 +154,9 @@ class _Writer:
         entry = Env(eng.envs.entry.inputs, eng.envs.entry.entries)
         return {"play": play, "call": call, "status": status, "first_lead": status,
                 "entry": entry,
+                "play_card": Env(("card", "declared"), [
+                    *play.entries, Entry(Ctx.CARD, "card", "card"),
+                    Entry(Ctx.DECLARED, "declared", "declared")]),
                 "call_made": Env(("call_is_bid", "call_bid"), [
                     *call.entries, Entry(Ctx.CALL_IS_BID, "call_is_bid", "call_is_bid"),
                     Entry(Ctx.CALL_BID, "call_bid", "call_bid")])}
@@ -182,9 +188,6 @@ class _Writer:
                 if given is None or name not in given:
                     raise NotCompiled(f"no value for {name}")
                 inputs.append(f"{name} = {given[name]}")
-        if any(set(env.inputs) & _names_in(env.vars[v].source) for v in env._closure(wanted)
-               if v not in env.inputs):
-            raise NotCompiled("a value read from the state reads the scope's inputs")
         return inputs, [line.strip() for line in env._prologue(wanted)], f"({body})"
 
     # -- values ----------------------------------------------------------------------------
@@ -278,7 +281,47 @@ class _Writer:
             return "(1 << card_)"
         if isinstance(v, S.Truth):
             return f"({self.value(v.value)} != 0)"
+        if isinstance(v, S.Joined) and not S.per_seat(v):
+            return f"({self.scalar(v.a)} | {self.scalar(v.b)})"
+        if isinstance(v, S.Less) and not S.per_seat(v):
+            return f"({self.scalar(v.a)} & ~{self.scalar(v.b)})"
+        if isinstance(v, S.SeatsOf):
+            if v.record != S.Get("chosen"):
+                raise NotCompiled(f"the seats of {v.record}")
+            t = self.temp()
+            self.emit(f"{t} = 0")
+            self.emit("for p_ in range(A_nchosen[k]):")
+            self.emit(f"    {t} |= 1 << A_chosen_seat[p_, k]")
+            return t
+        if isinstance(v, S.Best):
+            return self.best(v)
         raise NotCompiled(f"the value {v}")
+
+    def best(self, v: S.Best) -> _Seq:
+        """The choice (seat, name) whose name ranks highest, the first of equals (past the
+        seats ``outside``); (-1, -1) where there is none."""
+        if v.record != S.Get("chosen"):
+            raise NotCompiled(f"the best of {v.record}")
+        b = self.b
+        ranks = np.full(len(b.names) + 1, -(1 << 62), dtype=np.int64)
+        for name, rank in v.ranks:
+            ranks[b.names.index(name)] = rank
+        name = f"R{id(v)}_"
+        self.globals[name] = ranks
+        outside = None if v.outside is None else self.scalar(v.outside)
+        seat, named, top = self.temp(), self.temp(), self.temp()
+        self.emit(f"{seat} = -1")
+        self.emit(f"{named} = -1")
+        self.emit(f"{top} = -(1 << 62) - 1")
+        self.emit("for p_ in range(A_nchosen[k]):")
+        if outside is not None:
+            self.emit(f"    if ({outside} >> A_chosen_seat[p_, k]) & 1 == 1:")
+            self.emit("        continue")
+        self.emit(f"    if {name}[A_chosen_name[p_, k]] > {top}:")
+        self.emit(f"        {top} = {name}[A_chosen_name[p_, k]]")
+        self.emit(f"        {seat} = A_chosen_seat[p_, k]")
+        self.emit(f"        {named} = A_chosen_name[p_, k]")
+        return _Seq(f"({seat} if {{p}} == 0 else {named})", "2")
 
     def scalar(self, v: Any) -> str:
         out = self.value(v)
@@ -337,7 +380,7 @@ class _Writer:
         self.emit(f"{s_} = {self.scalar(v.seat)}")
         self.emit(f"{n_} = 0")
         for p in range(self.b.n):  # the seats in order, unrolled: a few locals, no array
-            self.emit(f"{t}{p} = -1")
+            self.emit(f"{t}{p} = 0")  # (beyond their number: 0, as the interpreter leaves it)
         for _ in range(self.b.n):
             self.emit(f"if not ({self._passed(s_, skips, outside)}):")
             for p in range(self.b.n):
@@ -417,6 +460,15 @@ class _Kernel(_Writer):
             self.emit("A_nfired[k] += 1")
         elif isinstance(e, S.Judge):
             pass  # the batch runs a game only where no rule acts on it (see BatchEngine)
+        elif isinstance(e, S.Advance):
+            self.advance(step + 1)
+        elif isinstance(e, S.Track):  # each value read before any is set
+            values = [(b.tracked.index(name), self.scalar(v)) for name, v in e.sets]
+            t = self.temp()
+            for j, (_index, value) in enumerate(values):
+                self.emit(f"{t}{j} = {value}")
+            for j, (index, _value) in enumerate(values):
+                self.emit(f"A_tracked[k, {index}] = {t}{j}")
         elif isinstance(e, S.Over):
             self.emit("A_at[k] = -1")
         else:
@@ -438,6 +490,12 @@ class _Kernel(_Writer):
         elif f == "tricks":
             assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
             self.finished(v.item)
+        elif f == "chosen":
+            assert isinstance(v, S.Appended) and v.place == S.Get("chosen"), v
+            seat, name = self.scalar(v.a), self.scalar(v.b)
+            self.emit(f"A_chosen_seat[A_nchosen[k], k] = {seat}")
+            self.emit(f"A_chosen_name[A_nchosen[k], k] = {name}")
+            self.emit("A_nchosen[k] += 1")
         elif f == "calls":
             assert isinstance(v, S.Appended) and v.place == S.Get("calls"), v
             seat, bid = self.scalar(v.a), self.scalar(v.b)
@@ -480,7 +538,7 @@ class _Kernel(_Writer):
             self.emit("raise AssertionError('the play is the last step')")
             return
         step, kind = b.steps[start], b.kinds[start]
-        if kind not in ("call", "play", "enter"):
+        if kind is None:
             self.emit(f"A_at[k] = {HANDED_BACK}")
             return
         if step.when is not None:
@@ -498,6 +556,15 @@ class _Kernel(_Writer):
             self.depth += 1
             self.advance(start + 1)
             self.depth -= 1
+
+    def hoisted(self, reads: list[str], inputs: tuple[str, ...]) -> None:
+        """The statements that read a lane's state for a rule judged for every action of
+        a step, written once before the loop over the actions (refused where one reads
+        the action)."""
+        for line in dict.fromkeys(reads):
+            if _names_in(line.split("=", 1)[1].strip()) & set(inputs):
+                raise NotCompiled("a value read from the state reads the action")
+            self.emit(line)
 
     def choose(self, count: str, legal_at: Callable[[str], str], width: str) -> str:
         """The random policy's choice: the ``r``-th legal action in order, ``r`` drawn
@@ -518,8 +585,7 @@ class _Kernel(_Writer):
         width = b.ladder + 1
         inputs, reads, ok = self.rule_parts("call_made", D.call_legal(b.game),
                                             {"call_is_bid": "a_ > 0", "call_bid": "a_ - 1"})
-        for line in reads:  # the lane's state, read once for every call
-            self.emit(line)
+        self.hoisted(reads, ("call_is_bid", "call_bid"))
         self.emit("count_ = 0")
         self.emit(f"for a_ in range({width}):")
         self.depth += 1
@@ -545,21 +611,105 @@ class _Kernel(_Writer):
         self.advance(i + 1)
         self.depth -= 2
 
+    def card_step(self, i: int) -> None:
+        """A card of the actor's hand acted (discarded, laid aside); then, where the step
+        is over, the next."""
+        b, step = self.b, self.b.steps[i]
+        self.emit("mask_ = A_hands[k, A_turn[k]]")
+        self.emit("if mask_ == 0:")
+        self.emit("    raise AssertionError('no card in hand')")
+        self.emit("r_ = np.int64(_uniform(seed, A_numbers[k], A_decisions[k]) * _pc(mask_))")
+        self.emit("for _ in range(r_):")
+        self.emit("    mask_ &= mask_ - 1")
+        self.emit("card_ = _pc((mask_ & -mask_) - 1)")
+        self.emit("A_decisions[k] += 1")
+        self.emit(f"action_ = card_ + {b.engine._card_shift[step.card]}")
+        self.effects(step.effects, i)
+        self.emit(f"if {self.scalar(step.ends)}:")
+        self.depth += 1
+        self.emit("pass")
+        self.advance(i + 1)
+        self.depth -= 1
+
+    def choice_step(self, i: int) -> None:
+        """One of the options on offer that may be chosen, chosen; what it does."""
+        b, step = self.b, self.b.steps[i]
+        self.emit("count_ = 0")
+        for j, o in enumerate(step.options):
+            may = self.scalar(o.when)
+            if o.offered is not None:
+                may = f"({self.scalar(o.offered)} and {may})"
+            self.emit(f"legal_[{j}] = {may}")
+            self.emit(f"if legal_[{j}]:")
+            self.emit("    count_ += 1")
+        self.emit("if count_ == 0:")
+        self.emit("    raise AssertionError('no option is open')")
+        j = self.choose("count_", lambda x: f"legal_[{x}]", str(len(step.options)))
+        self.emit("A_decisions[k] += 1")
+        for n, o in enumerate(step.options):
+            self.emit(f"if {j} == {n}:")
+            self.depth += 1
+            self.emit(f"action_ = {b.option_actions[i][n]}")
+            self.effects(o.effects, i)
+            self.depth -= 1
+
     def play_step(self, i: int) -> None:
         b, step = self.b, self.b.steps[i]
         legal = self.rule("play", D.legal_cards(b.game))
         self.emit(f"mask_ = {legal}")
         self.emit("if mask_ == 0:")
         self.emit("    raise AssertionError('no card may be played')")
-        # the r-th card of the mask: the r lowest cleared, then the lowest left
-        self.emit("r_ = np.int64(_uniform(seed, A_numbers[k], A_decisions[k]) * _pc(mask_))")
-        self.emit("for _ in range(r_):")
-        self.emit("    mask_ &= mask_ - 1")
-        self.emit("card_ = _pc((mask_ & -mask_) - 1)")
+        if b.codes:  # a card that must name a suit: a play for each suit it may name
+            self.named_plays()
+        else:  # the r-th card of the mask: the r lowest cleared, then the lowest left
+            self.emit("r_ = np.int64(_uniform(seed, A_numbers[k], A_decisions[k]) * _pc(mask_))")
+            self.emit("for _ in range(r_):")
+            self.emit("    mask_ &= mask_ - 1")
+            self.emit("card_ = _pc((mask_ & -mask_) - 1)")
+            self.emit(f"named_ = {NO_SUIT}")
+            self.emit("action_ = card_")
         self.emit("A_decisions[k] += 1")
-        self.emit(f"named_ = {NO_SUIT}")
-        self.emit("action_ = card_")
         self.effects(step.effects, i)
+
+    def named_plays(self) -> None:
+        """The legal plays where a card may name a suit, numbered as the engine numbers
+        them (each card naming none, then each card with each suit it may name), and the
+        random policy's choice among them (``mask_``: the legal cards)."""
+        b = self.b
+        k_ = len(b.codes)
+        width = b.deck * (k_ + 1)
+        need_in, need_reads, need = self.rule_parts("play_card", D.needs_declaration(b.game),
+                                                    {"card": "c_", "declared": str(NO_SUIT)})
+        ok_in, ok_reads, ok = self.rule_parts("play_card", D.declaration_ok(b.game),
+                                              {"card": "c_", "declared": "_CODES[j_]"})
+        self.hoisted([*need_reads, *ok_reads], ("card", "declared"))
+        self.globals["_CODES"] = np.array(b.codes, dtype=np.int64)
+        self.emit(f"for a_ in range({width}):")
+        self.emit("    legal_[a_] = False")
+        self.emit("count_ = 0")
+        self.emit(f"for c_ in range({b.deck}):")
+        self.depth += 1
+        self.emit("if (mask_ >> c_) & 1 == 0:")
+        self.emit("    continue")
+        for line in need_in:
+            self.emit(line)
+        self.emit(f"if not {need}:")
+        self.emit("    legal_[c_] = True")
+        self.emit("    count_ += 1")
+        self.emit("else:")
+        self.depth += 1
+        self.emit(f"for j_ in range({k_}):")
+        self.depth += 1
+        for line in ok_in:
+            self.emit(line)
+        self.emit(f"if {ok}:")
+        self.emit(f"    legal_[{b.deck} + c_ * {k_} + j_] = True")
+        self.emit("    count_ += 1")
+        self.depth -= 3
+        j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
+        self.emit(f"card_ = {j} if {j} < {b.deck} else ({j} - {b.deck}) // {k_}")
+        self.emit(f"named_ = {NO_SUIT} if {j} < {b.deck} else _CODES[({j} - {b.deck}) % {k_}]")
+        self.emit(f"action_ = {j}")
 
     def source(self) -> str:
         b = self.b
@@ -571,7 +721,7 @@ class _Kernel(_Writer):
         self.emit(f"    A_at[k] = {HANDED_BACK}")
         self.emit("    break")
         self.emit(f"if A_nlog[k] >= log_room - 1 or A_ncalls[k] >= log_room - 1 or "
-                  f"A_nfired[k] >= fired_room - 1:")
+                  f"A_nfired[k] >= fired_room - 1 or A_nchosen[k] >= chosen_room - 1:")
         self.emit(f"    A_at[k] = {ROOM} - A_at[k]")
         self.emit("    break")
         self.emit("step_ = A_at[k]")
@@ -581,13 +731,13 @@ class _Kernel(_Writer):
                 self.depth += 1
                 self.call_step(i)
                 self.depth -= 1
-            elif kind == "play":
+            elif kind in ("play", "card", "choice"):
                 self.emit(f"if step_ == {i}:")
                 self.depth += 1
-                self.play_step(i)
+                {"play": self.play_step, "card": self.card_step, "choice": self.choice_step}[kind](i)
                 self.depth -= 1
         params = ", ".join(f"A_{name}" for name in _arrays(b))
-        head = [f"def kernel(k0, k1, seed, log_room, fired_room, legal_, {params}):",
+        head = [f"def kernel(k0, k1, seed, log_room, fired_room, chosen_room, legal_, {params}):",
                 "    if True:"]
         return "\n".join(head + self.lines) + "\n"
 
@@ -598,7 +748,8 @@ HANDED_BACK = -2
 def _arrays(b: BatchEngine) -> tuple[str, ...]:
     return (*_LANE, *_SCALAR_FIELDS, "hands", "aside", "taken", "won", "dealt", "seat_calls",
             "pending", "dealt_later", "tracked", "trick_c", "trick_n", "log_seat", "log_action",
-            "call_seat", "call_bid", "fired_at", "fired_rule", "tr_number", "tr_leader",
+            "call_seat", "call_bid", "fired_at", "fired_rule", "chosen_seat", "chosen_name",
+            "tr_number", "tr_leader",
             "tr_winner", "tr_size", "tr_revealed", "tr_seen", "tr_nseats", "tr_cards",
             "tr_named", "tr_seats")
 
@@ -613,13 +764,11 @@ def _pc(x: int) -> int:
 
 
 def _lowest(cards: int, below: Any) -> int:
-    out, rest = 0, cards
-    while rest:
-        low = rest & -rest
-        i = _pc(low - 1)
-        if cards & below[i] == 0:
-            out |= low
-        rest ^= low
+    out, i = 0, 0
+    while cards >> i:
+        if (cards >> i) & 1 and cards & below[i] == 0:
+            out |= 1 << i
+        i += 1
     return out
 
 
@@ -663,9 +812,8 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
     policy of ``seed``, in compiled code; None where numba is not installed or the game's
     steps use a construct the kernel's generator does not write."""
     numba = _numba()
-    if numba is None or batch.codes or any(k not in ("call", "play", "enter", None)
-                                           for k in batch.kinds):
-        return None  # a card that names a suit, a card step, a choice: the interpreter's
+    if numba is None:
+        return None
     try:
         writer = _Kernel(batch)
         source = writer.source()
@@ -681,10 +829,12 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
     lines = [f"def _strength({', '.join(entry.inputs)}):", *entry._prologue(wanted),
              f"    return {body}"]
     exec(compile("\n".join(lines) + "\n", f"<{batch.game.key}:batch strength>", "exec"), ns)  # noqa: S102  # generated from rule nodes only
-    ns["_strength"] = numba.njit(cache=False)(ns["_strength"])
+    ns["_strength"] = strength = numba.njit(cache=False)(ns["_strength"])
+    ns["_beating"] = _beating_fn(numba, strength, ns["_pc"])
     exec(compile(source, f"<{batch.game.key}:batch kernel>", "exec"), ns)  # noqa: S102  # generated from the game's steps
     kernel = numba.njit(cache=False, error_model="numpy")(ns["kernel"])
-    width = max(batch.ladder + 1, batch.deck)
+    width = max(batch.ladder + 1, batch.deck * (len(batch.codes) + 1),
+                *(len(s.options) for s in batch.steps))
 
     def run(c: Columns, seed: int) -> None:
         legal = np.zeros(width, dtype=np.bool_)
@@ -694,7 +844,7 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
             arrays = [c.tr[name[3:]] if name.startswith("tr_") and name[3:] in c.tr
                       else getattr(c, name) for name in _arrays(batch)]
             kernel(0, c.size, np.uint64(seed % 2 ** 64), c.log_seat.shape[0],
-                   c.fired_at.shape[0], legal, *arrays)
+                   c.fired_at.shape[0], c.chosen_seat.shape[0], legal, *arrays)
             waiting = c.at <= ROOM
             if not waiting.any():
                 return
@@ -702,10 +852,37 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
             c.room(np.full(c.size, c.log_seat.shape[0]), "log_seat", "log_action")
             c.room(np.full(c.size, c.call_seat.shape[0]), "call_seat", "call_bid")
             c.room(np.full(c.size, c.fired_at.shape[0]), "fired_at", "fired_rule")
+            c.room(np.full(c.size, c.chosen_seat.shape[0]), "chosen_seat", "chosen_name")
     run.source = source  # type: ignore[attr-defined]
     return run
 
 
+def _beating_fn(numba: Any, strength: Any, pc: Any) -> Any:
+    """``_beating(k, hand, led, trump, number, contract, ...)``: the cards of ``hand`` that
+    would win lane ``k``'s trick so far, were they played now naming no suit (none when
+    leading); as the interpreter's ``_beating``: a card as strong as the best does not."""
+    @numba.njit(cache=False)
+    def beating(k: int, hand: int, led: int, trump: int, number: int, contract: int,
+                cards: Any, named: Any, tlen: Any) -> int:
+        if tlen[k] == 0:
+            return 0
+        best = -(1 << 62)
+        for p in range(tlen[k]):
+            st = strength(cards[p, k], named[p, k], p, led, trump, number, contract)
+            if st > best:
+                best = st
+        out, rest = 0, hand
+        while rest:
+            low = rest & -rest
+            card = pc(low - 1)
+            if strength(card, NO_SUIT_, tlen[k], led, trump, number, contract) > best:
+                out |= low
+            rest ^= low
+        return out
+    return beating
+
+
+NO_SUIT_ = NO_SUIT
 _PACKS: list[Any] = []
 
 
