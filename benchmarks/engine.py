@@ -34,9 +34,9 @@ Every figure is the median of ``--repeats`` runs of ``--deals`` random deals (se
 With ``--batch``, the batch back end instead (:mod:`spec.batch`), for each game whose play
 it runs: complete random deals per second on one core, ``--batch-size`` deals at a time
 (where the batch runs every step before the play, it deals, bids, plays and scores them
-itself, and the time of that alone is shown too; elsewhere the engine deals and bids each
-deal and the batch plays the cards), compiled by numba where it is installed, and by
-numpy alone; the memory a deal in flight takes at its peak
+itself; elsewhere the engine deals and bids each deal and the batch plays the cards),
+compiled by numba where it is installed, then by numpy alone; the memory a deal in flight
+takes at its peak
 (numpy's allocations traced during one batch, over its deals) and the batch size that fits
 in 1 GiB; beside OpenSpiel's bridge in the same run, against at least 20x its deals/s for
 Vint and 100,000 deals/s for every other game.
