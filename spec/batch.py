@@ -4,7 +4,9 @@ The play step of a game's deal program is interpreted over numpy columns, one en
 and the rules it reads (the legal cards, a card's strength, the scores) are compiled to
 numpy from the same expressions the engine compiles (see :mod:`spec.engine._batch`).  A deal
 enters the batch as the engine's state at the start of its play and leaves it as the
-engine's state at its end, so its record is the engine's record for the same cards::
+engine's state at its end, so its record is the engine's record for the same actions.  A
+batch holds at most :data:`MOST_DEALS` deals (about half a GiB); :func:`play_batches` plays
+more, a batch at a time::
 
     >>> from spec.batch import play_batch
     >>> from spec.engine import engine_for
@@ -26,6 +28,16 @@ which plays it on with its random bots.
 """
 from __future__ import annotations
 
-from spec.engine._batch import Batch, BatchEngine, NotBatchable, Policy, play_batch, random_policy
+from spec.engine._batch import (
+    MOST_DEALS,
+    Batch,
+    BatchEngine,
+    NotBatchable,
+    Policy,
+    play_batch,
+    play_batches,
+    random_policy,
+)
 
-__all__ = ["Batch", "BatchEngine", "NotBatchable", "Policy", "play_batch", "random_policy"]
+__all__ = ["MOST_DEALS", "Batch", "BatchEngine", "NotBatchable", "Policy", "play_batch",
+           "play_batches", "random_policy"]

@@ -32,7 +32,7 @@ number and the decision, so a deal's actions are the same whatever batch it is p
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +48,8 @@ from spec.engine._env import Entry
 from spec.engine._npcompile import NpEnv, NpTables
 from spec.engine._state import PASS, STATE_FIELDS, Phase, State, freeze, thaw, trick_record
 
-__all__ = ["Batch", "BatchEngine", "NotBatchable", "Policy", "play_batch", "random_policy"]
+__all__ = ["Batch", "BatchEngine", "MOST_DEALS", "NotBatchable", "Policy", "play_batch",
+           "play_batches", "random_policy"]
 
 Policy = Callable[[str, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 OVER, HANDED_BACK = -1, -2  # a lane's step once its deal is over, or handed back
@@ -1261,6 +1262,22 @@ class Batch:
         return out
 
 
+# the most deals one batch holds: a deal in flight takes some 4-8 KB (benchmarks/engine.py
+# --batch), so this many fit in about half a GiB
+MOST_DEALS = 65_536
+
+
+def play_batches(engine: Any, numbers: Sequence[int], policy: Policy | None = None,
+                 seed: int = 0, dealer: int | None = None, size: int = MOST_DEALS
+                 ) -> Iterator[Batch]:
+    """The deals ``numbers`` played ``size`` at a time (see :func:`play_batch`): one batch
+    after another, each deal the same whatever batch holds it."""
+    if not 0 < size <= MOST_DEALS:
+        raise ValueError(f"a batch holds from 1 to {MOST_DEALS:,} deals, not {size}")
+    for first in range(0, len(numbers), size):
+        yield play_batch(engine, numbers[first:first + size], policy, seed, dealer)
+
+
 def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None,
                seed: int = 0, dealer: int | None = None) -> Batch:
     """The deals ``numbers`` played together by ``policy`` (by default
@@ -1274,6 +1291,9 @@ def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None
     given = np.asarray(numbers)
     if given.ndim != 1 or len(given) == 0 or given.dtype.kind not in "iu":
         raise ValueError("play_batch plays deals numbered by whole numbers: give at least one")
+    if len(given) > MOST_DEALS:
+        raise ValueError(f"one batch holds at most {MOST_DEALS:,} deals (about half a GiB): "
+                         "play_batches plays more, a batch at a time")
     if dealer is not None and not 0 <= dealer < batch.n:
         raise ValueError(f"the dealer is a seat from 0 to {batch.n - 1}, not {dealer}")
     numbers = given.astype(np.int64)

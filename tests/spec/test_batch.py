@@ -240,5 +240,15 @@ def test_deals_that_cannot_be_played_are_refused_in_a_sentence(numbers, dealer) 
         play_batch(engine_for(GAMES["vint"]), numbers, dealer=dealer)
 
 
+def test_more_deals_than_a_batch_holds_are_played_a_batch_at_a_time() -> None:
+    from spec.batch import MOST_DEALS, play_batches
+    eng = engine_for(GAMES["vint"])
+    with pytest.raises(ValueError, match="play_batches"):
+        play_batch(eng, range(MOST_DEALS + 1))
+    whole = play_batch(eng, range(30)).scores()
+    parts = np.concatenate([b.scores() for b in play_batches(eng, range(30), size=7)])
+    assert np.array_equal(whole, parts)
+
+
 def test_another_dealer_deals_and_the_engine_agrees() -> None:
     assert _same_records(GAMES["vint"], range(200), dealer=1) > 150
