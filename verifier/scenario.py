@@ -353,14 +353,7 @@ def scenarios_where(game: Game, where: Expr, *, n: int = 1, seed: int = 0,
         for state, _how in played_deals(game, seed=seed * most, dealer=dealer, most=most,
                                         lowest=True):
             dealt += 1
-            if (state.thrown_in or state.void or state.dealt in seen or state.dealer != dealer
-                    or not test(state)):
-                continue
-            seen.add(state.dealt)
-            states.append(state)
-            if on_found is not None:
-                on_found(state)
-            if len(states) == n:
+            if state.dealer == dealer and _kept(state, test, states, seen, on_found) == n:
                 break
         played = len(states)
         if played == n or method == "rejection" or judge:  # nothing else looks for dd()
@@ -410,16 +403,21 @@ def _batch_scenarios(game: Game, where: Expr, test: Callable[[State], bool], n: 
         played = play_batch(eng, range(first, first + BATCH_SIZE), seed=seed, dealer=dealer)
         dealt += BATCH_SIZE
         for k in played.meeting(judge):
-            state = played.replayed(int(k))
-            if state.dealt in seen or state.thrown_in or state.void or not test(state):
-                continue
-            seen.add(state.dealt)
-            states.append(state)
-            if on_found is not None:
-                on_found(state)
-            if len(states) == n:
+            if _kept(played.replayed(int(k)), test, states, seen, on_found) == n:
                 return dealt
     return dealt
+
+
+def _kept(state: State, test: Callable[[State], bool], states: list[State],
+          seen: set[tuple[int, ...]], on_found: Callable[[State], None] | None) -> int:
+    """``state`` added to ``states`` where it counts (dealt once, played out, not found
+    already, the condition true there), told to ``on_found``; how many there are."""
+    if not (state.thrown_in or state.void or state.dealt in seen) and test(state):
+        seen.add(state.dealt)
+        states.append(state)
+        if on_found is not None:
+            on_found(state)
+    return len(states)
 
 
 def solve_scenarios(game: Game, claim_of: Any, confirm: Any, *, n: int = 1, seed: int = 0,

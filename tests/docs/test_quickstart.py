@@ -18,6 +18,16 @@ def quickstart_blocks(text: str) -> list[str]:
     return blocks
 
 
+def run_page(page: pathlib.Path, count: int) -> dict[str, object]:
+    """Run the ``count`` python blocks of a page in order, in one namespace (returned)."""
+    namespace: dict[str, object] = {"__name__": page.stem + "_example"}
+    blocks = quickstart_blocks(page.read_text(encoding="utf-8"))
+    assert len(blocks) == count
+    for number, block in enumerate(blocks, 1):
+        exec(compile(block, f"{page.name}, block {number}", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
 def test_the_quickstart_has_a_block_for_each_step() -> None:
     code = "\n".join(quickstart_blocks(PAGE.read_text(encoding="utf-8")))
     for step in ("find_game", "new_deal", "legal_actions", "apply(", "play_deal", "to_record",

@@ -178,12 +178,7 @@ def test_the_documentation_examples_run() -> None:
     assert where is not None and where.loader is not None
     quickstart = importlib.util.module_from_spec(where)
     where.loader.exec_module(quickstart)
-    page = root / "docs" / "batch.rst"
-    namespace: dict[str, object] = {"__name__": "batch_example"}
-    blocks = quickstart.quickstart_blocks(page.read_text(encoding="utf-8"))
-    assert len(blocks) == 3
-    for number, block in enumerate(blocks, 1):
-        exec(compile(block, f"{page.name}, block {number}", "exec"), namespace)  # noqa: S102
+    namespace = quickstart.run_page(root / "docs" / "batch.rst", 3)
     assert len(namespace["passed_out"].handed_back) == 100  # every seat passed
 
 

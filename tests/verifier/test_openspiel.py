@@ -199,12 +199,7 @@ def test_the_documentation_example_runs() -> None:
     assert where is not None and where.loader is not None
     quickstart = importlib.util.module_from_spec(where)
     where.loader.exec_module(quickstart)
-    page = ROOT / "docs" / "openspiel.rst"
-    namespace: dict[str, object] = {"__name__": "openspiel_example"}
-    blocks = quickstart.quickstart_blocks(page.read_text(encoding="utf-8"))
-    assert len(blocks) == 2
-    for number, block in enumerate(blocks, 1):
-        exec(compile(block, f"{page.name}, block {number}", "exec"), namespace)  # noqa: S102
+    quickstart.run_page(ROOT / "docs" / "openspiel.rst", 2)
 
 
 # slow: IS-MCTS with 100 simulations a decision, 30 deals (minutes of CPU)
