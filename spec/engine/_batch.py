@@ -46,7 +46,7 @@ from spec.dsl._nodes import Ref, Taken, TricksWon, WonTrick, walk
 from spec.dsl._pycompile import UnsupportedNodeError
 from spec.engine._env import Entry
 from spec.engine._npcompile import NpEnv, NpTables
-from spec.engine._state import PASS, STATE_FIELDS, Phase, State, freeze, thaw, trick_record
+from spec.engine._state import PASS, Phase, State, freeze, thaw, trick_record
 
 __all__ = ["Batch", "BatchEngine", "MOST_DEALS", "NotBatchable", "Policy", "play_batch",
            "play_batches", "random_policy"]
@@ -130,7 +130,6 @@ _SCALARS = ("dealer", "turn", "standing", "high_bidder", "high_namer", "passes_i
             "turn_up", "idle", "dropped", "folded", "absent", "joined", "accepter",
             "declarers", "partner", "host", "guest", "pot")
 _PER_SEAT = ("dealt", "hands", "seat_calls", "pending", "dealt_later", "aside", "taken", "won")
-_RECORDS = ("calls", "log", "tricks", "fired", "trick", "faces")
 
 
 class Columns:
@@ -263,6 +262,95 @@ class _Seq:
 
     items: np.ndarray
     n: np.ndarray
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a back end of the batch writes the reading of a lane's state in a rule's
+    source: a lane's entry of a column, a seat's entry of a column a seat, a tracked
+    value, a choice between two values, a bit made from a seat (0 for no seat), a count
+    of cards, and the cards that would win the trick so far."""
+
+    col: Callable[[str], str]
+    at: Callable[[str, str], str]
+    tracked: Callable[[int], str]
+    cond: Callable[[str, str, str], str]
+    bit: Callable[[str], str]
+    count: str
+    beating: str
+
+
+def _columns_read(of: str) -> Reading:
+    """The numpy interpreter's reading: ``of`` holds the columns."""
+    return Reading(col=lambda f: f"{of}.{f}", at=lambda f, seat: f"_at({of}.{f}, {seat})",
+                   tracked=lambda i: f"{of}.tracked[..., {i}]",
+                   cond=lambda t, a, b: f"np.where({t}, {a}, {b})",
+                   bit=lambda x: f"np.where({x} >= 0, 1 << np.maximum({x}, 0), 0)",
+                   count="_count", beating=f"{of}.beating(hand, led_suit, trump, "
+                                                 "trick_number, contract)")
+
+
+def state_entries(b: BatchEngine, scope: str, r: Reading) -> list[Entry]:
+    """The entries of a scope's environment (``common``, ``play``, ``call``, ``status``)
+    over a lane's state, as the engine's own scopes have them, written with ``r``: one
+    table for both of the batch's back ends."""
+    col, at = r.col, r.at
+    common = [
+        Entry(Ctx.DEALER, col("dealer"), "dealer"), Entry(Ctx.TRUMP, col("trump"), "trump"),
+        Entry(Ctx.CONTRACT, col("contract"), "contract"),
+        Entry(Ctx.DECLARER, col("declarer"), "declarer"),
+        Entry(Ctx.TURN_UP, col("turn_up"), "turn_up"),
+        *(Entry(("tracked", t), r.tracked(i), f"tracked_{i}") for i, t in enumerate(b.tracked)),
+        Entry(DealtHand, at("dealt", "{seat}")),
+        Entry(None, col("idle"), "idle"), Entry(Idle, "(({seat}) == idle)"),
+        Entry(None, col("dropped"), "dropped"), Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)"),
+        Entry(None, col("guest"), "guest"), Entry(Invited, "(({seat}) == guest)"),
+        Entry(Ctx.DECLARER_PARTNER, col("partner"), "partner"),
+        Entry(None, col("declarers"), "declarers"),
+        Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)"),
+        Entry(WonTrick, f"(({at('won', '{seat}')} >> ({{number}})) & 1 == 1)"),
+        Entry(TricksWon, f"{r.count}({at('won', '{seat}')})"),
+        Entry(Taken, at("taken", "{seat}"))]
+    if scope == "common":
+        return common
+    if scope == "status":
+        return [*common, Entry(Ctx.TRICK_NUMBER, col("trick_number"), "trick_number")]
+    if scope == "play":
+        return [
+            Entry(Ctx.SEAT, col("turn"), "seat"), Entry(Ctx.HAND, at("hands", "seat"), "hand"),
+            Entry(Ctx.IS_LEADING, f"{col('tlen')} == 0", "is_leading"),
+            Entry(Ctx.LED_SUIT, r.cond(f"{col('tlen')} > 0", col("led_suit"), str(NO_SUIT)),
+                  "led_suit"),
+            Entry(Ctx.POSITION, col("tlen"), "position"),
+            Entry(Ctx.TRICK_NUMBER, col("trick_number"), "trick_number"),
+            Entry(Ctx.ASIDE, at("aside", "seat"), "aside"), Entry(Ctx.LEADER, col("leader"), "leader"),
+            *common, Entry(Ctx.BEATING, r.beating, "beating")]
+    assert scope == "call", scope
+    maker = col("high_namer") if b.game.program.namer_declares else col("high_bidder")
+    return [
+        Entry(Ctx.SEAT, r.cond(f"{col('proxy')} < 0", col("turn"), col("proxy")), "seat"),
+        Entry(Ctx.DEALER, col("dealer"), "dealer"), Entry(Ctx.HAND, at("hands", "seat"), "hand"),
+        Entry(Ctx.HAS_STANDING, f"{col('standing')} >= 0", "has_standing"),
+        Entry(Ctx.STANDING, col("standing"), "standing"),
+        Entry(Ctx.HIGH_BIDDER, col("high_bidder"), "high_bidder"),
+        Entry(Ctx.STANDING_MAKER, maker, "standing_maker"),
+        Entry(Ctx.STANDING_ACCEPTED, f"{col('accepter')} >= 0", "standing_accepted"),
+        Entry(Ctx.SEAT_HOLDS, f"((seat == {col('high_bidder')}) | (seat == {col('accepter')})"
+                              f" | (({col('joined')} >> seat) & 1 == 1))", "seat_holds"),
+        # the seats that passed, with those holding the standing bid and the idle one
+        Entry(Ctx.OTHERS_PASSED,
+              f"({col('passed')} | {col('joined')} | {r.bit(col('high_bidder'))} | "
+              f"{r.bit(col('accepter'))} | {r.bit(col('idle'))}) == {(1 << b.n) - 1}",
+              "others_passed"),
+        Entry(Ctx.CALLS_MADE, col("stage_calls"), "calls_made"),
+        Entry(Ctx.PASSES_IN_ROW, col("passes_in_row"), "passes_in_row"),
+        Entry(Ctx.STAGE, col("stage"), "stage"),
+        Entry(Ctx.SEAT_CALLS, at("seat_calls", "seat"), "seat_calls"),
+        Entry(Ctx.SEAT_PASSED, f"(({col('passed')} >> seat) & 1 == 1)", "seat_passed"),
+        Entry(Ctx.BID_THIS_STAGE, f"{col('stage_bid')} != 0", "bid_this_stage"),
+        Entry(Ctx.PROXY, f"{col('proxy')} >= 0", "proxy"),
+        Entry(Ctx.TURN_UP, col("turn_up"), "turn_up"),
+        *(Entry(("tracked", t), r.tracked(i), f"tracked_{i}") for i, t in enumerate(b.tracked))]
 
 
 # the effects and values the interpreter runs (anything else: NotBatchable)
@@ -415,69 +503,16 @@ class BatchEngine:
         return self._envs[scope].compile_np(self.game, self.tables, expr, name)
 
     def _common(self, of: str) -> list[Entry]:
-        return [Entry(Ctx.DEALER, f"{of}.dealer", "dealer"),
-                Entry(Ctx.TRUMP, f"{of}.trump", "trump"),
-                Entry(Ctx.CONTRACT, f"{of}.contract", "contract"),
-                Entry(Ctx.DECLARER, f"{of}.declarer", "declarer"),
-                Entry(Ctx.TURN_UP, f"{of}.turn_up", "turn_up"),
-                *(Entry(("tracked", t), f"{of}.tracked[..., {i}]", f"tracked_{i}")
-                  for i, t in enumerate(self.tracked)),
-                Entry(None, f"{of}.dealt", "dealt"), Entry(DealtHand, "_at(dealt, {seat})"),
-                Entry(None, f"{of}.idle", "idle"), Entry(Idle, "(({seat}) == idle)"),
-                Entry(None, f"{of}.dropped", "dropped"),
-                Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)"),
-                Entry(None, f"{of}.guest", "guest"), Entry(Invited, "(({seat}) == guest)"),
-                Entry(Ctx.DECLARER_PARTNER, f"{of}.partner", "partner"),
-                Entry(None, f"{of}.declarers", "declarers"),
-                Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)"),
-                Entry(None, f"{of}.won", "won"),
-                Entry(WonTrick, "((_at(won, {seat}) >> ({number})) & 1 == 1)"),
-                Entry(TricksWon, "_count(_at(won, {seat}))"),
-                Entry(None, f"{of}.taken", "taken"), Entry(Taken, "_at(taken, {seat})")]
+        return state_entries(self, "common", _columns_read(of))
 
     def _play_env(self) -> NpEnv:
-        return NpEnv(("s",), [
-            Entry(Ctx.SEAT, "s.turn", "seat"), Entry(Ctx.HAND, "_at(s.hands, seat)", "hand"),
-            Entry(Ctx.IS_LEADING, "s.tlen == 0", "is_leading"),
-            Entry(Ctx.LED_SUIT, f"np.where(s.tlen > 0, s.led_suit, {NO_SUIT})", "led_suit"),
-            Entry(Ctx.POSITION, "s.tlen", "position"),
-            Entry(Ctx.TRICK_NUMBER, "s.trick_number", "trick_number"),
-            Entry(Ctx.ASIDE, "_at(s.aside, seat)", "aside"),
-            Entry(Ctx.LEADER, "s.leader", "leader"), *self._common("s"),
-            Entry(Ctx.BEATING, "s.beating(hand, led_suit, trump, trick_number, contract)",
-                  "beating")])
+        return NpEnv(("s",), state_entries(self, "play", _columns_read("s")))
 
     def _call_env(self) -> NpEnv:
-        n = self.n
-        maker = "s.high_namer" if self.game.program.namer_declares else "s.high_bidder"
-        return NpEnv(("s",), [
-            Entry(Ctx.SEAT, "np.where(s.proxy < 0, s.turn, s.proxy)", "seat"),
-            Entry(Ctx.DEALER, "s.dealer", "dealer"), Entry(Ctx.HAND, "_at(s.hands, seat)", "hand"),
-            Entry(Ctx.HAS_STANDING, "s.standing >= 0", "has_standing"),
-            Entry(Ctx.STANDING, "s.standing", "standing"),
-            Entry(Ctx.HIGH_BIDDER, "s.high_bidder", "high_bidder"),
-            Entry(Ctx.STANDING_MAKER, maker, "standing_maker"),
-            Entry(Ctx.STANDING_ACCEPTED, "s.accepter >= 0", "standing_accepted"),
-            Entry(Ctx.SEAT_HOLDS, "((seat == s.high_bidder) | (seat == s.accepter)"
-                                  " | ((s.joined >> seat) & 1 == 1))", "seat_holds"),
-            Entry(Ctx.OTHERS_PASSED,
-                  "(s.passed | s.joined | np.where(s.high_bidder >= 0, 1 << np.maximum("
-                  "s.high_bidder, 0), 0) | np.where(s.accepter >= 0, 1 << np.maximum("
-                  "s.accepter, 0), 0) | np.where(s.idle >= 0, 1 << np.maximum(s.idle, 0), 0))"
-                  f" == {(1 << n) - 1}", "others_passed"),
-            Entry(Ctx.CALLS_MADE, "s.stage_calls", "calls_made"),
-            Entry(Ctx.PASSES_IN_ROW, "s.passes_in_row", "passes_in_row"),
-            Entry(Ctx.STAGE, "s.stage", "stage"),
-            Entry(Ctx.SEAT_CALLS, "_at(s.seat_calls, seat)", "seat_calls"),
-            Entry(Ctx.SEAT_PASSED, "((s.passed >> seat) & 1 == 1)", "seat_passed"),
-            Entry(Ctx.BID_THIS_STAGE, "s.stage_bid != 0", "bid_this_stage"),
-            Entry(Ctx.PROXY, "s.proxy >= 0", "proxy"), Entry(Ctx.TURN_UP, "s.turn_up", "turn_up"),
-            *(Entry(("tracked", t), f"s.tracked[..., {i}]", f"tracked_{i}")
-              for i, t in enumerate(self.tracked))])
+        return NpEnv(("s",), state_entries(self, "call", _columns_read("s")))
 
     def _status_env(self) -> NpEnv:
-        return NpEnv(("s",), [*self._common("s"),
-                              Entry(Ctx.TRICK_NUMBER, "s.trick_number", "trick_number")])
+        return NpEnv(("s",), state_entries(self, "status", _columns_read("s")))
 
     def _outcome_env(self) -> NpEnv:
         return NpEnv(("seat", "o"), [Entry(Ctx.SEAT, "seat", "seat"), *self._common("o"),

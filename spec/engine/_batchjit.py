@@ -21,9 +21,9 @@ import numpy as np
 
 from spec.dsl import _derive as D
 from spec.dsl import _steps as S
-from spec.dsl._nodes import NO_SUIT, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer
-from spec.dsl._nodes import Taken, TricksWon, WonTrick
+from spec.dsl._nodes import NO_SUIT, Ctx
 from spec.dsl._pycompile import PyCompiler, UnsupportedNodeError
+from spec.engine._batch import _SCALARS, Reading, state_entries
 from spec.engine._env import Entry, Env, _names_in
 
 if TYPE_CHECKING:
@@ -93,64 +93,16 @@ class _Writer:
         return f"t{self.count}_"
 
     # -- the rules' environments, a lane at a time ---------------------------------------
-    def _common(self) -> list[Entry]:
-        b = self.b
-        return [Entry(Ctx.DEALER, "A_dealer[k]", "dealer"), Entry(Ctx.TRUMP, "A_trump[k]", "trump"),
-                Entry(Ctx.CONTRACT, "A_contract[k]", "contract"),
-                Entry(Ctx.DECLARER, "A_declarer[k]", "declarer"),
-                Entry(Ctx.TURN_UP, "A_turn_up[k]", "turn_up"),
-                *(Entry(("tracked", t), f"A_tracked[k, {i}]", f"tracked_{i}")
-                  for i, t in enumerate(b.tracked)),
-                Entry(DealtHand, "A_dealt[k, {seat}]"),
-                Entry(None, "A_idle[k]", "idle"), Entry(Idle, "(({seat}) == idle)"),
-                Entry(None, "A_dropped[k]", "dropped"),
-                Entry(Dropped, "((dropped >> ({seat})) & 1 == 1)"),
-                Entry(None, "A_guest[k]", "guest"), Entry(Invited, "(({seat}) == guest)"),
-                Entry(Ctx.DECLARER_PARTNER, "A_partner[k]", "partner"),
-                Entry(None, "A_declarers[k]", "declarers"),
-                Entry(IsDeclarer, "((declarers >> ({seat})) & 1 == 1)"),
-                Entry(WonTrick, "((A_won[k, {seat}] >> ({number})) & 1 == 1)"),
-                Entry(TricksWon, "_pc(A_won[k, {seat}])"), Entry(Taken, "A_taken[k, {seat}]")]
-
     def _envs(self, eng: Any) -> dict[str, Env]:
-        n = self.b.n
-        maker = "A_high_namer[k]" if self.b.game.program.namer_declares else "A_high_bidder[k]"
-        play = Env((), [
-            Entry(Ctx.SEAT, "A_turn[k]", "seat"), Entry(Ctx.HAND, "A_hands[k, seat]", "hand"),
-            Entry(Ctx.IS_LEADING, "A_tlen[k] == 0", "is_leading"),
-            Entry(Ctx.LED_SUIT, f"(A_led_suit[k] if A_tlen[k] > 0 else {NO_SUIT})", "led_suit"),
-            Entry(Ctx.POSITION, "A_tlen[k]", "position"),
-            Entry(Ctx.TRICK_NUMBER, "A_trick_number[k]", "trick_number"),
-            Entry(Ctx.ASIDE, "A_aside[k, seat]", "aside"), Entry(Ctx.LEADER, "A_leader[k]", "leader"),
-            *self._common(),
-            Entry(Ctx.BEATING, "_beating(k, hand, led_suit, trump, trick_number, contract, "
-                               "A_trick_c, A_trick_n, A_tlen)", "beating")])
-        call = Env((), [
-            Entry(Ctx.SEAT, "(A_turn[k] if A_proxy[k] < 0 else A_proxy[k])", "seat"),
-            Entry(Ctx.DEALER, "A_dealer[k]", "dealer"), Entry(Ctx.HAND, "A_hands[k, seat]", "hand"),
-            Entry(Ctx.HAS_STANDING, "A_standing[k] >= 0", "has_standing"),
-            Entry(Ctx.STANDING, "A_standing[k]", "standing"),
-            Entry(Ctx.HIGH_BIDDER, "A_high_bidder[k]", "high_bidder"),
-            Entry(Ctx.STANDING_MAKER, maker, "standing_maker"),
-            Entry(Ctx.STANDING_ACCEPTED, "A_accepter[k] >= 0", "standing_accepted"),
-            Entry(Ctx.SEAT_HOLDS, "(seat == A_high_bidder[k] or seat == A_accepter[k] or "
-                                  "(A_joined[k] >> seat) & 1 == 1)", "seat_holds"),
-            Entry(Ctx.OTHERS_PASSED,
-                  "(A_passed[k] | A_joined[k] | ((1 << A_high_bidder[k]) if A_high_bidder[k] >= 0"
-                  " else 0) | ((1 << A_accepter[k]) if A_accepter[k] >= 0 else 0) | "
-                  f"((1 << A_idle[k]) if A_idle[k] >= 0 else 0)) == {(1 << n) - 1}",
-                  "others_passed"),
-            Entry(Ctx.CALLS_MADE, "A_stage_calls[k]", "calls_made"),
-            Entry(Ctx.PASSES_IN_ROW, "A_passes_in_row[k]", "passes_in_row"),
-            Entry(Ctx.STAGE, "A_stage[k]", "stage"),
-            Entry(Ctx.SEAT_CALLS, "A_seat_calls[k, seat]", "seat_calls"),
-            Entry(Ctx.SEAT_PASSED, "((A_passed[k] >> seat) & 1 == 1)", "seat_passed"),
-            Entry(Ctx.BID_THIS_STAGE, "A_stage_bid[k] != 0", "bid_this_stage"),
-            Entry(Ctx.PROXY, "A_proxy[k] >= 0", "proxy"), Entry(Ctx.TURN_UP, "A_turn_up[k]", "turn_up"),
-            *(Entry(("tracked", t), f"A_tracked[k, {i}]", f"tracked_{i}")
-              for i, t in enumerate(self.b.tracked))])
-        status = Env((), [*self._common(),
-                          Entry(Ctx.TRICK_NUMBER, "A_trick_number[k]", "trick_number")])
+        reading = Reading(
+            col=lambda f: f"A_{f}[k]", at=lambda f, seat: f"A_{f}[k, {seat}]",
+            tracked=lambda i: f"A_tracked[k, {i}]", cond=lambda t, a, b: f"({a} if {t} else {b})",
+            bit=lambda x: f"((1 << {x}) if {x} >= 0 else 0)", count="_pc",
+            beating="_beating(k, hand, led_suit, trump, trick_number, contract, A_trick_c, "
+                    "A_trick_n, A_tlen)")
+        play = Env((), state_entries(self.b, "play", reading))
+        call = Env((), state_entries(self.b, "call", reading))
+        status = Env((), state_entries(self.b, "status", reading))
         entry = Env(eng.envs.entry.inputs, eng.envs.entry.entries)
         return {"play": play, "call": call, "status": status, "first_lead": status,
                 "entry": entry,
@@ -412,11 +364,7 @@ def _pick(name: str, n: int) -> str:
     return out
 
 
-_SCALAR_FIELDS = ("dealer", "turn", "standing", "high_bidder", "high_namer", "passes_in_row",
-                  "contract", "declarer", "trump", "trick_number", "leader", "led_suit", "stage",
-                  "stage_calls", "passed", "stage_bid", "proxy", "talon", "discards", "out",
-                  "turn_up", "idle", "dropped", "folded", "absent", "joined", "accepter",
-                  "declarers", "partner", "host", "guest", "pot")
+_SCALAR_FIELDS = _SCALARS  # the columns of a number a lane
 
 
 class _Kernel(_Writer):
@@ -720,8 +668,8 @@ class _Kernel(_Writer):
         self.emit(f"if A_decisions[k] > {b.most}:")
         self.emit(f"    A_at[k] = {HANDED_BACK}")
         self.emit("    break")
-        self.emit(f"if A_nlog[k] >= log_room - 1 or A_ncalls[k] >= log_room - 1 or "
-                  f"A_nfired[k] >= fired_room - 1 or A_nchosen[k] >= chosen_room - 1:")
+        self.emit("if A_nlog[k] >= log_room - 1 or A_ncalls[k] >= log_room - 1 or "
+                  "A_nfired[k] >= fired_room - 1 or A_nchosen[k] >= chosen_room - 1:")
         self.emit(f"    A_at[k] = {ROOM} - A_at[k]")
         self.emit("    break")
         self.emit("step_ = A_at[k]")
