@@ -118,7 +118,7 @@ def random_policy(seed: int) -> Policy:
         count = legal.sum(axis=1)
         index = (u * count).astype(np.int64)
         return np.argmax(np.cumsum(legal, axis=1) > index[:, None], axis=1).astype(np.int64)
-    policy.seed = seed  # type: ignore[attr-defined]  # the compiled lanes draw as it does
+    policy._random_seed = seed  # type: ignore[attr-defined]  # the compiled lanes draw so
     return policy
 
 
@@ -650,7 +650,7 @@ class BatchEngine:
         lanes run in compiled code where numba is installed and the kernel's generator
         writes every step of the game (:mod:`spec.engine._batchjit`; ``compiled``: False,
         never), with the same columns."""
-        seed = getattr(policy, "seed", None)
+        seed = getattr(policy, "_random_seed", None)
         kernel = self.kernel() if compiled and seed is not None else None
         if kernel is not None:
             kernel(c, seed)
@@ -661,6 +661,8 @@ class BatchEngine:
             if not live.any():
                 break
             c.at[live & (c.decisions > self.most)] = HANDED_BACK  # the engine stops it
+            if not (c.at >= 0).any():
+                break
             # the earliest step first: the lanes after it wait, so that the lanes at a
             # step keep in step with each other (a trick ends in all of them at once)
             i = int(c.at[c.at >= 0].min())
@@ -1107,7 +1109,7 @@ class _Run:
         if isinstance(v, S.Mask):
             seq = self.value(v.cards)
             live = np.arange(seq.items.shape[1])[None, :] < seq.n[:, None]
-            return np.where(live, np.int64(1) << seq.items, 0).sum(axis=1)
+            return np.bitwise_or.reduce(np.where(live, np.int64(1) << seq.items, 0), axis=1)
         if isinstance(v, S.Len):
             assert v.record == S.Get("trick"), v
             return c.tlen
@@ -1136,7 +1138,7 @@ class _Run:
         if isinstance(v, S.SeatsOf):
             assert v.record == S.Get("chosen"), v
             live = np.arange(c.chosen_seat.shape[0])[:, None] < c.nchosen[None, :]
-            return np.where(live, np.int64(1) << c.chosen_seat, 0).sum(axis=0)
+            return np.bitwise_or.reduce(np.where(live, np.int64(1) << c.chosen_seat, 0), axis=0)
         if isinstance(v, S.Best):
             return self.best(v)
         if isinstance(v, S.Less):
@@ -1169,7 +1171,7 @@ class _Run:
         of equals (past the seats ``outside``); (-1, -1) where there is none."""
         c = self.c
         assert v.record == S.Get("chosen"), v
-        ranks = np.full(len(self.b.names) + 1, np.iinfo(np.int64).min, dtype=np.int64)
+        ranks = np.full(len(self.b.names) + 1, -(1 << 62), dtype=np.int64)  # a name unranked
         for name, rank in v.ranks:
             ranks[self.b.names.index(name)] = rank
         width = c.chosen_seat.shape[0]
@@ -1324,8 +1326,10 @@ def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None
     from spec.engine._session import int_seeded
     batch = engine.batch()
     given = np.asarray(numbers)
-    if given.ndim != 1 or len(given) == 0 or given.dtype.kind not in "iu":
-        raise ValueError("play_batch plays deals numbered by whole numbers: give at least one")
+    if given.ndim != 1 or len(given) == 0 or given.dtype.kind not in "iu" or (
+            given.dtype.kind == "u" and given.max() >= 2 ** 63):
+        raise ValueError("play_batch plays deals numbered by whole numbers below 2**63: give "
+                         "at least one")
     if len(given) > MOST_DEALS:
         raise ValueError(f"one batch holds at most {MOST_DEALS:,} deals (about half a GiB): "
                          "play_batches plays more, a batch at a time")

@@ -168,8 +168,9 @@ class _Writer:
         if isinstance(v, S.Cond):
             test, a, c = self.value(v.test), self.value(v.a), self.value(v.b)
             return f"({a} if {test} else {c})"
-        if isinstance(v, S.Bit):
-            return f"(1 << {self.value(v.seat)})"
+        if isinstance(v, S.Bit):  # no seat (-1): no bit, as numpy shifts
+            x = self.value(v.seat)
+            return f"((1 << {x}) if {x} >= 0 else 0)"
         if isinstance(v, S.After):
             return f"_NEXT[{self.value(v.seat)}]"
         if isinstance(v, S.SeatFrom):
@@ -668,12 +669,15 @@ class _Kernel(_Writer):
         self.emit(f"if A_decisions[k] > {b.most}:")
         self.emit(f"    A_at[k] = {HANDED_BACK}")
         self.emit("    break")
-        self.emit("if A_nlog[k] >= log_room - 1 or A_ncalls[k] >= log_room - 1 or "
-                  "A_nfired[k] >= fired_room - 1 or A_nchosen[k] >= chosen_room - 1:")
+        # room for the entries one action may add (a few), beside the row no lane fills
+        self.emit(f"if A_nlog[k] >= log_room - {_MARGIN} or A_ncalls[k] >= log_room - {_MARGIN} "
+                  f"or A_nfired[k] >= fired_room - {_MARGIN} or "
+                  f"A_nchosen[k] >= chosen_room - {_MARGIN}:")
         self.emit(f"    A_at[k] = {ROOM} - A_at[k]")
         self.emit("    break")
         self.emit("step_ = A_at[k]")
         for i, kind in enumerate(b.kinds):
+            self.seqs.clear()  # a list of seats lives in its step
             if kind == "call":
                 self.emit(f"if step_ == {i}:")
                 self.depth += 1
@@ -691,6 +695,14 @@ class _Kernel(_Writer):
 
 
 HANDED_BACK = -2
+_MARGIN = 5  # more than the entries one action adds to a column
+
+
+def _column(c: Columns, name: str) -> np.ndarray:
+    """The column the kernel's argument ``A_name`` is."""
+    if name.startswith("tr_") and name[3:] in c.tr:
+        return c.tr[name[3:]]  # type: ignore[no-any-return]
+    return getattr(c, name)  # type: ignore[no-any-return]
 
 
 def _arrays(b: BatchEngine) -> tuple[str, ...]:
@@ -783,24 +795,33 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
     kernel = numba.njit(cache=False, error_model="numpy")(ns["kernel"])
     width = max(batch.ladder + 1, batch.deck * (len(batch.codes) + 1),
                 *(len(s.options) for s in batch.steps))
+    try:  # compiled now, on columns of no lane: a kernel numba cannot type is not used
+        from spec.engine._state import thaw
+        empty = batch._columns(1)
+        batch._fill(empty, [thaw(batch.engine._before_deal)])
+        empty.log0 = np.zeros(1, dtype=np.int64)
+        kernel(0, 0, np.uint64(0), 2, 2, 2, np.zeros(width, dtype=np.bool_),
+               *[_column(empty, name) for name in _arrays(batch)])
+    except Exception:  # noqa: BLE001  # numba's refusal, whatever its class: numpy runs it
+        return None
 
     def run(c: Columns, seed: int) -> None:
         legal = np.zeros(width, dtype=np.bool_)
         if not hasattr(c, "log0"):
             c.log0 = np.zeros(c.size, dtype=np.int64)
         while True:
-            arrays = [c.tr[name[3:]] if name.startswith("tr_") and name[3:] in c.tr
-                      else getattr(c, name) for name in _arrays(batch)]
+            arrays = [_column(c, name) for name in _arrays(batch)]
             kernel(0, c.size, np.uint64(seed % 2 ** 64), c.log_seat.shape[0],
                    c.fired_at.shape[0], c.chosen_seat.shape[0], legal, *arrays)
             waiting = c.at <= ROOM
             if not waiting.any():
                 return
             c.at = np.where(waiting, ROOM - c.at, c.at)  # their steps again
-            c.room(np.full(c.size, c.log_seat.shape[0]), "log_seat", "log_action")
-            c.room(np.full(c.size, c.call_seat.shape[0]), "call_seat", "call_bid")
-            c.room(np.full(c.size, c.fired_at.shape[0]), "fired_at", "fired_rule")
-            c.room(np.full(c.size, c.chosen_seat.shape[0]), "chosen_seat", "chosen_name")
+            for count, names in ((np.maximum(c.nlog, c.ncalls), ("log_seat", "log_action")),
+                                 (np.maximum(c.nlog, c.ncalls), ("call_seat", "call_bid")),
+                                 (c.nfired, ("fired_at", "fired_rule")),
+                                 (c.nchosen, ("chosen_seat", "chosen_name"))):
+                c.room(count + _MARGIN - 1, *names)  # doubled where a lane is near the end
     run.source = source  # type: ignore[attr-defined]
     return run
 

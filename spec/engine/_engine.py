@@ -51,7 +51,7 @@ class Engine(Dealing, Auction, QuickCalls, Course, Tricks, Playout, RichPlayout,
                 found = e
             self.__dict__["_batch_play"] = found
         if isinstance(found, Exception):
-            raise found
+            raise type(found)(str(found))
         return found
 
     def __init__(self, game: Game) -> None:
