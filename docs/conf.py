@@ -41,7 +41,7 @@ apiref_modules = [
     "spec.cards", "spec.seats", "spec.errors", "spec.dsl", "spec.engine", "spec.bots",
     "spec.worlds",
     "spec.solver", "spec.records", "spec.constraints", "spec.double_dummy", "spec.registry",
-    "spec.sheet", "spec.text", "spec.pbn", "spec.strategies", "spec",
+    "spec.sheet", "spec.text", "spec.pbn", "spec.strategies", "spec.batch", "spec",
     "verifier.properties", "verifier.deals", "verifier.scenario", "verifier.fixtures",
     "verifier.errors", "verifier.mutate", "verifier.files", "verifier.cli", "verifier",
 ]
