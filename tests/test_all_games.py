@@ -387,7 +387,7 @@ def test_the_deal_shares_out_the_pack(game: Game) -> None:
         _check_deal(game, seed)
 
 
-# the form whose walk takes longest (20 s) walks with the slow tests
+# the form whose walks take longest (16-20 s each) walks with the slow tests
 LONG_WALKS = frozenset({"preference+four_players"})
 
 
@@ -399,7 +399,8 @@ def test_some_action_is_legal_until_the_deal_is_over(game: Game) -> None:
         _walk(game, seed)
 
 
-@pytest.mark.parametrize("game", FORMS, ids=_name)
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow)
+                                  if _name(g) in LONG_WALKS else g for g in FORMS], ids=_name)
 def test_every_deal_ends_within_the_bound_of_the_game(game: Game) -> None:
     for seed in SEEDS:
         _check_bound(game, seed)

@@ -210,6 +210,13 @@ class _Wide:
         return a
 
 
+def _stuck(c: Columns, lanes: np.ndarray, what: str) -> None:
+    """Refuse the first of ``lanes`` (the lanes that have no action), saying ``what``."""
+    if lanes.any():
+        k = int(np.flatnonzero(lanes)[0])
+        raise ValueError(f"deal {int(c.numbers[k])}: {what}")
+
+
 def _entry(table: np.ndarray, index: Any) -> np.ndarray:
     """Each lane's entry ``index`` of ``table`` (an entry a row, a lane a column)."""
     index = np.broadcast_to(np.asarray(index, dtype=np.int64), table.shape[1:2])
@@ -731,9 +738,7 @@ class BatchEngine:
         legal = np.concatenate([np.broadcast_to(passes, (c.size,))[:, None],
                                 np.broadcast_to(bids, (c.size, self.ladder))], axis=1)
         legal = legal & lanes[:, None]
-        if (lanes & ~legal.any(axis=1)).any():
-            k = int(np.flatnonzero(lanes & ~legal.any(axis=1))[0])
-            raise ValueError(f"deal {int(c.numbers[k])}: no call is legal")
+        _stuck(c, lanes & ~legal.any(axis=1), "no call is legal")
         masks = legal if self.ladder + 1 > 63 else \
             (legal.astype(np.int64) << np.arange(self.ladder + 1, dtype=np.int64)).sum(axis=1)
         chosen = policy(step.name, masks, c.numbers, c.decisions)
@@ -755,9 +760,7 @@ class BatchEngine:
         step = self.steps[i]
         from spec.engine._npcompile import _at
         legal = np.where(lanes, _at(c.hands, c.turn), 0)
-        if (lanes & (legal == 0)).any():
-            k = int(np.flatnonzero(lanes & (legal == 0))[0])
-            raise ValueError(f"deal {int(c.numbers[k])}: no card to {step.action}")
+        _stuck(c, lanes & (legal == 0), f"no card to {step.action}")
         card = policy(step.name, legal, c.numbers, c.decisions)
         self._checked(c, lanes, legal, card, "card")
         c.decisions += lanes
@@ -778,9 +781,7 @@ class BatchEngine:
             if o.offered is not None:
                 may = may & self._lanes(c, run.value(o.offered))
             legal |= np.where(may & lanes, np.int64(1) << j, 0)
-        if (lanes & (legal == 0)).any():
-            k = int(np.flatnonzero(lanes & (legal == 0))[0])
-            raise ValueError(f"deal {int(c.numbers[k])}: no option of {step.name} is open")
+        _stuck(c, lanes & (legal == 0), f"no option of {step.name} is open")
         chosen = policy(step.name, legal, c.numbers, c.decisions)
         self._checked(c, lanes, legal, chosen, "option")
         c.decisions += lanes
@@ -796,9 +797,7 @@ class BatchEngine:
     def _card(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
         step = self.steps[i]
         legal = np.where(lanes, self.legal(c), 0)
-        if (lanes & (legal == 0)).any():
-            k = int(np.flatnonzero(lanes & (legal == 0))[0])
-            raise ValueError(f"deal {int(c.numbers[k])}: no card may be played")
+        _stuck(c, lanes & (legal == 0), "no card may be played")
         if not self.codes:  # a card is a play: its number, its bit
             chosen = policy(step.name, legal, c.numbers, c.decisions)
             self._checked(c, lanes, legal, chosen, "card")

@@ -316,6 +316,7 @@ def test_a_stale_cache_is_never_used(tmp_path: pathlib.Path, monkeypatch: pytest
 
 
 
+@pytest.mark.slow  # judges mutants first: 13 s
 def test_a_mutation_report_shows_rule_by_rule_what_is_caught() -> None:
     from rulebook._page import game_page
 

@@ -192,7 +192,8 @@ def test_every_query_of_a_deal_search_can_only_make_it_unknown(where: str) -> No
 SCENARIO = "lead(7) == JK and winner(7) == leader(7)"
 
 
-@pytest.mark.parametrize("most", [8, pytest.param(40, marks=pytest.mark.slow)])
+@pytest.mark.slow  # a scenario search with every query made unknown in turn: 10 s and more
+@pytest.mark.parametrize("most", [8, 40])
 def test_every_query_of_a_scenario_search_can_only_make_it_unknown(most: int) -> None:
     cond = parse_where(CRESCENDO, SCENARIO)
     n = _queries(lambda: scenarios_where(CRESCENDO, cond))
