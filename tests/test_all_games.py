@@ -406,7 +406,8 @@ def test_every_deal_ends_within_the_bound_of_the_game(game: Game) -> None:
         _check_bound(game, seed)
 
 
-@pytest.mark.parametrize("game", FORMS, ids=_name)
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow)
+                                  if _name(g) in LONG_WALKS else g for g in FORMS], ids=_name)
 def test_tricks_cards_and_points_are_conserved_and_sides_score_alike(game: Game) -> None:
     for seed in SEEDS:
         _check_conservation(game, seed)

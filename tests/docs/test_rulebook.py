@@ -149,6 +149,7 @@ def test_rule_links_resolve_and_a_wrong_one_warns(build: Callable[..., Any]) -> 
     assert built.warnings.count("WARNING") == 2  # the rule that does not exist; vint has no page
 
 
+@pytest.mark.slow  # every game's page built alone (the site's build has them all): 14 s
 def test_pages_for_every_registered_game_and_their_open_questions(build: Callable[..., Any]) -> None:
     built = build({
         "index": ".. toctree::\n   :glob:\n\n   games/*\n   sources\n",
@@ -560,6 +561,7 @@ def test_a_goal_between_bounds_is_reached_or_missed() -> None:
 
 
 
+@pytest.mark.slow  # every example's pool played by its bots: 9 s
 def test_the_examples_pool_is_played_by_the_bots_named() -> None:
     from rulebook._choose import choose
 

@@ -227,6 +227,7 @@ def _check_small_tables(deals: list[tuple[int, int]]) -> None:
         assert not wrong, f"{cards} cards a hand, seed {seed}: " + "; ".join(wrong)
 
 
+@pytest.mark.slow  # DDS and the solver on the same small tables: 8 s
 def test_small_tables_match_dds() -> None:
     _check_small_tables(SMALL_TABLES)
 

@@ -68,6 +68,7 @@ def test_a_worker_lost_midway_has_its_share_played_again(scheduler_and_two_worke
     assert got == play_and_summarise(game, range(160), bots_for(game, None))
 
 
+@pytest.mark.slow  # a local cluster started and the deals played twice: 8 s
 def test_stats_on_a_local_cluster_gives_the_figures_of_one_process() -> None:
     def stats(*more: str) -> str:
         done = subprocess.run([sys.executable, "-m", "verifier", "stats", "preference",

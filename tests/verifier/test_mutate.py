@@ -101,6 +101,7 @@ def test_the_cli_list_refuses_an_unknown_rule(capsys: pytest.CaptureFixture[str]
                    "'play.follow_suit'?\n")
 
 
+@pytest.mark.slow  # a game's mutants judged through the CLI: 9 s
 def test_the_cli_report_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["mutate", "crescendo", "--rule", "deck.cards", "--seeds", "5",
                      "--matches", "0", "--jobs", "1", "--json"])
