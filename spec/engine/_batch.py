@@ -123,13 +123,15 @@ def random_policy(seed: int) -> Policy:
 
 
 # -- the columns -----------------------------------------------------------------------
-# the fields of a State the columns hold as numbers, and those they hold a seat a column
-_SCALARS = ("dealer", "turn", "standing", "high_bidder", "high_namer", "passes_in_row",
-            "contract", "declarer", "trump", "trick_number", "leader", "led_suit", "stage",
-            "stage_calls", "passed", "stage_bid", "proxy", "talon", "discards", "out",
-            "turn_up", "idle", "dropped", "folded", "absent", "joined", "accepter",
-            "declarers", "partner", "host", "guest", "pot")
-_PER_SEAT = ("dealt", "hands", "seat_calls", "pending", "dealt_later", "aside", "taken", "won")
+# the fields of a State the columns hold as numbers, and those they hold a seat a column:
+# the state the steps declare (spec.dsl._steps.STATE), and what a deal holds beside it that
+# the rules read (the dealer, the pot) or that the state keeps of the deal (the later cards)
+_NUMBERS = (S.FieldKind.PLACE, S.FieldKind.COUNTER, S.FieldKind.SEATS, S.FieldKind.FLAG)
+_SCALARS = (*(f.name for f in S.STATE if f.kind in _NUMBERS and not f.per_seat), "dealer", "pot")
+_PER_SEAT = (*(f.name for f in S.STATE if f.kind in _NUMBERS and f.per_seat), "dealt_later")
+# the records of pairs a step adds to: the count a lane, and the column of each part
+_PAIRS = {"calls": ("ncalls", "call_seat", "call_bid"),
+          "chosen": ("nchosen", "chosen_seat", "chosen_name")}
 
 
 class Columns:
@@ -1035,18 +1037,13 @@ class _Run:
         elif f == "tricks":
             assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
             self.finished(v.item)
-        elif f == "chosen":
-            assert isinstance(v, S.Appended) and v.place == S.Get("chosen"), v
-            c.room(c.nchosen, "chosen_seat", "chosen_name")
-            c.put(c.chosen_seat, c.nchosen, self.value(v.a), act)
-            c.put(c.chosen_name, c.nchosen, self.value(v.b), act)
-            c.nchosen = c.nchosen + act
-        elif f == "calls":
-            assert isinstance(v, S.Appended) and v.place == S.Get("calls"), v
-            c.room(c.ncalls, "call_seat", "call_bid")
-            c.put(c.call_seat, c.ncalls, self.value(v.a), act)
-            c.put(c.call_bid, c.ncalls, self.value(v.b), act)
-            c.ncalls = c.ncalls + act
+        elif f in _PAIRS:  # a pair added to a record: each part to its column
+            assert isinstance(v, S.Appended) and v.place == S.Get(f), v
+            count, first, second = _PAIRS[f]
+            c.room(getattr(c, count), first, second)
+            c.put(getattr(c, first), getattr(c, count), self.value(v.a), act)
+            c.put(getattr(c, second), getattr(c, count), self.value(v.b), act)
+            setattr(c, count, getattr(c, count) + act)
         else:
             value = self.value(v)
             old = getattr(c, f)

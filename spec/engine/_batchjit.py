@@ -23,7 +23,7 @@ from spec.dsl import _derive as D
 from spec.dsl import _steps as S
 from spec.dsl._nodes import NO_SUIT, Ctx
 from spec.dsl._pycompile import PyCompiler, UnsupportedNodeError
-from spec.engine._batch import _SCALARS, Reading, state_entries
+from spec.engine._batch import _PAIRS, _SCALARS, Reading, state_entries
 from spec.engine._env import Entry, Env, _names_in
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ class _Writer:
         if isinstance(v, S.Get):
             if v.field == "trick":
                 return _Seq("A_trick_c[{p}, k]", "A_tlen[k]")
-            if S.FIELDS[v.field].per_seat or v.field not in _SCALAR_FIELDS:
+            if S.FIELDS[v.field].per_seat or v.field not in _SCALARS:
                 raise NotCompiled(f"{v.field} as a value")
             return f"A_{v.field}[k]"
         if isinstance(v, S.Lit):
@@ -365,7 +365,6 @@ def _pick(name: str, n: int) -> str:
     return out
 
 
-_SCALAR_FIELDS = _SCALARS  # the columns of a number a lane
 
 
 class _Kernel(_Writer):
@@ -439,18 +438,13 @@ class _Kernel(_Writer):
         elif f == "tricks":
             assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
             self.finished(v.item)
-        elif f == "chosen":
-            assert isinstance(v, S.Appended) and v.place == S.Get("chosen"), v
-            seat, name = self.scalar(v.a), self.scalar(v.b)
-            self.emit(f"A_chosen_seat[A_nchosen[k], k] = {seat}")
-            self.emit(f"A_chosen_name[A_nchosen[k], k] = {name}")
-            self.emit("A_nchosen[k] += 1")
-        elif f == "calls":
-            assert isinstance(v, S.Appended) and v.place == S.Get("calls"), v
-            seat, bid = self.scalar(v.a), self.scalar(v.b)
-            self.emit(f"A_call_seat[A_ncalls[k], k] = {seat}")
-            self.emit(f"A_call_bid[A_ncalls[k], k] = {bid}")
-            self.emit("A_ncalls[k] += 1")
+        elif f in _PAIRS:  # a pair added to a record: each part to its column
+            assert isinstance(v, S.Appended) and v.place == S.Get(f), v
+            count, first, second = _PAIRS[f]
+            a, b = self.scalar(v.a), self.scalar(v.b)
+            self.emit(f"A_{first}[A_{count}[k], k] = {a}")
+            self.emit(f"A_{second}[A_{count}[k], k] = {b}")
+            self.emit(f"A_{count}[k] += 1")
         elif S.FIELDS[f].per_seat:
             t = self.temp()
             values = [self.per_seat(v, str(s)) for s in range(self.b.n)]
@@ -458,7 +452,7 @@ class _Kernel(_Writer):
                 self.emit(f"{t}{s} = {value}")
             for s in range(self.b.n):
                 self.emit(f"A_{f}[k, {s}] = {t}{s}")
-        elif f in _SCALAR_FIELDS:
+        elif f in _SCALARS:
             self.emit(f"A_{f}[k] = {self.scalar(v)}")
         else:
             raise NotCompiled(f"{f} := {v}")
@@ -706,7 +700,7 @@ def _column(c: Columns, name: str) -> np.ndarray:
 
 
 def _arrays(b: BatchEngine) -> tuple[str, ...]:
-    return (*_LANE, *_SCALAR_FIELDS, "hands", "aside", "taken", "won", "dealt", "seat_calls",
+    return (*_LANE, *_SCALARS, "hands", "aside", "taken", "won", "dealt", "seat_calls",
             "pending", "dealt_later", "tracked", "trick_c", "trick_n", "log_seat", "log_action",
             "call_seat", "call_bid", "fired_at", "fired_rule", "chosen_seat", "chosen_name",
             "tr_number", "tr_leader",
