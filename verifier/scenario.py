@@ -400,7 +400,9 @@ def _batch_scenarios(game: Game, where: Expr, test: Callable[[State], bool], n: 
         return 0
     dealt = 0
     for first in range(seed * BATCH_DEALS, (seed + 1) * BATCH_DEALS, BATCH_SIZE):
-        played = play_batch(eng, range(first, first + BATCH_SIZE), seed=seed, dealer=dealer)
+        # numpy alone: compiling a game's lanes costs more than it saves on one batch
+        played = play_batch(eng, range(first, first + BATCH_SIZE), seed=seed, dealer=dealer,
+                            compiled=False)
         dealt += BATCH_SIZE
         for k in played.meeting(judge):
             if _kept(played.replayed(int(k)), test, states, seen, on_found) == n:

@@ -16,12 +16,17 @@ generator, dealt by the engine's schedule) or as engine states (at the start of 
 say); each leaves as the engine's state at its end (:meth:`BatchEngine.states`), so its
 record is written by the same functions as any deal's, from the batch's columns and scores.
 
+The deal's status judged after a trick or an announcement runs as the engine's
+``_after_status`` judges it: a hand laid open after its trick is added to the lane's
+record; a deal a rule voids is handed back (below).  Announcements of the auction are
+actions after the calls, as the engine offers them.
+
 What the batch does not run yet is named: a game whose play it cannot run (a card played
-face down or from those laid aside, a named suit, an announcement, the status judged after
-a trick, a rule that asks what a seat can be sure of) is refused with
-:class:`NotBatchable`; a deal that reaches a step it does not run (cards laid aside or
-exchanged, a choice among options), or is thrown in and dealt again, is *handed back*: the
-engine applies its actions so far and plays it on (:attr:`Batch.handed_back`).
+face down or from those laid aside, an announcement during the play, cards aside going
+back, a rule that asks what a seat can be sure of) is refused with :class:`NotBatchable`;
+a deal that reaches a step it does not run (a partner asked to call, say), or is thrown in,
+voided and dealt again, is *handed back*: the engine applies its actions so far and plays
+it on (:attr:`Batch.handed_back`).
 
 Choices come from a *policy*: a function of the step's name, each lane's legal actions, its
 number and its number of decisions so far, returning an action a lane.  Legal actions are
@@ -131,7 +136,8 @@ _SCALARS = (*(f.name for f in S.STATE if f.kind in _NUMBERS and not f.per_seat),
 _PER_SEAT = (*(f.name for f in S.STATE if f.kind in _NUMBERS and f.per_seat), "dealt_later")
 # the records of pairs a step adds to: the count a lane, and the column of each part
 _PAIRS = {"calls": ("ncalls", "call_seat", "call_bid"),
-          "chosen": ("nchosen", "chosen_seat", "chosen_name")}
+          "chosen": ("nchosen", "chosen_seat", "chosen_name"),
+          "laid_open": ("nopen", "open_seat", "open_after")}
 
 
 class Columns:
@@ -166,6 +172,9 @@ class Columns:
         self.nchosen = z.copy()
         self.chosen_seat = np.zeros((2 * players + 1, size), dtype=np.int64)
         self.chosen_name = np.zeros((2 * players + 1, size), dtype=np.int64)
+        self.nopen = z.copy()  # the hands laid open, in full (not only the batch's)
+        self.open_seat = np.zeros((players + 1, size), dtype=np.int64)
+        self.open_after = np.zeros((players + 1, size), dtype=np.int64)
         self.nfired = z.copy()
         self.fired_at = np.zeros((8, size), dtype=np.int64)
         self.fired_rule = np.zeros((8, size), dtype=np.int64)
@@ -217,6 +226,23 @@ def _stuck(c: Columns, lanes: np.ndarray, what: str) -> None:
     if lanes.any():
         k = int(np.flatnonzero(lanes)[0])
         raise ValueError(f"deal {int(c.numbers[k])}: {what}")
+
+
+def _log(c: Columns, seat: Any, action: Any, lanes: np.ndarray) -> None:
+    """The action ``action`` of ``seat`` logged in each of ``lanes``."""
+    c.room(c.nlog, "log_seat", "log_action")
+    c.put(c.log_seat, c.nlog, seat, lanes)
+    c.put(c.log_action, c.nlog, action, lanes)
+    c.nlog = c.nlog + lanes
+
+
+def _fire(c: Columns, rule: int, lanes: np.ndarray, back: int = 0) -> None:
+    """The rule numbered ``rule`` noted as taking effect in each of ``lanes``, at the
+    action ``back`` before the next to be logged."""
+    c.room(c.nfired, "fired_at", "fired_rule")
+    c.put(c.fired_at, c.nfired, getattr(c, "log0", 0) + c.nlog - back, lanes)
+    c.put(c.fired_rule, c.nfired, rule, lanes)
+    c.nfired = c.nfired + lanes
 
 
 def _entry(table: np.ndarray, index: Any) -> np.ndarray:
@@ -428,6 +454,7 @@ class BatchEngine:
                 out.compile_np(game, self.tables, D.score(game, Ref(Ctx.SEAT), line), "line",
                                shared=True)
                 for line in eng.lines) if len(eng.lines) > 1 else ()
+            self._status_and_announcements()
         except UnsupportedNodeError as e:
             raise NotBatchable(str(e)) from None
         play = steps[self.play_at]
@@ -444,6 +471,39 @@ class BatchEngine:
         self.deals_whole = (eng.stages == 1 and all(
             self.kinds[i] is not None for i in range(self.play_at + 1)))
 
+    def _status_and_announcements(self) -> None:
+        """The rules a step's judgement of the deal's status reads, and the announcements
+        of the auction, compiled for the batch."""
+        game, eng = self.game, self.engine
+        # the deal's status, as the engine's _after_status judges it: the rules that
+        # void a deal (whether each reads the contract), the hands laid open (the rule,
+        # after which trick, when, whose); each expression with its numpy function
+        self.void_rules = tuple((b.when, D.reads_contract(b.when))  # type: ignore[attr-defined]
+                                for _r, b in game.constructs(K.VoidWhen))
+        self.voids = tuple((self._fn("status", when, "void"), reads)
+                           for when, reads in self.void_rules)
+        self.lay_open_rules = tuple((self.rule_ids.index(r.id), b.after_trick, when, seat)  # type: ignore[attr-defined]
+                                    for r, b in game.constructs(K.LayOpen)
+                                    for when, seat in D.lay_open_cases(game, b))  # type: ignore[arg-type]
+        self.lay_open = tuple((rule, after, self._fn("status", when, "lay_open"),
+                               self._fn("status", seat, "opener"))
+                              for rule, after, when, seat in self.lay_open_rules)
+        # the announcements of the auction, as the engine's _auction_actions offers
+        # them after the calls: when each may be made, when it must be, what it sets
+        # (a tracked value's index and its value), its rule and its action
+        self.announcement_rules = tuple(
+            (body.when, body.required,
+             tuple((self.tracked.index(name), value) for name, value in body.sets),
+             self.rule_ids.index(rule.id), eng._known[id(decl)][1].bit_length() - 1)
+            for rule, body, decl, *_rest in eng._call_announce)
+        self.announcements = tuple(
+            (self._fn("call", when, "announce"),
+             None if required is None else self._fn("call", required, "required"),
+             tuple((index, self._fn("call", value, "value")) for index, value in sets),
+             rule, action)
+            for when, required, sets, rule, action in self.announcement_rules)
+        self.announcement_names = tuple(body.name for _r, body, *_rest in eng._call_announce)
+
     def kernel(self) -> Callable[[Columns, int], None] | None:
         """The compiled lanes of the game (built on first use), or None."""
         if not hasattr(self, "_kernel"):
@@ -455,7 +515,7 @@ class BatchEngine:
         if i == self.play_at:
             return "play" if self._unsupported(step, step.enter) is None else None
         if step.action == "call":
-            if self.engine._call_announce or self.engine._proxy_when is not None:
+            if self.engine._proxy_when is not None:
                 return None
             kind = "call"
         elif step.card is not None:
@@ -485,12 +545,9 @@ class BatchEngine:
         for e in effects:
             if not isinstance(e, _EFFECTS):
                 return f"the {step.name} step's effect {e}"
-            if isinstance(e, S.Judge):  # no rule of the game voids a deal or acts on it
-                eng = self.engine
-                if eng._voids or eng._voids_before_contract or (
-                        e.what is S.Judgement.STATUS and (eng._aside_returns is not None
-                                                          or eng._lay_open)):
-                    return f"the {step.name} step's effect {e}"
+            if isinstance(e, S.Judge) and e.what is S.Judgement.STATUS \
+                    and self.engine._aside_returns is not None:  # cards aside go back
+                return f"the {step.name} step's effect {e}"
             if isinstance(e, S.When):
                 why = self._unsupported(step, (*e.then, *e.orelse))
                 if why is not None:
@@ -577,6 +634,11 @@ class BatchEngine:
 
     def _fill(self, c: Columns, states: Sequence[Any]) -> None:
         size = len(states)
+        for k, s in enumerate(states):  # hands laid open already (in full: see Columns)
+            for j, (seat, after) in enumerate(s.laid_open):
+                c.room(c.nopen, "open_seat", "open_after")
+                c.open_seat[j, k], c.open_after[j, k] = seat, after
+                c.nopen[k] = j + 1
         if all(s is states[0] for s in states):  # one state for every lane
             s = states[0]
             for name in _SCALARS:
@@ -705,7 +767,10 @@ class BatchEngine:
             if step.when is not None:
                 takes = todo & np.broadcast_to(self._value(c, todo, step.when), todo.shape)
             if takes.any():
-                _Run(self, c, takes).effects(step.enter)
+                run = _Run(self, c, takes)
+                run.effects(step.enter)
+                if run.gone.any():  # voided on entry: handed back
+                    takes, todo = takes & ~run.gone, todo & ~run.gone
                 if step.actor is not None:
                     c.at[takes] = k
                     todo = todo & ~takes
@@ -739,13 +804,17 @@ class BatchEngine:
         passes = self.call_ok(s=c, call_is_bid=False, call_bid=-1)
         legal = np.concatenate([np.broadcast_to(passes, (c.size,))[:, None],
                                 np.broadcast_to(bids, (c.size, self.ladder))], axis=1)
-        legal = legal & lanes[:, None]
+        legal = self._announcing(c, legal) & lanes[:, None]
         _stuck(c, lanes & ~legal.any(axis=1), "no call is legal")
-        masks = legal if self.ladder + 1 > 63 else \
-            (legal.astype(np.int64) << np.arange(self.ladder + 1, dtype=np.int64)).sum(axis=1)
+        width = legal.shape[1]
+        masks = legal if width > 63 else \
+            (legal.astype(np.int64) << np.arange(width, dtype=np.int64)).sum(axis=1)
         chosen = policy(step.name, masks, c.numbers, c.decisions)
         self._checked(c, lanes, masks, chosen, "call")
         c.decisions += lanes
+        if self.announcements:
+            self._announce(c, lanes, chosen - self.ladder - 1)
+            lanes = lanes & (chosen <= self.ladder)
         run = _Run(self, c, lanes, bid=chosen - 1,
                    action=np.take(self.call_action, np.clip(chosen, 0, self.ladder)))
         run.effects(step.effects)
@@ -755,6 +824,35 @@ class BatchEngine:
             c.at[thrown] = HANDED_BACK
             if (over & ~thrown).any():
                 self.advance(c, over & ~thrown, i + 1)
+
+    def _announcing(self, c: Columns, legal: np.ndarray) -> np.ndarray:
+        """The legal calls of each lane, then the announcements its seat may make (as the
+        engine's ``_auction_actions``: where some must be made now, those alone)."""
+        if not self.announcements:
+            return legal
+        may = np.stack([self._lanes(c, when(s=c)) for when, *_rest in self.announcements], axis=1)
+        must = np.stack([may[:, j] & self._lanes(c, required(s=c)) if required is not None
+                         else np.zeros(c.size, dtype=bool)
+                         for j, (_when, required, *_rest) in enumerate(self.announcements)],
+                        axis=1)
+        now = must.any(axis=1)[:, None]
+        return np.concatenate([legal & ~now, np.where(now, must, may)], axis=1)
+
+    def _announce(self, c: Columns, lanes: np.ndarray, which: np.ndarray) -> None:
+        """The announcement ``which`` made in each of ``lanes`` that chose one (``which`` >=
+        0), as the engine's ``_do_declare`` makes it: the values it sets (each read before
+        any is set), its rule, the action logged; then the deal's status judged.  The turn
+        does not pass."""
+        for j, (_when, _required, sets, rule, action) in enumerate(self.announcements):
+            these = lanes & (which == j)
+            if not these.any():
+                continue
+            values = [(index, fn(s=c)) for index, fn in sets]
+            for index, value in values:
+                c.tracked[:, index] = np.where(these, value, c.tracked[:, index])
+            _fire(c, rule, these)
+            _log(c, c.turn, action, these)
+            self.judge(_Run(self, c, these), S.Judgement.STATUS)
 
     def _hand_card(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
         """A card of the actor's hand acted (laid aside, discarded ...); then, where the
@@ -795,6 +893,38 @@ class BatchEngine:
 
     def _lanes(self, c: Columns, value: Any) -> np.ndarray:
         return np.broadcast_to(np.asarray(value, dtype=bool), (c.size,))
+
+    def judge(self, run: _Run, what: S.Judgement) -> None:
+        """The deal's status judged in the lanes acting, as the engine's ``_after_status``
+        judges it: a lane whose deal a rule voids is handed back (the engine deals again);
+        after its trick, a hand is laid open where the rule says so (``what`` STATUS; VOID:
+        the voids alone)."""
+        c = run.c
+        void = np.zeros(c.size, dtype=bool)
+        for fn, reads_contract in self.voids:
+            holds = self._lanes(c, fn(s=c))
+            void |= holds & (c.contract >= 0) if reads_contract else holds
+        void &= run.act
+        if void.any():
+            c.at[void] = HANDED_BACK
+            run.gone |= void
+            run.act = run.act & ~void
+        if what is not S.Judgement.STATUS:
+            return
+        for rule, after, when, opener in self.lay_open:
+            lanes = run.act & (c.trick_number == after + 1) & (c.tlen == 0)
+            if not lanes.any():
+                continue
+            lanes = lanes & self._lanes(c, when(s=c))
+            seat = np.broadcast_to(np.asarray(opener(s=c), dtype=np.int64), (c.size,))
+            live = np.arange(c.open_seat.shape[0])[:, None] < c.nopen[None, :]
+            lanes = lanes & ~(live & (c.open_seat == seat[None, :])).any(axis=0)
+            if lanes.any():  # once a seat: its hand and the rule that lays it open
+                c.room(c.nopen, "open_seat", "open_after")
+                c.put(c.open_seat, c.nopen, seat, lanes)
+                c.put(c.open_after, c.nopen, after, lanes)
+                c.nopen = c.nopen + lanes
+                _fire(c, rule, lanes)
 
     def _card(self, c: Columns, i: int, lanes: np.ndarray, policy: Policy) -> None:
         step = self.steps[i]
@@ -896,6 +1026,8 @@ class BatchEngine:
             w.fired = base.fired + tuple((int(c.fired_at[j, k]), self.rule_ids[int(c.fired_rule[j, k])])
                                          for j in range(int(c.nfired[k])))
             w.tricks = base.tricks + tuple(self._trick(c, k, t) for t in range(int(c.ntricks[k])))
+            w.laid_open = tuple((int(c.open_seat[j, k]), int(c.open_after[j, k]))
+                                for j in range(int(c.nopen[k])))
             w.trick, w.faces = (), ()
             w.phase = Phase.OVER
             w.scores = tuple(int(x) for x in c.scores[k])
@@ -965,6 +1097,7 @@ class _Run:
         self.b, self.c, self.act, self.at = batch, c, act, at
         self.card, self.named, self.bid, self.action = card, named, bid, action
         self.locals: dict[str, Any] = {}
+        self.gone = np.zeros(c.size, dtype=bool)  # lanes handed back by an effect
 
     def effects(self, effects: Sequence[Any]) -> None:
         for e in effects:
@@ -993,23 +1126,16 @@ class _Run:
             self.act = outer & test
             if self.act.any():
                 self.effects(e.then)
-            self.act = outer & ~test
+            self.act = outer & ~test & ~self.gone
             if e.orelse and self.act.any():
                 self.effects(e.orelse)
-            self.act = outer
+            self.act = outer & ~self.gone
         elif isinstance(e, S.Record):
-            c.room(c.nlog, "log_seat", "log_action")
-            c.put(c.log_seat, c.nlog, self.value(e.seat), act)
-            c.put(c.log_action, c.nlog, self.action, act)
-            c.nlog = c.nlog + act
+            _log(c, self.value(e.seat), self.action, act)
         elif isinstance(e, S.Fire):
-            c.room(c.nfired, "fired_at", "fired_rule")
-            log0 = getattr(c, "log0", 0)
-            c.put(c.fired_at, c.nfired, log0 + c.nlog - e.back, act)
-            c.put(c.fired_rule, c.nfired, self.b.rule_ids.index(e.rule), act)
-            c.nfired = c.nfired + act
-        elif isinstance(e, S.Judge):  # the game has no rule that voids a deal or acts on it
-            pass
+            _fire(c, self.b.rule_ids.index(e.rule), act, e.back)
+        elif isinstance(e, S.Judge):
+            self.b.judge(self, e.what)
         elif isinstance(e, S.Advance):  # the next step begins for these lanes
             assert self.at is not None
             self.b.advance(c, act, self.at + 1)
@@ -1301,23 +1427,25 @@ MOST_DEALS = 65_536
 
 
 def play_batches(engine: Any, numbers: Sequence[int], policy: Policy | None = None,
-                 seed: int = 0, dealer: int | None = None, size: int = MOST_DEALS
-                 ) -> Iterator[Batch]:
+                 seed: int = 0, dealer: int | None = None, size: int = MOST_DEALS,
+                 compiled: bool = True) -> Iterator[Batch]:
     """The deals ``numbers`` played ``size`` at a time (see :func:`play_batch`): one batch
     after another, each deal the same whatever batch holds it."""
     if not 0 < size <= MOST_DEALS:
         raise ValueError(f"a batch holds from 1 to {MOST_DEALS:,} deals, not {size}")
     for first in range(0, len(numbers), size):
-        yield play_batch(engine, numbers[first:first + size], policy, seed, dealer)
+        yield play_batch(engine, numbers[first:first + size], policy, seed, dealer, compiled)
 
 
 def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None,
-               seed: int = 0, dealer: int | None = None) -> Batch:
+               seed: int = 0, dealer: int | None = None, compiled: bool = True) -> Batch:
     """The deals ``numbers`` played together by ``policy`` (by default
     :func:`random_policy` of ``seed``).  Where the batch runs every step before the play,
     it deals each pack itself (keyed by ``seed`` and the deal's number); elsewhere the
     engine deals each from its number and bids it with its random bots, as ``play_deal``
-    does, and the batch plays the cards."""
+    does, and the batch plays the cards.  With ``compiled`` (and numba installed) the
+    random policy's deals run in compiled code, compiled on first use: the same deals, for
+    a cost of seconds that pays back over a few hundred thousand deals."""
     from spec.engine._engine import new_deal
     from spec.engine._session import int_seeded
     batch = engine.batch()
@@ -1334,12 +1462,12 @@ def play_batch(engine: Any, numbers: Sequence[int], policy: Policy | None = None
     numbers = given.astype(np.int64)
     policy = policy or random_policy(seed)
     if batch.deals_whole:
-        c = batch.deal(numbers, seed, dealer)
-        return Batch(batch, numbers, np.arange(len(numbers)), batch.run(c, policy), {})
+        c = batch.deal(numbers, seed, dealer, compiled)
+        return Batch(batch, numbers, np.arange(len(numbers)), batch.run(c, policy, compiled), {})
     starts = [engine.random_playout(new_deal(engine.game, seed=int(s), dealer=dealer),
                                     int_seeded(int(s)), until=Phase.PLAY) for s in numbers]
     rows = np.array([k for k, s in enumerate(starts) if s.phase is Phase.PLAY], dtype=np.int64)
     c = batch.columns([starts[k] for k in rows])
     c.numbers = numbers[rows]
     before = {k: s for k, s in enumerate(starts) if s.phase is not Phase.PLAY}
-    return Batch(batch, numbers, rows, batch.run(c, policy), before)
+    return Batch(batch, numbers, rows, batch.run(c, policy, compiled), before)

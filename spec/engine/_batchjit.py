@@ -69,7 +69,7 @@ class _Seq:
 
 # the columns the kernel reads and writes, by their names in Columns (A_ before each)
 _LANE = ("at", "decisions", "numbers", "tlen", "ntricks", "nlog", "ncalls", "nfired", "log0",
-         "nchosen")
+         "nchosen", "nopen")
 
 
 class _Writer:
@@ -82,6 +82,7 @@ class _Writer:
         self.count = 0
         self.globals: dict[str, Any] = {}
         self.seqs: dict[str, _Seq] = {}
+        self.voided = False  # a void judged: what follows runs only in a lane not handed back
         eng = batch.engine
         self.envs = self._envs(eng)
 
@@ -372,8 +373,16 @@ class _Kernel(_Writer):
 
     # -- effects ---------------------------------------------------------------------------
     def effects(self, effects: Any, step: int) -> None:
+        guarded = False
         for e in effects:
+            if self.voided and not guarded:  # the rest in a lane whose deal stands
+                self.emit(f"if A_at[k] != {HANDED_BACK}:")
+                self.depth += 1
+                self.emit("pass")
+                guarded = True
             self.effect(e, step)
+        if guarded:
+            self.depth -= 1
 
     def effect(self, e: Any, step: int) -> None:  # noqa: C901 - one case per effect
         b = self.b
@@ -407,7 +416,7 @@ class _Kernel(_Writer):
             self.emit(f"A_fired_rule[A_nfired[k], k] = {b.rule_ids.index(e.rule)}")
             self.emit("A_nfired[k] += 1")
         elif isinstance(e, S.Judge):
-            pass  # the batch runs a game only where no rule acts on it (see BatchEngine)
+            self.judge(e.what)
         elif isinstance(e, S.Advance):
             self.advance(step + 1)
         elif isinstance(e, S.Track):  # each value read before any is set
@@ -421,6 +430,41 @@ class _Kernel(_Writer):
             self.emit("A_at[k] = -1")
         else:
             raise NotCompiled(f"the effect {e}")
+
+    def judge(self, what: S.Judgement) -> None:
+        """The deal's status judged as :meth:`BatchEngine.judge` judges it: a void hands
+        the lane back; after its trick a hand is laid open, once a seat."""
+        b = self.b
+        for when, reads_contract in b.void_rules:
+            test = self.rule("status", when)
+            if reads_contract:
+                test = f"(A_contract[k] >= 0 and {test})"
+            self.emit(f"if A_at[k] != {HANDED_BACK} and {test}:")
+            self.emit(f"    A_at[k] = {HANDED_BACK}")
+            self.voided = True
+        if what is not S.Judgement.STATUS or not b.lay_open_rules:
+            return
+        self.emit(f"if A_at[k] != {HANDED_BACK}:")
+        self.depth += 1
+        for rule, after, when, seat in b.lay_open_rules:
+            self.emit(f"if A_trick_number[k] == {after + 1} and A_tlen[k] == 0:")
+            self.depth += 1
+            self.emit(f"if {self.rule('status', when)}:")
+            self.depth += 1
+            self.emit(f"seat_ = {self.rule('status', seat)}")
+            self.emit("known_ = False")
+            self.emit("for p_ in range(A_nopen[k]):")
+            self.emit("    if A_open_seat[p_, k] == seat_:")
+            self.emit("        known_ = True")
+            self.emit("if not known_:")
+            self.emit("    A_open_seat[A_nopen[k], k] = seat_")
+            self.emit(f"    A_open_after[A_nopen[k], k] = {after}")
+            self.emit("    A_nopen[k] += 1")
+            self.emit("    A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
+            self.emit(f"    A_fired_rule[A_nfired[k], k] = {rule}")
+            self.emit("    A_nfired[k] += 1")
+            self.depth -= 2
+        self.depth -= 1
 
     def set(self, e: S.Set) -> None:
         f, v = e.field, e.value
@@ -489,10 +533,16 @@ class _Kernel(_Writer):
             self.depth += 1
         self.emit("pass")
         self.effects(step.enter, start)
+        guard = self.voided
+        if guard:  # a void judged on entry: the step begins where the deal stands
+            self.emit(f"if A_at[k] != {HANDED_BACK}:")
+            self.depth += 1
         if step.actor is not None:
             self.emit(f"A_at[k] = {start}")
         else:
             self.advance(start + 1)
+        if guard:
+            self.depth -= 1
         if step.when is not None:
             self.depth -= 1
             self.emit("else:")
@@ -525,7 +575,7 @@ class _Kernel(_Writer):
 
     def call_step(self, i: int) -> None:
         b, step = self.b, self.b.steps[i]
-        width = b.ladder + 1
+        width = calls = b.ladder + 1
         inputs, reads, ok = self.rule_parts("call_made", D.call_legal(b.game),
                                             {"call_is_bid": "a_ > 0", "call_bid": "a_ - 1"})
         self.hoisted(reads, ("call_is_bid", "call_bid"))
@@ -538,10 +588,19 @@ class _Kernel(_Writer):
         self.emit("if legal_[a_]:")
         self.emit("    count_ += 1")
         self.depth -= 1
+        if b.announcement_rules:
+            width = self.announcing(calls)
         self.emit("if count_ == 0:")
         self.emit("    raise AssertionError('no call is legal')")
         j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
         self.emit("A_decisions[k] += 1")
+        if b.announcement_rules:
+            self.emit(f"if {j} >= {calls}:")
+            self.depth += 1
+            self.announce(j, calls)
+            self.depth -= 1
+            self.emit("else:")
+            self.depth += 1
         self.emit(f"bid_ = {j} - 1")
         self.emit(f"action_ = _CALL_ACTION[{j}]")
         self.effects(step.effects, i)
@@ -553,6 +612,51 @@ class _Kernel(_Writer):
         self.depth += 1
         self.advance(i + 1)
         self.depth -= 2
+        if b.announcement_rules:
+            self.depth -= 1
+
+    def announcing(self, calls: int) -> int:
+        """After the legal calls (``legal_[:calls]``, ``count_`` of them), the
+        announcements the seat may make, as :meth:`BatchEngine._announcing` offers them
+        (those that must be made now alone, where some must); the width of the actions."""
+        rules = self.b.announcement_rules
+        self.emit("must_ = False")
+        for j, (when, required, *_rest) in enumerate(rules):
+            self.emit(f"may{j}_ = {self.rule('call', when)}")
+            must = "False" if required is None else f"may{j}_ and {self.rule('call', required)}"
+            self.emit(f"must{j}_ = {must}")
+            self.emit(f"must_ = must_ or must{j}_")
+        self.emit("if must_:")
+        self.emit(f"    for a_ in range({calls}):")
+        self.emit("        legal_[a_] = False")
+        self.emit("    count_ = 0")
+        for j in range(len(rules)):
+            self.emit(f"legal_[{calls + j}] = must{j}_ if must_ else may{j}_")
+            self.emit(f"if legal_[{calls + j}]:")
+            self.emit("    count_ += 1")
+        return calls + len(rules)
+
+    def announce(self, j: str, calls: int) -> None:
+        """The announcement chosen (action ``j``, past the ``calls``) made as
+        :meth:`BatchEngine._announce` makes it."""
+        for n, (_when, _required, sets, rule, action) in enumerate(self.b.announcement_rules):
+            self.emit(f"if {j} == {calls + n}:")
+            self.depth += 1
+            self.emit("pass")
+            t = self.temp()
+            values = [(index, self.rule("call", value)) for index, value in sets]
+            for m, (_index, value) in enumerate(values):  # each read before any is set
+                self.emit(f"{t}{m} = {value}")
+            for m, (index, _value) in enumerate(values):
+                self.emit(f"A_tracked[k, {index}] = {t}{m}")
+            self.emit("A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
+            self.emit(f"A_fired_rule[A_nfired[k], k] = {rule}")
+            self.emit("A_nfired[k] += 1")
+            self.emit("A_log_seat[A_nlog[k], k] = A_turn[k]")
+            self.emit(f"A_log_action[A_nlog[k], k] = {action}")
+            self.emit("A_nlog[k] += 1")
+            self.judge(S.Judgement.STATUS)
+            self.depth -= 1
 
     def card_step(self, i: int) -> None:
         """A card of the actor's hand acted (discarded, laid aside); then, where the step
@@ -664,14 +768,16 @@ class _Kernel(_Writer):
         self.emit(f"    A_at[k] = {HANDED_BACK}")
         self.emit("    break")
         # room for the entries one action may add (a few), beside the row no lane fills
-        self.emit(f"if A_nlog[k] >= log_room - {_MARGIN} or A_ncalls[k] >= log_room - {_MARGIN} "
-                  f"or A_nfired[k] >= fired_room - {_MARGIN} or "
-                  f"A_nchosen[k] >= chosen_room - {_MARGIN}:")
+        margin = _margin(b)
+        self.emit(f"if A_nlog[k] >= log_room - {margin} or A_ncalls[k] >= log_room - {margin} "
+                  f"or A_nfired[k] >= fired_room - {margin} or "
+                  f"A_nchosen[k] >= chosen_room - {margin}:")
         self.emit(f"    A_at[k] = {ROOM} - A_at[k]")
         self.emit("    break")
         self.emit("step_ = A_at[k]")
         for i, kind in enumerate(b.kinds):
             self.seqs.clear()  # a list of seats lives in its step
+            self.voided = False
             if kind == "call":
                 self.emit(f"if step_ == {i}:")
                 self.depth += 1
@@ -689,7 +795,13 @@ class _Kernel(_Writer):
 
 
 HANDED_BACK = -2
-_MARGIN = 5  # more than the entries one action adds to a column
+_MARGIN = 5  # more than the entries one action adds to a column (a hand laid open aside)
+
+
+def _margin(b: BatchEngine) -> int:
+    """More than the entries one action adds to a column: each hand laid open fires its
+    rule."""
+    return _MARGIN + len(b.lay_open_rules)
 
 
 def _column(c: Columns, name: str) -> np.ndarray:
@@ -703,7 +815,7 @@ def _arrays(b: BatchEngine) -> tuple[str, ...]:
     return (*_LANE, *_SCALARS, "hands", "aside", "taken", "won", "dealt", "seat_calls",
             "pending", "dealt_later", "tracked", "trick_c", "trick_n", "log_seat", "log_action",
             "call_seat", "call_bid", "fired_at", "fired_rule", "chosen_seat", "chosen_name",
-            "tr_number", "tr_leader",
+            "open_seat", "open_after", "tr_number", "tr_leader",
             "tr_winner", "tr_size", "tr_revealed", "tr_seen", "tr_nseats", "tr_cards",
             "tr_named", "tr_seats")
 
@@ -815,7 +927,7 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
                                  (np.maximum(c.nlog, c.ncalls), ("call_seat", "call_bid")),
                                  (c.nfired, ("fired_at", "fired_rule")),
                                  (c.nchosen, ("chosen_seat", "chosen_name"))):
-                c.room(count + _MARGIN - 1, *names)  # doubled where a lane is near the end
+                c.room(count + _margin(batch) - 1, *names)  # doubled where a lane is near the end
     run.source = source  # type: ignore[attr-defined]
     return run
 
