@@ -21,7 +21,9 @@ in an auction, a card's bit its number, an option's bit its place in its step; a
 matrix a deal by action where it has more), each deal's number and its number of decisions
 so far, returning an action a deal as a numpy array of whole numbers (deals at another
 step are offered nothing; their answer is not read).  :func:`random_policy` is the
-default; its deals run in compiled code where numba is installed (the ``fast`` extra).
+default; its deals run in compiled code where numba is installed (the ``fast`` extra),
+compiled once a machine and kept in the user's cache folder (``TRICKSPEC_CACHE``: another
+folder, or ``none``).
 A game whose play uses a construct the batch does not run yet is refused with
 :class:`NotBatchable`, which names it; a deal thrown in is handed back to the engine,
 which plays it on with its random bots.

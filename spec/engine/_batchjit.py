@@ -13,8 +13,14 @@ the kernel refuse the game (:class:`NotCompiled`); the numpy interpreter then ru
 """
 from __future__ import annotations
 
+import hashlib
+import inspect
+import os
+import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -81,6 +87,7 @@ class _Writer:
         self.depth = 2
         self.count = 0
         self.globals: dict[str, Any] = {}
+        self.table_names: dict[int, str] = {}
         self.seqs: dict[str, _Seq] = {}
         self.voided = False  # a void judged: what follows runs only in a lane not handed back
         eng = batch.engine
@@ -88,6 +95,14 @@ class _Writer:
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
+
+    def table_name(self, kind: str, of: Any) -> str:
+        """The kernel's global name of a table read (one name an object, numbered in the
+        order written, so that the same steps give the same source)."""
+        name = self.table_names.get(id(of))
+        if name is None:
+            name = self.table_names[id(of)] = f"{kind}{len(self.table_names)}_"
+        return name
 
     def temp(self) -> str:
         self.count += 1
@@ -219,7 +234,7 @@ class _Writer:
         if isinstance(v, S.AtLeast):
             return f"({self.value(v.a)} >= {self.value(v.b)})"
         if isinstance(v, S.Entry):
-            name = f"E{id(v.table)}_"
+            name = self.table_name("E", v.table)
             self.globals[name] = np.array([int(x) for x in v.table], dtype=np.int64)
             return f"{name}[{self.value(v.index)} % {len(v.table)}]"
         if isinstance(v, S.Stated):
@@ -260,7 +275,7 @@ class _Writer:
         ranks = np.full(len(b.names) + 1, -(1 << 62), dtype=np.int64)
         for name, rank in v.ranks:
             ranks[b.names.index(name)] = rank
-        name = f"R{id(v)}_"
+        name = self.table_name("R", v)
         self.globals[name] = ranks
         outside = None if v.outside is None else self.scalar(v.outside)
         seat, named, top = self.temp(), self.temp(), self.temp()
@@ -893,12 +908,13 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
               **_helpers(numba))
     wanted = _names_in(body) & set(entry.vars)
     lines = [f"def _strength({', '.join(entry.inputs)}):", *entry._prologue(wanted),
-             f"    return {body}"]
-    exec(compile("\n".join(lines) + "\n", f"<{batch.game.key}:batch strength>", "exec"), ns)  # noqa: S102  # generated from rule nodes only
-    ns["_strength"] = strength = numba.njit(cache=False)(ns["_strength"])
-    ns["_beating"] = _beating_fn(numba, strength, ns["_pc"])
-    exec(compile(source, f"<{batch.game.key}:batch kernel>", "exec"), ns)  # noqa: S102  # generated from the game's steps
-    kernel = numba.njit(cache=False, error_model="numpy")(ns["kernel"])
+             f"    return {body}", "", "", inspect.getsource(_beating), "", source]
+    ns.update(NO_SUIT_=NO_SUIT, Any=Any)
+    ns, cached = _module("\n".join(lines) + "\n", ns, batch.game.key)
+    for name, options in (("_strength", {}), ("_beating", {}), ("kernel", {"error_model": "numpy"})):
+        if not hasattr(ns[name], "py_func"):  # not compiled already in this process
+            ns[name] = numba.njit(cache=cached, **options)(ns[name])
+    kernel = ns["kernel"]
     width = max(batch.ladder + 1, batch.deck * (len(batch.codes) + 1),
                 *(len(s.options) for s in batch.steps))
     try:  # compiled now, on columns of no lane: a kernel numba cannot type is not used
@@ -929,36 +945,97 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
                                  (c.nchosen, ("chosen_seat", "chosen_name"))):
                 c.room(count + _margin(batch) - 1, *names)  # doubled where a lane is near the end
     run.source = source  # type: ignore[attr-defined]
+    run.kernel = kernel  # type: ignore[attr-defined]  # numba's dispatcher (its cache's hits)
     return run
 
 
-def _beating_fn(numba: Any, strength: Any, pc: Any) -> Any:
-    """``_beating(k, hand, led, trump, number, contract, ...)``: the cards of ``hand`` that
-    would win lane ``k``'s trick so far, were they played now naming no suit (none when
-    leading); as the interpreter's ``_beating``: a card as strong as the best does not."""
-    @numba.njit(cache=False)
-    def beating(k: int, hand: int, led: int, trump: int, number: int, contract: int,
-                cards: Any, named: Any, tlen: Any) -> int:
-        if tlen[k] == 0:
-            return 0
-        best = -(1 << 62)
-        for p in range(tlen[k]):
-            st = strength(cards[p, k], named[p, k], p, led, trump, number, contract)
-            if st > best:
-                best = st
-        out, rest = 0, hand
-        while rest:
-            low = rest & -rest
-            card = pc(low - 1)
-            if strength(card, NO_SUIT_, tlen[k], led, trump, number, contract) > best:
-                out |= low
-            rest ^= low
-        return out
-    return beating
+def _beating(k: int, hand: int, led: int, trump: int, number: int, contract: int,
+             cards: Any, named: Any, tlen: Any) -> int:
+    """The cards of ``hand`` that would win lane ``k``'s trick so far, were they played now
+    naming no suit (none when leading); as the interpreter's ``_beating``: a card as strong
+    as the best does not.  Written into the kernel's module (its ``_strength`` and
+    ``_pc``), not called here."""
+    if tlen[k] == 0:
+        return 0
+    best = -(1 << 62)
+    for p in range(tlen[k]):
+        st = _strength(cards[p, k], named[p, k], p, led, trump, number, contract)  # type: ignore[name-defined]  # noqa: F821
+        if st > best:
+            best = st
+    out, rest = 0, hand
+    while rest:
+        low = rest & -rest
+        card = _pc(low - 1)
+        if _strength(card, NO_SUIT_, tlen[k], led, trump, number, contract) > best:  # type: ignore[name-defined]  # noqa: F821
+            out |= low
+        rest ^= low
+    return out
 
 
 NO_SUIT_ = NO_SUIT
 _PACKS: list[Any] = []
+
+
+def cache_folder() -> Path | None:
+    """Where the kernels' sources are written, numba's compiled code beside them, so that
+    a game's kernel is compiled once a machine: ``TRICKSPEC_CACHE`` (``none``: nowhere),
+    else ``trickspec/kernels`` in the user's cache folder; None where it cannot be made
+    or written."""
+    given = os.environ.get("TRICKSPEC_CACHE")
+    if given is not None and given.strip().lower() in ("", "none", "off"):
+        return None
+    if given:
+        folder = Path(given)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = Path(base) / "trickspec"
+    folder = folder / "kernels"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
+
+
+def _module(text: str, ns: dict[str, Any], key: str) -> tuple[dict[str, Any], bool]:
+    """The functions of the generated ``text`` with the globals ``ns``, and whether numba
+    may cache their compiled code: from a file of the cache folder named by everything
+    the code depends on (the text, the tables it reads, this module, numba's and Python's
+    versions), written once and whole; without a cache folder, compiled from the text."""
+    import importlib.util
+
+    folder = cache_folder()
+    if folder is None:
+        exec(compile(text, f"<{key}:batch kernel>", "exec"), ns)  # noqa: S102  # generated from the game's steps and rules
+        return ns, False
+    digest = hashlib.sha256(text.encode())
+    for name in sorted(ns):
+        value = ns[name]
+        if isinstance(value, np.ndarray):
+            digest.update(f"{name}:{value.dtype}:{value.shape}".encode())
+            digest.update(np.ascontiguousarray(value).tobytes())
+    digest.update(Path(__file__).read_bytes())
+    digest.update(f"{_numba().__version__} {sys.version}".encode())
+    stem = f"{''.join(ch if ch.isalnum() else '_' for ch in key)}_{digest.hexdigest()[:20]}"
+    path = folder / f"{stem}.py"
+    try:
+        if not path.exists():  # whole or not at all: another process may read it
+            fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            os.replace(temp, path)
+    except OSError:
+        exec(compile(text, f"<{key}:batch kernel>", "exec"), ns)  # noqa: S102  # as above
+        return ns, False
+    spec = importlib.util.spec_from_file_location(f"trickspec_kernel_{stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.get(spec.name)
+    if module is None:  # registered: numba finds a cached kernel's module by its name
+        module = importlib.util.module_from_spec(spec)
+        module.__dict__.update(ns)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return module.__dict__, True
 
 
 def compiled_packs() -> Callable[[np.ndarray, int, int], np.ndarray] | None:

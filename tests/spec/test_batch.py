@@ -261,3 +261,41 @@ def test_more_deals_than_a_batch_holds_are_played_a_batch_at_a_time() -> None:
 
 def test_another_dealer_deals_and_the_engine_agrees() -> None:
     assert _same_records(GAMES["vint"], range(200), dealer=1) > 150
+
+
+_KERNEL_RUN = """
+import hashlib, numpy as np
+from spec.batch import random_policy
+from spec.engine import engine_for
+from spec.registry import GAMES
+batch = engine_for(GAMES["crescendo"]).batch()
+run = batch.kernel()
+c = batch.run(batch.deal(np.arange(500), 2), random_policy(2))
+print(len(run.kernel.stats.cache_hits), hashlib.sha256(c.log_action.tobytes()).hexdigest())
+"""
+
+
+@pytest.mark.slow
+def test_a_kernel_is_compiled_once_a_machine(tmp_path) -> None:
+    pytest.importorskip("numba")
+    import subprocess
+    import sys
+    env = {**os.environ, "TRICKSPEC_CACHE": str(tmp_path)}
+    first, second = (subprocess.run([sys.executable, "-c", _KERNEL_RUN], env=env, check=True,
+                                    capture_output=True, text=True).stdout.split()
+                     for _ in range(2))
+    assert first[0] == "0" and second[0] != "0"  # compiled, then read from the cache
+    assert first[1] == second[1]
+    assert len(list((tmp_path / "kernels").glob("crescendo_*.py"))) == 1
+
+
+def test_no_cache_folder_where_none_is_asked_for_or_none_can_be_made(tmp_path, monkeypatch) -> None:
+    from spec.engine._batchjit import cache_folder
+    for value in ("none", "off", ""):
+        monkeypatch.setenv("TRICKSPEC_CACHE", value)
+        assert cache_folder() is None
+    (tmp_path / "a file").write_text("")
+    monkeypatch.setenv("TRICKSPEC_CACHE", str(tmp_path / "a file" / "below"))
+    assert cache_folder() is None
+    monkeypatch.setenv("TRICKSPEC_CACHE", str(tmp_path / "cache"))
+    assert cache_folder() == tmp_path / "cache" / "kernels"
