@@ -6,7 +6,9 @@ The deal is one ``trickspec play`` deals and plays: from a seed, a record, a PBN
 deals file (played by the bots as ``trickspec play --pbn`` / ``--deal`` play it, seed 0),
 so that the table can also give the first lead of the deal as it was played, which is the
 only position the hands give where a talon, cards laid aside or a defender's choice come
-between the auction and the play.  The values come from :mod:`spec.solver`.
+between the auction and the play.  The values come from :mod:`spec.solver`.  With
+``--deals``, the deals of many seeds, each solved here
+(:mod:`verifier.commands.solve_many`).
 
 Exit 0: every value is known; 2: some search spent its budget of nodes (the value is shown
 as ``?``, JSON ``null``), or bad input.
@@ -35,11 +37,13 @@ from verifier.commands._common import (
     arg,
     emit,
     game_named,
+    jobs_arg,
     seed_arg,
     whole_number,
 )
 from verifier.commands.deals import deal_from_file
 from verifier.commands.pbn import pbn_deal
+from verifier.commands.stats import MAX_DEALS, deals_arg
 from verifier.errors import InputError
 from verifier.files import read_json, shown_path
 
@@ -58,12 +62,19 @@ def add_parser(commands: Commands) -> None:
         "takes (tricks, or card points, as the game counts them; for a goal of a count "
         "between bounds, whether it is made), contracts that give the same position in one "
         "row; and the deal's own first lead as it was played.  With --play, what each card "
-        "played cost its side against the best card there.  A search that spends its "
-        "budget of nodes gives '?' (JSON null), never a guess.  Exit 0: every value known; "
-        "2: some unknown, or bad input.")
+        "played cost its side against the best card there.  With --deals N, the deals of "
+        "N seeds from --seed, a line each, then for each contract and declarer how often "
+        "its side makes it and the mean of what it takes: the same answer whatever -j, "
+        "and on a Dask cluster (--cluster).  A search that spends its budget of nodes gives "
+        "'?' (JSON null), never a guess.  Exit 0: every value known; 2: some unknown, or "
+        "bad input.")
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("--seed", type=seed_arg, default=None, metavar="N",
-                   help="the deal of that seed, played as 'trickspec play GAME --seed N' plays it")
+                   help="the deal of that seed, played as 'trickspec play GAME --seed N' "
+                   "plays it; with --deals, the first deal's seed (default 0)")
+    s.add_argument("--deals", type=deals_arg, default=None, metavar="N",
+                   help=f"solve the deals of N seeds, --seed, --seed + 1, ... (at most "
+                   f"{MAX_DEALS:,}): a line each, then how often each contract is made")
     s.add_argument("--record", metavar="FILE", help="a record from 'trickspec play GAME --json' "
                    "('-' reads standard input)")
     s.add_argument("--pbn", metavar="FILE", help="a PBN file's deal (with --board)")
@@ -77,6 +88,12 @@ def add_parser(commands: Commands) -> None:
                    help=f"nodes each search may visit before its value is unknown (default "
                    f"{BUDGET:,}); the same answer on any machine")
     s.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
+    s.add_argument("-j", "--jobs", type=jobs_arg, default=None, metavar="N",
+                   help="with --deals: solve the deals in N processes (default 1)")
+    s.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="with --deals: solve the deals on a Dask cluster: 'local' starts one "
+                   "on this machine's cores, tcp://HOST:PORT uses a running scheduler (needs "
+                   "pip install 'trickspec[cluster]')")
     s.add_argument("--json", action="store_true", help="write the values as JSON")
     s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
                    "(also when some values are unknown)")
@@ -84,22 +101,18 @@ def add_parser(commands: Commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve the deal asked for and write its table (and its play, with --play)."""
+    """Solve the deal asked for and write its table (and its play, with --play); with
+    --deals, the deals of that many seeds."""
+    if args.deals is not None:  # imported here: the many deals' command builds on this one
+        from verifier.commands.solve_many import run_many
+
+        return run_many(args)
+    if args.jobs is not None or args.cluster is not None:
+        raise InputError("-j and --cluster share out the deals of --deals N: give --deals")
     game = game_named(args.game, args.variant)
     final, first, source = _deal(args, game)
     game = final.game  # a record's own variants
-    states = _walk(first, final)
-    deal = next(s for s in states if s.redeals == final.redeals)
-    plays = [(s, a) for s, a in zip(states, _actions(final)) if s.phase is Phase.PLAY
-             and s.redeals == final.redeals]
-    solver = Solver(game, budget=args.budget)
-    progress = _Progress(len(plays) if args.play else 0)
-    tab = table(solver, deal, played=plays[0][0] if plays else None, searched=progress.table)
-    paid = None
-    if args.play:
-        found = costs(solver, plays, searched=progress.play)
-        paid = [(s.trick_number, c) for (s, _a), c in zip(plays, found)]
-    progress.close()
+    tab, paid = solved(final, first, args.budget, play=args.play, shown=True)
     unknown = tab.unknown + sum(c.cost is None for _k, c in paid or ())
     text = (json.dumps(_json(game, final, source, tab, paid, args.budget), indent=2,
                        ensure_ascii=False) if args.json
@@ -110,6 +123,34 @@ def run(args: argparse.Namespace) -> int:
               f"{args.budget:,} nodes (raise --budget to let it look further)", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
+
+
+def solved(final: State, first: State, budget: int, *, play: bool = False,
+           shown: bool = False) -> tuple[Table, list[tuple[int, Cost]] | None]:
+    """The table of the deal ``final`` ended (``first``: its first state) and, with
+    ``play``, what each card of its play cost (the trick of each, with the cost), each
+    search within ``budget`` nodes; with ``shown``, the searches done on a terminal."""
+    states = _walk(first, final)
+    deal = next(s for s in states if s.redeals == final.redeals)
+    plays = [(s, a) for s, a in zip(states, _actions(final)) if s.phase is Phase.PLAY
+             and s.redeals == final.redeals]
+    solver = Solver(final.game, budget=budget)
+    progress = _Progress(len(plays) if play else 0) if shown else None
+    tab = table(solver, deal, played=plays[0][0] if plays else None,
+                searched=progress.table if progress else None)
+    paid = None
+    if play:
+        found = costs(solver, plays, searched=progress.play if progress else None)
+        paid = [(s.trick_number, c) for (s, _a), c in zip(plays, found)]
+    if progress is not None:
+        progress.close()
+    return tab, paid
+
+
+def seeded(game: Game, seed: int) -> tuple[State, State, dict[str, Any]]:
+    """The deal of ``seed``, as ``trickspec play GAME --seed N`` plays it: its end, its
+    first state, and where it came from."""
+    return play_deal(game, seed=seed), new_deal(game, seed=seed), {"seed": seed}
 
 
 class _Progress:
@@ -151,8 +192,7 @@ def _deal(args: argparse.Namespace, game: Game) -> tuple[State, State, dict[str,
     if args.record is not None:
         return _recorded(game, args.record)
     if args.seed is not None:
-        return (play_deal(game, seed=args.seed), new_deal(game, seed=args.seed),
-                {"seed": args.seed})
+        return seeded(game, args.seed)
     if args.pbn is not None:
         d = pbn_deal(game, args.pbn, args.board)
         hands, dealer = d.hands, d.dealer
