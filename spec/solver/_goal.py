@@ -170,8 +170,8 @@ def made(s: State, goal: Goal, value: int | None) -> bool | None:
     score is above that of every seat of the other side.  For a goal of a count between
     bounds the value says it (1: made); otherwise, where the side counts tricks, the rules
     score that many tricks, the side taking the first tricks of the deal and then the last
-    ones.  None where those two disagree (which tricks the side takes decides it, as in
-    Crescendo, whose later tricks are worth more), where the value is unknown, where the
+    ones.  None where those two disagree (which tricks the side takes decides it, as in a
+    game whose later tricks are worth more), where the value is unknown, where the
     side counts card points (which cards make the points decides the score, and a contract
     such as a claim of every trick asks for more than points), or where no seat plays
     against the side.

@@ -21,8 +21,8 @@ import pytest
 from spec.games.crescendo import GAME as CRESCENDO
 from spec.registry import GAMES
 from verifier import cli
-from verifier.commands import solve_many
-from verifier.commands.solve_many import Summary, Value, _figures_text, solve_seed
+from verifier.commands import _solve_many as solve_many
+from verifier.commands._solve_many import Summary, Value, _figures_text, solve_seed
 
 DEALS = ("solve", "preference", "--seed", "8", "--deals", "4")
 

@@ -31,7 +31,14 @@ from spec.registry import find_game
 from spec.solver import Table, made
 from verifier.cluster import check_address, connected, run_ranges
 from verifier.commands._common import EXIT_ERROR, EXIT_OK, Progress, emit, game_named
-from verifier.commands.solve import SHOWN_AFTER, _contracts, _json, _value, seeded, solved
+from verifier.commands._solve_deal import (
+    SHOWN_AFTER,
+    deal_json,
+    row_contracts,
+    seeded,
+    solved,
+    value_text,
+)
 from verifier.errors import InputError
 from verifier.interrupts import worker_pool
 
@@ -137,7 +144,7 @@ def solve_seed(game: Game, seed: int, budget: int) -> SolvedDeal:
     final, first, source = seeded(game, seed)
     tab, _paid = solved(final, first, budget)
     game = final.game
-    data = {"seed": seed, **_json(game, final, source, tab, None, budget)}
+    data = {"seed": seed, **deal_json(game, final, source, tab, None, budget)}
     return SolvedDeal(seed, data, _line(game, seed, tab), _values(tab))
 
 
@@ -247,13 +254,13 @@ def _line(game: Game, seed: int, tab: Table) -> str:
     if tab.played is not None:
         s, cell = tab.played.state, tab.played.cell
         parts = [f"played {game.ladder[s.contract].symbol} by {t.name(s.declarer)}: "
-                 f"{_value(cell.value, cell.goal)}"]
+                 f"{value_text(cell.value, cell.goal)}"]
     else:
         parts = ["no play of the cards"]
     for row in tab.rows:
         by_seat = {c.declarer: c for c in row.cells}
-        parts.append(_contracts(game, row) + " " + "/".join(
-            _value(by_seat[k].value, by_seat[k].goal) if k in by_seat else "-"
+        parts.append(row_contracts(game, row) + " " + "/".join(
+            value_text(by_seat[k].value, by_seat[k].goal) if k in by_seat else "-"
             for k in t.seats))
     return f"  seed {seed}: " + "; ".join(parts)
 
