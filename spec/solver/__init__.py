@@ -28,7 +28,7 @@ from spec.cards import CardSet
 from spec.dsl._build import Game
 from spec.engine import Action, Bot, Engine, Phase, State, apply, engine_for
 from spec.errors import NotationError
-from spec.solver._goal import Goal, goal_of, points_unit, side_of, tricks_of
+from spec.solver._goal import Goal, goal_of, made, points_unit, side_of, tricks_of
 from spec.solver._search import Exhausted, Search, changed_fields
 
 # nodes a search may visit before it answers unknown, and positions its table may hold
@@ -177,5 +177,5 @@ from spec.solver._table import (  # noqa: E402  # the table and the costs, by a 
     Cost, Row, Table, contracts_text, costs, play_starts, table)
 
 __all__ = ["BUDGET", "TABLE_LIMIT", "Cost", "Goal", "Row", "Solved", "Solver", "Table",
-           "contracts_text", "costs", "play_starts", "sensible_bot", "solve", "table",
+           "contracts_text", "costs", "made", "play_starts", "sensible_bot", "solve", "table",
            "thinking_bot"]

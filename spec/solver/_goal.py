@@ -104,8 +104,7 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
     Raises:
         NotationError: the best counts are not one run (no single goal to solve for).
     """
-    opp = next((k for k in range(eng.n) if not side >> k & 1 and not s.absent >> k & 1
-                and k != s.out), -1)
+    opp = _opponent(eng, s, side)
     if opp < 0 or tricks <= 0:
         return Goal()
     points = eng.card_points(s.contract)
@@ -117,11 +116,9 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
     # and all
     seats = in_play(eng, s)
     cheapest = sum(1 << c for c in sorted(range(len(points)), key=points.__getitem__)[:seats])
-    extra = _sides(s)
     least, most = (1, tricks - 1) if tricks > 2 else (0, tricks)
 
     def score(won: int) -> int:
-        winners = [s.declarer] * won + [opp] * (tricks - won)
         taken = None
         if card_points:
             mine = (everything if won == tricks else everything & ~cheapest if won == most
@@ -129,11 +126,7 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
             taken = [0] * eng.n
             taken[opp] = everything & ~mine
             taken[s.declarer] = mine
-        scores = eng.score_outcome(contract=s.contract, declarer=s.declarer, winners=winners,
-                                   dealer=s.dealer, taken=taken, trump=s.trump,
-                                   dealt=s.dealt, turn_up=s.turn_up, idle=s.idle,
-                                   dropped=s.dropped, guest=s.guest, **extra)
-        return scores[s.declarer]
+        return _scores(eng, s, opp, tricks, won, taken)[s.declarer]
 
     counts = (least, most) if card_points else tuple(range(tricks + 1))
     scores = [score(k) for k in counts]
@@ -147,6 +140,58 @@ def goal_of(eng: Engine, s: State, side: int, tricks: int) -> Goal:
         raise NotationError(f"the declarer scores best with {tops} tricks: no one run of "
                             "counts to solve for")
     return Goal(0, tops[0], tops[-1])
+
+
+def _opponent(eng: Engine, s: State, side: int) -> int:
+    """A seat of the other side that plays to the tricks, or -1."""
+    return next((k for k in range(eng.n) if not side >> k & 1 and not s.absent >> k & 1
+                 and k != s.out), -1)
+
+
+def _scores(eng: Engine, s: State, opp: int, tricks: int, won: int,
+            taken: list[int] | None, last: bool = False) -> tuple[int, ...]:
+    """Every seat's score for the contract of ``s`` where the declarer takes the first
+    ``won`` of the deal's ``tricks`` tricks (with ``last``, the last ones) and ``opp`` the
+    rest (``taken``: the cards each seat took, where the game counts card points)."""
+    winners = [s.declarer] * won + [opp] * (tricks - won)
+    if last:
+        winners.reverse()
+    return eng.score_outcome(contract=s.contract, declarer=s.declarer, winners=winners,
+                             dealer=s.dealer, taken=taken, trump=s.trump, dealt=s.dealt,
+                             turn_up=s.turn_up, idle=s.idle, dropped=s.dropped,
+                             guest=s.guest, **_sides(s))
+
+
+def made(s: State, goal: Goal, value: int | None) -> bool | None:
+    """Whether the declaring side of ``s`` (a position at the first lead) makes its
+    contract when it ends the deal with ``value``, the solver's value there for ``goal``.
+
+    Made means what ``trickspec stats`` counts as made in a deal played: the declarer's
+    score is above that of every seat of the other side.  For a goal of a count between
+    bounds the value says it (1: made); otherwise, where the side counts tricks, the rules
+    score that many tricks, the side taking the first tricks of the deal and then the last
+    ones.  None where those two disagree (which tricks the side takes decides it, as in a
+    game whose later tricks are worth more), where the value is unknown, where the
+    side counts card points (which cards make the points decides the score, and a contract
+    such as a claim of every trick asks for more than points), or where no seat plays
+    against the side.
+    """
+    if value is None:
+        return None
+    if goal.bounded:
+        return value == 1
+    eng = s.engine
+    side = side_of(eng, s)
+    opp = _opponent(eng, s, side)
+    tricks = tricks_of(eng, s)
+    if opp < 0 or tricks <= 0 or any(eng.card_points(s.contract)):
+        return None
+    judged = set()
+    for last in (False, True):
+        scores = _scores(eng, s, opp, tricks, value, None, last)
+        judged.add(all(scores[s.declarer] > x for k, x in enumerate(scores)
+                       if not side >> k & 1))
+    return judged.pop() if len(judged) == 1 else None
 
 
 def _sides(s: State) -> dict[str, Any]:

@@ -18,7 +18,7 @@ declarer the same position (the same trumps, sides, goal and first lead), and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from spec.engine import PASS, Action, Call, Declare, Phase, State, apply, legal_actions
@@ -59,10 +59,13 @@ class Cell:
 class Row:
     """Contracts (with the choice made after the auction, if any) that give each declarer
     the same position at the first lead, and each declarer's value there; a declarer the
-    hands cannot bring to these contracts has no cell."""
+    hands cannot bring to these contracts has no cell.  ``starts`` holds the positions at
+    the first lead of each contract and declarer of the row (what the rules score a value
+    by: the contract's own level)."""
 
     contracts: tuple[tuple[int, str | None], ...]
     cells: tuple[Cell, ...]
+    starts: tuple[Start, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def goal(self) -> Goal | None:
@@ -323,7 +326,8 @@ def table(solver: Solver, deal: State, *, played: State | None = None,
     if searched is not None:
         searched(len(solved), len(todo))
     rows = tuple(Row(tuple(contracts), tuple(solved[(_key(st.state), _goal(st.state))]
-                                             for st in sts))
+                                             for st in sts),
+                     tuple(st for c in contracts for st in by_contract[c]))
                  for contracts, sts in groups.values())
     own = (Played(played, solved[(_key(played), _goal(played))]) if played is not None
            else None)

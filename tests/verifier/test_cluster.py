@@ -1,7 +1,7 @@
 """Work on a Dask cluster: a real scheduler and two workers as processes give the figures
 one process gives, even when a worker is killed halfway (its ranges are played again
-elsewhere, none counted twice); stats --cluster local gives the same JSON; mutants judged
-and fixtures searched there are those of one process."""
+elsewhere, none counted twice); stats and solve --cluster local give the same JSON; mutants
+judged and fixtures searched there are those of one process."""
 from __future__ import annotations
 
 import os
@@ -78,6 +78,18 @@ def test_stats_on_a_local_cluster_gives_the_figures_of_one_process() -> None:
         return done.stdout
 
     assert stats("--cluster", "local") == stats()
+
+
+@pytest.mark.slow  # a local cluster started, and the deals solved twice: 15 s
+def test_solve_on_a_local_cluster_gives_the_answer_of_one_process() -> None:
+    def solve(*more: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "verifier", "solve", "preference",
+                               "--deals", "12", "--json", *more],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert solve("--cluster", "local") == solve()
 
 
 def _outcomes(report: dict) -> object:  # type: ignore[type-arg]

@@ -6,7 +6,9 @@ The deal is one ``trickspec play`` deals and plays: from a seed, a record, a PBN
 deals file (played by the bots as ``trickspec play --pbn`` / ``--deal`` play it, seed 0),
 so that the table can also give the first lead of the deal as it was played, which is the
 only position the hands give where a talon, cards laid aside or a defender's choice come
-between the auction and the play.  The values come from :mod:`spec.solver`.
+between the auction and the play.  The values come from :mod:`spec.solver`.  With
+``--deals``, the deals of many seeds, each solved here
+(:mod:`verifier.commands._solve_many`).
 
 Exit 0: every value is known; 2: some search spent its budget of nodes (the value is shown
 as ``?``, JSON ``null``), or bad input.
@@ -20,10 +22,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from spec.dsl._build import Game, suit_from_code
-from spec.engine import Action, Phase, Play, State, apply, new_deal, play_deal
+from spec.engine import Action, Play, State, new_deal, play_deal
 from spec.errors import NotationError
-from spec.records import hands_from_text, hands_text, replay
-from spec.solver import BUDGET, Cost, Goal, Row, Solver, Table, contracts_text, costs, table
+from spec.records import hands_from_text, replay
+from spec.solver import BUDGET, Cost, Table
 from spec.text import contract_text, hand_lines
 from verifier.commands._common import (
     EXIT_ERROR,
@@ -31,20 +33,22 @@ from verifier.commands._common import (
     GAME_HELP,
     VARIANT_HELP,
     Commands,
-    Progress,
     arg,
     emit,
     game_named,
+    jobs_arg,
     seed_arg,
     whole_number,
 )
+from verifier.commands._solve_deal import deal_json, row_contracts, seeded, solved, value_text
+from verifier.commands._solve_many import run_many
 from verifier.commands.deals import deal_from_file
 from verifier.commands.pbn import pbn_deal
+from verifier.commands.stats import MAX_DEALS, deals_arg
 from verifier.errors import InputError
 from verifier.files import read_json, shown_path
 
 MAX_BUDGET = 10 ** 12  # nodes of one search: some months at the solver's speed
-SHOWN_AFTER = 2.0  # seconds before progress is shown on a terminal
 _budget_arg = arg(lambda t: whole_number(t, what="the budget of nodes", least=1,
                                          most=MAX_BUDGET), "nodes")
 
@@ -58,12 +62,19 @@ def add_parser(commands: Commands) -> None:
         "takes (tricks, or card points, as the game counts them; for a goal of a count "
         "between bounds, whether it is made), contracts that give the same position in one "
         "row; and the deal's own first lead as it was played.  With --play, what each card "
-        "played cost its side against the best card there.  A search that spends its "
-        "budget of nodes gives '?' (JSON null), never a guess.  Exit 0: every value known; "
-        "2: some unknown, or bad input.")
+        "played cost its side against the best card there.  With --deals N, the deals of "
+        "N seeds from --seed, a line each, then for each contract and declarer how often "
+        "its side makes it and the mean of what it takes: the same answer whatever -j, "
+        "and on a Dask cluster (--cluster).  A search that spends its budget of nodes gives "
+        "'?' (JSON null), never a guess.  Exit 0: every value known; 2: some unknown, or "
+        "bad input.")
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("--seed", type=seed_arg, default=None, metavar="N",
-                   help="the deal of that seed, played as 'trickspec play GAME --seed N' plays it")
+                   help="the deal of that seed, played as 'trickspec play GAME --seed N' "
+                   "plays it; with --deals, the first deal's seed (default 0)")
+    s.add_argument("--deals", type=deals_arg, default=None, metavar="N",
+                   help=f"solve the deals of N seeds, --seed, --seed + 1, ... (at most "
+                   f"{MAX_DEALS:,}): a line each, then how often each contract is made")
     s.add_argument("--record", metavar="FILE", help="a record from 'trickspec play GAME --json' "
                    "('-' reads standard input)")
     s.add_argument("--pbn", metavar="FILE", help="a PBN file's deal (with --board)")
@@ -77,6 +88,12 @@ def add_parser(commands: Commands) -> None:
                    help=f"nodes each search may visit before its value is unknown (default "
                    f"{BUDGET:,}); the same answer on any machine")
     s.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
+    s.add_argument("-j", "--jobs", type=jobs_arg, default=None, metavar="N",
+                   help="with --deals: solve the deals in N processes (default 1)")
+    s.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="with --deals: solve the deals on a Dask cluster: 'local' starts one "
+                   "on this machine's cores, tcp://HOST:PORT uses a running scheduler (needs "
+                   "pip install 'trickspec[cluster]')")
     s.add_argument("--json", action="store_true", help="write the values as JSON")
     s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
                    "(also when some values are unknown)")
@@ -84,24 +101,18 @@ def add_parser(commands: Commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve the deal asked for and write its table (and its play, with --play)."""
+    """Solve the deal asked for and write its table (and its play, with --play); with
+    --deals, the deals of that many seeds."""
+    if args.deals is not None:
+        return run_many(args)
+    if args.jobs is not None or args.cluster is not None:
+        raise InputError("-j and --cluster share out the deals of --deals N: give --deals")
     game = game_named(args.game, args.variant)
     final, first, source = _deal(args, game)
     game = final.game  # a record's own variants
-    states = _walk(first, final)
-    deal = next(s for s in states if s.redeals == final.redeals)
-    plays = [(s, a) for s, a in zip(states, _actions(final)) if s.phase is Phase.PLAY
-             and s.redeals == final.redeals]
-    solver = Solver(game, budget=args.budget)
-    progress = _Progress(len(plays) if args.play else 0)
-    tab = table(solver, deal, played=plays[0][0] if plays else None, searched=progress.table)
-    paid = None
-    if args.play:
-        found = costs(solver, plays, searched=progress.play)
-        paid = [(s.trick_number, c) for (s, _a), c in zip(plays, found)]
-    progress.close()
+    tab, paid = solved(final, first, args.budget, play=args.play, shown=True)
     unknown = tab.unknown + sum(c.cost is None for _k, c in paid or ())
-    text = (json.dumps(_json(game, final, source, tab, paid, args.budget), indent=2,
+    text = (json.dumps(deal_json(game, final, source, tab, paid, args.budget), indent=2,
                        ensure_ascii=False) if args.json
             else _text(game, final, source, tab, paid, args.budget))
     emit(args, text)
@@ -110,28 +121,6 @@ def run(args: argparse.Namespace) -> int:
               f"{args.budget:,} nodes (raise --budget to let it look further)", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
-
-
-class _Progress:
-    """The searches done, on standard error when it is a terminal and the work has taken
-    more than :data:`SHOWN_AFTER` seconds: the table's, then the play's."""
-
-    def __init__(self, plays: int) -> None:
-        self.plays = plays
-        self.shown: Progress | None = None
-
-    def table(self, done: int, total: int) -> None:
-        if self.shown is None:
-            self.shown = Progress(total + self.plays, "searches", after=SHOWN_AFTER)
-        self.shown.reach(done)
-
-    def play(self, done: int, total: int) -> None:
-        if self.shown is not None:
-            self.shown.reach(self.shown.total - total + done)
-
-    def close(self) -> None:
-        if self.shown is not None:
-            self.shown.close()
 
 
 # -- the deal ---------------------------------------------------------------------------------
@@ -151,8 +140,7 @@ def _deal(args: argparse.Namespace, game: Game) -> tuple[State, State, dict[str,
     if args.record is not None:
         return _recorded(game, args.record)
     if args.seed is not None:
-        return (play_deal(game, seed=args.seed), new_deal(game, seed=args.seed),
-                {"seed": args.seed})
+        return seeded(game, args.seed)
     if args.pbn is not None:
         d = pbn_deal(game, args.pbn, args.board)
         hands, dealer = d.hands, d.dealer
@@ -191,45 +179,12 @@ def _recorded(game: Game, path: str) -> tuple[State, State, dict[str, Any]]:
     return final, start, {"record": path}
 
 
-def _actions(final: State) -> list[Action]:
-    """Every action of a deal, those of the deals thrown in before it first."""
-    return [a for d in final.thrown_in for _s, a in d.log] + [a for _s, a in final.log]
-
-
-def _walk(first: State, final: State) -> list[State]:
-    """Every state of the deal ``final`` ended, from ``first``: the state before each
-    action, then the end."""
-    states = [first]
-    for a in _actions(final):
-        states.append(apply(states[-1], a))
-    assert states[-1].log == final.log and states[-1].scores == final.scores, \
-        "the deal's actions, applied again, end elsewhere"
-    return states
-
-
 # -- text -------------------------------------------------------------------------------------
 def _trumps(code: int | None) -> str:
     if code is None:
         return "mixed"
     suit = suit_from_code(code)
     return suit.symbol if suit is not None else "none"
-
-
-def _value(v: int | None, goal: Goal | None) -> str:
-    if v is None:
-        return "?"
-    if goal is not None and goal.bounded:
-        return "made" if v else "not"
-    return str(v)
-
-
-def _contracts(game: Game, row: Row) -> str:
-    """The contracts of a row, the choices made after the auction beside them."""
-    plain = [c for c, choice in row.contracts if choice is None]
-    parts = [contracts_text(game, plain)] if plain else []
-    parts += [f"{game.ladder[c].symbol} ({choice})" for c, choice in row.contracts
-              if choice is not None]
-    return ", ".join(parts)
 
 
 def _text(game: Game, final: State, source: dict[str, Any], tab: Table,
@@ -273,7 +228,7 @@ def _played_text(game: Game, tab: Table, label: str) -> str:
     partner = f" with {t.name(s.partner)}" if 0 <= s.partner != s.declarer else ""
     out = f", {t.name(s.out)} sitting out" if s.out >= 0 else ""
     goal = cell.goal.describe(tab.unit)
-    value = _value(cell.value, cell.goal)
+    value = value_text(cell.value, cell.goal)
     if cell.value is not None and not cell.goal.bounded:
         value += f" {tab.unit}"
     return (f"{label}: {contract_text(game, s)}{''.join(' and ' + o for o in others)}"
@@ -295,9 +250,9 @@ def _table_text(game: Game, tab: Table) -> list[str]:
     body = []
     for r in tab.rows:
         by_seat = {c.declarer: c for c in r.cells}
-        body.append([_contracts(game, r), _trumps(r.trump),
+        body.append([row_contracts(game, r), _trumps(r.trump),
                      *([] if shared else [r.goal.describe(tab.unit) if r.goal else "mixed"]),
-                     *(_value(by_seat[k].value, by_seat[k].goal) if k in by_seat else "-"
+                     *(value_text(by_seat[k].value, by_seat[k].goal) if k in by_seat else "-"
                        for k in t.seats)])
     fixed = 2 if shared else 3
     widths = [max(len(row[i]) for row in (head, *body)) for i in range(len(head))]
@@ -332,7 +287,7 @@ def _play_text(game: Game, final: State, tab: Table, paid: Sequence[tuple[int, C
         tricks.setdefault(k, []).append(c)
     for k, trick in tricks.items():
         won = f"  -> {t.name(final.tricks[k - 1].winner)}" if k <= len(final.tricks) else ""
-        lines.append(f"  {k:2}. [{_value(trick[0].value, goal)}] " + ", ".join(
+        lines.append(f"  {k:2}. [{value_text(trick[0].value, goal)}] " + ", ".join(
             f"{t.name(c.seat)} {_card(c.action)} {'?' if c.cost is None else c.cost}"
             for c in trick) + won)
     lost: dict[int, int | None] = {}
@@ -342,43 +297,3 @@ def _play_text(game: Game, final: State, tab: Table, paid: Sequence[tuple[int, C
     lines.append("Thrown away: " + ", ".join(
         f"{t.name(k)} {'?' if lost[k] is None else lost[k]}" for k in t.seats if k in lost))
     return lines
-
-
-# -- JSON -------------------------------------------------------------------------------------
-def _goal_json(goal: Goal | None, unit: str) -> dict[str, Any] | None:
-    if goal is None:
-        return None
-    return {"text": goal.describe(unit), "sign": goal.sign, "low": goal.low, "high": goal.high}
-
-
-def _suit(code: int | None) -> str | None:
-    suit = suit_from_code(code) if code is not None else None
-    return suit.letter if suit is not None else None
-
-
-def _json(game: Game, final: State, source: dict[str, Any], tab: Table,
-          paid: Sequence[tuple[int, Cost]] | None, budget: int) -> dict[str, Any]:
-    """The deal's values as JSON-ready data (the shape is the README's)."""
-    t = game.table
-    out: dict[str, Any] = {
-        "game": game.key, "variants": list(game.active_variants), "source": source,
-        "dealer": t.name(final.dealer), "hands": hands_text(game, final.dealt),
-        "unit": tab.unit, "budget": budget, "played": None,
-        "rows": [{"contracts": [{"bid": str(game.ladder[c]), **({"choice": ch} if ch else {})}
-                                for c, ch in r.contracts],
-                  "trumps": _suit(r.trump), "goal": _goal_json(r.goal, tab.unit),
-                  "cells": [{"declarer": t.name(c.declarer), "value": c.value, "nodes": c.nodes}
-                            for c in r.cells]}
-                 for r in tab.rows],
-        "left_out": list(tab.notes), "nodes": tab.nodes,
-    }
-    if tab.played is not None:
-        s, cell = tab.played.state, tab.played.cell
-        out["played"] = {"contract": str(game.ladder[s.contract]), "declarer": t.name(s.declarer),
-                         "trumps": _suit(s.trump), "goal": _goal_json(cell.goal, tab.unit),
-                         "value": cell.value, "nodes": cell.nodes}
-    if paid is not None:
-        out["play"] = [{"seat": t.name(c.seat), "card": str(c.action), "trick": k,
-                        "value": c.value, "cost": c.cost} for k, c in paid]
-    out["unknown"] = tab.unknown + sum(c.cost is None for _k, c in paid or ())
-    return out
