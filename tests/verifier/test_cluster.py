@@ -68,28 +68,18 @@ def test_a_worker_lost_midway_has_its_share_played_again(scheduler_and_two_worke
     assert got == play_and_summarise(game, range(160), bots_for(game, None))
 
 
-@pytest.mark.slow  # a local cluster started and the deals played twice: 8 s
-def test_stats_on_a_local_cluster_gives_the_figures_of_one_process() -> None:
-    def stats(*more: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "verifier", "stats", "preference",
-                               "--deals", "120", "--json", *more],
+@pytest.mark.slow  # a local cluster started, the deals played or solved twice: 8 s and 15 s
+@pytest.mark.parametrize("command", [("stats", "--deals", "120"), ("solve", "--deals", "12")],
+                         ids=lambda c: c[0])
+def test_a_command_on_a_local_cluster_gives_the_answer_of_one_process(command) -> None:
+    def run(*more: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "verifier", command[0], "preference",
+                               *command[1:], "--json", *more],
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    assert stats("--cluster", "local") == stats()
-
-
-@pytest.mark.slow  # a local cluster started, and the deals solved twice: 15 s
-def test_solve_on_a_local_cluster_gives_the_answer_of_one_process() -> None:
-    def solve(*more: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "verifier", "solve", "preference",
-                               "--deals", "12", "--json", *more],
-                              capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    assert solve("--cluster", "local") == solve()
+    assert run("--cluster", "local") == run()
 
 
 def _outcomes(report: dict) -> object:  # type: ignore[type-arg]
