@@ -8,7 +8,9 @@ rule that refuses some bid, and so on.  Rules at work in every deal get an ordin
 a redeal rule gets an auction without a bid; equipment and stated consequences get no
 fixture, with the reason.  A rule that changes the course of a deal without a condition
 to solve for (a card laid aside, an announcement, ...) is found among deals played by
-bots, in the engine's trail of the rules that took effect.  Each fixture is a deal record (hands, every action, tricks,
+bots, in the engine's trail of the rules that took effect.  Where the batch back end runs a
+game's deals whole, a rule's deal is looked for first among random deals it plays
+together, each found played again by the engine and judged there.  Each fixture is a deal record (hands, every action, tricks,
 scores) plus the rule and where it fires, in the format of the JSON schema shipped beside
 them (``trickspec fixtures --schema`` prints it).
 
@@ -668,16 +670,19 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
                  client: Any = None) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
-    A rule's deal comes first from a quick look among deals played by bots and judged by
-    the engine (the first 2,000); then from Z3, which unrolls the auction and
-    the play; for a rule that states no condition to solve for (a card laid aside, an
+    A rule's deal comes first, where the batch back end runs the game's deals whole (see
+    :mod:`spec.batch`), from a pool of random deals it plays together: an outcome rule's
+    condition judged over the batch's columns, any other rule judged by the engine on the
+    first few hundred, and every deal found played again by the engine and judged there.
+    Then from a quick look among deals played by bots and judged by the engine (the first
+    2,000); then from Z3, which unrolls the auction and the play; for a rule that states no condition to solve for (a card laid aside, an
     announcement, a card face down, a seat sitting out, a tracked value changed, a void
     deal: the engine notes where each takes effect) or one Z3 gives no answer on, from
     more such deals, at most ``search`` of them in all.
     ``rlimit`` bounds each Z3 query in Z3's resource units, ``timeout`` seconds only as a
     backstop: the fixtures are the same on any machine, however busy.  Each rule's deals
-    come from seeds of its own (:func:`rule_number`), so a rule's fixture depends on the
-    rule and ``seed`` only, not on the rules before it.
+    come from seeds of its own (:func:`rule_number`) and the pool from ``seed``, so a rule's
+    fixture depends on the rule and ``seed`` only, not on the rules before it.
     ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.  With ``client``
     (a Dask client, :func:`verifier.cluster.connected`), each rule is a task on its
