@@ -304,11 +304,12 @@ class _Pool:
     outcome rule's condition judged over the batch's columns, the first deal that meets
     it played again by the engine; any other rule judged by the engine on each of the
     first ``_POOL_JUDGED`` deals, one replay a deal for every rule not yet seen firing.
-    A game the batch does not run whole has an empty pool (``batch`` is None)."""
+    Nothing is built or played before a rule asks (:meth:`runs`)."""
 
     def __init__(self, game: Game, seed: int) -> None:
-        from spec.batch import NotBatchable
         self.game, self.seed = game, seed
+        self.batch: Any = None
+        self.started = False
         self.played = 0  # the deals of the pool played so far
         self.judged = 0  # the deals of the prefix the engine has judged so far
         self.prefix: list[tuple[int, State]] = []  # the prefix's deals played to their end
@@ -320,13 +321,21 @@ class _Pool:
         self.engine_ids: set[str] = set()
         self.judge: _EngineJudge | None = None  # compiled once, for all of by_engine
         self.unseen: _EngineJudge | None = None  # the same, for the rules not seen firing
+
+    def runs(self) -> bool:
+        """Whether the batch back end runs the game's deals whole, and so the pool has
+        deals (the batch and the rules' conditions built on the first call)."""
+        from spec.batch import NotBatchable
+        if self.started:
+            return self.batch is not None
+        self.started, game = True, self.game
         try:
             batch = engine_for(game).batch()
         except NotBatchable:
-            batch = None
-        self.batch = batch if batch is not None and batch.deals_whole else None
-        if self.batch is None:
-            return
+            return False
+        if not batch.deals_whole:
+            return False
+        self.batch = batch
         for rule in game.rules:
             scope, cond = D.fires(game, rule)
             if scope is Scope.OUTCOME:
@@ -338,8 +347,9 @@ class _Pool:
             if scope in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.CALL, D.UNMODELLED):
                 self.by_engine.append((rule, scope, cond))
                 self.engine_ids.add(rule.id)
-        self.policy = _pool_policy(seed, frozenset(s.name for s in self.batch.steps
-                                                   if s.action == "call"))
+        self.policy = _pool_policy(self.seed, frozenset(s.name for s in batch.steps
+                                                        if s.action == "call"))
+        return True
 
     def _chunk(self) -> None:
         """The pool's next deals played together (see ``_POOL_FIRST``), and the condition
@@ -423,7 +433,7 @@ def _pool_fixture(pool: _Pool, rule: Rule, scope: Scope | str, cond: Any
         _BatchMismatchError: the batch says the rule fires in a deal in which the engine,
             playing it again, does not find it firing.
     """
-    if pool.batch is None:
+    if not pool.runs():
         return None, {}
     if rule.id in pool.conditions:
         outcome = pool.outcome_deal(rule)

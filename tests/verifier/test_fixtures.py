@@ -158,6 +158,7 @@ def test_the_pools_deals_do_not_depend_on_how_many_the_batch_plays_at_once(
     def pool(first: int) -> tuple[list[dict], dict[str, int], dict[str, int]]:  # type: ignore[type-arg]
         monkeypatch.setattr(FX, "_POOL_FIRST", first)
         p = FX._Pool(GAME, 3)
+        assert p.runs()
         outcome = {r.id: p.outcome_deal(r)[0] for r in GAME.rules if r.id in p.conditions}  # type: ignore[index]
         for r in GAME.rules:
             if r.id in p.engine_ids:
@@ -174,6 +175,7 @@ def test_a_deal_of_the_batch_the_engine_does_not_confirm_is_reported() -> None:
     # a back end's bug, never skipped: here the batch's condition of score.exact is made
     # true of every deal, and the pool's first deal does not show the rule
     pool = FX._Pool(GAME, 0)
+    assert pool.runs()
     pool.conditions["score.exact"] = lambda c: np.ones(c.size, dtype=bool)
     fixture, why = FX._rule_fixture(GAME, GAME.rule("score.exact"), 0, 60.0, None, 100, "", pool)
     assert fixture is None
