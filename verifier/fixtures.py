@@ -10,9 +10,9 @@ fixture, with the reason.  A rule that changes the course of a deal without a co
 to solve for (a card laid aside, an announcement, ...) is found among deals played by
 bots, in the engine's trail of the rules that took effect.  Where the batch back end runs a
 game's deals whole, a rule's deal is looked for first among random deals it plays
-together, each found played again by the engine and judged there.  Each fixture is a deal record (hands, every action, tricks,
-scores) plus the rule and where it fires, in the format of the JSON schema shipped beside
-them (``trickspec fixtures --schema`` prints it).
+together, each found played again by the engine and judged there.  Each fixture is a deal
+record (hands, every action, tricks, scores) plus the rule and where it fires, in the
+format of the JSON schema shipped beside them (``trickspec fixtures --schema`` prints it).
 
 The fixtures of every registered game and that schema are package data: they are installed
 with the package, under ``verifier/data`` (``SHIPPED`` and ``SCHEMA`` here name them),
@@ -340,7 +340,7 @@ class _Pool:
             scope, cond = D.fires(game, rule)
             if scope is Scope.OUTCOME:
                 try:
-                    self.conditions[rule.id] = self.batch.condition(cond)
+                    self.conditions[rule.id] = batch.condition(cond)
                     continue
                 except NotBatchable:  # judged by the engine instead
                     pass
@@ -375,7 +375,8 @@ class _Pool:
             if rid not in self.outcome:
                 meeting = played.meeting(condition)
                 if len(meeting):
-                    self.outcome[rid] = (start + int(meeting[0]), played.replayed(int(meeting[0])))
+                    k = int(meeting[0])
+                    self.outcome[rid] = (start + k, played.replayed(k))
                 elif self.played == _POOL_DEALS:
                     self.outcome[rid] = None
 
@@ -685,10 +686,11 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
     condition judged over the batch's columns, any other rule judged by the engine on the
     first few hundred, and every deal found played again by the engine and judged there.
     Then from a quick look among deals played by bots and judged by the engine (the first
-    2,000); then from Z3, which unrolls the auction and the play; for a rule that states no condition to solve for (a card laid aside, an
-    announcement, a card face down, a seat sitting out, a tracked value changed, a void
-    deal: the engine notes where each takes effect) or one Z3 gives no answer on, from
-    more such deals, at most ``search`` of them in all.
+    2,000); then from Z3, which unrolls the auction and the play; for a rule that states no
+    condition to solve for (a card laid aside, an announcement, a card face down, a seat
+    sitting out, a tracked value changed, a void deal: the engine notes where each takes
+    effect) or one Z3 gives no answer on, from more such deals, at most ``search`` of them
+    in all.
     ``rlimit`` bounds each Z3 query in Z3's resource units, ``timeout`` seconds only as a
     backstop: the fixtures are the same on any machine, however busy.  Each rule's deals
     come from seeds of its own (:func:`rule_number`) and the pool from ``seed``, so a rule's
