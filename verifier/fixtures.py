@@ -256,7 +256,7 @@ def rules_firing(game: Game) -> Callable[[State], frozenset[str]]:
 # the rules asked need: ``_POOL_FIRST`` deals first, then twice as many each time, up to
 # ``_POOL_CHUNK`` at a time.  A deal is the same whatever batch holds it, so the pool's
 # order is too.  A third of the deals bid at random, a third pass one call in two where
-# passing is legal and a third four in five, so that low contracts and the slams random
+# passing is legal and a third eight in ten, so that low contracts and the slams random
 # auctions seldom leave standing are played too (as the modest bots play them).  The rules
 # whose condition the batch cannot judge are judged by the engine on the first
 # ``_POOL_JUDGED`` deals only: a rule that fires in random deals mostly fires in the first
@@ -265,21 +265,21 @@ _POOL_DEALS = 65_536
 _POOL_FIRST = 128
 _POOL_CHUNK = 8_192
 _POOL_JUDGED = 512
-_PASS_CHANCES = (0.0, 0.5, 0.8)
-_PASS_DRAW = 2 ** 50  # the draws of the pool's passes, apart from the random policy's
+_PASS_TENTHS = (0, 5, 8)  # a deal's chance of passing, in tenths, by its number
+_PASS_DRAW = 2 ** 50  # the draws of the pool's passes, apart from those of its actions
 
 
 def _pool_policy(seed: int, calls: frozenset[str]) -> Any:
-    """The pool's policy (see ``_PASS_CHANCES``): random, but at a call step (one of
-    ``calls``) each deal passes with its chance where passing is legal.  Each draw is keyed
-    by the deal's number and its decisions so far, as the batch's random policy keys its
-    own, so that a deal does not depend on the batch that holds it."""
+    """The pool's policy (see ``_PASS_TENTHS``): random, but at a call step (one of
+    ``calls``) each deal passes with its chance where passing is legal.  Every draw is the
+    batch's random policy's, keyed by the deal's number and its decisions so far, so that a
+    deal does not depend on the batch that holds it; whether to pass is one of ten bits
+    drawn apart from the actions (at ``_PASS_DRAW`` on)."""
     import numpy as np
 
     from spec.batch import random_policy
-    from spec.engine._batch import uniform
     draw = random_policy(seed)
-    chances = np.array(_PASS_CHANCES)
+    tenths = np.array(_PASS_TENTHS)
 
     # a policy of its own, not the random policy itself: the batch runs it in numpy,
     # without first compiling the game's lanes (which takes longer than its fixtures)
@@ -288,8 +288,8 @@ def _pool_policy(seed: int, calls: frozenset[str]) -> Any:
         if step not in calls:
             return chosen
         may_pass = legal[:, 0] if legal.ndim == 2 else (legal & 1) == 1
-        passes = uniform(seed, deals, draws + _PASS_DRAW) < chances[deals % len(chances)]
-        return np.where(may_pass & passes, 0, chosen)
+        tenth = draw(step, np.full(deals.shape, 2 ** 10 - 1), deals, draws + _PASS_DRAW)
+        return np.where(may_pass & (tenth < tenths[deals % len(tenths)]), 0, chosen)
     return policy
 
 

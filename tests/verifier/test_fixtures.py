@@ -185,7 +185,7 @@ def test_a_deal_of_the_batch_the_engine_does_not_confirm_is_reported() -> None:
 
 def test_vints_slams_come_from_the_batch() -> None:
     # a six-level contract made and twelve tricks in a low one: rare in random auctions,
-    # they show in the pool, where a third of the deals pass four calls in five
+    # they show in the pool, where a third of the deals pass eight calls in ten
     for rule in ("slam.six", "slam.low_contract"):
         data = json.loads((SHIPPED / "vint" / f"{rule}.json").read_text())
         assert data["fires"]["found_by"].startswith("batch deals ("), rule
