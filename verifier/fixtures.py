@@ -8,9 +8,11 @@ rule that refuses some bid, and so on.  Rules at work in every deal get an ordin
 a redeal rule gets an auction without a bid; equipment and stated consequences get no
 fixture, with the reason.  A rule that changes the course of a deal without a condition
 to solve for (a card laid aside, an announcement, ...) is found among deals played by
-bots, in the engine's trail of the rules that took effect.  Each fixture is a deal record (hands, every action, tricks,
-scores) plus the rule and where it fires, in the format of the JSON schema shipped beside
-them (``trickspec fixtures --schema`` prints it).
+bots, in the engine's trail of the rules that took effect.  Where the batch back end runs a
+game's deals whole, a rule's deal is looked for first among random deals it plays
+together, each found played again by the engine and judged there.  Each fixture is a deal
+record (hands, every action, tricks, scores) plus the rule and where it fires, in the
+format of the JSON schema shipped beside them (``trickspec fixtures --schema`` prints it).
 
 The fixtures of every registered game and that schema are package data: they are installed
 with the package, under ``verifier/data`` (``SHIPPED`` and ``SCHEMA`` here name them),
@@ -18,6 +20,8 @@ so that an installed copy checks its own fixtures as a clone does.
 """
 from __future__ import annotations
 
+import copy
+import functools
 import random
 import zlib
 from collections.abc import Callable, Sequence
@@ -159,6 +163,15 @@ class _EngineJudge:
         self.call_ids = {rid for rid, _fn in self.scoped.get(Scope.CALL, ())}
         self.unmodelled = {rid for rid, _fn in self.scoped.get(D.UNMODELLED, ())}
 
+    def without(self, ids: set[str]) -> _EngineJudge:
+        """The same judge without the rules ``ids`` (their conditions not compiled again)."""
+        other = copy.copy(self)
+        other.ids = tuple(rid for rid in self.ids if rid not in ids)
+        other.scoped = {scope: [(rid, fn) for rid, fn in fns if rid not in ids]
+                        for scope, fns in self.scoped.items()}
+        other.call_ids, other.unmodelled = self.call_ids - ids, self.unmodelled - ids
+        return other
+
     def _refused(self, state: State) -> dict[str, str]:
         """For each call rule judged that refuses some bid in ``state`` (the engine names
         it), the first such bid, in words."""
@@ -236,6 +249,210 @@ def rules_firing(game: Game) -> Callable[[State], frozenset[str]]:
         return frozenset(out)
 
     return fired
+
+
+# the pool: random deals of a game played together by the batch back end (where it runs
+# the game's deals whole), numbered from ``seed * _POOL_DEALS``, and played only as far as
+# the rules asked need: ``_POOL_FIRST`` deals first, then twice as many each time, up to
+# ``_POOL_CHUNK`` at a time.  A deal is the same whatever batch holds it, so the pool's
+# order is too.  A third of the deals bid at random, a third pass one call in two where
+# passing is legal and a third eight in ten, so that low contracts and the slams random
+# auctions seldom leave standing are played too (as the modest bots play them).  The rules
+# whose condition the batch cannot judge are judged by the engine on the first
+# ``_POOL_JUDGED`` deals only: a rule that fires in random deals mostly fires in the first
+# few, and one that does not is left to the bots, as before
+_POOL_DEALS = 65_536
+_POOL_FIRST = 128
+_POOL_CHUNK = 8_192
+_POOL_JUDGED = 512
+_PASS_TENTHS = (0, 5, 8)  # a deal's chance of passing, in tenths, by its number
+_PASS_DRAW = 2 ** 50  # the draws of the pool's passes, apart from those of its actions
+
+
+def _pool_policy(seed: int, calls: frozenset[str]) -> Any:
+    """The pool's policy (see ``_PASS_TENTHS``): random, but at a call step (one of
+    ``calls``) each deal passes with its chance where passing is legal.  Every draw is the
+    batch's random policy's, keyed by the deal's number and its decisions so far, so that a
+    deal does not depend on the batch that holds it; whether to pass is one of ten bits
+    drawn apart from the actions (at ``_PASS_DRAW`` on)."""
+    import numpy as np
+
+    from spec.batch import random_policy
+    draw = random_policy(seed)
+    tenths = np.array(_PASS_TENTHS)
+
+    # a policy of its own, not the random policy itself: the batch runs it in numpy,
+    # without first compiling the game's lanes (which takes longer than its fixtures)
+    def policy(step: str, legal: Any, deals: Any, draws: Any) -> Any:
+        chosen = draw(step, legal, deals, draws)
+        if step not in calls:
+            return chosen
+        may_pass = legal[:, 0] if legal.ndim == 2 else (legal & 1) == 1
+        tenth = draw(step, np.full(deals.shape, 2 ** 10 - 1), deals, draws + _PASS_DRAW)
+        return np.where(may_pass & (tenth < tenths[deals % len(tenths)]), 0, chosen)
+    return policy
+
+
+class _BatchMismatchError(ReplayMismatchError):
+    """The engine does not find a rule firing in a deal of the pool where the batch says
+    it fires: a bug of one back end or the other."""
+
+
+class _Pool:
+    """The deals of one game's pool (see ``_POOL_DEALS``) for one seed, and for each rule
+    the first of them in which it fires, found once for all the rules of a process: an
+    outcome rule's condition judged over the batch's columns, the first deal that meets
+    it played again by the engine; any other rule judged by the engine on each of the
+    first ``_POOL_JUDGED`` deals, one replay a deal for every rule not yet seen firing.
+    Nothing is built or played before a rule asks (:meth:`runs`)."""
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.game, self.seed = game, seed
+        self.batch: Any = None
+        self.started = False
+        self.played = 0  # the deals of the pool played so far
+        self.judged = 0  # the deals of the prefix the engine has judged so far
+        self.prefix: list[tuple[int, State]] = []  # the prefix's deals played to their end
+        self.heads: list[tuple[int, Any]] = []  # the batches the prefix was played in
+        self.outcome: dict[str, tuple[int, State] | None] = {}
+        self.first: dict[str, int] = {}
+        self.conditions: dict[str, Callable[..., Any]] = {}
+        self.by_engine: list[tuple[Rule, Scope | str, Any]] = []
+        self.engine_ids: set[str] = set()
+        self.judge: _EngineJudge | None = None  # compiled once, for all of by_engine
+        self.unseen: _EngineJudge | None = None  # the same, for the rules not seen firing
+
+    def runs(self) -> bool:
+        """Whether the batch back end runs the game's deals whole, and so the pool has
+        deals (the batch and the rules' conditions built on the first call)."""
+        from spec.batch import NotBatchable
+        if self.started:
+            return self.batch is not None
+        self.started, game = True, self.game
+        try:
+            batch = engine_for(game).batch()
+        except NotBatchable:
+            return False
+        if not batch.deals_whole:
+            return False
+        self.batch = batch
+        for rule in game.rules:
+            scope, cond = D.fires(game, rule)
+            if scope is Scope.OUTCOME:
+                try:
+                    self.conditions[rule.id] = batch.condition(cond)
+                    continue
+                except NotBatchable:  # judged by the engine instead
+                    pass
+            if scope in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.CALL, D.UNMODELLED):
+                self.by_engine.append((rule, scope, cond))
+                self.engine_ids.add(rule.id)
+        self.policy = _pool_policy(self.seed, frozenset(s.name for s in batch.steps
+                                                        if s.action == "call"))
+        return True
+
+    def _chunk(self) -> None:
+        """The pool's next deals played together (see ``_POOL_FIRST``), and the condition
+        of each outcome rule not yet seen firing judged on them; those of the prefix are
+        kept for the engine to judge."""
+        import numpy as np
+
+        from spec.batch import Batch
+        assert self.batch is not None
+        start = self.played
+        size = min(max(_POOL_FIRST, start), _POOL_CHUNK, _POOL_DEALS - start)
+        numbers = np.arange(start, start + size, dtype=np.int64) + self.seed * _POOL_DEALS
+        c = self.batch.deal(numbers, self.seed, compiled=False)
+        played = Batch(self.batch, numbers, np.arange(size), self.batch.run(c, self.policy,
+                                                                          compiled=False), {})
+        self.played += size
+        if start < _POOL_JUDGED:
+            self.heads.append((start, played))
+            ended = played.ended
+            self.prefix += [(start + k, s) for k, s in enumerate(played.states())
+                            if ended[k] and start + k < _POOL_JUDGED]
+        for rid, condition in self.conditions.items():
+            if rid not in self.outcome:
+                meeting = played.meeting(condition)
+                if len(meeting):
+                    k = int(meeting[0])
+                    self.outcome[rid] = (start + k, played.replayed(k))
+                elif self.played == _POOL_DEALS:
+                    self.outcome[rid] = None
+
+    def outcome_deal(self, rule: Rule) -> tuple[int, State] | None:
+        """The first deal of the pool (its place, from 0, and the engine's replay of it)
+        that meets the outcome rule's condition in the batch; None when none does."""
+        while rule.id not in self.outcome:
+            self._chunk()
+        return self.outcome[rule.id]
+
+    def judged_deal(self, rule: Rule) -> tuple[int, State, list[str]] | None:
+        """The first deal of the pool's prefix in which the engine finds the rule firing:
+        its place (from 0), the engine's replay of it, and where the rule fires there, as
+        the engine judges the replay; None when no deal of the prefix shows it."""
+        while rule.id not in self.first and (self.judged < len(self.prefix)
+                                             or self.played < _POOL_JUDGED):
+            if self.judged == len(self.prefix):
+                self._chunk()
+                continue
+            if self.judge is None:
+                self.judge = self.unseen = _EngineJudge(self.game, self.by_engine)
+            assert self.unseen is not None
+            k, state = self.prefix[self.judged]
+            self.judged += 1
+            # every rule not yet seen firing, judged on one replay of the deal
+            fired = {rid for rid, at in self.unseen.where(state).items() if at}
+            self.first.update(dict.fromkeys(fired, k))
+            if fired:
+                self.unseen = self.unseen.without(fired)
+        if rule.id not in self.first:
+            return None
+        k = self.first[rule.id]
+        start, played = next((s, b) for s, b in reversed(self.heads) if s <= k)
+        state = played.replayed(k - start)
+        assert self.judge is not None
+        alone = self.judge.without(self.engine_ids - {rule.id})
+        return k, state, alone.where(state)[rule.id]
+
+
+@functools.lru_cache(maxsize=4)
+def _pool_of(key: str, variants: tuple[str, ...], seed: int) -> _Pool:
+    """The pool of a registered game (with some variants) for a seed, one a process: on a
+    cluster's worker, the rules it searches share it."""
+    base = find_game(key)
+    return _Pool(base.with_variants(*variants) if variants else base, seed)
+
+
+def _pool_fixture(pool: _Pool, rule: Rule, scope: Scope | str, cond: Any
+                  ) -> tuple[State | None, dict[str, Any]]:
+    """The first deal of the pool in which the rule fires (None where none does, or the
+    batch does not run the game), and where it fires, as the engine judges the deal
+    played again by the engine.
+
+    Raises:
+        _BatchMismatchError: the batch says the rule fires in a deal in which the engine,
+            playing it again, does not find it firing.
+    """
+    if not pool.runs():
+        return None, {}
+    if rule.id in pool.conditions:
+        outcome = pool.outcome_deal(rule)
+        if outcome is None:
+            return None, {}
+        k, state = outcome
+        hits = _where(pool.game, rule, scope, cond, state)
+    elif rule.id in pool.engine_ids:
+        judged = pool.judged_deal(rule)
+        if judged is None:
+            return None, {}
+        k, state, hits = judged
+    else:
+        return None, {}
+    if not hits:
+        raise _BatchMismatchError(f"deal {k + 1} of the batch shows {rule.id} firing, the "
+                                  "engine's replay of it does not")
+    return state, {"when": _WHERE[scope], "at": hits, "found_by": f"batch deals ({k + 1})"}
 
 
 class _NoZ3Deal(Exception):
@@ -464,16 +681,20 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
                  client: Any = None) -> tuple[list[dict[str, Any]], Coverage]:
     """A fixture for every rule of the game that a deal can show firing, and the coverage.
 
-    A rule's deal comes first from a quick look among deals played by bots and judged by
-    the engine (the first 2,000); then from Z3, which unrolls the auction and
-    the play; for a rule that states no condition to solve for (a card laid aside, an
-    announcement, a card face down, a seat sitting out, a tracked value changed, a void
-    deal: the engine notes where each takes effect) or one Z3 gives no answer on, from
-    more such deals, at most ``search`` of them in all.
+    A rule's deal comes first, where the batch back end runs the game's deals whole (see
+    :mod:`spec.batch`), from a pool of random deals it plays together: an outcome rule's
+    condition judged over the batch's columns, any other rule judged by the engine on the
+    first few hundred, and every deal found played again by the engine and judged there.
+    Then from a quick look among deals played by bots and judged by the engine (the first
+    2,000); then from Z3, which unrolls the auction and the play; for a rule that states no
+    condition to solve for (a card laid aside, an announcement, a card face down, a seat
+    sitting out, a tracked value changed, a void deal: the engine notes where each takes
+    effect) or one Z3 gives no answer on, from more such deals, at most ``search`` of them
+    in all.
     ``rlimit`` bounds each Z3 query in Z3's resource units, ``timeout`` seconds only as a
     backstop: the fixtures are the same on any machine, however busy.  Each rule's deals
-    come from seeds of its own (:func:`rule_number`), so a rule's fixture depends on the
-    rule and ``seed`` only, not on the rules before it.
+    come from seeds of its own (:func:`rule_number`) and the pool from ``seed``, so a rule's
+    fixture depends on the rule and ``seed`` only, not on the rules before it.
     ``only`` limits the work to some rule ids (the coverage then counts those only);
     ``on_rule(rule id, outcome)`` reports progress, one rule at a time.  With ``client``
     (a Dask client, :func:`verifier.cluster.connected`), each rule is a task on its
@@ -491,9 +712,10 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
                          lambda k, got: on_rule(rules[k].id, "fixture" if not got[1] else got[1]))
     else:
         cannot = unsupported(game)
+        pool = _Pool(game, seed)
         done = []
         for rule in rules:
-            done.append(_rule_fixture(game, rule, seed, timeout, rlimit, search, cannot))
+            done.append(_rule_fixture(game, rule, seed, timeout, rlimit, search, cannot, pool))
             if on_rule:
                 on_rule(rule.id, "fixture" if not done[-1][1] else done[-1][1])
     for rule, (fixture, reason) in zip(rules, done):
@@ -509,16 +731,16 @@ def fixtures_for(game: Game, *, seed: int = 0, timeout: float = 3600.0,
 def _cluster_rule(key: str, variants: tuple[str, ...], rule_id: str, seed: int, timeout: float,
                   rlimit: int | None, search: int) -> tuple[dict[str, Any] | None, str]:
     """On a cluster's worker: :func:`_rule_fixture` of a registered game's rule."""
-    from spec.registry import find_game
-    base = find_game(key)
-    game = base.with_variants(*variants) if variants else base
+    pool = _pool_of(key, tuple(variants), seed)
+    game = pool.game
     return _rule_fixture(game, game.rule(rule_id), seed, timeout, rlimit, search,
-                         unsupported(game))
+                         unsupported(game), pool)
 
 
 def _rule_fixture(game: Game, rule: Rule, seed: int, timeout: float, rlimit: int | None,
-                  search: int, cannot: str) -> tuple[dict[str, Any] | None, str]:
-    """One rule's fixture (None where no deal shows it), and why not ("" where one does)."""
+                  search: int, cannot: str, pool: _Pool) -> tuple[dict[str, Any] | None, str]:
+    """One rule's fixture (None where no deal shows it), and why not ("" where one does).
+    ``pool``: the game's pool for ``seed`` (:class:`_Pool`), shared by its rules."""
     k = rule_number(rule.id)
     scope, cond = D.fires(game, rule)
     reason = ""
@@ -539,11 +761,15 @@ def _rule_fixture(game: Game, rule: Rule, seed: int, timeout: float, rlimit: int
             why = cannot or ("" if scope != D.UNMODELLED else
                              f"a {type(rule.body).__name__} rule states no condition to "
                              "solve for; the engine notes where it takes effect")
-            # a first look among deals the bots play: most rules show in a few of
-            # them, at thousands of deals a second; Z3 for the rarer ones
-            quick = min(_QUICK_DEALS, search)
-            found, fires, dealt = _search_fixture(game, rule, scope, cond,
-                                                  _SPREAD * (seed + k), quick)
+            # a first look among the deals of the pool, where the batch runs the game,
+            # then among deals the bots play: most rules show in a few of them, at
+            # thousands of deals a second; Z3 for the rarer ones
+            found, fires = _pool_fixture(pool, rule, scope, cond)
+            dealt = 0
+            if found is None:
+                quick = min(_QUICK_DEALS, search)
+                found, fires, dealt = _search_fixture(game, rule, scope, cond,
+                                                      _SPREAD * (seed + k), quick)
             if found is None and not why:
                 try:
                     state, fires = _z3_fixture(game, rule, scope, cond, seed + k,  # type: ignore[arg-type]
@@ -561,6 +787,8 @@ def _rule_fixture(game: Game, rule: Rule, seed: int, timeout: float, rlimit: int
                 fixture = _fixture(game, rule, found, fires)
             else:
                 reason = f"no deal found: {why}, and {dealt} random deals do not show it"
+    except _BatchMismatchError as e:  # a back-end bug, reported with the rule
+        reason = f"the engine does not confirm the deal the batch played: {e}"
     except ReplayMismatchError as e:  # a back-end bug, reported with the rule
         reason = f"the engine does not confirm the deal Z3 found: {e}"
     return fixture, reason

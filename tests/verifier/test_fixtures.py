@@ -9,11 +9,15 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import verifier.fixtures as FX
+from spec.dsl._build import Game
 from spec.engine import play_deal
 from spec.games.crescendo import GAME
 from spec.games.three_oh_four import GAME as G304
+from spec.records import to_record
 from spec.registry import GAMES
 from verifier.cli import main
 from verifier.fixtures import (
@@ -119,15 +123,72 @@ def test_the_command_writes_the_committed_fixtures_byte_for_byte(key: str, tmp_p
             f"{name} differs: regenerate with 'trickspec fixtures {key} --out {committed}'"
 
 
-def test_a_busy_machine_writes_the_same_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the deals played by bots are counted, never timed: where every deal seems to take an
-    # hour, the rule still shows in the same deal
-    rule = "play.joker_names_trump"
-    (quiet,), _cov = fixtures_for(GAME, only={rule})
+@pytest.mark.parametrize(("game", "rule", "found_by"), [
+    (GAME, "play.joker_names_trump", "batch deals ("), (G304, "play.follow_suit", "random deals (")])
+def test_a_busy_machine_writes_the_same_fixture(monkeypatch: pytest.MonkeyPatch, game: Game,
+                                                rule: str, found_by: str) -> None:
+    # the deals the batch plays and those the bots play are counted, never timed: where
+    # every deal seems to take an hour, the rule still shows in the same deal
+    (quiet,), _cov = fixtures_for(game, only={rule})
     clock = itertools.count(step=3600)
     monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
-    (busy,), _cov = fixtures_for(GAME, only={rule})
-    assert busy == quiet and quiet["fires"]["found_by"].startswith("random deals (")
+    (busy,), _cov = fixtures_for(game, only={rule})
+    assert busy == quiet and quiet["fires"]["found_by"].startswith(found_by)
+
+
+def test_a_fixture_from_the_batch_replays_its_deal_of_the_pool(crescendo_fixtures) -> None:  # type: ignore[no-untyped-def]
+    # an outcome rule judged over the batch's columns, and a rule of the play judged by the
+    # engine on the pool's first deals: each deal is the pool's, numbered from the seed
+    # (0 here), and replays with the rule firing where the fixture says
+    fixtures, _cov = crescendo_fixtures
+    for rule in ("score.exact", "play.joker_names_trump"):
+        f = next(x for x in fixtures if x["rule"] == rule)
+        found_by = f["fires"]["found_by"]
+        assert found_by.startswith("batch deals ("), (rule, found_by)
+        assert f["record"]["seed"] == int(found_by[len("batch deals ("):-1]) - 1
+        assert check_fixture(json.loads(json.dumps(f))) == ""
+
+
+def test_the_pools_deals_do_not_depend_on_how_many_the_batch_plays_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the pool is played in batches of growing size, only as far as the rules need: a
+    # deal is the same in whatever batch it is played, so each rule's first deal is too
+    monkeypatch.setattr(FX, "_POOL_JUDGED", 200)
+
+    def pool(first: int) -> tuple[list[dict], dict[str, int], dict[str, int]]:  # type: ignore[type-arg]
+        monkeypatch.setattr(FX, "_POOL_FIRST", first)
+        p = FX._Pool(GAME, 3)
+        assert p.runs()
+        outcome = {r.id: p.outcome_deal(r)[0] for r in GAME.rules if r.id in p.conditions}  # type: ignore[index]
+        for r in GAME.rules:
+            if r.id in p.engine_ids:
+                p.judged_deal(r)
+        while p.played < FX._POOL_JUDGED:
+            p._chunk()
+        return [to_record(s) for _k, s in p.prefix], outcome, dict(p.first)
+    one, several = pool(200), pool(50)  # the first 200 in one batch, or in three
+    assert one == several and len(one[0]) > 150
+    assert one[0][0]["seed"] == 3 * FX._POOL_DEALS
+
+
+def test_a_deal_of_the_batch_the_engine_does_not_confirm_is_reported() -> None:
+    # a back end's bug, never skipped: here the batch's condition of score.exact is made
+    # true of every deal, and the pool's first deal does not show the rule
+    pool = FX._Pool(GAME, 0)
+    assert pool.runs()
+    pool.conditions["score.exact"] = lambda c: np.ones(c.size, dtype=bool)
+    fixture, why = FX._rule_fixture(GAME, GAME.rule("score.exact"), 0, 60.0, None, 100, "", pool)
+    assert fixture is None
+    assert why == ("the engine does not confirm the deal the batch played: deal 1 of the "
+                   "batch shows score.exact firing, the engine's replay of it does not")
+
+
+def test_vints_slams_come_from_the_batch() -> None:
+    # a six-level contract made and twelve tricks in a low one: rare in random auctions,
+    # they show in the pool, where a third of the deals pass eight calls in ten
+    for rule in ("slam.six", "slam.low_contract"):
+        data = json.loads((SHIPPED / "vint" / f"{rule}.json").read_text())
+        assert data["fires"]["found_by"].startswith("batch deals ("), rule
 
 
 def test_a_rules_fixture_does_not_depend_on_the_rules_before_it(crescendo_fixtures) -> None:  # type: ignore[no-untyped-def]
@@ -210,8 +271,11 @@ def test_304_fixtures_from_played_deals(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_rule_rare_in_played_deals_gets_its_fixture_from_z3(tmp_path: Path) -> None:
-    # a small slam in Vint: not among the first deals the bots play, so Z3 finds one
+def test_a_rule_rare_in_played_deals_gets_its_fixture_from_z3(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a small slam in Vint: not among the first deals the bots play, so where the batch's
+    # pool does not show it either (here it is left out), Z3 finds one
+    monkeypatch.setattr(FX, "_pool_fixture", lambda *_a: (None, {}))
     assert main(["fixtures", "vint", "--rule", "slam.six", "--out", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "slam.six.json").read_text())
     assert data["fires"]["found_by"] == "z3"

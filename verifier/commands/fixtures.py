@@ -68,13 +68,15 @@ def add_parser(commands: Commands) -> None:
                              "scores, and where the rule fires; in the format that --schema "
                              "prints) to DIR/<rule id>.json, and print the coverage: rules with a "
                              "fixture out of all, and why the others have none (also written to "
-                             "DIR/coverage.json).  Deals come from a first look among a few "
-                             "thousand random deals judged by the engine, then from Z3, which "
-                             "unrolls the auction and the play, and where it cannot, from more "
-                             "random deals.  Exit 0 when every rule that can fire has a fixture, 2 "
-                             "otherwise.  With --check, replay the fixtures shipped with "
-                             "trickspec (in the installed package, verifier/data/fixtures/GAME); "
-                             "with --check DIR, a folder written earlier.")
+                             "DIR/coverage.json).  Deals come from a first look among random "
+                             "deals the batch back end plays together (where it runs the game), "
+                             "then among a few thousand random deals judged by the engine, then "
+                             "from Z3, which unrolls the auction and the play, and where it "
+                             "cannot, from more random deals.  Exit 0 when every rule that can "
+                             "fire has a fixture, 2 otherwise.  With --check, replay the "
+                             "fixtures shipped with trickspec (in the installed package, "
+                             "verifier/data/fixtures/GAME); with --check DIR, a folder written "
+                             "earlier.")
     fx.add_argument("game", metavar="GAME", help=GAME_HELP)
     fx.add_argument("--out", metavar="DIR", help="folder for the fixtures (changed only once "
                     "all of them are written: a failure or Ctrl-C leaves it as it was)")
