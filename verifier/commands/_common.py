@@ -130,6 +130,14 @@ BOTS_HELP = ("the bots that play: sensible (bids what greedy play of its hand ma
              "seat, or one per seat separated by commas, in seat order")
 
 
+def add_cluster(p: argparse.ArgumentParser, what: str) -> None:
+    """``--cluster ADDRESS``: ``what`` the command does there (\"play the deals on a Dask
+    cluster\"), then where the cluster is."""
+    p.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help=f"{what}: 'local' starts one on this machine's cores, tcp://HOST:PORT "
+                   "uses a running scheduler (needs pip install 'trickspec[cluster]')")
+
+
 def bots_arg(text: str) -> tuple[str, ...]:
     """``--bots``: one bot's name for every seat, or one per seat, comma-separated."""
     names = tuple(n.strip() for n in text.split(","))

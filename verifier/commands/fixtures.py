@@ -23,6 +23,7 @@ from verifier.commands._common import (
     VARIANT_HELP,
     Commands,
     add_budget,
+    add_cluster,
     arg,
     game_named,
     seed_arg,
@@ -98,10 +99,8 @@ def add_parser(commands: Commands) -> None:
                     help="random deals to try for a rule Z3 does not unroll or gives no "
                     "answer on (default 20000)")
     fx.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
-    fx.add_argument("--cluster", metavar="ADDRESS", default=None,
-                    help="search each rule's deal on a Dask cluster, a task a rule (the same "
-                    "fixtures): 'local' starts one on this machine's cores, tcp://HOST:PORT "
-                    "uses a running scheduler (needs pip install 'trickspec[cluster]')")
+    add_cluster(fx, "search each rule's deal on a Dask cluster, a task a rule (the same "
+                "fixtures)")
     fx.set_defaults(fn=run)
 
 

@@ -16,6 +16,7 @@ from verifier.commands._common import (
     GAME_HELP,
     MAX_SECONDS,
     Commands,
+    add_cluster,
     arg,
     jobs_arg,
     rlimit_arg,
@@ -49,10 +50,7 @@ def add_parser(commands: Commands) -> None:
     m.add_argument("game", metavar="GAME", help=GAME_HELP)
     m.add_argument("-j", "--jobs", type=jobs_arg, default=None, metavar="N",
                    help="worker processes (default: the number of cores)")
-    m.add_argument("--cluster", metavar="ADDRESS", default=None,
-                   help="judge the mutants on a Dask cluster, a task each: 'local' starts one "
-                   "on this machine's cores, tcp://HOST:PORT uses a running scheduler (needs "
-                   "pip install 'trickspec[cluster]')")
+    add_cluster(m, "judge the mutants on a Dask cluster, a task each")
     m.add_argument("--seeds", type=_screen_arg, default=DEFAULT_SEEDS, metavar="N",
                    help=f"deals the equivalence screen plays per mutant (default {DEFAULT_SEEDS})")
     m.add_argument("--matches", type=_screen_arg, default=DEFAULT_MATCHES, metavar="N",

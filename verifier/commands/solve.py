@@ -33,6 +33,7 @@ from verifier.commands._common import (
     GAME_HELP,
     VARIANT_HELP,
     Commands,
+    add_cluster,
     arg,
     emit,
     game_named,
@@ -90,10 +91,7 @@ def add_parser(commands: Commands) -> None:
     s.add_argument("--variant", action="append", default=[], metavar="ID", help=VARIANT_HELP)
     s.add_argument("-j", "--jobs", type=jobs_arg, default=None, metavar="N",
                    help="with --deals: solve the deals in N processes (default 1)")
-    s.add_argument("--cluster", metavar="ADDRESS", default=None,
-                   help="with --deals: solve the deals on a Dask cluster: 'local' starts one "
-                   "on this machine's cores, tcp://HOST:PORT uses a running scheduler (needs "
-                   "pip install 'trickspec[cluster]')")
+    add_cluster(s, "with --deals: solve the deals on a Dask cluster")
     s.add_argument("--json", action="store_true", help="write the values as JSON")
     s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output "
                    "(also when some values are unknown)")

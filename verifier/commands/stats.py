@@ -16,6 +16,7 @@ from verifier.commands._common import (
     Commands,
     Progress,
     add_bots,
+    add_cluster,
     arg,
     bots_for,
     emit,
@@ -59,10 +60,7 @@ def add_parser(commands: Commands) -> None:
     add_bots(s)
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, metavar="N",
                    help="play the deals in N processes (default 1)")
-    s.add_argument("--cluster", metavar="ADDRESS", default=None,
-                   help="play the deals on a Dask cluster: 'local' starts one on this "
-                   "machine's cores, tcp://HOST:PORT uses a running scheduler (needs "
-                   "pip install 'trickspec[cluster]')")
+    add_cluster(s, "play the deals on a Dask cluster")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
     s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     s.set_defaults(fn=run)
