@@ -1019,12 +1019,14 @@ def _module(text: str, ns: dict[str, Any], key: str) -> tuple[dict[str, Any], bo
     stem = f"{''.join(ch if ch.isalnum() else '_' for ch in key)}_{digest.hexdigest()[:20]}"
     path = folder / f"{stem}.py"
     try:
-        if not path.exists():  # whole or not at all: another process may read it
+        # whole or not at all (another process may read it), and only the text this
+        # process wrote: a file of another content under its name is written again
+        if not path.exists() or path.read_text() != text:
             fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
             with os.fdopen(fd, "w") as f:
                 f.write(text)
             os.replace(temp, path)
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         exec(compile(text, f"<{key}:batch kernel>", "exec"), ns)  # noqa: S102  # as above
         return ns, False
     spec = importlib.util.spec_from_file_location(f"trickspec_kernel_{stem}", path)
