@@ -427,7 +427,8 @@ def test_one_seed_one_deal(game: Game) -> None:
     assert len(deals) == len(SEEDS), f"{_name(game)}: {len(SEEDS)} seeds deal only {len(deals)} deals"
 
 
-@pytest.mark.parametrize("game", FORMS, ids=_name)
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow)
+                                  if _name(g) in LONG_WALKS else g for g in FORMS], ids=_name)
 def test_the_fast_playout_plays_the_deal_the_per_action_path_plays(game: Game) -> None:
     for seed in SEEDS:
         _check_paths(game, seed)
