@@ -264,7 +264,7 @@ def rules_firing(game: Game) -> Callable[[State], frozenset[str]]:
 # auctions seldom leave standing are played too (as the modest bots play them).  The rules
 # whose condition the batch cannot judge are judged by the engine on the first
 # ``_POOL_JUDGED`` deals only: a rule that fires in random deals mostly fires in the first
-# few, and one that does not is left to the bots, as before
+# few, and one that does not is left to the bots and Z3
 _POOL_DEALS = 65_536
 _POOL_FIRST = 128
 _POOL_CHUNK = 8_192

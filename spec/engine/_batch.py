@@ -491,18 +491,25 @@ class BatchEngine:
         # the announcements of the auction, as the engine's _auction_actions offers
         # them after the calls: when each may be made, when it must be, what it sets
         # (a tracked value's index and its value), its rule and its action
+        # (where they do not compile, the auction is left to the engine: see _kind)
         self.announcement_rules = tuple(
             (body.when, body.required,
              tuple((self.tracked.index(name), value) for name, value in body.sets),
              self.rule_ids.index(rule.id), eng._known[id(decl)][1].bit_length() - 1)
             for rule, body, decl, *_rest in eng._call_announce)
-        self.announcements = tuple(
-            (self._fn("call", when, "announce"),
-             None if required is None else self._fn("call", required, "required"),
-             tuple((index, self._fn("call", value, "value")) for index, value in sets),
-             rule, action)
-            for when, required, sets, rule, action in self.announcement_rules)
         self.announcement_names = tuple(body.name for _r, body, *_rest in eng._call_announce)
+        try:
+            self.announcements = tuple(
+                (self._fn("call", when, "announce"),
+                 None if required is None else self._fn("call", required, "required"),
+                 tuple((index, self._fn("call", value, "value")) for index, value in sets),
+                 rule, action)
+                for when, required, sets, rule, action in self.announcement_rules)
+        except UnsupportedNodeError:
+            self.announcements = self.announcement_rules = self.announcement_names = ()
+            self.announcing = False
+        else:
+            self.announcing = True
 
     def kernel(self) -> Callable[[Columns, int], None] | None:
         """The compiled lanes of the game (built on first use), or None."""
@@ -515,7 +522,7 @@ class BatchEngine:
         if i == self.play_at:
             return "play" if self._unsupported(step, step.enter) is None else None
         if step.action == "call":
-            if self.engine._proxy_when is not None:
+            if self.engine._proxy_when is not None or not self.announcing:
                 return None
             kind = "call"
         elif step.card is not None:
@@ -818,7 +825,8 @@ class BatchEngine:
         run = _Run(self, c, lanes, bid=chosen - 1,
                    action=np.take(self.call_action, np.clip(chosen, 0, self.ladder)))
         run.effects(step.effects)
-        over = lanes & np.broadcast_to(np.asarray(run.value(step.ends), dtype=bool), lanes.shape)
+        over = lanes & ~run.gone & np.broadcast_to(np.asarray(run.value(step.ends), dtype=bool),
+                                                   lanes.shape)
         if over.any():
             thrown = over & (c.standing < 0)  # nobody bid: the engine deals again
             c.at[thrown] = HANDED_BACK
@@ -867,7 +875,7 @@ class BatchEngine:
         run = _Run(self, c, lanes, card=card, action=card + self.engine._card_shift[step.card],
                    at=i)
         run.effects(step.effects)
-        over = lanes & self._lanes(c, run.value(step.ends))
+        over = lanes & ~run.gone & self._lanes(c, run.value(step.ends))
         if over.any():
             self.advance(c, over, i + 1)
 
@@ -1139,6 +1147,10 @@ class _Run:
         elif isinstance(e, S.Advance):  # the next step begins for these lanes
             assert self.at is not None
             self.b.advance(c, act, self.at + 1)
+            gone = act & (c.at == HANDED_BACK)  # voided as a step began
+            if gone.any():
+                self.gone |= gone
+                self.act = act & ~gone
         elif isinstance(e, S.Track):  # each value read before any is set
             values = [(self.b.tracked.index(name), self.value(v)) for name, v in e.sets]
             for index, value in values:

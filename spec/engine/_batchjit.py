@@ -910,21 +910,13 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
     lines = [f"def _strength({', '.join(entry.inputs)}):", *entry._prologue(wanted),
              f"    return {body}", "", "", inspect.getsource(_beating), "", source]
     ns.update(NO_SUIT_=NO_SUIT, Any=Any)
-    ns, cached = _module("\n".join(lines) + "\n", ns, batch.game.key)
-    for name, options in (("_strength", {}), ("_beating", {}), ("kernel", {"error_model": "numpy"})):
-        if not hasattr(ns[name], "py_func"):  # not compiled already in this process
-            ns[name] = numba.njit(cache=cached, **options)(ns[name])
-    kernel = ns["kernel"]
-    width = max(batch.ladder + 1, batch.deck * (len(batch.codes) + 1),
-                *(len(s.options) for s in batch.steps))
-    try:  # compiled now, on columns of no lane: a kernel numba cannot type is not used
-        from spec.engine._state import thaw
-        empty = batch._columns(1)
-        batch._fill(empty, [thaw(batch.engine._before_deal)])
-        empty.log0 = np.zeros(1, dtype=np.int64)
-        kernel(0, 0, np.uint64(0), 2, 2, 2, np.zeros(width, dtype=np.bool_),
-               *[_column(empty, name) for name in _arrays(batch)])
-    except Exception:  # noqa: BLE001  # numba's refusal, whatever its class: numpy runs it
+    text = "\n".join(lines) + "\n"
+    width = max(batch.ladder + 1 + len(batch.announcement_rules),
+                batch.deck * (len(batch.codes) + 1), *(len(s.options) for s in batch.steps))
+    kernel = _typed(numba, batch, text, ns, width, cache=True)
+    if kernel is None:  # numba refused it, or could not read its cached code back
+        kernel = _typed(numba, batch, text, ns, width, cache=False)
+    if kernel is None:
         return None
 
     def run(c: Columns, seed: int) -> None:
@@ -947,6 +939,33 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
     run.source = source  # type: ignore[attr-defined]
     run.kernel = kernel  # type: ignore[attr-defined]  # numba's dispatcher (its cache's hits)
     return run
+
+
+def _typed(numba: Any, batch: BatchEngine, text: str, ns: dict[str, Any], width: int,
+           cache: bool) -> Any:
+    """The kernel of the generated ``text`` compiled (with ``cache``, from its file of the
+    cache folder, numba's code read back where it keeps some) and tried at once on columns
+    of no lane; None where that fails: a kernel numba cannot type is not used, and numba's
+    files of one it cannot read back (damaged, say) are removed."""
+    ns, cached = _module(text, dict(ns), batch.game.key, cache)
+    for name, options in (("_strength", {}), ("_beating", {}), ("kernel", {"error_model": "numpy"})):
+        if not hasattr(ns[name], "py_func"):  # not compiled already in this process
+            ns[name] = numba.njit(cache=cached, **options)(ns[name])
+    try:
+        from spec.engine._state import thaw
+        empty = batch._columns(1)
+        batch._fill(empty, [thaw(batch.engine._before_deal)])
+        empty.log0 = np.zeros(1, dtype=np.int64)
+        ns["kernel"](0, 0, np.uint64(0), 2, 2, 2, np.zeros(width, dtype=np.bool_),
+                     *[_column(empty, name) for name in _arrays(batch)])
+    except Exception:  # noqa: BLE001  # numba's refusal, whatever its class: numpy runs it
+        if cached:
+            path = Path(ns["__file__"])
+            sys.modules.pop(ns["__name__"], None)
+            for old in (path.parent / "__pycache__").glob(f"{path.stem}.*"):
+                old.unlink(missing_ok=True)
+        return None
+    return ns["kernel"]
 
 
 def _beating(k: int, hand: int, led: int, trump: int, number: int, contract: int,
@@ -978,9 +997,9 @@ _PACKS: list[Any] = []
 
 def cache_folder() -> Path | None:
     """Where the kernels' sources are written, numba's compiled code beside them, so that
-    a game's kernel is compiled once a machine: ``TRICKSPEC_CACHE`` (``none``: nowhere),
-    else ``trickspec/kernels`` in the user's cache folder; None where it cannot be made
-    or written."""
+    a game's kernel is compiled once a machine: ``kernels`` in ``TRICKSPEC_CACHE``
+    (``none``, ``off`` or empty: nowhere), else ``trickspec/kernels`` in the user's cache
+    folder; None where it cannot be made or written."""
     given = os.environ.get("TRICKSPEC_CACHE")
     if given is not None and given.strip().lower() in ("", "none", "off"):
         return None
@@ -997,14 +1016,16 @@ def cache_folder() -> Path | None:
     return folder if os.access(folder, os.W_OK) else None
 
 
-def _module(text: str, ns: dict[str, Any], key: str) -> tuple[dict[str, Any], bool]:
+def _module(text: str, ns: dict[str, Any], key: str, cache: bool = True
+            ) -> tuple[dict[str, Any], bool]:
     """The functions of the generated ``text`` with the globals ``ns``, and whether numba
     may cache their compiled code: from a file of the cache folder named by everything
     the code depends on (the text, the tables it reads, this module, numba's and Python's
-    versions), written once and whole; without a cache folder, compiled from the text."""
+    versions), written once and whole; without ``cache`` or a cache folder, compiled from
+    the text."""
     import importlib.util
 
-    folder = cache_folder()
+    folder = cache_folder() if cache else None
     if folder is None:
         exec(compile(text, f"<{key}:batch kernel>", "exec"), ns)  # noqa: S102  # generated from the game's steps and rules
         return ns, False
@@ -1023,9 +1044,14 @@ def _module(text: str, ns: dict[str, Any], key: str) -> tuple[dict[str, Any], bo
         # process wrote: a file of another content under its name is written again
         if not path.exists() or path.read_text() != text:
             fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.replace(temp, path)
+            try:
+                with os.fdopen(fd, "w") as f:
+                    f.write(text)
+                os.chmod(temp, 0o644)  # others sharing the folder read it (mkstemp: 0600)
+                os.replace(temp, path)
+            finally:
+                if os.path.exists(temp):
+                    os.unlink(temp)
     except (OSError, UnicodeDecodeError):
         exec(compile(text, f"<{key}:batch kernel>", "exec"), ns)  # noqa: S102  # as above
         return ns, False

@@ -32,6 +32,15 @@ EXIT_CODES = (
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
+def seed_range(first: int, deals: int) -> range:
+    """The seeds of ``deals`` deals from ``first``, refused where the last is past the
+    largest seed."""
+    if first + deals - 1 > MAX_SEED:
+        raise InputError(f"the seeds from {first:,} for {deals:,} deals pass the largest seed, "
+                         f"{MAX_SEED:,}")
+    return range(first, first + deals)
+
+
 def game_named(name: str, variants: Sequence[str]) -> Game:
     """The registered game of that name, with the variants named in force."""
     game = find_game(name)

@@ -21,7 +21,6 @@ def seeded(game: Game, seed: int) -> tuple[State, State, dict[str, Any]]:
     return play_deal(game, seed=seed), new_deal(game, seed=seed), {"seed": seed}
 
 
-
 def solved(final: State, first: State, budget: int, *, play: bool = False,
            shown: bool = False) -> tuple[Table, list[tuple[int, Cost]] | None]:
     """The table of the deal ``final`` ended (``first``: its first state) and, with
@@ -42,7 +41,6 @@ def solved(final: State, first: State, budget: int, *, play: bool = False,
     if progress is not None:
         progress.close()
     return tab, paid
-
 
 
 class _Progress:
@@ -67,7 +65,6 @@ class _Progress:
             self.shown.close()
 
 
-
 def _walk(first: State, final: State) -> list[State]:
     """Every state of the deal ``final`` ended, from ``first``: the state before each
     action, then the end."""
@@ -79,11 +76,9 @@ def _walk(first: State, final: State) -> list[State]:
     return states
 
 
-
 def _actions(final: State) -> list[Action]:
     """Every action of a deal, those of the deals thrown in before it first."""
     return [a for d in final.thrown_in for _s, a in d.log] + [a for _s, a in final.log]
-
 
 
 def value_text(v: int | None, goal: Goal | None) -> str:
@@ -92,7 +87,6 @@ def value_text(v: int | None, goal: Goal | None) -> str:
     if goal is not None and goal.bounded:
         return "made" if v else "not"
     return str(v)
-
 
 
 def row_contracts(game: Game, row: Row) -> str:
@@ -104,12 +98,10 @@ def row_contracts(game: Game, row: Row) -> str:
     return ", ".join(parts)
 
 
-
 def _goal_json(goal: Goal | None, unit: str) -> dict[str, Any] | None:
     if goal is None:
         return None
     return {"text": goal.describe(unit), "sign": goal.sign, "low": goal.low, "high": goal.high}
-
 
 
 def _suit(code: int | None) -> str | None:
@@ -117,9 +109,8 @@ def _suit(code: int | None) -> str | None:
     return suit.letter if suit is not None else None
 
 
-
 def deal_json(game: Game, final: State, source: dict[str, Any], tab: Table,
-          paid: Sequence[tuple[int, Cost]] | None, budget: int) -> dict[str, Any]:
+              paid: Sequence[tuple[int, Cost]] | None, budget: int) -> dict[str, Any]:
     """The deal's values as JSON-ready data (the shape is the README's)."""
     t = game.table
     out: dict[str, Any] = {

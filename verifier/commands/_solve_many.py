@@ -30,7 +30,14 @@ from spec.dsl._build import Game
 from spec.registry import find_game
 from spec.solver import Table, made
 from verifier.cluster import check_address, connected, run_ranges
-from verifier.commands._common import EXIT_ERROR, EXIT_OK, Progress, emit, game_named
+from verifier.commands._common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    Progress,
+    emit,
+    game_named,
+    seed_range,
+)
 from verifier.commands._solve_deal import (
     SHOWN_AFTER,
     deal_json,
@@ -86,7 +93,7 @@ def run_many(args: argparse.Namespace) -> int:
             raise InputError("-j and --cluster both say where the deals are solved: name one")
         check_address(args.cluster)
     first = 0 if args.seed is None else args.seed
-    seeds = range(first, first + args.deals)
+    seeds = seed_range(first, args.deals)
     progress = Progress(args.deals, "deals solved", after=SHOWN_AFTER)
     try:
         with connected(args.cluster) if args.cluster else contextlib.nullcontext() as client:
@@ -120,7 +127,11 @@ def _solved_all(game: Game, seeds: range, budget: int, jobs: int, progress: Prog
         return run_ranges(client, _chunk, call, chunks,
                           on_done=lambda _k, part: progress.reach(progress.done + len(part)))
     if jobs <= 1 or len(chunks) <= 1:
-        return [solve_seed(game, k, budget) for k in seeds if progress.step()]
+        solved = []
+        for k in seeds:  # counted once solved
+            solved.append(solve_seed(game, k, budget))
+            progress.step()
+        return solved
     out: list[SolvedDeal] = []
     with worker_pool(min(jobs, len(chunks))) as pool:
         futures = [pool.submit(_chunk, *call, c.start, c.stop) for c in chunks]
@@ -315,8 +326,8 @@ def _cell(f: Figures) -> str:
     parts = []
     if f.judged:
         parts.append(f"{f.made}/{f.judged} {100 * f.made / f.judged:.1f}%")
-    if f.mean is not None:
-        parts.append(f"{f.mean:.2f}")
+    if f.counted:  # from the sum, not the JSON's mean rounded to four places
+        parts.append(f"{f.total / f.counted:.2f}")
     if f.unknown:
         parts.append(f"{f.unknown}?")
     return " ".join(parts)

@@ -23,6 +23,7 @@ from verifier.commands._common import (
     game_named,
     jobs_arg,
     seed_arg,
+    seed_range,
     whole_number,
 )
 from verifier.cluster import check_address, connected, run_ranges
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs > 1:
             raise InputError("-j and --cluster both say where the deals are played: name one")
         check_address(args.cluster)
-    seeds = range(args.seed, args.seed + args.deals)
+    seeds = seed_range(args.seed, args.deals)
     progress = Progress(args.deals * (2 if other else 1), "deals played", after=2.0)
     try:
         with connected(args.cluster) if args.cluster else contextlib.nullcontext() as client:
