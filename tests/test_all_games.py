@@ -434,7 +434,8 @@ def test_the_fast_playout_plays_the_deal_the_per_action_path_plays(game: Game) -
         _check_paths(game, seed)
 
 
-@pytest.mark.parametrize("game", FORMS, ids=_name)
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow)
+                                  if _name(g) in LONG_WALKS else g for g in FORMS], ids=_name)
 def test_an_illegal_action_is_refused_and_changes_nothing(game: Game) -> None:
     """Every action offered is accepted, and every other one refused with an
     IllegalActionError, the state left as it was."""

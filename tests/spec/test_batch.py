@@ -113,7 +113,10 @@ def test_ten_thousand_deals_in_the_batch_give_the_engines_records(game) -> None:
     assert _same_records(game, range(DEALS, DEALS + 10_000)) > 5_000
 
 
-@pytest.mark.parametrize("game", [f for f in FORMS if f.active_variants], ids=_name)
+# Wiezen's variants but one (4-8 s each) with the slow tests
+@pytest.mark.parametrize("game", [
+    pytest.param(f, marks=pytest.mark.slow) if f.key == "wiezen" and f.active_variants
+    != ("passes_in_a_row",) else f for f in FORMS if f.active_variants], ids=_name)
 def test_each_variant_in_the_batch_gives_the_engines_records(game) -> None:
     assert _same_records(game, range(VARIANT_DEALS)) > 0
 

@@ -141,7 +141,9 @@ def test_the_first_queries_of_a_long_property_can_only_make_it_unknown() -> None
             assert run_check(CRESCENDO, check).verdict is Verdict.UNKNOWN
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+# Wiezen's (10 s) with the slow tests: the other four games run in the default suite
+@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.slow) if k == "wiezen" else k
+                                 for k in sorted(GAMES)])
 def test_no_property_of_any_game_holds_without_answers(key: str) -> None:
     """Every property the solver decides is UNKNOWN when it gives no answer; a deal where
     two readings of a rule part (``variant.*``) is played by the engine, not proved, and
