@@ -47,11 +47,11 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl import _steps as S
 from spec.dsl._nodes import NO_SUIT, Certain, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer
-from spec.dsl._nodes import Ref, Taken, TricksWon, WonTrick, walk
+from spec.dsl._nodes import Ref, Taken, TricksWon, WonTrick, suit_code, walk
 from spec.dsl._pycompile import UnsupportedNodeError
 from spec.engine._env import Entry
 from spec.engine._npcompile import NpEnv, NpTables
-from spec.engine._state import PASS, Phase, State, freeze, thaw, trick_record
+from spec.engine._state import ASK_PARTNER, PASS, Phase, State, freeze, thaw, trick_record
 
 __all__ = ["Batch", "BatchEngine", "MOST_DEALS", "NotBatchable", "Policy", "play_batch",
            "play_batches", "random_policy"]
@@ -155,12 +155,15 @@ class Columns:
         # that lanes adding their k-th entry together write one row
         self.trick_c = np.zeros((players + 1, size), dtype=np.int64)
         self.trick_n = np.full((players + 1, size), NO_SUIT, dtype=np.int64)
+        self.trick_f = np.zeros((players + 1, size), dtype=np.int64)  # played face down
+        self.nfaces = z.copy()
         self.ntricks = z.copy()
         tricks += 1
         self.tr = {name: np.zeros((tricks, size), dtype=np.int64)
                    for name in ("number", "leader", "winner", "size", "revealed", "seen",
-                                "nseats")}
+                                "nseats", "nfaces")}
         self.tr_cards = np.zeros((tricks, size, players), dtype=np.int64)
+        self.tr_faces = np.zeros((tricks, size, players), dtype=np.int64)
         self.tr_named = np.zeros((tricks, size, players), dtype=np.int64)
         self.tr_seats = np.zeros((tricks, size, players), dtype=np.int64)
         self.nlog = z.copy()
@@ -389,11 +392,13 @@ def state_entries(b: BatchEngine, scope: str, r: Reading) -> list[Entry]:
 
 
 # the effects and values the interpreter runs (anything else: NotBatchable)
-_EFFECTS = (S.Set, S.Let, S.When, S.Record, S.Over, S.Fire, S.Judge, S.Advance, S.Track)
+_EFFECTS = (S.Set, S.Let, S.When, S.Record, S.Over, S.Fire, S.Judge, S.Advance, S.Track,
+            S.Updates)
 _VALUES = (S.Get, S.Lit, S.Local, S.Op, S.Cond, S.Bit, S.After, S.SeatFrom, S.SeatsFrom,
            S.Item, S.Strongest, S.Column, S.Mask, S.Len, S.Padded, S.Added, S.Finished,
            S.Held, S.Only, S.Less, S.Joined, S.Stated, S.CardNo, S.Named, S.Played, S.Truth,
-           S.Acted, S.Bid, S.Appended, S.PlusAt, S.Entry, S.At, S.Count, S.AtLeast, S.SeatsOf, S.Best)
+           S.Acted, S.Bid, S.Appended, S.PlusAt, S.Entry, S.At, S.Count, S.AtLeast, S.SeatsOf, S.Best,
+           S.SuitOf, S.Share)
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
     ">": np.greater, ">=": np.greater_equal, "+": np.add, "-": np.subtract,
@@ -413,12 +418,6 @@ class BatchEngine:
         self.play_at = next(i for i, s in enumerate(steps) if s.phase == Phase.PLAY.value)
         if self.deck > 63:
             raise NotBatchable(f"a deck of {self.deck} cards (a hand is a mask of 63 bits)")
-        for kind, why in ((K.FaceDown, "a card played face down"),
-                          (K.PlayableAside, "a card played from those laid aside")):
-            if game.constructs(kind):
-                raise NotBatchable(why)
-        if engine._play_announce:
-            raise NotBatchable("an announcement during the play")
         self.tables = NpTables(game)
         self.tracked = eng.tracked_names
         self.next_seat = np.array(eng._next_seat, dtype=np.int64)
@@ -428,12 +427,13 @@ class BatchEngine:
         self.call_action = np.array([eng._known[id(c)][1].bit_length() - 1 for c in calls],
                                     dtype=np.int64)
         self.tricks = self.deck // max(1, self.n - 1) + 1
+        self.suit_of = np.array([suit_code(card.suit) for card in game.deck], dtype=np.int64)
         self.most = eng.most_actions
         self._compiled: dict[int, tuple[Callable[..., Any], tuple[str, ...]]] = {}
         self._envs = {"play": self._play_env(), "entry": NpEnv(eng.envs.entry.inputs,
                                                                eng.envs.entry.entries),
                       "call": self._call_env(), "status": self._status_env(),
-                      "first_lead": self._status_env()}
+                      "first_lead": self._status_env(), "trick": self._trick_env()}
         self._envs["play_card"] = self._envs["play"].plus(
             Entry(Ctx.CARD, "card", "card"), Entry(Ctx.DECLARED, "declared", "declared"))
         self._envs["call_made"] = self._envs["call"].plus(
@@ -456,6 +456,10 @@ class BatchEngine:
                 for line in eng.lines) if len(eng.lines) > 1 else ()
             self._status_and_announcements()
         except UnsupportedNodeError as e:
+            if isinstance(e.node, Certain):
+                where = getattr(e.node, "src_loc", None)
+                raise NotBatchable("a rule asks what a seat can be sure of"
+                                   + (f" ({where})" if where else "")) from None
             raise NotBatchable(str(e)) from None
         play = steps[self.play_at]
         why = self._unsupported(play, play.effects)
@@ -468,8 +472,7 @@ class BatchEngine:
             i: tuple(eng._known[id(eng._option_declares[(i, o.name)])][1].bit_length() - 1
                      for o in st.options) for i, st in enumerate(steps) if st.options}
         self.kinds: list[str | None] = [self._kind(i, s) for i, s in enumerate(steps)]
-        self.deals_whole = (eng.stages == 1 and all(
-            self.kinds[i] is not None for i in range(self.play_at + 1)))
+        self.deals_whole = all(self.kinds[i] is not None for i in range(self.play_at + 1))
 
     def _status_and_announcements(self) -> None:
         """The rules a step's judgement of the deal's status reads, and the announcements
@@ -498,18 +501,65 @@ class BatchEngine:
              self.rule_ids.index(rule.id), eng._known[id(decl)][1].bit_length() - 1)
             for rule, body, decl, *_rest in eng._call_announce)
         self.announcement_names = tuple(body.name for _r, body, *_rest in eng._call_announce)
+        # a seat asking his partner to call in his place (the engine's ProxyCall), offered
+        # after the announcements while nobody calls for another, as _auction_actions
+        # offers it: when, its rule, its action; each seat's partner
+        proxy = game.constructs(K.ProxyCall)
+        self.proxy_rule = None if not proxy else (
+            proxy[0][1].when, self.rule_ids.index(proxy[0][0].id),  # type: ignore[attr-defined]
+            eng._known[id(eng._declares[ASK_PARTNER.name])][1].bit_length() - 1)
+        self.partner_of = np.array([-1 if p is None else p for p in eng._partner_of],
+                                   dtype=np.int64)
         try:
-            self.announcements = tuple(
-                (self._fn("call", when, "announce"),
-                 None if required is None else self._fn("call", required, "required"),
-                 tuple((index, self._fn("call", value, "value")) for index, value in sets),
-                 rule, action)
-                for when, required, sets, rule, action in self.announcement_rules)
+            self.announcements = self._announcements("call", self.announcement_rules)
+            self.proxy = (None if self.proxy_rule is None
+                          else self._fn("call", self.proxy_rule[0], "proxy"))
         except UnsupportedNodeError:
             self.announcements = self.announcement_rules = self.announcement_names = ()
+            self.proxy_rule = self.proxy = None
             self.announcing = False
         else:
             self.announcing = True
+            if self.proxy_rule is not None:
+                self.announcement_names += (ASK_PARTNER.name,)
+        # the announcements of the play, offered beside the cards as _play_actions offers
+        # them; cards set aside going back to their owners, as _after_status judges it
+        self.play_announcement_rules = tuple(
+            (body.when, body.required,
+             tuple((self.tracked.index(name), value) for name, value in body.sets),
+             self.rule_ids.index(rule.id), eng._known[id(decl)][1].bit_length() - 1)
+            for rule, body, decl, *_rest in eng._play_announce)
+        self.play_announcement_names = tuple(body.name for _r, body, *_rest in eng._play_announce)
+        for when, required, *_rest in self.play_announcement_rules:
+            if any(isinstance(x, Certain) for e in (when, required) if e is not None
+                   for x in walk(e)):
+                raise NotBatchable("a rule asks what a seat can be sure of")
+        self.play_announcements = self._announcements("play", self.play_announcement_rules)
+        self.aside_returns_when = eng._aside_returns_when
+        self.aside_returns = (None if self.aside_returns_when is None
+                              else self._fn("status", self.aside_returns_when, "returns"))
+
+    def _announcements(self, scope: str, rules: Sequence[Any]) -> tuple[Any, ...]:
+        """Announcements (when, required, sets, rule, action) compiled in ``scope``."""
+        return tuple(
+            (self._fn(scope, when, "announce"),
+             None if required is None else self._fn(scope, required, "required"),
+             tuple((index, self._fn(scope, value, "value")) for index, value in sets),
+             rule, action)
+            for when, required, sets, rule, action in rules)
+
+    def share(self, pending: np.ndarray, stage: int) -> np.ndarray:
+        """Per seat, the cards of dealing stage ``stage`` still to come to it, as the
+        engine's ``Share`` reads them: the lowest of its pending cards, as many as the
+        stage's packets give; every pending card in the last stage."""
+        if stage == self.engine.stages:
+            return pending
+        rest, now = pending.copy(), np.zeros_like(pending)
+        for _ in range(sum(self.game.program.packets[stage - 1])):
+            low = rest & -rest
+            now |= low
+            rest ^= low
+        return now
 
     def kernel(self) -> Callable[[Columns, int], None] | None:
         """The compiled lanes of the game (built on first use), or None."""
@@ -522,7 +572,7 @@ class BatchEngine:
         if i == self.play_at:
             return "play" if self._unsupported(step, step.enter) is None else None
         if step.action == "call":
-            if self.engine._proxy_when is not None or not self.announcing:
+            if not self.announcing:
                 return None
             kind = "call"
         elif step.card is not None:
@@ -551,9 +601,6 @@ class BatchEngine:
         """Why the batch does not run ``effects`` of ``step`` (None: it runs them)."""
         for e in effects:
             if not isinstance(e, _EFFECTS):
-                return f"the {step.name} step's effect {e}"
-            if isinstance(e, S.Judge) and e.what is S.Judgement.STATUS \
-                    and self.engine._aside_returns is not None:  # cards aside go back
                 return f"the {step.name} step's effect {e}"
             if isinstance(e, S.When):
                 why = self._unsupported(step, (*e.then, *e.orelse))
@@ -586,6 +633,20 @@ class BatchEngine:
 
     def _status_env(self) -> NpEnv:
         return NpEnv(("s",), state_entries(self, "status", _columns_read("s")))
+
+    def _trick_env(self) -> NpEnv:
+        """A complete trick, as the engine's trick scope has it: the deal's status, the
+        trick's number, leader and size, and at each position its card, the suit named
+        and whether it was face down (a row a lane)."""
+        n = self.n
+        return NpEnv(("s", "number", "leader", "size", "cards", "named", "faces"), [
+            *state_entries(self, "common", _columns_read("s")),
+            Entry(Ctx.TRICK_NUMBER, "number", "trick_number"), Entry(Ctx.LEADER, "leader"),
+            Entry(Ctx.TRICK_SIZE, "size", "trick_size"), Entry(None, "cards"),
+            Entry(None, "named"), Entry(None, "faces"),
+            *(Entry((Ctx.PLAYED_CARD, i), f"cards[..., {i}]") for i in range(n)),
+            *(Entry((Ctx.PLAYED_DECLARED, i), f"named[..., {i}]") for i in range(n)),
+            *(Entry((Ctx.PLAYED_FACE_DOWN, i), f"faces[..., {i}]") for i in range(n))])
 
     def _outcome_env(self) -> NpEnv:
         return NpEnv(("seat", "o"), [Entry(Ctx.SEAT, "seat", "seat"), *self._common("o"),
@@ -706,14 +767,17 @@ class BatchEngine:
         packs = compiled_packs() if compiled else None
         pack = (packs(numbers, seed, self.deck) if packs is not None
                 else shuffled_packs(numbers, seed, self.deck))
-        seats, _first = eng._schedule(dealer)
+        seats, first = eng._schedule(dealer)
         seats = np.array(seats, dtype=np.int64)
         bits = np.int64(1) << pack
         dealt = np.stack([np.where(seats == k, bits, 0).sum(axis=1) for k in range(self.n)],
                          axis=1)
         eng.check_hands(tuple(int(x) for x in dealt[0]))
-        c.dealt, c.hands = dealt, dealt.copy()
-        c.pending = c.dealt_later = np.zeros_like(dealt)
+        # the cards dealt after the first stage wait in ``pending`` (as the engine's deal)
+        late = np.stack([np.where((seats == k) & (np.arange(len(seats)) >= first), bits, 0)
+                         .sum(axis=1) for k in range(self.n)], axis=1)
+        c.dealt, c.hands = dealt, dealt & ~late
+        c.pending, c.dealt_later = late, late.copy()
         c.talon = ((1 << self.deck) - 1) & ~np.bitwise_or.reduce(dealt, axis=1)
         at = eng._turn_up_at
         c.turn_up = np.full(size, -1, dtype=np.int64) if at is None else pack[:, at].copy()
@@ -819,7 +883,7 @@ class BatchEngine:
         chosen = policy(step.name, masks, c.numbers, c.decisions)
         self._checked(c, lanes, masks, chosen, "call")
         c.decisions += lanes
-        if self.announcements:
+        if self.announcements or self.proxy is not None:
             self._announce(c, lanes, chosen - self.ladder - 1)
             lanes = lanes & (chosen <= self.ladder)
         run = _Run(self, c, lanes, bid=chosen - 1,
@@ -836,22 +900,45 @@ class BatchEngine:
     def _announcing(self, c: Columns, legal: np.ndarray) -> np.ndarray:
         """The legal calls of each lane, then the announcements its seat may make (as the
         engine's ``_auction_actions``: where some must be made now, those alone)."""
-        if not self.announcements:
+        if not self.announcements and self.proxy is None:
             return legal
-        may = np.stack([self._lanes(c, when(s=c)) for when, *_rest in self.announcements], axis=1)
+        legal, now = self._offered(c, legal, self.announcements)
+        if self.proxy is not None:  # after the announcements, unless one must be made now
+            may = (c.proxy < 0) & self._lanes(c, self.proxy(s=c)) & ~now
+            legal = np.concatenate([legal, may[:, None]], axis=1)
+        return legal
+
+    def _offered(self, c: Columns, legal: np.ndarray, announcements: Sequence[Any]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """The actions ``legal`` (a column an action) and after them the announcements a
+        seat may make now; where some must be made now, those alone (and whether some
+        must, a lane)."""
+        if not announcements:
+            return legal, np.zeros(c.size, dtype=bool)
+        may = np.stack([self._lanes(c, when(s=c)) for when, *_rest in announcements], axis=1)
         must = np.stack([may[:, j] & self._lanes(c, required(s=c)) if required is not None
                          else np.zeros(c.size, dtype=bool)
-                         for j, (_when, required, *_rest) in enumerate(self.announcements)],
-                        axis=1)
-        now = must.any(axis=1)[:, None]
-        return np.concatenate([legal & ~now, np.where(now, must, may)], axis=1)
+                         for j, (_when, required, *_rest) in enumerate(announcements)], axis=1)
+        now = must.any(axis=1)
+        return (np.concatenate([legal & ~now[:, None], np.where(now[:, None], must, may)],
+                               axis=1), now)
 
-    def _announce(self, c: Columns, lanes: np.ndarray, which: np.ndarray) -> None:
+    def _announce(self, c: Columns, lanes: np.ndarray, which: np.ndarray,
+                  play: bool = False) -> None:
         """The announcement ``which`` made in each of ``lanes`` that chose one (``which`` >=
         0), as the engine's ``_do_declare`` makes it: the values it sets (each read before
         any is set), its rule, the action logged; then the deal's status judged.  The turn
-        does not pass."""
-        for j, (_when, _required, sets, rule, action) in enumerate(self.announcements):
+        does not pass.  Past the auction's announcements, a seat asks his partner to call
+        for him (as the engine's ``_ask_partner``: the partner's turn)."""
+        announcements = self.play_announcements if play else self.announcements
+        if not play and self.proxy_rule is not None:
+            asks = lanes & (which == len(announcements))
+            if asks.any():
+                _fire(c, self.proxy_rule[1], asks)
+                _log(c, c.turn, self.proxy_rule[2], asks)
+                c.proxy = np.where(asks, c.turn, c.proxy)
+                c.turn = np.where(asks, np.take(self.partner_of, c.turn), c.turn)
+        for j, (_when, _required, sets, rule, action) in enumerate(announcements):
             these = lanes & (which == j)
             if not these.any():
                 continue
@@ -919,6 +1006,12 @@ class BatchEngine:
             run.act = run.act & ~void
         if what is not S.Judgement.STATUS:
             return
+        if self.aside_returns is not None:  # every card laid aside back in its owner's hand
+            back = run.act & (c.aside != 0).any(axis=1)
+            if back.any():
+                back &= self._lanes(c, self.aside_returns(s=c))
+                c.hands = np.where(back[:, None], c.hands | c.aside, c.hands)
+                c.aside = np.where(back[:, None], 0, c.aside)
         for rule, after, when, opener in self.lay_open:
             lanes = run.act & (c.trick_number == after + 1) & (c.tlen == 0)
             if not lanes.any():
@@ -938,20 +1031,27 @@ class BatchEngine:
         step = self.steps[i]
         legal = np.where(lanes, self.legal(c), 0)
         _stuck(c, lanes & (legal == 0), "no card may be played")
-        if not self.codes:  # a card is a play: its number, its bit
-            chosen = policy(step.name, legal, c.numbers, c.decisions)
-            self._checked(c, lanes, legal, chosen, "card")
-            card, named = chosen, NO_SUIT
-        else:
-            plays = self._plays(c, legal)
-            chosen = policy(step.name, plays, c.numbers, c.decisions)
-            self._checked(c, lanes, plays, chosen, "play")
-            deck, k = self.deck, len(self.codes)
-            card = np.where(chosen < deck, chosen, (chosen - deck) // k)
-            named = np.where(chosen < deck, NO_SUIT,
-                             np.take(np.array(self.codes, dtype=np.int64), (chosen - deck) % k,
-                                     mode="wrap"))
+        # a card is a play (its number, its bit), or each card with each suit it may name;
+        # the announcements of the play after them
+        deck, k = self.deck, len(self.codes)
+        plays = self._plays(c, legal) if self.codes else legal
+        width = deck * (1 + k) if self.codes else deck
+        if self.play_announcements:
+            wide = plays if plays.ndim == 2 else \
+                ((plays[:, None] >> np.arange(width, dtype=np.int64)) & 1) == 1
+            wide = self._offered(c, wide, self.play_announcements)[0] & lanes[:, None]
+            plays = wide if wide.shape[1] > 63 else \
+                (wide.astype(np.int64) << np.arange(wide.shape[1], dtype=np.int64)).sum(axis=1)
+        chosen = policy(step.name, plays, c.numbers, c.decisions)
+        self._checked(c, lanes, plays, chosen, "card" if width == deck else "play")
         c.decisions += lanes
+        if self.play_announcements:
+            self._announce(c, lanes, chosen - width, play=True)
+            lanes = lanes & (chosen < width) & (c.at == i)
+        card = np.where(chosen < deck, chosen, (chosen - deck) // max(k, 1))
+        named = np.where(chosen < deck, NO_SUIT,
+                         np.take(np.array(self.codes or (NO_SUIT,), dtype=np.int64),
+                                 (chosen - deck) % max(k, 1), mode="wrap"))
         _Run(self, c, lanes, card=card, named=named, action=chosen).effects(step.effects)
 
     def _plays(self, c: Columns, legal: np.ndarray) -> np.ndarray:
@@ -1050,8 +1150,9 @@ class BatchEngine:
             int(c.tr["number"][t, k]), int(c.tr["leader"][t, k]),
             tuple(int(x) for x in c.tr_cards[t, k, :size]),
             tuple(int(x) for x in c.tr_named[t, k, :size]), int(c.tr["winner"][t, k]),
-            tuple(int(x) for x in c.tr_seats[t, k, :seats]), (), bool(c.tr["revealed"][t, k]),
-            int(c.tr["seen"][t, k]))
+            tuple(int(x) for x in c.tr_seats[t, k, :seats]),
+            tuple(bool(x) for x in c.tr_faces[t, k, :int(c.tr["nfaces"][t, k])]),
+            bool(c.tr["revealed"][t, k]), int(c.tr["seen"][t, k]))
 
     def actions_of(self, c: Columns, k: int) -> list[Any]:
         """The actions lane ``k`` took in the batch, in order."""
@@ -1064,6 +1165,10 @@ class BatchEngine:
         if c.starts is not None:
             return c.starts[k]
         up = int(c.turn_up[k])
+        if self.engine.stages > 1:  # the cards dealt late, as the batch dealt them
+            return self.engine.start([int(x) for x in c.dealt[k]], dealer=int(c.dealer[k]),
+                                     seed=int(c.numbers[k]),
+                                     later=[int(x) for x in c.dealt_later[k]])
         return new_deal(self.game, seed=int(c.numbers[k]), dealer=int(c.dealer[k]),
                         hands=[int(x) for x in c.dealt[k]],
                         turn_up=self.game.deck[up] if up >= 0 else None)
@@ -1155,6 +1260,8 @@ class _Run:
             values = [(self.b.tracked.index(name), self.value(v)) for name, v in e.sets]
             for index, value in values:
                 c.tracked[:, index] = np.where(act, value, c.tracked[:, index])
+        elif isinstance(e, S.Updates):
+            self.updates(e)
         else:
             assert isinstance(e, S.Over)
             c.at[act] = OVER
@@ -1170,8 +1277,13 @@ class _Run:
             c.put(c.trick_c, c.tlen, card, act)
             c.put(c.trick_n, c.tlen, named, act)
             c.tlen = c.tlen + act
-        elif f == "faces":
-            assert v == S.Lit(()), v
+        elif f == "faces":  # whether each card of the trick so far was played face down
+            if v == S.Lit(()):
+                c.nfaces = np.where(act, 0, c.nfaces)
+                return
+            assert isinstance(v, S.Added) and v.record == S.Get("faces"), v
+            c.put(c.trick_f, c.nfaces, self._lane(self.value(v.item)).astype(np.int64), act)
+            c.nfaces = c.nfaces + act
         elif f == "tricks":
             assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
             self.finished(v.item)
@@ -1190,15 +1302,36 @@ class _Run:
             else:
                 setattr(c, f, np.where(act, value, old))
 
+    def updates(self, e: S.Updates) -> None:
+        """Tracked values set by several rules, each rule's test and values read before any
+        is set; a rule is noted as taking effect where it changed a value (as the engine's
+        ``_updates_lines``)."""
+        c, act = self.c, self.act
+        judged = [(self._lane(np.asarray(self.value(when), dtype=bool)) & act,
+                   [(self.b.tracked.index(name), self._lane(self.value(v))) for name, v in sets],
+                   rule) for when, sets, rule in e.rules]
+        tracked = c.tracked.copy()
+        for lanes, sets, rule in judged:
+            before = tracked.copy()
+            for index, value in sets:
+                tracked[:, index] = np.where(lanes, value, tracked[:, index])
+            changed = lanes & (tracked != before).any(axis=1)
+            if changed.any():
+                _fire(c, self.b.rule_ids.index(rule), changed)
+        c.tracked = tracked
+
     def finished(self, v: S.Finished) -> None:
         c, act = self.c, self.act
-        number, leader, cards, names, winner, seats, _faces, revealed, seen = v.parts
+        number, leader, cards, names, winner, seats, faces, revealed, seen = v.parts
         at = c.ntricks
         for name, part in (("number", number), ("leader", leader), ("winner", winner),
                            ("revealed", revealed), ("seen", seen)):
             c.put(c.tr[name], at, self.value(part), act)
-        cs, ns, ss = self.value(cards), self.value(names), self.value(seats)
+        cs, ns, ss, fs = (self.value(cards), self.value(names), self.value(seats),
+                          self.value(faces))
         c.put(c.tr["size"], at, cs.n, act)
+        c.put(c.tr["nfaces"], at, fs.n, act)
+        c.put(c.tr_faces, at, fs.items, act)
         c.put(c.tr["nseats"], at, ss.n, act)
         c.put(c.tr_cards, at, cs.items, act)
         c.put(c.tr_named, at, ns.items, act)
@@ -1212,6 +1345,8 @@ class _Run:
         if isinstance(v, S.Get):
             if v.field == "trick":
                 return _Seq(np.stack([c.trick_c[:n].T, c.trick_n[:n].T], axis=2), c.tlen)
+            if v.field == "faces":
+                return _Seq(c.trick_f[:n].T, c.nfaces)
             return getattr(c, v.field)
         if isinstance(v, S.Lit):
             if isinstance(v.value, str):  # an option's name: its number
@@ -1285,7 +1420,8 @@ class _Run:
         if isinstance(v, S.Stated):
             fn, params = self.b.stated(v)
             given = dict(v.given)
-            return fn(*[c if p == "s" else self.value(given[p]) for p in params])
+            args = [c if p == "s" else self.value(given[p]) for p in params]
+            return fn(*[a.items if isinstance(a, _Seq) else a for a in args])
         if isinstance(v, S.Bid):
             return self.bid
         if isinstance(v, S.CardNo):
@@ -1298,6 +1434,11 @@ class _Run:
             return np.asarray(self.value(v.value), dtype=bool)
         if isinstance(v, S.Acted):
             return np.int64(1) << self.card
+        if isinstance(v, S.SuitOf):  # of one card
+            cards = np.asarray(self.value(v.cards), dtype=np.int64)
+            return self.b.suit_of[np.bitwise_count(cards - 1).astype(np.int64) % self.b.deck]
+        if isinstance(v, S.Share):
+            return self.b.share(self.c.pending, v.stage)
         raise NotBatchable(f"a step's value {v}")
 
     def best(self, v: S.Best) -> _Seq:
