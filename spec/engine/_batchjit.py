@@ -75,7 +75,7 @@ class _Seq:
 
 # the columns the kernel reads and writes, by their names in Columns (A_ before each)
 _LANE = ("at", "decisions", "numbers", "tlen", "ntricks", "nlog", "ncalls", "nfired", "log0",
-         "nchosen", "nopen")
+         "nchosen", "nopen", "nfaces")
 
 
 class _Writer:
@@ -120,8 +120,19 @@ class _Writer:
         call = Env((), state_entries(self.b, "call", reading))
         status = Env((), state_entries(self.b, "status", reading))
         entry = Env(eng.envs.entry.inputs, eng.envs.entry.entries)
+        # a complete trick: its number, leader and size, and at each position the card,
+        # the suit named and whether face down, each an input of its own (``cards0`` ...)
+        n = self.b.n
+        each = [f"{part}{i}" for part in ("cards", "named", "faces") for i in range(n)]
+        trick = Env(("number", "leader", "size", *each), [
+            *state_entries(self.b, "common", reading),
+            Entry(Ctx.TRICK_NUMBER, "number", "trick_number"), Entry(Ctx.LEADER, "leader"),
+            Entry(Ctx.TRICK_SIZE, "size", "trick_size"),
+            *(Entry((Ctx.PLAYED_CARD, i), f"cards{i}") for i in range(n)),
+            *(Entry((Ctx.PLAYED_DECLARED, i), f"named{i}") for i in range(n)),
+            *(Entry((Ctx.PLAYED_FACE_DOWN, i), f"faces{i}") for i in range(n))])
         return {"play": play, "call": call, "status": status, "first_lead": status,
-                "entry": entry,
+                "entry": entry, "trick": trick,
                 "play_card": Env(("card", "declared"), [
                     *play.entries, Entry(Ctx.CARD, "card", "card"),
                     Entry(Ctx.DECLARED, "declared", "declared")]),
@@ -167,6 +178,8 @@ class _Writer:
         if isinstance(v, S.Get):
             if v.field == "trick":
                 return _Seq("A_trick_c[{p}, k]", "A_tlen[k]")
+            if v.field == "faces":
+                return _Seq("A_trick_f[{p}, k]", "A_nfaces[k]")
             if S.FIELDS[v.field].per_seat or v.field not in _SCALARS:
                 raise NotCompiled(f"{v.field} as a value")
             return f"A_{v.field}[k]"
@@ -238,7 +251,13 @@ class _Writer:
             self.globals[name] = np.array([int(x) for x in v.table], dtype=np.int64)
             return f"{name}[{self.value(v.index)} % {len(v.table)}]"
         if isinstance(v, S.Stated):
-            given = {name: self.scalar(value) for name, value in v.given}
+            given = {}
+            for name, value in v.given:
+                out = self.value(value)
+                if isinstance(out, _Seq):  # items: one input a position
+                    given.update({f"{name}{p}": out.item.format(p=p) for p in range(b.n)})
+                else:
+                    given[name] = out
             return self.rule(v.scope, v.expr, given)
         if isinstance(v, S.Bid):
             return "bid_"
@@ -248,6 +267,9 @@ class _Writer:
             return "named_"
         if isinstance(v, S.Acted):
             return "(1 << card_)"
+        if isinstance(v, S.SuitOf):  # of one card
+            self.globals["_SUIT_OF"] = b.suit_of
+            return f"_SUIT_OF[_pc(({self.scalar(v.cards)}) - 1) % {b.deck}]"
         if isinstance(v, S.Truth):
             return f"({self.value(v.value)} != 0)"
         if isinstance(v, S.Joined) and not S.per_seat(v):
@@ -314,6 +336,10 @@ class _Writer:
         if isinstance(v, S.PlusAt):
             at = self.scalar(v.seat)
             return f"({self.per_seat(v.place, seat)} + ({v.amount} if {seat} == {at} else 0))"
+        if isinstance(v, S.Share):  # as BatchEngine.share
+            if v.stage == self.b.engine.stages:
+                return f"A_pending[k, {seat}]"
+            return f"_lowest_n(A_pending[k, {seat}], {sum(self.b.game.program.packets[v.stage - 1])})"
         raise NotCompiled(f"the value {v} a seat")
 
     def _passed(self, t: str, skips: list[str], outside: str | None) -> str:
@@ -441,10 +467,40 @@ class _Kernel(_Writer):
                 self.emit(f"{t}{j} = {value}")
             for j, (index, _value) in enumerate(values):
                 self.emit(f"A_tracked[k, {index}] = {t}{j}")
+        elif isinstance(e, S.Updates):
+            self.updates(e)
         elif isinstance(e, S.Over):
             self.emit("A_at[k] = -1")
         else:
             raise NotCompiled(f"the effect {e}")
+
+    def updates(self, e: S.Updates) -> None:
+        """Tracked values set by several rules as :meth:`_Run.updates` sets them: every
+        test and value read before any is set; a rule that changed a value fires."""
+        b = self.b
+        judged = []
+        for when, sets, rule in e.rules:
+            test = self.temp()
+            self.emit(f"{test} = {self.scalar(when)}")
+            values = []
+            for name, value in sets:
+                t = self.temp()
+                self.emit(f"{t} = {self.scalar(value)}")
+                values.append((b.tracked.index(name), t))
+            judged.append((test, values, b.rule_ids.index(rule)))
+        for test, values, rule in judged:
+            self.emit(f"if {test}:")
+            self.depth += 1
+            self.emit("changed_ = False")
+            for index, t in values:
+                self.emit(f"if A_tracked[k, {index}] != {t}:")
+                self.emit("    changed_ = True")
+                self.emit(f"    A_tracked[k, {index}] = {t}")
+            self.emit("if changed_:")
+            self.emit("    A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
+            self.emit(f"    A_fired_rule[A_nfired[k], k] = {rule}")
+            self.emit("    A_nfired[k] += 1")
+            self.depth -= 1
 
     def judge(self, what: S.Judgement) -> None:
         """The deal's status judged as :meth:`BatchEngine.judge` judges it: a void hands
@@ -457,7 +513,21 @@ class _Kernel(_Writer):
             self.emit(f"if A_at[k] != {HANDED_BACK} and {test}:")
             self.emit(f"    A_at[k] = {HANDED_BACK}")
             self.voided = True
-        if what is not S.Judgement.STATUS or not b.lay_open_rules:
+        if what is not S.Judgement.STATUS:
+            return
+        if b.aside_returns_when is not None:  # every card laid aside back in its owner's hand
+            self.emit(f"if A_at[k] != {HANDED_BACK}:")
+            self.depth += 1
+            self.emit("some_ = False")
+            self.emit(f"for s_ in range({b.n}):")
+            self.emit("    if A_aside[k, s_] != 0:")
+            self.emit("        some_ = True")
+            self.emit(f"if some_ and {self.rule('status', b.aside_returns_when)}:")
+            self.emit(f"    for s_ in range({b.n}):")
+            self.emit("        A_hands[k, s_] |= A_aside[k, s_]")
+            self.emit("        A_aside[k, s_] = 0")
+            self.depth -= 1
+        if not b.lay_open_rules:
             return
         self.emit(f"if A_at[k] != {HANDED_BACK}:")
         self.depth += 1
@@ -491,9 +561,13 @@ class _Kernel(_Writer):
             self.emit("A_trick_c[A_tlen[k], k] = card_")
             self.emit("A_trick_n[A_tlen[k], k] = named_")
             self.emit("A_tlen[k] += 1")
-        elif f == "faces":
-            if v != S.Lit(()):
-                raise NotCompiled(f"faces := {v}")
+        elif f == "faces":  # as _Run.set
+            if v == S.Lit(()):
+                self.emit("A_nfaces[k] = 0")
+                return
+            assert isinstance(v, S.Added) and v.record == S.Get("faces"), v
+            self.emit(f"A_trick_f[A_nfaces[k], k] = 1 if {self.scalar(v.item)} else 0")
+            self.emit("A_nfaces[k] += 1")
         elif f == "tricks":
             assert isinstance(v, S.Added) and isinstance(v.item, S.Finished), v
             self.finished(v.item)
@@ -517,15 +591,18 @@ class _Kernel(_Writer):
             raise NotCompiled(f"{f} := {v}")
 
     def finished(self, v: S.Finished) -> None:
-        number, leader, cards, names, winner, seats, _faces, revealed, seen = v.parts
+        number, leader, cards, names, winner, seats, faces, revealed, seen = v.parts
         t = "A_ntricks[k]"
         for name, part in (("number", number), ("leader", leader), ("winner", winner),
                            ("revealed", revealed), ("seen", seen)):
             self.emit(f"A_tr_{name}[{t}, k] = {self.scalar(part)}")
-        cs, ns, ss = self.value(cards), self.value(names), self.value(seats)
+        cs, ns, ss, fs = (self.value(cards), self.value(names), self.value(seats),
+                          self.value(faces))
         self.emit(f"A_tr_size[{t}, k] = {cs.n}")
         self.emit(f"A_tr_nseats[{t}, k] = {ss.n}")
+        self.emit(f"A_tr_nfaces[{t}, k] = {fs.n}")
         for p in range(self.b.n):
+            self.emit(f"A_tr_faces[{t}, k, {p}] = {fs.item.format(p=p)}")
             self.emit(f"A_tr_cards[{t}, k, {p}] = {cs.item.format(p=p)}")
             self.emit(f"A_tr_named[{t}, k, {p}] = {ns.item.format(p=p)}")
             self.emit(f"A_tr_seats[{t}, k, {p}] = {ss.item.format(p=p)}")
@@ -603,16 +680,35 @@ class _Kernel(_Writer):
         self.emit("if legal_[a_]:")
         self.emit("    count_ += 1")
         self.depth -= 1
-        if b.announcement_rules:
-            width = self.announcing(calls)
+        extra = bool(b.announcement_names)
+        if extra:
+            width = self.offered(b.announcement_rules, "call", calls)
+            if b.proxy_rule is not None:  # as BatchEngine._announcing
+                self.emit(f"legal_[{width}] = (not must_) and A_proxy[k] < 0 and "
+                          f"{self.rule('call', b.proxy_rule[0])}")
+                self.emit(f"if legal_[{width}]:")
+                self.emit("    count_ += 1")
+                width += 1
         self.emit("if count_ == 0:")
         self.emit("    raise AssertionError('no call is legal')")
         j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
         self.emit("A_decisions[k] += 1")
-        if b.announcement_rules:
+        if extra:
             self.emit(f"if {j} >= {calls}:")
             self.depth += 1
-            self.announce(j, calls)
+            self.announce(j, calls, "call", b.announcement_rules)
+            if b.proxy_rule is not None:  # as BatchEngine._announce: the partner's turn
+                _when, rule, action = b.proxy_rule
+                self.globals["_PARTNER"] = b.partner_of
+                self.emit(f"if {j} == {calls + len(b.announcement_rules)}:")
+                self.emit("    A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
+                self.emit(f"    A_fired_rule[A_nfired[k], k] = {rule}")
+                self.emit("    A_nfired[k] += 1")
+                self.emit("    A_log_seat[A_nlog[k], k] = A_turn[k]")
+                self.emit(f"    A_log_action[A_nlog[k], k] = {action}")
+                self.emit("    A_nlog[k] += 1")
+                self.emit("    A_proxy[k] = A_turn[k]")
+                self.emit("    A_turn[k] = _PARTNER[A_turn[k]]")
             self.depth -= 1
             self.emit("else:")
             self.depth += 1
@@ -627,39 +723,39 @@ class _Kernel(_Writer):
         self.depth += 1
         self.advance(i + 1)
         self.depth -= 2
-        if b.announcement_rules:
+        if extra:
             self.depth -= 1
 
-    def announcing(self, calls: int) -> int:
-        """After the legal calls (``legal_[:calls]``, ``count_`` of them), the
-        announcements the seat may make, as :meth:`BatchEngine._announcing` offers them
-        (those that must be made now alone, where some must); the width of the actions."""
-        rules = self.b.announcement_rules
+    def offered(self, rules: Any, scope: str, before: int) -> int:
+        """After the legal actions (``legal_[:before]``, ``count_`` of them), the
+        announcements the seat may make, as :meth:`BatchEngine._offered` offers them
+        (those that must be made now alone, where some must: ``must_``); the width of the
+        actions."""
         self.emit("must_ = False")
         for j, (when, required, *_rest) in enumerate(rules):
-            self.emit(f"may{j}_ = {self.rule('call', when)}")
-            must = "False" if required is None else f"may{j}_ and {self.rule('call', required)}"
+            self.emit(f"may{j}_ = {self.rule(scope, when)}")
+            must = "False" if required is None else f"may{j}_ and {self.rule(scope, required)}"
             self.emit(f"must{j}_ = {must}")
             self.emit(f"must_ = must_ or must{j}_")
         self.emit("if must_:")
-        self.emit(f"    for a_ in range({calls}):")
+        self.emit(f"    for a_ in range({before}):")
         self.emit("        legal_[a_] = False")
         self.emit("    count_ = 0")
         for j in range(len(rules)):
-            self.emit(f"legal_[{calls + j}] = must{j}_ if must_ else may{j}_")
-            self.emit(f"if legal_[{calls + j}]:")
+            self.emit(f"legal_[{before + j}] = must{j}_ if must_ else may{j}_")
+            self.emit(f"if legal_[{before + j}]:")
             self.emit("    count_ += 1")
-        return calls + len(rules)
+        return before + len(rules)
 
-    def announce(self, j: str, calls: int) -> None:
-        """The announcement chosen (action ``j``, past the ``calls``) made as
+    def announce(self, j: str, before: int, scope: str, rules: Any) -> None:
+        """The announcement chosen (action ``j``, past the ``before`` others) made as
         :meth:`BatchEngine._announce` makes it."""
-        for n, (_when, _required, sets, rule, action) in enumerate(self.b.announcement_rules):
-            self.emit(f"if {j} == {calls + n}:")
+        for n, (_when, _required, sets, rule, action) in enumerate(rules):
+            self.emit(f"if {j} == {before + n}:")
             self.depth += 1
             self.emit("pass")
             t = self.temp()
-            values = [(index, self.rule("call", value)) for index, value in sets]
+            values = [(index, self.rule(scope, value)) for index, value in sets]
             for m, (_index, value) in enumerate(values):  # each read before any is set
                 self.emit(f"{t}{m} = {value}")
             for m, (index, _value) in enumerate(values):
@@ -721,8 +817,13 @@ class _Kernel(_Writer):
         self.emit(f"mask_ = {legal}")
         self.emit("if mask_ == 0:")
         self.emit("    raise AssertionError('no card may be played')")
+        if b.play_announcement_rules:
+            self.announced_plays(i)
+            return
         if b.codes:  # a card that must name a suit: a play for each suit it may name
             self.named_plays()
+            j = self.choose("count_", lambda x: f"legal_[{x}]", str(b.deck * (len(b.codes) + 1)))
+            self.chosen_play(j)
         else:  # the r-th card of the mask: the r lowest cleared, then the lowest left
             self.emit("r_ = np.int64(_uniform(seed, A_numbers[k], A_decisions[k]) * _pc(mask_))")
             self.emit("for _ in range(r_):")
@@ -733,10 +834,43 @@ class _Kernel(_Writer):
         self.emit("A_decisions[k] += 1")
         self.effects(step.effects, i)
 
+    def announced_plays(self, i: int) -> None:
+        """The legal plays (``mask_``: the legal cards), then the announcements of the
+        play, as :meth:`BatchEngine._card` offers them; the random policy's choice made."""
+        b, step = self.b, self.b.steps[i]
+        plays = b.deck * (len(b.codes) + 1)
+        if b.codes:
+            self.named_plays()
+        else:
+            self.emit(f"for a_ in range({b.deck}):")
+            self.emit("    legal_[a_] = (mask_ >> a_) & 1 == 1")
+            self.emit("count_ = _pc(mask_)")
+        width = self.offered(b.play_announcement_rules, "play", plays)
+        j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
+        self.emit("A_decisions[k] += 1")
+        self.emit(f"if {j} >= {plays}:")
+        self.depth += 1
+        self.announce(j, plays, "play", b.play_announcement_rules)
+        self.depth -= 1
+        self.emit("else:")
+        self.depth += 1
+        self.chosen_play(j)
+        self.effects(step.effects, i)
+        self.depth -= 1
+
+    def chosen_play(self, j: str) -> None:
+        """The card and the suit it names of the play numbered ``j``."""
+        b = self.b
+        k_ = max(len(b.codes), 1)
+        self.globals["_CODES"] = np.array(b.codes or (NO_SUIT,), dtype=np.int64)
+        self.emit(f"card_ = {j} if {j} < {b.deck} else ({j} - {b.deck}) // {k_}")
+        self.emit(f"named_ = {NO_SUIT} if {j} < {b.deck} else _CODES[({j} - {b.deck}) % {k_}]")
+        self.emit(f"action_ = {j}")
+
     def named_plays(self) -> None:
         """The legal plays where a card may name a suit, numbered as the engine numbers
-        them (each card naming none, then each card with each suit it may name), and the
-        random policy's choice among them (``mask_``: the legal cards)."""
+        them (each card naming none, then each card with each suit it may name) in
+        ``legal_``, ``count_`` of them (``mask_``: the legal cards)."""
         b = self.b
         k_ = len(b.codes)
         width = b.deck * (k_ + 1)
@@ -768,10 +902,6 @@ class _Kernel(_Writer):
         self.emit(f"    legal_[{b.deck} + c_ * {k_} + j_] = True")
         self.emit("    count_ += 1")
         self.depth -= 3
-        j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
-        self.emit(f"card_ = {j} if {j} < {b.deck} else ({j} - {b.deck}) // {k_}")
-        self.emit(f"named_ = {NO_SUIT} if {j} < {b.deck} else _CODES[({j} - {b.deck}) % {k_}]")
-        self.emit(f"action_ = {j}")
 
     def source(self) -> str:
         b = self.b
@@ -828,11 +958,11 @@ def _column(c: Columns, name: str) -> np.ndarray:
 
 def _arrays(b: BatchEngine) -> tuple[str, ...]:
     return (*_LANE, *_SCALARS, "hands", "aside", "taken", "won", "dealt", "seat_calls",
-            "pending", "dealt_later", "tracked", "trick_c", "trick_n", "log_seat", "log_action",
-            "call_seat", "call_bid", "fired_at", "fired_rule", "chosen_seat", "chosen_name",
-            "open_seat", "open_after", "tr_number", "tr_leader",
-            "tr_winner", "tr_size", "tr_revealed", "tr_seen", "tr_nseats", "tr_cards",
-            "tr_named", "tr_seats")
+            "pending", "dealt_later", "tracked", "trick_c", "trick_n", "trick_f", "log_seat",
+            "log_action", "call_seat", "call_bid", "fired_at", "fired_rule", "chosen_seat",
+            "chosen_name", "open_seat", "open_after", "tr_number", "tr_leader",
+            "tr_winner", "tr_size", "tr_revealed", "tr_seen", "tr_nseats", "tr_nfaces",
+            "tr_cards", "tr_named", "tr_seats", "tr_faces")
 
 
 # -- helpers the kernel calls, compiled by numba ---------------------------------------------
@@ -850,6 +980,16 @@ def _lowest(cards: int, below: Any) -> int:
         if (cards >> i) & 1 and cards & below[i] == 0:
             out |= 1 << i
         i += 1
+    return out
+
+
+def _lowest_n(cards: int, n: int) -> int:
+    """The ``n`` lowest cards of ``cards``."""
+    out = 0
+    for _ in range(n):
+        low = cards & -cards
+        out |= low
+        cards ^= low
     return out
 
 
@@ -885,7 +1025,7 @@ def _helpers(numba: Any) -> dict[str, Any]:
     pc = numba.njit(cache=False)(_pc)
     lowest = numba.njit(cache=False)(_lowest)
     return {"_pc": pc, "_lowest": lowest, "_sumv": numba.njit(cache=False)(_sumv),
-            "_uniform": uniform}
+            "_lowest_n": numba.njit(cache=False)(_lowest_n), "_uniform": uniform}
 
 
 def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
@@ -911,8 +1051,9 @@ def compiled_lanes(batch: BatchEngine) -> Callable[[Columns, int], None] | None:
              f"    return {body}", "", "", inspect.getsource(_beating), "", source]
     ns.update(NO_SUIT_=NO_SUIT, Any=Any)
     text = "\n".join(lines) + "\n"
-    width = max(batch.ladder + 1 + len(batch.announcement_rules),
-                batch.deck * (len(batch.codes) + 1), *(len(s.options) for s in batch.steps))
+    width = max(batch.ladder + 1 + len(batch.announcement_names),
+                batch.deck * (len(batch.codes) + 1) + len(batch.play_announcement_rules),
+                *(len(s.options) for s in batch.steps))
     kernel = _typed(numba, batch, text, ns, width, cache=True)
     if kernel is None:  # numba refused it, or could not read its cached code back
         kernel = _typed(numba, batch, text, ns, width, cache=False)
