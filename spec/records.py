@@ -108,10 +108,12 @@ def _talon_text(game: Game, dealt: Sequence[int]) -> str:
     return str(CardSet(game.deck, talon))
 
 
-def _thrown_in(game: Game, d: ThrownIn) -> dict[str, Any]:
+def _thrown_in(game: Game, d: ThrownIn, seed: int, redeals: int) -> dict[str, Any]:
     out: dict[str, Any] = {"hands": hands_text(game, d.dealt)}
     if game.program.talon_cards:
         out["talon"] = _talon_text(game, d.dealt)
+    if d.later and not engine_for(game).later_implied(d.dealt, d.later, seed, redeals, d.dealer):
+        out["later"] = hands_text(game, d.later)
     out.update(actions=_actions(game, d.log), reason=d.reason, dealer=game.table.name(d.dealer))
     return out
 
@@ -128,7 +130,7 @@ def to_record(state: State) -> dict[str, Any]:
         "variants": list(game.active_variants),
         "seed": state.seed,
         "dealer": t.name(state.dealer),
-        "thrown_in": [_thrown_in(game, d) for d in state.thrown_in],
+        "thrown_in": [_thrown_in(game, d, state.seed, k) for k, d in enumerate(state.thrown_in)],
         "hands": hands,
         "actions": _actions(game, state.log),
         "contract": None if state.contract < 0 else _contract(state),
@@ -140,6 +142,9 @@ def to_record(state: State) -> dict[str, Any]:
         out["talon"] = _talon_text(game, state.dealt)
     if state.turn_up >= 0:
         out["turn_up"] = str(game.deck[state.turn_up])
+    if not eng.later_implied(state.dealt, state.dealt_later, state.seed, state.redeals,
+                             state.dealer):  # cards dealt late that the seed does not tell
+        out["later"] = hands_text(game, state.dealt_later)
     if eng.pot_rule is not None:
         out["pot"] = state.pot
     if game.constructs(K.LayOpen):
@@ -278,9 +283,9 @@ _VARIANTS = _List("a list of variant ids", _Scalar("a variant id", str))
 _GAME = _Scalar("a game's name", str)
 _SEED = _Scalar("a whole number (the seed)", int, most=MAX_SEED)
 _THROWN_IN = _Object("an object with 'hands' and 'actions'", {
-    "hands": _names("cards", _CARDS), "talon": _CARDS,
+    "hands": _names("cards", _CARDS), "talon": _CARDS, "later": _names("cards", _CARDS),
     "actions": _Actions("a list of actions"), "reason": _Scalar("a reason", str),
-    "dealer": _SEAT}, optional=frozenset({"talon"}))
+    "dealer": _SEAT}, optional=frozenset({"talon", "later"}))
 _CONTRACT = _Object("an object with 'bid' and 'declarer'", {
     "bid": _Scalar("a bid", str), "declarer": _SEAT,
     "declarers": _List("a list of seats' names", _SEAT),
@@ -294,7 +299,9 @@ _LAID_OPEN = _Object("an object with 'seat' and 'after_trick'", {"seat": _SEAT,
 
 # Every field of a deal record, as :func:`to_record` writes it.  The talon, the turn-up,
 # the pot, the hands laid open and the lines of the score sheet are in the record of a
-# game that has them; the replay judges which.
+# game that has them; the replay judges which.  In a game dealt in stages, ``later`` names
+# the cards each seat was dealt after the first stage, where the seed's pack does not tell
+# them (hands dealt by the batch back end, say)
 _DEAL = _Object("a JSON object (see 'trickspec play --json')", {
     "format": _Const("the format of a deal record", FORMAT),
     "game": _GAME,
@@ -311,10 +318,11 @@ _DEAL = _Object("a JSON object (see 'trickspec play --json')", {
                       _names("whole numbers")),
     "talon": _CARDS,
     "turn_up": _Scalar("a card", str),
+    "later": _names("cards", _CARDS),
     "pot": _Scalar("a number of chips", int),
     "laid_open": _List("a list of hands laid open", _LAID_OPEN, "hand laid open {}"),
     "lines": _Map("an object of the score sheet's lines", _names("whole numbers")),
-}, optional=frozenset({"talon", "turn_up", "pot", "laid_open", "lines"}), deal=True)
+}, optional=frozenset({"talon", "turn_up", "later", "pot", "laid_open", "lines"}), deal=True)
 _DEALS = _List("a list of deal records", _DEAL, "deal {}")
 
 # Every field of the record of a session for a pot (:func:`session_json`).
@@ -512,9 +520,9 @@ class _Rejected(Exception):
         self.message, self.state = message, state
 
 
-def hands_from_text(game: Game, data: Any) -> tuple[int, ...]:
+def hands_from_text(game: Game, data: Any, whole: bool = True) -> tuple[int, ...]:
     """Hands as records write them (see :func:`hands_text`), read and checked against the
-    deal rule.
+    deal rule (``whole``; else a part of each hand, the cards dealt late, say).
 
     Raises:
         RecordError: not a map of seats to cards.
@@ -537,7 +545,8 @@ def hands_from_text(game: Game, data: Any) -> tuple[int, ...]:
             raise RecordError(f"the hand of {t.name(seat)} must be a string of cards, got "
                               f"{json_kind(text)}")
         masks[seat] = CardSet.parse(text, game.deck).mask
-    engine_for(game).check_hands(masks)
+    if whole:
+        engine_for(game).check_hands(masks)
     return tuple(masks)
 
 
@@ -715,7 +724,9 @@ def replay(data: Any, game: Game | None = None) -> ReplayReport:
         up = game.deck.index(game.deck.parse_card(data["turn_up"]))
     try:
         try:
-            state = eng.start(hands, dealer=dealer, seed=data["seed"], turn_up=up)
+            later = (hands_from_text(game, first["later"], whole=False) if "later" in first
+                     else None)
+            state = eng.start(hands, dealer=dealer, seed=data["seed"], turn_up=up, later=later)
             if "pot" in data:  # the pot the deal began with
                 state = replace(state, pot=eng.checked_pot(data["pot"]))
         except NotationError as e:

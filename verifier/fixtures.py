@@ -136,9 +136,11 @@ def _chain(state: State) -> tuple[State, list[Action]]:
     # a deal's own card turned up (hands not dealt from the seed's pack, as the batch's, do
     # not tell it); a deal thrown in keeps none: its first is read as dealt from the seed's pack
     up = state.turn_up if first is None and state.turn_up >= 0 else None
+    # and, in a game dealt in stages, the cards its first deal dealt late
+    later = (first.later or None) if first else (state.dealt_later if eng.stages > 1 else None)
     start = eng.start(first.dealt if first else state.dealt,
                       dealer=first.dealer if first else state.dealer, seed=state.seed,
-                      turn_up=up)
+                      turn_up=up, later=later)
     actions = [a for d in state.thrown_in for _s, a in d.log] + [a for _s, a in state.log]
     return start, actions
 

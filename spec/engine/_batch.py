@@ -18,20 +18,21 @@ record is written by the same functions as any deal's, from the batch's columns 
 
 The deal's status judged after a trick or an announcement runs as the engine's
 ``_after_status`` judges it: a hand laid open after its trick is added to the lane's
-record; a deal a rule voids is handed back (below).  Announcements of the auction are
-actions after the calls, as the engine offers them.
+record; cards laid aside go back to their owners' hands; a deal a rule voids is handed
+back (below).  Announcements are actions after the calls (a seat asking his partner to
+call for him the last of them) or after the plays, as the engine offers them.
 
-What the batch does not run yet is named: a game whose play it cannot run (a card played
-face down or from those laid aside, an announcement during the play, cards aside going
-back, a rule that asks what a seat can be sure of) is refused with :class:`NotBatchable`;
-a deal that reaches a step it does not run (a partner asked to call, say), or is thrown in,
-voided and dealt again, is *handed back*: the engine applies its actions so far and plays
-it on (:attr:`Batch.handed_back`).
+What the batch does not run is named: a game whose play it cannot run (a rule that asks
+what a seat can be sure of, a deck of more than 63 cards) is refused with
+:class:`NotBatchable`; a deal that reaches a step it does not run, or is thrown in, voided
+and dealt again, is *handed back*: the engine applies its actions so far and plays it on
+(:attr:`Batch.handed_back`).
 
 Choices come from a *policy*: a function of the step's name, each lane's legal actions, its
 number and its number of decisions so far, returning an action a lane.  Legal actions are
 an ``int64`` mask a lane where the step has at most 63 (bit 0: a pass; bit ``k + 1``: bid
-``k``; a card's bit is its number), else a boolean matrix a lane by action.
+``k``; a card's bit is its number; an announcement's bits follow the calls' or the
+plays'), else a boolean matrix a lane by action.
 :func:`random_policy` draws from a counter-based generator keyed by a seed, the deal's
 number and the decision, so a deal's actions are the same whatever batch it is played in.
 """

@@ -248,6 +248,8 @@ class Dealing(CompiledRules):
         if idle >= 0 and hands[idle]:
             raise NotationError(f"{self.table.name(idle)} sits the deal out and is dealt no "
                                 f"cards, not {CardSet(self.game.deck, hands[idle])}", value=hands)
+        if later is not None:
+            self._check_later(hands, later)
         pending = (tuple(later) if later is not None
                    else self.split_stages(hands, seed, redeals, dealer, pack))
         up = -1
@@ -297,6 +299,32 @@ class Dealing(CompiledRules):
             w.absent = 1 << idle
         self._begin(w)  # type: ignore[attr-defined]  # the first step: who calls first
         return freeze(w)
+
+    def _check_later(self, hands: Sequence[int], later: Sequence[int]) -> None:
+        """Refuse ``later`` unless it gives each seat dealt cards, after the first stage,
+        as many of its own cards as the later stages deal it."""
+        first = sum(self._deals[0].packets) if self.stages > 1 else None  # type: ignore[union-attr]
+        if len(later) != self.n:
+            raise NotationError(f"the cards dealt late name {len(later)} hands, not {self.n}",
+                                value=later)
+        for seat, (h, late) in enumerate(zip(hands, later)):
+            if first is None and late:
+                raise NotationError(f"{self.game.name} deals every card at once", value=later)
+            if late & ~h:
+                raise NotationError(f"{CardSet(self.game.deck, late & ~h)} dealt late to "
+                                    f"{self.table.name(seat)} are not in his hand", value=later)
+            if h and first is not None and late.bit_count() != h.bit_count() - first:
+                raise NotationError(f"{self.table.name(seat)} is dealt {h.bit_count() - first} "
+                                    f"cards after the first stage, not {late.bit_count()}",
+                                    value=later)
+
+    def later_implied(self, dealt: Sequence[int], later: Sequence[int], seed: int,
+                      redeals: int, dealer: int) -> bool:
+        """Whether the cards dealt after the first stage, ``later``, are those a deal of
+        ``dealt`` from ``seed`` has when nothing says which (:meth:`split_stages`): a
+        record need not name them."""
+        return self.stages == 1 or tuple(later) == self.split_stages(dealt, seed, redeals,
+                                                                        dealer)
 
     def split_stages(self, hands: Sequence[int], seed: int, redeals: int, dealer: int,
                      pack: Sequence[int] | None = None) -> tuple[int, ...]:
@@ -374,7 +402,7 @@ class Dealing(CompiledRules):
                  else self.deal_order(w.seed, redeals))
         pot = w.pot  # a deal thrown in pays nothing: the pot stays as it was
         copy_into(w, self.deal(w.seed, dealer, order, redeals, w.thrown_in + (
-            ThrownIn(w.dealt, w.log, reason, w.dealer, w.fired),)))
+            ThrownIn(w.dealt, w.log, reason, w.dealer, w.fired, w.dealt_later),)))
         w.pot = pot
 
     def tracked_values(self, values: dict[str, Any] | None) -> tuple[Any, ...]:

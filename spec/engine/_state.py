@@ -128,6 +128,7 @@ class ThrownIn:
     reason: str
     dealer: int = -1
     fired: tuple[tuple[int, str], ...] = ()
+    later: tuple[int, ...] = ()  # in a game dealt in stages: the cards each seat got late
 
 
 @dataclass(frozen=True, slots=True, eq=False)
