@@ -726,11 +726,11 @@ class _Kernel(_Writer):
         if extra:
             self.depth -= 1
 
-    def offered(self, rules: Any, scope: str, before: int) -> int:
-        """After the legal actions (``legal_[:before]``, ``count_`` of them), the
-        announcements the seat may make, as :meth:`BatchEngine._offered` offers them
-        (those that must be made now alone, where some must: ``must_``); the width of the
-        actions."""
+    def offered(self, rules: Any, scope: str, before: int, mask: str | None = None) -> int:
+        """After the legal actions (``legal_[:before]``, or the bits of ``mask``; ``count_``
+        of them), the announcements the seat may make, as :meth:`BatchEngine._offered`
+        offers them (those that must be made now alone, where some must: ``must_``); the
+        width of the actions."""
         self.emit("must_ = False")
         for j, (when, required, *_rest) in enumerate(rules):
             self.emit(f"may{j}_ = {self.rule(scope, when)}")
@@ -738,8 +738,11 @@ class _Kernel(_Writer):
             self.emit(f"must{j}_ = {must}")
             self.emit(f"must_ = must_ or must{j}_")
         self.emit("if must_:")
-        self.emit(f"    for a_ in range({before}):")
-        self.emit("        legal_[a_] = False")
+        if mask is None:
+            self.emit(f"    for a_ in range({before}):")
+            self.emit("        legal_[a_] = False")
+        else:
+            self.emit(f"    {mask} = 0")
         self.emit("    count_ = 0")
         for j in range(len(rules)):
             self.emit(f"legal_[{before + j}] = must{j}_ if must_ else may{j}_")
@@ -841,12 +844,27 @@ class _Kernel(_Writer):
         plays = b.deck * (len(b.codes) + 1)
         if b.codes:
             self.named_plays()
-        else:
-            self.emit(f"for a_ in range({b.deck}):")
-            self.emit("    legal_[a_] = (mask_ >> a_) & 1 == 1")
+            width = self.offered(b.play_announcement_rules, "play", plays)
+            j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
+        else:  # the cards' bits, then the announcements: the r-th of them
             self.emit("count_ = _pc(mask_)")
-        width = self.offered(b.play_announcement_rules, "play", plays)
-        j = self.choose("count_", lambda x: f"legal_[{x}]", str(width))
+            width = self.offered(b.play_announcement_rules, "play", plays, "mask_")
+            j = self.temp()
+            self.emit("cards_ = _pc(mask_)")
+            self.emit("r_ = np.int64(_uniform(seed, A_numbers[k], A_decisions[k]) * count_)")
+            self.emit("if r_ < cards_:")
+            self.emit("    for _ in range(r_):")
+            self.emit("        mask_ &= mask_ - 1")
+            self.emit(f"    {j} = _pc((mask_ & -mask_) - 1)")
+            self.emit("else:")
+            self.emit("    r_ -= cards_")
+            self.emit(f"    {j} = -1")
+            self.emit(f"    for a_ in range({plays}, {width}):")
+            self.emit("        if legal_[a_]:")
+            self.emit("            if r_ == 0:")
+            self.emit(f"                {j} = a_")
+            self.emit("                break")
+            self.emit("            r_ -= 1")
         self.emit("A_decisions[k] += 1")
         self.emit(f"if {j} >= {plays}:")
         self.depth += 1

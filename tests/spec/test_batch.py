@@ -219,7 +219,7 @@ def test_the_documentation_examples_run() -> None:
 # numba compiles a game's kernel in 4-60 s: the default suite compiles two games', the slow
 # one every form's
 KERNELS = [pytest.param(f, marks=pytest.mark.slow)
-           if f.active_variants or f.key in ("preference", "wiezen") else f for f in FORMS]
+           if f.active_variants or f.key in ("preference", "wiezen", "304") else f for f in FORMS]
 
 
 @pytest.mark.parametrize("game", KERNELS, ids=_name)

@@ -124,7 +124,7 @@ def test_the_command_writes_the_committed_fixtures_byte_for_byte(key: str, tmp_p
 
 
 @pytest.mark.parametrize(("game", "rule", "found_by"), [
-    (GAME, "play.joker_names_trump", "batch deals ("), (G304, "score.count", "random deals (")])
+    (GAME, "play.joker_names_trump", "batch deals ("), (G304, "deal.low_points_redeal", "random deals (")])
 def test_a_busy_machine_writes_the_same_fixture(monkeypatch: pytest.MonkeyPatch, game: Game,
                                                 rule: str, found_by: str) -> None:
     # the deals the batch plays and those the bots play are counted, never timed: where

@@ -190,5 +190,6 @@ def test_auto_looks_among_the_batchs_deals_first_and_the_engine_plays_each_again
 
 
 def test_auto_without_the_batch_is_as_before() -> None:
-    where = parse_where(G304, "winner(1) == declarer")  # 304's play: not run by the batch
-    assert scenarios_where(G304, where, method="auto").method == "rejection"
+    game = G304.with_variants("caps_when_certain")  # a claim the batch cannot judge
+    where = parse_where(game, "winner(1) == declarer")
+    assert scenarios_where(game, where, method="auto").method == "rejection"
