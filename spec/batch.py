@@ -26,7 +26,8 @@ compiled once a machine and kept in the user's cache folder (``TRICKSPEC_CACHE``
 folder, or ``none``).
 A game whose play uses a construct the batch does not run yet is refused with
 :class:`NotBatchable`, which names it; a deal thrown in is handed back to the engine,
-which plays it on with its random bots.
+which plays it on with its random bots.  A :class:`Watch` (``BatchEngine.watch``) judges
+where rules take effect as the deals play, as the fixtures' judge of a deal does.
 """
 from __future__ import annotations
 
@@ -36,10 +37,11 @@ from spec.engine._batch import (
     BatchEngine,
     NotBatchable,
     Policy,
+    Watch,
     play_batch,
     play_batches,
     random_policy,
 )
 
-__all__ = ["MOST_DEALS", "Batch", "BatchEngine", "NotBatchable", "Policy", "play_batch",
+__all__ = ["MOST_DEALS", "Batch", "BatchEngine", "NotBatchable", "Policy", "Watch", "play_batch",
            "play_batches", "random_policy"]

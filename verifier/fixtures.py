@@ -59,8 +59,8 @@ from verifier.errors import InputError, ReplayMismatchError
 from verifier.files import read_json
 from verifier.scenario import played_deals, solve_scenarios, unsupported
 
-__all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder", "fixtures_for",
-           "read_coverage", "rule_number", "rules_firing"]
+__all__ = ["COVERAGE_FILE", "FORMAT", "Coverage", "check_fixture", "check_folder",
+           "firing_conditions", "fixtures_for", "read_coverage", "rule_number", "rules_firing"]
 
 FORMAT = "trickspec-fixture/1"
 COVERAGE_FORMAT = "trickspec-coverage/1"
@@ -232,18 +232,33 @@ def _where(game: Game, rule: Rule, scope: Scope | str, cond: Any, state: State) 
     return _EngineJudge(game, [(rule, scope, cond)]).where(state)[rule.id]
 
 
+_SHOWN = (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.CALL, D.UNMODELLED)
+
+
+def firing_conditions(game: Game) -> list[tuple[str, Scope | str, Any]]:
+    """The rules of ``game`` a deal can show firing, as (rule id, scope, condition) in the
+    order of the rules (see :func:`spec.dsl._derive.fires`); a rule that fires when nobody
+    bids has scope ``NO_BID``.  What :func:`rules_firing` judges, and the batch back end's
+    :class:`~spec.batch.Watch`."""
+    out = []
+    for rule in game.rules:
+        scope, cond = D.fires(game, rule)
+        if scope in _SHOWN or scope == D.NO_BID:
+            out.append((rule.id, scope, cond))
+    return out
+
+
 def rules_firing(game: Game) -> Callable[[State], frozenset[str]]:
     """A judge of finished deals of ``game``: the ids of the rules that fire in a deal,
     each judged as the fixtures judge it (a rule that takes effect in every deal, or that no
     deal shows firing, is never among them; one that fires when nobody bids is)."""
     judged = []
     no_bid = []
-    for rule in game.rules:
-        scope, cond = D.fires(game, rule)
-        if scope in (Scope.PLAY, Scope.TRICK, Scope.OUTCOME, Scope.CALL, D.UNMODELLED):
-            judged.append((rule, scope, cond))
-        elif scope == D.NO_BID:
-            no_bid.append(rule.id)
+    for rid, scope, cond in firing_conditions(game):
+        if scope in _SHOWN:
+            judged.append((game.rule(rid), scope, cond))
+        else:
+            no_bid.append(rid)
     judge = _EngineJudge(game, judged)
 
     def fired(state: State) -> frozenset[str]:

@@ -34,8 +34,8 @@ from spec.engine import Bot, State, play_deal
 from spec.solver._goal import side_of
 from verifier.fixtures import rules_firing
 
-__all__ = ["NO_CONTRACT", "DealSummary", "Tally", "Difference", "summarise", "play_and_summarise",
-           "tally", "compare", "sign_test", "wilson"]
+__all__ = ["BATCH_DEALS", "NO_CONTRACT", "DealSummary", "Tally", "Difference", "batch_and_summarise",
+           "compare", "play_and_summarise", "sign_test", "summarise", "tally", "wilson"]
 
 NO_CONTRACT = "no contract"
 Z = 1.96  # the normal quantile of a 95% interval
@@ -85,6 +85,62 @@ def play_and_summarise(game: Game, seeds: Iterable[int], bots: Sequence[Bot] | N
         if on_deal is not None:
             on_deal()
     return out
+
+
+# deals the batch back end plays together for the figures (a few MB of columns)
+BATCH_DEALS = 4096
+
+
+def batch_and_summarise(game: Game, numbers: range,
+                        on_deals: Callable[[int], object] | None = None) -> list[DealSummary]:
+    """The deals ``numbers`` dealt and played by the batch back end with its random policy
+    (of seed 0; the batch shuffles its own packs, so deal ``k`` is not the engine's deal of
+    seed ``k``: see :func:`spec.batch.play_batch`), ``BATCH_DEALS`` at a time, each
+    summarised: where each rule fires judged as the lanes play (the batch's
+    :class:`~spec.batch.Watch`, as :func:`rules_firing` judges a deal); a deal
+    handed back to the engine (thrown in, say), played on and judged by the engine.
+
+    Raises:
+        NotBatchable: the batch does not run the game, or cannot judge a rule's firing.
+    """
+    import numpy as np
+
+    from spec.batch import random_policy
+    from spec.engine import engine_for
+    from verifier.fixtures import firing_conditions
+    eng = engine_for(game)
+    batch = eng.batch()
+    watch = batch.watch(firing_conditions(game))
+    judge: Callable[[State], frozenset[str]] | None = None
+    out: list[DealSummary] = []
+    for first in range(numbers.start, numbers.stop, BATCH_DEALS):
+        deals = np.arange(first, min(first + BATCH_DEALS, numbers.stop), dtype=np.int64)
+        c = batch.run(batch.deal(deals, 0, compiled=False), random_policy(0), compiled=False,
+                      watch=watch)
+        for k, number in enumerate(deals.tolist()):
+            if c.at[k] != -1:  # handed back: the engine's deal to play on and judge
+                judge = judge or rules_firing(game)
+                state = batch.state(c, k)
+                out.append(summarise(number, state, judge(state)))
+                continue
+            fired = frozenset(watch.ids[j] for j in np.flatnonzero(watch.hits[k]))
+            out.append(summarise(number, _Ended(eng, c, k), fired))  # type: ignore[arg-type]  # what summarise reads
+        if on_deals is not None:
+            on_deals(len(deals))
+    return out
+
+
+class _Ended:
+    """What :func:`summarise` reads of a deal the batch played to its end (lane ``k`` of
+    the columns ``c``), without the whole state."""
+
+    thrown_in = ()
+
+    def __init__(self, eng: Any, c: Any, k: int) -> None:
+        self.engine, self.game = eng, eng.game
+        self.contract, self.declarer = int(c.contract[k]), int(c.declarer[k])
+        self.declarers, self.partner = int(c.declarers[k]), int(c.partner[k])
+        self.scores = tuple(int(x) for x in c.scores[k])
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:

@@ -54,7 +54,7 @@ from spec.engine._env import Entry
 from spec.engine._npcompile import NpEnv, NpTables
 from spec.engine._state import ASK_PARTNER, PASS, Phase, State, freeze, thaw, trick_record
 
-__all__ = ["Batch", "BatchEngine", "MOST_DEALS", "NotBatchable", "Policy", "play_batch",
+__all__ = ["Batch", "BatchEngine", "MOST_DEALS", "NotBatchable", "Policy", "Watch", "play_batch",
            "play_batches", "random_policy"]
 
 Policy = Callable[[str, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -183,6 +183,7 @@ class Columns:
         self.fired_at = np.zeros((8, size), dtype=np.int64)
         self.fired_rule = np.zeros((8, size), dtype=np.int64)
         self.beating: Callable[..., Any] = lambda *a: 0
+        self.watch: Watch | None = None
         self.starts: Sequence[State] | None = None
         self.numbers = self.rows
 
@@ -668,11 +669,11 @@ class BatchEngine:
         return found
 
     # -- a condition on finished deals ---------------------------------------------------
-    def condition(self, where: Any) -> Callable[[Columns], np.ndarray]:
+    def condition(self, where: Any, seat: int | None = None) -> Callable[..., np.ndarray]:
         """A constraint on a finished deal (as :func:`spec.constraints.history_test`
         judges one: the tricks' cards, leaders and winners, who made each call, the
         contract, scores ...) as a function of a batch's columns: whether each lane's deal
-        meets it.
+        meets it (the seat it reads, ``seat``: as the engine judges an outcome).
 
         Raises:
             NotBatchable: the constraint reads what the batch does not keep.
@@ -680,6 +681,7 @@ class BatchEngine:
         from spec.dsl._nodes import CallerOf, LeaderOf, LedTo, PlayedTo, WinnerOf
         env = NpEnv(("o",), [
             *self._common("o"), Entry(Ctx.POT, "o.pot", "pot"),
+            *([] if seat is None else [Entry(Ctx.SEAT, str(seat), "seat")]),
             Entry(PlayedTo, "_card_at(o.played, {trick}, {seat})"),
             Entry(LedTo, "_card_at(o.played, {trick}, _entry(o.leaders, {trick}))"),
             Entry(LeaderOf, "_entry(o.leaders, {trick})"),
@@ -693,8 +695,9 @@ class BatchEngine:
         except UnsupportedNodeError as e:
             raise NotBatchable(str(e)) from None
 
-        def judge(c: Columns) -> np.ndarray:
-            return np.broadcast_to(np.asarray(fn(_History(self, c)), dtype=bool), (c.size,))
+        def judge(c: Columns, history: _History | None = None) -> np.ndarray:
+            history = history if history is not None else _History(self, c)
+            return np.broadcast_to(np.asarray(fn(history), dtype=bool), (c.size,))
         return judge
 
     # -- into the batch ------------------------------------------------------------------
@@ -787,14 +790,19 @@ class BatchEngine:
         return c
 
     # -- the course ----------------------------------------------------------------------
-    def run(self, c: Columns, policy: Policy, compiled: bool = True) -> Columns:
+    def run(self, c: Columns, policy: Policy, compiled: bool = True,
+            watch: Watch | None = None) -> Columns:
         """Every lane played on to its end (or handed back), each action chosen by
         ``policy``; then the scores of the lanes whose deal is over.  The random policy's
         lanes run in compiled code where numba is installed and the kernel's generator
         writes every step of the game (:mod:`spec.engine._batchjit`; ``compiled``: False,
-        never), with the same columns."""
+        never), with the same columns.  With ``watch`` (:meth:`watch`), where rules take
+        effect is judged as the lanes play (in numpy)."""
         seed = getattr(policy, "_random_seed", None)
-        kernel = self.kernel() if compiled and seed is not None else None
+        kernel = self.kernel() if compiled and seed is not None and watch is None else None
+        c.watch = watch
+        if watch is not None:
+            watch.start(c)
         if kernel is not None:
             kernel(c, seed)
             self._scores(c)
@@ -822,7 +830,15 @@ class BatchEngine:
             else:
                 c.at[lanes] = HANDED_BACK
         self._scores(c)
+        if watch is not None:
+            watch.finish(c)
         return c
+
+    def watch(self, judged: Sequence[tuple[str, Any, Any]]) -> Watch:
+        """A judge of where the rules ``judged`` (rule id, scope, condition, as
+        :func:`spec.dsl._derive.fires` gives them) take effect in the lanes of a run
+        (:class:`Watch`)."""
+        return Watch(self, judged)
 
     def advance(self, c: Columns, lanes: np.ndarray, start: int) -> None:
         """The lanes ``lanes`` begin the first step from ``start`` on that takes place (a
@@ -887,6 +903,8 @@ class BatchEngine:
         if self.announcements or self.proxy is not None:
             self._announce(c, lanes, chosen - self.ladder - 1)
             lanes = lanes & (chosen <= self.ladder)
+        if c.watch is not None:
+            c.watch.calls(c, lanes)
         run = _Run(self, c, lanes, bid=chosen - 1,
                    action=np.take(self.call_action, np.clip(chosen, 0, self.ladder)))
         run.effects(step.effects)
@@ -1053,7 +1071,13 @@ class BatchEngine:
         named = np.where(chosen < deck, NO_SUIT,
                          np.take(np.array(self.codes or (NO_SUIT,), dtype=np.int64),
                                  (chosen - deck) % max(k, 1), mode="wrap"))
+        watch = c.watch
+        if watch is not None:
+            watch.played(c, lanes, card, named)
+            before = watch.before(c)
         _Run(self, c, lanes, card=card, named=named, action=chosen).effects(step.effects)
+        if watch is not None:
+            watch.completed(c, lanes, before)
 
     def _plays(self, c: Columns, legal: np.ndarray) -> np.ndarray:
         """The legal plays of each lane, numbered as the engine numbers them: each card
@@ -1109,40 +1133,40 @@ class BatchEngine:
     def states(self, c: Columns) -> list[State]:
         """The engine's state at the end of each lane's deal: from the columns, or, for a
         lane handed back, as the engine plays it on from the actions the batch took."""
+        return [self.state(c, k) for k in range(c.size)]
+
+    def state(self, c: Columns, k: int) -> State:
+        """The engine's state at the end of lane ``k``'s deal (see :meth:`states`)."""
         eng = self.engine
         table = eng.action_table
-        out = []
-        for k in range(c.size):
-            if c.at[k] == HANDED_BACK:
-                out.append(self._handed_back(c, k))
-                continue
-            base = c.starts[k] if c.starts is not None else eng._before_deal
-            w = thaw(base)
-            if c.starts is None:
-                w.seed = int(c.numbers[k])
-            for name in _SCALARS:
-                setattr(w, name, int(getattr(c, name)[k]))
-            w.stage_bid = bool(c.stage_bid[k])
-            for name in _PER_SEAT:
-                setattr(w, name, tuple(int(x) for x in getattr(c, name)[k]))
-            w.tracked = tuple(type(v)(x) for v, x in zip(base.tracked, c.tracked[k]))
-            w.calls = base.calls + tuple((int(c.call_seat[j, k]), int(c.call_bid[j, k]))
-                                         for j in range(int(c.ncalls[k])))
-            w.log = base.log + tuple((int(c.log_seat[j, k]), table[int(c.log_action[j, k])])
-                                     for j in range(int(c.nlog[k])))
-            w.chosen = base.chosen + tuple((int(c.chosen_seat[j, k]), self.names[int(c.chosen_name[j, k])])
-                                           for j in range(int(c.nchosen[k])))
-            w.fired = base.fired + tuple((int(c.fired_at[j, k]), self.rule_ids[int(c.fired_rule[j, k])])
-                                         for j in range(int(c.nfired[k])))
-            w.tricks = base.tricks + tuple(self._trick(c, k, t) for t in range(int(c.ntricks[k])))
-            w.laid_open = tuple((int(c.open_seat[j, k]), int(c.open_after[j, k]))
-                                for j in range(int(c.nopen[k])))
-            w.trick, w.faces = (), ()
-            w.phase = Phase.OVER
-            w.scores = tuple(int(x) for x in c.scores[k])
-            w.lines = tuple(tuple(int(x) for x in line[k]) for line in c.lines)
-            out.append(freeze(w))
-        return out
+        if c.at[k] == HANDED_BACK:
+            return self._handed_back(c, k)
+        base = c.starts[k] if c.starts is not None else eng._before_deal
+        w = thaw(base)
+        if c.starts is None:
+            w.seed = int(c.numbers[k])
+        for name in _SCALARS:
+            setattr(w, name, int(getattr(c, name)[k]))
+        w.stage_bid = bool(c.stage_bid[k])
+        for name in _PER_SEAT:
+            setattr(w, name, tuple(int(x) for x in getattr(c, name)[k]))
+        w.tracked = tuple(type(v)(x) for v, x in zip(base.tracked, c.tracked[k]))
+        w.calls = base.calls + tuple((int(c.call_seat[j, k]), int(c.call_bid[j, k]))
+                                     for j in range(int(c.ncalls[k])))
+        w.log = base.log + tuple((int(c.log_seat[j, k]), table[int(c.log_action[j, k])])
+                                 for j in range(int(c.nlog[k])))
+        w.chosen = base.chosen + tuple((int(c.chosen_seat[j, k]), self.names[int(c.chosen_name[j, k])])
+                                       for j in range(int(c.nchosen[k])))
+        w.fired = base.fired + tuple((int(c.fired_at[j, k]), self.rule_ids[int(c.fired_rule[j, k])])
+                                     for j in range(int(c.nfired[k])))
+        w.tricks = base.tricks + tuple(self._trick(c, k, t) for t in range(int(c.ntricks[k])))
+        w.laid_open = tuple((int(c.open_seat[j, k]), int(c.open_after[j, k]))
+                            for j in range(int(c.nopen[k])))
+        w.trick, w.faces = (), ()
+        w.phase = Phase.OVER
+        w.scores = tuple(int(x) for x in c.scores[k])
+        w.lines = tuple(tuple(int(x) for x in line[k]) for line in c.lines)
+        return freeze(w)
 
     @staticmethod
     def _trick(c: Columns, k: int, t: int) -> Any:
@@ -1200,6 +1224,141 @@ def _values_in(e: Any) -> list[Any]:
         elif isinstance(x, tuple):
             todo += list(x)
     return out
+
+
+class Watch:
+    """Where rules visibly take effect in each lane of a run, judged as the lanes play (as
+    :func:`verifier.fixtures.rules_firing` judges the engine's replay of a deal): a rule
+    of the play at each card about to be played, with the card; a trick rule as each
+    trick is complete, with the tracked values and tricks won before its last card; a
+    call rule where, at a call about to be made, it is the first the engine names refusing
+    some bid; an outcome rule at the end; a rule the engine notes as taking effect; a rule
+    that shows where nobody bids.  ``hits``: a row a lane, a column a rule, in the order
+    given.  A lane handed back is the engine's to judge.
+
+    Raises:
+        NotBatchable: a rule's condition reads what the batch does not keep.
+    """
+
+    def __init__(self, batch: BatchEngine, judged: Sequence[tuple[str, Any, Any]]) -> None:
+        from spec.dsl._derive import NO_BID, UNMODELLED
+        from spec.dsl._nodes import Scope
+        from spec.engine._state import Call
+        self.b, self.ids = batch, tuple(rid for rid, _scope, _cond in judged)
+        self.size = 0
+        self.hits = np.zeros((0, len(judged)), dtype=bool)
+        column = {rid: j for j, rid in enumerate(self.ids)}
+        fn = batch._fn
+        try:
+            self.plays = [(column[rid], fn("play_card", cond, "watch"))
+                          for rid, scope, cond in judged if scope is Scope.PLAY]
+            self.tricks = [(column[rid], fn("trick", cond, "watch"))
+                           for rid, scope, cond in judged if scope is Scope.TRICK]
+        except UnsupportedNodeError as e:
+            raise NotBatchable(str(e)) from None
+        self.outcomes = [(column[rid], batch.condition(cond, seat=0))
+                         for rid, scope, cond in judged if scope is Scope.OUTCOME]
+        called = {rid: column[rid] for rid, scope, _c in judged if scope is Scope.CALL}
+        # every rule of the calls in the engine's order (the first refusing a bid is named)
+        rules = D.call_rules(batch.game)
+        self.call_rules = [(called.get(rule.id, -1), fn("call_made", applies, "applies"),
+                            fn("call_made", requires, "requires"))
+                           for rule, applies, requires in rules] if called else []
+        ids = batch.rule_ids
+        self.noted = [(column[rid], ids.index(rid)) for rid, scope, _c in judged
+                      if scope == UNMODELLED]
+        self.no_bid = [column[rid] for rid, scope, _c in judged if scope == NO_BID]
+        table = batch.engine.action_table
+        self.bids = np.array([isinstance(a, Call) and a.bid is not None for a in table],
+                             dtype=bool)
+        self.watching_tricks = bool(self.tricks)
+
+    def start(self, c: Columns) -> None:
+        self.size = c.size
+        self.hits = np.zeros((c.size, len(self.ids)), dtype=bool)
+
+    def _hit(self, column: int, lanes: Any) -> None:
+        self.hits[:, column] |= np.broadcast_to(np.asarray(lanes, dtype=bool), (self.size,))
+
+    def calls(self, c: Columns, lanes: np.ndarray) -> None:
+        """A call about to be made in each of ``lanes``: each call rule that the engine
+        names first refusing some bid (as ``Engine._check_call`` names it)."""
+        if not self.call_rules or not lanes.any():
+            return
+        wide, bids = _Wide(c), np.arange(self.b.ladder, dtype=np.int64)[None, :]
+        shape = (c.size, self.b.ladder)
+        refused = ~np.broadcast_to(self.b.call_ok(s=wide, call_is_bid=True, call_bid=bids),
+                                   shape) & lanes[:, None]
+        for column, applies, requires in self.call_rules:
+            named = refused & np.broadcast_to(
+                applies(s=wide, call_is_bid=True, call_bid=bids)
+                & ~np.asarray(requires(s=wide, call_is_bid=True, call_bid=bids), dtype=bool),
+                shape)
+            if column >= 0:
+                self._hit(column, named.any(axis=1))
+            refused = refused & ~named
+
+    def played(self, c: Columns, lanes: np.ndarray, card: np.ndarray, named: np.ndarray
+               ) -> None:
+        """A card about to be played in each of ``lanes``: each rule of the play."""
+        for column, test in self.plays:
+            self._hit(column, lanes & self.b._lanes(c, test(s=c, card=card, declared=named)))
+
+    def before(self, c: Columns) -> Any:
+        """What a trick rule reads of the state before a trick's last card."""
+        if not self.watching_tricks:
+            return None
+        return (c.ntricks.copy(), c.tracked.copy(), c.won.copy(), c.taken.copy())
+
+    def completed(self, c: Columns, lanes: np.ndarray, before: Any) -> None:
+        """The tricks complete in ``lanes`` by the card just played: each trick rule."""
+        if before is None:
+            return
+        ntricks, tracked, won, taken = before
+        done = lanes & (c.ntricks > ntricks) & (c.at != HANDED_BACK)
+        if not done.any():
+            return
+        t = np.maximum(c.ntricks - 1, 0)
+        n, rows = self.b.n, c.rows
+        size = c.tr["size"][t, rows]
+        live = np.arange(n)[None, :] < size[:, None]
+        cards = np.where(live, c.tr_cards[t, rows], self.b.deck)
+        named = np.where(live, c.tr_named[t, rows], NO_SUIT)
+        faces = (np.arange(n)[None, :] < c.tr["nfaces"][t, rows][:, None]) \
+            & (c.tr_faces[t, rows] != 0)
+        s = _Before(c, tracked=tracked, won=won, taken=taken)
+        for column, test in self.tricks:
+            self._hit(column, done & self.b._lanes(c, test(
+                s=s, number=c.tr["number"][t, rows], leader=c.tr["leader"][t, rows],
+                size=size, cards=cards, named=named, faces=faces)))
+
+    def finish(self, c: Columns) -> None:
+        """At the end: each outcome rule, each rule the engine noted, and the rules that
+        show where nobody bids."""
+        over = c.at == OVER
+        history = _History(self.b, c) if self.outcomes else None  # read once for them all
+        for column, condition in self.outcomes:
+            self._hit(column, over & condition(c, history))
+        if self.noted:
+            live = np.arange(c.fired_rule.shape[0])[:, None] < c.nfired[None, :]
+            for column, index in self.noted:
+                self._hit(column, (live & (c.fired_rule == index)).any(axis=0))
+        if self.no_bid:
+            live = np.arange(c.log_action.shape[0])[:, None] < c.nlog[None, :]
+            bid = (live & self.bids[c.log_action]).any(axis=0)
+            for column in self.no_bid:
+                self._hit(column, over & ~bid)
+
+
+class _Before:
+    """The columns, with some read as they were before an action."""
+
+    def __init__(self, c: Columns, **fields: np.ndarray) -> None:
+        self._c, self._fields = c, fields
+
+    def __getattr__(self, name: str) -> Any:
+        fields = self.__dict__["_fields"]
+        return fields[name] if name in fields else getattr(self.__dict__["_c"], name)
 
 
 class _Run:

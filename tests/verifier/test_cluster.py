@@ -69,8 +69,9 @@ def test_a_worker_lost_midway_has_its_share_played_again(scheduler_and_two_worke
 
 
 @pytest.mark.slow  # a local cluster started, the deals played or solved twice: 8 s and 15 s
-@pytest.mark.parametrize("command", [("stats", "--deals", "120"), ("solve", "--deals", "12")],
-                         ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [("stats", "--deals", "120"), ("solve", "--deals", "12"),
+                                     ("stats", "--batch", "--deals", "9000")],
+                         ids=lambda c: " ".join(c[:2]))
 def test_a_command_on_a_local_cluster_gives_the_answer_of_one_process(command) -> None:
     def run(*more: str) -> str:
         done = subprocess.run([sys.executable, "-m", "verifier", command[0], "preference",

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from spec.engine import play_deal
 from spec.registry import GAMES
 from verifier.stats import NO_CONTRACT, compare, play_and_summarise, summarise, tally, wilson
@@ -84,6 +86,37 @@ def test_compare_names_each_difference_with_a_deal_that_shows_it() -> None:
         assert str(less.ladder[play_deal(less, seed=w).contract]) != contract
 
 
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_batchs_figures_are_the_engines_judgement_of_its_deals(key: str) -> None:
+    # each deal of the batch summarised from its columns, where each rule fires judged as
+    # the lanes play, is what the engine's judge says of the same deal's state
+    from spec.batch import play_batch
+    from spec.engine import engine_for
+    from verifier.fixtures import rules_firing
+    from verifier.stats import batch_and_summarise
+    game = GAMES[key]
+    numbers = range(500, 500 + (120 if key == "crescendo" else 300))
+    ours = batch_and_summarise(game, numbers)
+    judge = rules_firing(game)
+    states = play_batch(engine_for(game), numbers, compiled=False).states()
+    assert ours == [summarise(n, s, judge(s)) for n, s in zip(numbers, states)]
+    assert sum(len(d.fired) for d in ours) > len(ours)  # rules fire: the judge has work
+
+
+def test_the_batch_gives_the_same_figures_in_two_processes_and_its_witnesses_replay() -> None:
+    from spec.records import replay_record
+    args = ("vint", "--batch", "--deals", "5000", "--json", "--compare", "self_overcall")
+    one, two = _stats(*args), _stats(*args, "-j", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+    out = json.loads(one.stdout)
+    assert out["batch"] and out["bots"] == ["random"] and out["deals"] == 5000
+    witnessed = [d for d in out["compare"]["differences"] if d["witness"] is not None]
+    for d in witnessed[:2]:
+        assert [r["seed"] for r in d["witness_records"]] == [d["witness"]] * 2
+        assert all(replay_record(r).ok for r in d["witness_records"])
+
+
 def test_bad_input_is_one_line() -> None:
     for args, message in [
         (("crescendo", "--deals", "0"), "the number of deals is at least 1"),
@@ -93,6 +126,9 @@ def test_bad_input_is_one_line() -> None:
         (("crescendo", "--bots", "random,random"), "one bot for every seat or one per seat"),
         (("crescendo", "-j", "2", "--cluster", "local"), "-j and --cluster"),
         (("crescendo", "--cluster", "somewhere"), "--cluster is 'local' or a scheduler's address"),
+        (("vint", "--batch", "--bots", "sensible"), "--batch plays random choices"),
+        (("304", "--batch", "--variant", "caps_when_certain"),
+         "does not play 304+caps_when_certain: a rule asks what a seat can be sure of"),
     ]:
         done = _stats(*args)
         assert done.returncode == 2 and done.stdout == ""
