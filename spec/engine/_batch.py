@@ -497,12 +497,7 @@ class BatchEngine:
         # them after the calls: when each may be made, when it must be, what it sets
         # (a tracked value's index and its value), its rule and its action
         # (where they do not compile, the auction is left to the engine: see _kind)
-        self.announcement_rules = tuple(
-            (body.when, body.required,
-             tuple((self.tracked.index(name), value) for name, value in body.sets),
-             self.rule_ids.index(rule.id), eng._known[id(decl)][1].bit_length() - 1)
-            for rule, body, decl, *_rest in eng._call_announce)
-        self.announcement_names = tuple(body.name for _r, body, *_rest in eng._call_announce)
+        self.announcement_rules, self.announcement_names = self._announced(eng._call_announce)
         # a seat asking his partner to call in his place (the engine's ProxyCall), offered
         # after the announcements while nobody calls for another, as _auction_actions
         # offers it: when, its rule, its action; each seat's partner
@@ -526,12 +521,8 @@ class BatchEngine:
                 self.announcement_names += (ASK_PARTNER.name,)
         # the announcements of the play, offered beside the cards as _play_actions offers
         # them; cards set aside going back to their owners, as _after_status judges it
-        self.play_announcement_rules = tuple(
-            (body.when, body.required,
-             tuple((self.tracked.index(name), value) for name, value in body.sets),
-             self.rule_ids.index(rule.id), eng._known[id(decl)][1].bit_length() - 1)
-            for rule, body, decl, *_rest in eng._play_announce)
-        self.play_announcement_names = tuple(body.name for _r, body, *_rest in eng._play_announce)
+        self.play_announcement_rules, self.play_announcement_names = self._announced(
+            eng._play_announce)
         for when, required, *_rest in self.play_announcement_rules:
             if any(isinstance(x, Certain) for e in (when, required) if e is not None
                    for x in walk(e)):
@@ -540,6 +531,17 @@ class BatchEngine:
         self.aside_returns_when = eng._aside_returns_when
         self.aside_returns = (None if self.aside_returns_when is None
                               else self._fn("status", self.aside_returns_when, "returns"))
+
+    def _announced(self, announce: Sequence[Any]) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+        """The engine's announcements of one scope as the batch reads them: (when, when
+        it must be made, what it sets (a tracked value's index and its value), its rule,
+        its action) each, and their names."""
+        eng = self.engine
+        return (tuple((body.when, body.required,
+                       tuple((self.tracked.index(name), value) for name, value in body.sets),
+                       self.rule_ids.index(rule.id), eng._known[id(decl)][1].bit_length() - 1)
+                      for rule, body, decl, *_rest in announce),
+                tuple(body.name for _r, body, *_rest in announce))
 
     def _announcements(self, scope: str, rules: Sequence[Any]) -> tuple[Any, ...]:
         """Announcements (when, required, sets, rule, action) compiled in ``scope``."""
