@@ -113,6 +113,7 @@ def batch_and_summarise(game: Game, numbers: range,
     watch = batch.watch(firing_conditions(game))
     judge: Callable[[State], frozenset[str]] | None = None
     out: list[DealSummary] = []
+    sets: dict[bytes, frozenset[str]] = {}  # one object for each set of rules that fire
     for first in range(numbers.start, numbers.stop, BATCH_DEALS):
         deals = np.arange(first, min(first + BATCH_DEALS, numbers.stop), dtype=np.int64)
         c = batch.run(batch.deal(deals, 0, compiled=False), random_policy(0), compiled=False,
@@ -123,7 +124,10 @@ def batch_and_summarise(game: Game, numbers: range,
                 state = batch.state(c, k)
                 out.append(summarise(number, state, judge(state)))
                 continue
-            fired = frozenset(watch.ids[j] for j in np.flatnonzero(watch.hits[k]))
+            row = watch.hits[k]
+            fired = sets.get(row.tobytes())
+            if fired is None:
+                fired = sets[row.tobytes()] = frozenset(watch.ids[j] for j in np.flatnonzero(row))
             out.append(summarise(number, _Ended(eng, c, k), fired))  # type: ignore[arg-type]  # what summarise reads
         if on_deals is not None:
             on_deals(len(deals))
