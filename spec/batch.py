@@ -24,7 +24,7 @@ step are offered nothing; their answer is not read).  :func:`random_policy` is t
 default; its deals run in compiled code where numba is installed (the ``fast`` extra),
 compiled once a machine and kept in the user's cache folder (``TRICKSPEC_CACHE``: another
 folder, or ``none``).
-A game whose play uses a construct the batch does not run yet is refused with
+A game whose play uses a construct the batch does not run is refused with
 :class:`NotBatchable`, which names it; a deal thrown in is handed back to the engine,
 which plays it on with its random bots.  A :class:`Watch` (``BatchEngine.watch``) judges
 where rules take effect as the deals play, as the fixtures' judge of a deal does.

@@ -51,7 +51,8 @@ def first_lead(state: State) -> State | None:
         return None
     eng = state.engine
     s = eng.start(state.dealt, dealer=state.dealer, seed=state.seed, redeals=state.redeals,
-                  turn_up=state.turn_up if state.turn_up >= 0 else None)
+                  turn_up=state.turn_up if state.turn_up >= 0 else None,
+                  later=state.dealt_later if eng.stages > 1 else None)
     for _seat, a in state.log:
         if isinstance(a, Play):
             break

@@ -108,18 +108,23 @@ def _talon_text(game: Game, dealt: Sequence[int]) -> str:
     return str(CardSet(game.deck, talon))
 
 
-def _thrown_in(game: Game, d: ThrownIn, seed: int, redeals: int) -> dict[str, Any]:
+def _thrown_in(game: Game, d: ThrownIn, seed: int, redeals: int, later: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"hands": hands_text(game, d.dealt)}
     if game.program.talon_cards:
         out["talon"] = _talon_text(game, d.dealt)
-    if d.later and not engine_for(game).later_implied(d.dealt, d.later, seed, redeals, d.dealer):
+    eng = engine_for(game)
+    if eng.stages > 1 and d.later and (
+            later or not eng.later_implied(d.dealt, d.later, seed, redeals, d.dealer)):
         out["later"] = hands_text(game, d.later)
     out.update(actions=_actions(game, d.log), reason=d.reason, dealer=game.table.name(d.dealer))
     return out
 
 
-def to_record(state: State) -> dict[str, Any]:
-    """The record of a deal (finished or not) as JSON-ready data."""
+def to_record(state: State, later: bool = False) -> dict[str, Any]:
+    """The record of a deal (finished or not) as JSON-ready data.  In a game dealt in
+    stages, the cards each seat was dealt after the first stage are named (``later``)
+    where the seed's pack does not tell them, and with ``later`` always (a record another
+    implementation replays, which cannot deal the seed's pack)."""
     game = state.game
     t = game.table
     eng = state.engine
@@ -130,7 +135,8 @@ def to_record(state: State) -> dict[str, Any]:
         "variants": list(game.active_variants),
         "seed": state.seed,
         "dealer": t.name(state.dealer),
-        "thrown_in": [_thrown_in(game, d, state.seed, k) for k, d in enumerate(state.thrown_in)],
+        "thrown_in": [_thrown_in(game, d, state.seed, k, later)
+                      for k, d in enumerate(state.thrown_in)],
         "hands": hands,
         "actions": _actions(game, state.log),
         "contract": None if state.contract < 0 else _contract(state),
@@ -142,8 +148,8 @@ def to_record(state: State) -> dict[str, Any]:
         out["talon"] = _talon_text(game, state.dealt)
     if state.turn_up >= 0:
         out["turn_up"] = str(game.deck[state.turn_up])
-    if not eng.later_implied(state.dealt, state.dealt_later, state.seed, state.redeals,
-                             state.dealer):  # cards dealt late that the seed does not tell
+    if eng.stages > 1 and (later or not eng.later_implied(
+            state.dealt, state.dealt_later, state.seed, state.redeals, state.dealer)):
         out["later"] = hands_text(game, state.dealt_later)
     if eng.pot_rule is not None:
         out["pot"] = state.pot
@@ -722,17 +728,20 @@ def replay(data: Any, game: Game | None = None) -> ReplayReport:
     up = None
     if "turn_up" in data and not thrown:  # the card dealt face up (of the one deal)
         up = game.deck.index(game.deck.parse_card(data["turn_up"]))
+    later = None
+    if "later" in first:  # the cards dealt after the first stage, read as the hands are
+        later = hands_from_text(game, first["later"], whole=False)
+        eng.check_later(hands, later)
     try:
         try:
-            later = (hands_from_text(game, first["later"], whole=False) if "later" in first
-                     else None)
             state = eng.start(hands, dealer=dealer, seed=data["seed"], turn_up=up, later=later)
             if "pot" in data:  # the pot the deal began with
                 state = replace(state, pot=eng.checked_pot(data["pot"]))
         except NotationError as e:
             raise _Rejected(f"deal 1: {e}") from None
         state = _play_record(state, data)
-        _compare(data, to_record(state), _DEAL)
+        # a record that names the cards dealt late names them for every deal
+        _compare(data, to_record(state, later="later" in data), _DEAL)
     except _Rejected as r:
         return ReplayReport(False, r.message, r.state)
     steps = sum(len(p["actions"]) for p in (*thrown, data))

@@ -114,7 +114,7 @@ class Coverage:
 def _fixture(game: Game, rule: Rule, state: State, fires: dict[str, Any]) -> dict[str, Any]:
     return {"format": FORMAT, "game": game.key, "variants": list(game.active_variants),
             "rule": rule.id, "source": str(rule.source), "text": rule.text, "fires": fires,
-            "record": to_record(state)}
+            "record": to_record(state, later=True)}
 
 
 def _no_bid(game: Game, seed: int) -> State:

@@ -1192,13 +1192,11 @@ class BatchEngine:
         if c.starts is not None:
             return c.starts[k]
         up = int(c.turn_up[k])
-        if self.engine.stages > 1:  # the cards dealt late, as the batch dealt them
-            return self.engine.start([int(x) for x in c.dealt[k]], dealer=int(c.dealer[k]),
-                                     seed=int(c.numbers[k]),
-                                     later=[int(x) for x in c.dealt_later[k]])
         return new_deal(self.game, seed=int(c.numbers[k]), dealer=int(c.dealer[k]),
                         hands=[int(x) for x in c.dealt[k]],
-                        turn_up=self.game.deck[up] if up >= 0 else None)
+                        turn_up=self.game.deck[up] if up >= 0 else None,
+                        later=([int(x) for x in c.dealt_later[k]] if self.engine.stages > 1
+                               else None))
 
     def _handed_back(self, c: Columns, k: int) -> State:
         from spec.engine._engine import apply
@@ -1278,6 +1276,7 @@ class Watch:
     def start(self, c: Columns) -> None:
         self.size = c.size
         self.hits = np.zeros((c.size, len(self.ids)), dtype=bool)
+        self.fired0 = c.nfired.copy()  # noted as the deal began: before any action
 
     def _hit(self, column: int, lanes: Any) -> None:
         self.hits[:, column] |= np.broadcast_to(np.asarray(lanes, dtype=bool), (self.size,))
@@ -1342,7 +1341,8 @@ class Watch:
         for column, condition in self.outcomes:
             self._hit(column, over & condition(c, history))
         if self.noted:
-            live = np.arange(c.fired_rule.shape[0])[:, None] < c.nfired[None, :]
+            entries = np.arange(c.fired_rule.shape[0])[:, None]
+            live = (entries < c.nfired[None, :]) & (entries >= self.fired0[None, :])
             for column, index in self.noted:
                 self._hit(column, (live & (c.fired_rule == index)).any(axis=0))
         if self.no_bid:

@@ -963,8 +963,21 @@ _MARGIN = 5  # more than the entries one action adds to a column (a hand laid op
 
 def _margin(b: BatchEngine) -> int:
     """More than the entries one action adds to a column: each hand laid open fires its
-    rule."""
-    return _MARGIN + len(b.lay_open_rules)
+    rule, and so does each rule of the tracked values a trick updates."""
+    updates = [len(e.rules) for step in b.steps for e in _all_effects(step)
+               if isinstance(e, S.Updates)]
+    return _MARGIN + len(b.lay_open_rules) + sum(updates)
+
+
+def _all_effects(step: S.Step) -> list[Any]:
+    """Every effect of a step, those inside branches and options included."""
+    out, todo = [], [*step.enter, *step.effects, *(e for o in step.options for e in o.effects)]
+    while todo:
+        e = todo.pop()
+        out.append(e)
+        if isinstance(e, S.When):
+            todo += [*e.then, *e.orelse]
+    return out
 
 
 def _column(c: Columns, name: str) -> np.ndarray:

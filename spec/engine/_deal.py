@@ -249,7 +249,7 @@ class Dealing(CompiledRules):
             raise NotationError(f"{self.table.name(idle)} sits the deal out and is dealt no "
                                 f"cards, not {CardSet(self.game.deck, hands[idle])}", value=hands)
         if later is not None:
-            self._check_later(hands, later)
+            self.check_later(hands, later)
         pending = (tuple(later) if later is not None
                    else self.split_stages(hands, seed, redeals, dealer, pack))
         up = -1
@@ -300,9 +300,13 @@ class Dealing(CompiledRules):
         self._begin(w)  # type: ignore[attr-defined]  # the first step: who calls first
         return freeze(w)
 
-    def _check_later(self, hands: Sequence[int], later: Sequence[int]) -> None:
+    def check_later(self, hands: Sequence[int], later: Sequence[int]) -> None:
         """Refuse ``later`` unless it gives each seat dealt cards, after the first stage,
-        as many of its own cards as the later stages deal it."""
+        as many of its own cards as the later stages deal it.
+
+        Raises:
+            NotationError: it does not.
+        """
         first = sum(self._deals[0].packets) if self.stages > 1 else None  # type: ignore[union-attr]
         if len(later) != self.n:
             raise NotationError(f"the cards dealt late name {len(later)} hands, not {self.n}",

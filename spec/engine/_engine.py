@@ -248,25 +248,29 @@ def drop_engine(game: Game) -> None:
 def new_deal(game: Game, *, seed: int = 0, dealer: int | None = None,
              hands: Sequence[CardSet | int] | None = None,
              pack: Sequence[int] | None = None, turn_up: Card | None = None,
-             pot: int | None = None) -> State:
+             pot: int | None = None, later: Sequence[CardSet | int] | None = None) -> State:
     """A fresh deal: dealt from ``pack`` (card numbers, top first: the pack a deal left,
     see ``Engine.next_pack``), shuffled from ``seed``, or from the given hands (with the
-    card dealt face up, ``turn_up``, in a game that deals one); in a game with a pot,
-    ``pot`` chips in it (by default the players' antes).
+    card dealt face up, ``turn_up``, in a game that deals one, and the cards each seat is
+    dealt after the first stage, ``later``, in a game dealt in stages); in a game with a
+    pot, ``pot`` chips in it (by default the players' antes).
 
     Raises:
-        NotationError: a pot in a game without one, or one the rules never leave.
+        NotationError: a pot in a game without one, or one the rules never leave; a
+            turn-up or cards dealt late the hands do not hold.
     """
     eng = engine_for(game)
     if pot is not None:
         return replace(new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack,
-                                turn_up=turn_up), pot=eng.checked_pot(pot))
+                                turn_up=turn_up, later=later), pot=eng.checked_pot(pot))
     dealer = game.players - 1 if dealer is None else dealer
     if hands is not None:
         masks = tuple(h.mask if isinstance(h, CardSet) else int(h) for h in hands)
         up = None if turn_up is None else (game.deck.index(turn_up) if turn_up in game.deck
                                            else len(game.deck))
-        return eng.start(masks, dealer=dealer, seed=seed, turn_up=up)
+        late = None if later is None else tuple(h.mask if isinstance(h, CardSet) else int(h)
+                                                for h in later)
+        return eng.start(masks, dealer=dealer, seed=seed, turn_up=up, later=late)
     return eng.deal(seed, dealer, pack)
 
 

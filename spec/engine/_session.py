@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from spec.cards import CardSet
+from spec.cards import Card, CardSet
 from spec.dsl import _constructs as K
 from spec.dsl._build import Game
 from spec.engine._deal import int_seeded
@@ -18,11 +18,15 @@ from spec.errors import NotationError
 
 def play_deal(game: Game, *, seed: int = 0, bots: Sequence[Bot] | None = None,
               dealer: int | None = None, hands: Sequence[CardSet | int] | None = None,
-              pack: Sequence[int] | None = None, pot: int | None = None) -> State:
+              pack: Sequence[int] | None = None, pot: int | None = None,
+              turn_up: Card | None = None, later: Sequence[CardSet | int] | None = None
+              ) -> State:
     """Play a whole deal with bots (random ones by default), reproducibly from ``seed``;
-    the hands are dealt from the seed unless given (or dealt from ``pack``); in a game with
+    the hands are dealt from the seed unless given (or dealt from ``pack``), with the card
+    turned up and the cards dealt late where given (see :func:`new_deal`); in a game with
     a pot, ``pot`` chips in it (by default the players' antes)."""
-    state = new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack, pot=pot)
+    state = new_deal(game, seed=seed, dealer=dealer, hands=hands, pack=pack, pot=pot,
+                     turn_up=turn_up, later=later)
     rng = int_seeded(seed) if type(seed) is int else random.Random(seed)
     if not bots or all(bot is random_bot for bot in bots):
         return play_on(state, rng)

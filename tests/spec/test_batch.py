@@ -145,6 +145,7 @@ def test_a_deal_in_stages_names_the_cards_the_batch_dealt_late() -> None:
     # 304's second four cards come from the batch's own pack, which the seed does not
     # tell: its records name them, and replay; the engine's own deals name none
     from spec.engine import play_deal
+    from spec.errors import NotationError
     from spec.records import replay_record
     game = GAMES["304"]
     batch = play_batch(engine_for(game), range(60), compiled=False)
@@ -153,8 +154,23 @@ def test_a_deal_in_stages_names_the_cards_the_batch_dealt_late() -> None:
     assert all(replay_record(r).ok for r in records)
     wrong = dict(records[0], later=dict(records[0]["later"]))
     wrong["later"]["North"] = records[0]["hands"]["North"]
-    assert "is dealt 4 cards after the first stage, not 8" in replay_record(wrong).message
+    with pytest.raises(NotationError, match="is dealt 4 cards after the first stage, not 8"):
+        replay_record(wrong)  # bad input, as hands that do not share out the pack
     assert all("later" not in to_record(play_deal(game, seed=s)) for s in range(20))
+
+
+def test_a_deals_file_deals_a_deal_of_the_batch_again_as_it_was(tmp_path) -> None:
+    # 'trickspec deals' names the cards dealt late beside the hands; 'play --deal' deals
+    # them late again (the bots' own deal, thrown in or not, begins with that deal)
+    from verifier.cli import main
+    deals, played = tmp_path / "d.json", tmp_path / "p.json"
+    assert main(["deals", "304", "--where", "winner(1) == declarer", "--out", str(deals)]) == 0
+    entry = json.loads(deals.read_text())["deals"][0]
+    assert entry["later"] == entry["record"]["later"]
+    assert main(["play", "304", "--deal", str(deals), "--json", "--out", str(played)]) == 0
+    record = json.loads(played.read_text())
+    first = record["thrown_in"][0] if record["thrown_in"] else record
+    assert (first["hands"], first["later"]) == (entry["hands"], entry["later"])
 
 
 def test_another_seed_plays_other_cards() -> None:

@@ -279,6 +279,9 @@ CASES: dict[str, Case] = {
            ("lines-number", record(lambda r: r.update(lines=5)), "'lines' must be an object"),
            ("later-number", record(lambda r: r.update(later=5)),
             "'later' must be an object mapping names to cards, got a number"),
+           ("later-in-a-deal-of-one-stage", record(lambda r: r.update(later=r["hands"])),
+            "Crescendo deals every card at once"),
+           ("later-bad-card", record(lambda r: r.update(later={"Forehand": "QX"})), "not a card: 'QX'"),
        )},
     **{f"record-rejected-{name}": bad("replay", "r.json", files={"r.json": text}, message=expect,
                                       code=cli.EXIT_VIOLATED)
@@ -298,8 +301,6 @@ CASES: dict[str, Case] = {
            ("cut-short", record(lambda r: r.update(actions=r["actions"][:4])), "the record stops after step 4"),
            ("scores", record(lambda r: r["scores"].update(Forehand=99)), "scores: the record says"),
            ("tricks-missing", record(lambda r: r.update(tricks=[])), "trick 1 is missing"),
-           ("later-in-a-deal-of-one-stage", record(lambda r: r.update(later=r["hands"])),
-            "deal 1: Crescendo deals every card at once"),
        )},
     # -- deals files ---------------------------------------------------------------------
     **{f"deals-file-{name}": bad("play", "crescendo", "--deal", "d.json", files={"d.json": text},

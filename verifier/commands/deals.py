@@ -10,6 +10,7 @@ from typing import Any
 from spec.constraints import about_play, parse_where
 from spec.double_dummy import NO_PLAY, UNKNOWN, reads_double_dummy
 from spec.dsl._build import Game
+from spec.engine import State, engine_for
 from spec.errors import NotationError, shown
 from spec.records import hands_from_text, hands_text, json_kind, to_record
 from spec.solver import BUDGET
@@ -187,8 +188,7 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
             "where": args.where, "seed": args.seed, "status": result.status,
             "method": result.method,
             "seconds": round(result.seconds, 3),
-            "deals": [{"dealer": game.table.name(st.dealer), "hands": hands_text(game, st.dealt),
-                       "record": to_record(st)} for st in result.states]}
+            "deals": [_entry(game, st) for st in result.states]}
     if result.reason:
         data["reason"] = result.reason
     _skipped(args, where, data, result.skipped)
@@ -197,9 +197,23 @@ def _scenarios(args: argparse.Namespace, game: Game, where: Any, dealer: int | N
     return _answer(args, text, result.status, result.reason, len(result.states))
 
 
-def deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int, ...], int]:
+def _entry(game: Game, state: State) -> dict[str, Any]:
+    """A deal found and played: its dealer and hands, the card turned up and the cards
+    dealt late where its record names them (so that it is dealt again as it was), and its
+    record."""
+    record = to_record(state)
+    out = {"dealer": game.table.name(state.dealer), "hands": hands_text(game, state.dealt)}
+    out.update({k: record[k] for k in ("turn_up", "later") if k in record})
+    out["record"] = record
+    return out
+
+
+def deal_from_file(game: Game, path: str, board: str | None
+                   ) -> tuple[tuple[int, ...], int, dict[str, Any]]:
     """Hands and dealer of one deal of a file written by 'trickspec deals' (``board``: its
-    position, from 1; the first when None).
+    position, from 1; the first when None), and what else deals it as it was: the card
+    turned up (``turn_up``) and the cards dealt late (``later``), where the file names them
+    (keywords of :func:`spec.engine.new_deal`).
 
     Raises:
         InputError: the file is not a deals file of this game, or has no such deal.
@@ -230,6 +244,16 @@ def deal_from_file(game: Game, path: str, board: str | None) -> tuple[tuple[int,
         raise InputError(f"{name}: deal {k}: 'dealer' must be a seat's name, got "
                          f"{json_kind(deal.get('dealer'))}")
     try:
-        return hands_from_text(game, deal.get("hands")), game.table.parse_seat(deal["dealer"])
+        hands = hands_from_text(game, deal.get("hands"))
+        dealer = game.table.parse_seat(deal["dealer"])
+        dealt: dict[str, Any] = {}
+        if "turn_up" in deal:
+            if not isinstance(deal["turn_up"], str):
+                raise NotationError(f"'turn_up' must be a card, got {json_kind(deal['turn_up'])}")
+            dealt["turn_up"] = game.deck.parse_card(deal["turn_up"])
+        if "later" in deal:
+            dealt["later"] = hands_from_text(game, deal["later"], whole=False)
+            engine_for(game).check_later(hands, dealt["later"])
+        return hands, dealer, dealt
     except NotationError as e:
         raise InputError(f"{name}: deal {k}: {e}") from None

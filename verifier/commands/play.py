@@ -165,9 +165,9 @@ def _one_deal(args: argparse.Namespace, game: Game, dealer: int | None) -> int:
         state = play_deal(game, seed=args.seed, hands=deal.hands, bots=args.bot_list,
                           dealer=dealer if dealer is not None else deal.dealer)
     elif args.deal:
-        hands, file_dealer = deal_from_file(game, args.deal, args.board)
+        hands, file_dealer, dealt = deal_from_file(game, args.deal, args.board)
         state = play_deal(game, seed=args.seed, hands=hands, bots=args.bot_list,
-                          dealer=dealer if dealer is not None else file_dealer)
+                          dealer=dealer if dealer is not None else file_dealer, **dealt)
     else:
         state = play_deal(game, seed=args.seed, dealer=dealer, bots=args.bot_list)
     if args.format == "pbn":

@@ -144,8 +144,10 @@ def _deal(args: argparse.Namespace, game: Game) -> tuple[State, State, dict[str,
         hands, dealer = d.hands, d.dealer
         source: dict[str, Any] = {"pbn": args.pbn, "board": d.board}
     else:
-        hands, dealer = deal_from_file(game, args.deal, args.board)
+        hands, dealer, dealt = deal_from_file(game, args.deal, args.board)
         source = {"deal": args.deal, "board": 1 if args.board is None else int(args.board)}
+        return (play_deal(game, seed=0, hands=hands, dealer=dealer, **dealt),
+                new_deal(game, seed=0, hands=hands, dealer=dealer, **dealt), source)
     return (play_deal(game, seed=0, hands=hands, dealer=dealer),
             new_deal(game, seed=0, hands=hands, dealer=dealer), source)
 
