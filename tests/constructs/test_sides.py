@@ -159,6 +159,7 @@ def test_a_record_with_other_declarers_is_refused() -> None:
     assert not report.ok and report.message.startswith("contract")
 
 
+@pytest.mark.slow  # 9 s; the cases it proves are each caught in the tests above
 def test_the_sides_game_is_proved() -> None:
     results = check_game(GAME)
     assert {r.id: r.verdict for r in results} == {r.id: Verdict.HOLDS for r in results}, [

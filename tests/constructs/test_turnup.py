@@ -231,6 +231,7 @@ def test_a_hand_is_laid_open_after_a_trick_that_is_not_the_last() -> None:
         GAME.with_rules(bad)
 
 
+@pytest.mark.slow  # 6 s; the cases it proves are each caught in the tests above
 def test_the_turn_up_game_is_proved() -> None:
     results = check_game(GAME)
     assert {r.id: r.verdict for r in results} == {r.id: Verdict.HOLDS for r in results}, [
