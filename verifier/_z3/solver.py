@@ -93,7 +93,11 @@ _FORCED = "forced unknown"
 # -- Ctrl-C -------------------------------------------------------------------------------
 
 _contexts: weakref.WeakSet[z3.Context] = weakref.WeakSet()  # of every Solving alive
-_contexts_lock = threading.Lock()
+# held while a context is interrupted or deleted, so that Ctrl-C's thread never interrupts
+# a context another thread is deleting (a context being deleted is still in the weak set:
+# Python runs __del__ before it clears weak references); reentrant, as a context the
+# interrupting thread held last is deleted in that thread
+_contexts_lock = threading.RLock()
 _stopped = threading.Event()
 _z3_catches_ctrl_c = [True]
 _KEYBOARD = "interrupted from keyboard"  # Z3's reason when it caught Ctrl-C itself
@@ -101,7 +105,7 @@ _KEYBOARD = "interrupted from keyboard"  # Z3's reason when it caught Ctrl-C its
 
 def _after_fork() -> None:  # a worker forked while another thread held the lock
     global _contexts_lock
-    _contexts_lock = threading.Lock()
+    _contexts_lock = threading.RLock()
     _stopped.clear()
 
 
@@ -114,9 +118,9 @@ def stop_solvers() -> None:
     Called from any thread."""
     _stopped.set()
     with _contexts_lock:
-        contexts = list(_contexts)
-    for ctx in contexts:
-        ctx.interrupt()
+        for ctx in list(_contexts):
+            if ctx.ctx is not None:  # not deleted already
+                ctx.interrupt()
 
 
 def solvers_stopped() -> bool:
@@ -137,6 +141,16 @@ def set_z3_catches_ctrl_c(catches: bool) -> None:
     _z3_catches_ctrl_c[0] = catches
 
 
+class _Context(z3.Context):
+    """A Z3 context that Ctrl-C's thread may interrupt: deleted under the lock that
+    interrupting takes (see ``_contexts_lock``)."""
+
+    def __del__(self) -> None:
+        with _contexts_lock:
+            _contexts.discard(self)
+            super().__del__()
+
+
 class Solving:
     """One Z3 context for one piece of work, with the budget of each query: ``rlimit`` of
     Z3's resource units (by default :data:`DEFAULT_RLIMIT`; ``None``: no such budget) and
@@ -150,7 +164,7 @@ class Solving:
     """
 
     def __init__(self, timeout: float = 600.0, rlimit: int | None = DEFAULT_RLIMIT) -> None:
-        self.ctx = z3.Context()
+        self.ctx = _Context()
         with _contexts_lock:
             _contexts.add(self.ctx)
         self.timeout = timeout
