@@ -48,7 +48,7 @@ from spec.dsl import _constructs as K
 from spec.dsl import _derive as D
 from spec.dsl import _steps as S
 from spec.dsl._nodes import NO_SUIT, Certain, Ctx, DealtHand, Dropped, Idle, Invited, IsDeclarer
-from spec.dsl._nodes import Ref, Taken, TricksWon, WonTrick, suit_code, walk
+from spec.dsl._nodes import Ref, Taken, TricksWon, WonTrick, walk
 from spec.dsl._pycompile import UnsupportedNodeError
 from spec.engine._env import Entry
 from spec.engine._npcompile import NpEnv, NpTables
@@ -429,7 +429,6 @@ class BatchEngine:
         self.call_action = np.array([eng._known[id(c)][1].bit_length() - 1 for c in calls],
                                     dtype=np.int64)
         self.tricks = self.deck // max(1, self.n - 1) + 1
-        self.suit_of = np.array([suit_code(card.suit) for card in game.deck], dtype=np.int64)
         self.most = eng.most_actions
         self._compiled: dict[int, tuple[Callable[..., Any], tuple[str, ...]]] = {}
         self._envs = {"play": self._play_env(), "entry": NpEnv(eng.envs.entry.inputs,
@@ -523,10 +522,6 @@ class BatchEngine:
         # them; cards set aside going back to their owners, as _after_status judges it
         self.play_announcement_rules, self.play_announcement_names = self._announced(
             eng._play_announce)
-        for when, required, *_rest in self.play_announcement_rules:
-            if any(isinstance(x, Certain) for e in (when, required) if e is not None
-                   for x in walk(e)):
-                raise NotBatchable("a rule asks what a seat can be sure of")
         self.play_announcements = self._announcements("play", self.play_announcement_rules)
         self.aside_returns_when = eng._aside_returns_when
         self.aside_returns = (None if self.aside_returns_when is None
@@ -1598,7 +1593,8 @@ class _Run:
             return np.int64(1) << self.card
         if isinstance(v, S.SuitOf):  # of one card
             cards = np.asarray(self.value(v.cards), dtype=np.int64)
-            return self.b.suit_of[np.bitwise_count(cards - 1).astype(np.int64) % self.b.deck]
+            suits = self.b.tables.ns["_SUIT"]  # the rules' table of suits
+            return suits[np.bitwise_count(cards - 1).astype(np.int64) % self.b.deck]
         if isinstance(v, S.Share):
             return self.b.share(self.c.pending, v.stage)
         raise NotBatchable(f"a step's value {v}")

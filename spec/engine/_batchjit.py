@@ -108,6 +108,20 @@ class _Writer:
         self.count += 1
         return f"t{self.count}_"
 
+    def fire(self, rule: int | str, back: int = 0, indent: str = "") -> None:
+        """The rule numbered ``rule`` noted as taking effect, at the action ``back``
+        before the next to be logged (as the interpreter's ``_fire``)."""
+        at = "A_log0[k] + A_nlog[k]" + (f" - {back}" if back else "")
+        self.emit(f"{indent}A_fired_at[A_nfired[k], k] = {at}")
+        self.emit(f"{indent}A_fired_rule[A_nfired[k], k] = {rule}")
+        self.emit(f"{indent}A_nfired[k] += 1")
+
+    def log(self, seat: str, action: int | str, indent: str = "") -> None:
+        """The action ``action`` of ``seat`` logged (as the interpreter's ``_log``)."""
+        self.emit(f"{indent}A_log_seat[A_nlog[k], k] = {seat}")
+        self.emit(f"{indent}A_log_action[A_nlog[k], k] = {action}")
+        self.emit(f"{indent}A_nlog[k] += 1")
+
     # -- the rules' environments, a lane at a time ---------------------------------------
     def _envs(self, eng: Any) -> dict[str, Env]:
         reading = Reading(
@@ -267,9 +281,8 @@ class _Writer:
             return "named_"
         if isinstance(v, S.Acted):
             return "(1 << card_)"
-        if isinstance(v, S.SuitOf):  # of one card
-            self.globals["_SUIT_OF"] = b.suit_of
-            return f"_SUIT_OF[_pc(({self.scalar(v.cards)}) - 1) % {b.deck}]"
+        if isinstance(v, S.SuitOf):  # of one card: the rules' table of suits
+            return f"_SUIT[_pc(({self.scalar(v.cards)}) - 1) % {b.deck}]"
         if isinstance(v, S.Truth):
             return f"({self.value(v.value)} != 0)"
         if isinstance(v, S.Joined) and not S.per_seat(v):
@@ -448,14 +461,9 @@ class _Kernel(_Writer):
                 self.effects(e.orelse, step)
                 self.depth -= 1
         elif isinstance(e, S.Record):
-            seat = self.scalar(e.seat)
-            self.emit(f"A_log_seat[A_nlog[k], k] = {seat}")
-            self.emit("A_log_action[A_nlog[k], k] = action_")
-            self.emit("A_nlog[k] += 1")
+            self.log(self.scalar(e.seat), "action_")
         elif isinstance(e, S.Fire):
-            self.emit(f"A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k] - {e.back}")
-            self.emit(f"A_fired_rule[A_nfired[k], k] = {b.rule_ids.index(e.rule)}")
-            self.emit("A_nfired[k] += 1")
+            self.fire(b.rule_ids.index(e.rule), e.back)
         elif isinstance(e, S.Judge):
             self.judge(e.what)
         elif isinstance(e, S.Advance):
@@ -497,9 +505,7 @@ class _Kernel(_Writer):
                 self.emit("    changed_ = True")
                 self.emit(f"    A_tracked[k, {index}] = {t}")
             self.emit("if changed_:")
-            self.emit("    A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
-            self.emit(f"    A_fired_rule[A_nfired[k], k] = {rule}")
-            self.emit("    A_nfired[k] += 1")
+            self.fire(rule, indent="    ")
             self.depth -= 1
 
     def judge(self, what: S.Judgement) -> None:
@@ -545,9 +551,7 @@ class _Kernel(_Writer):
             self.emit("    A_open_seat[A_nopen[k], k] = seat_")
             self.emit(f"    A_open_after[A_nopen[k], k] = {after}")
             self.emit("    A_nopen[k] += 1")
-            self.emit("    A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
-            self.emit(f"    A_fired_rule[A_nfired[k], k] = {rule}")
-            self.emit("    A_nfired[k] += 1")
+            self.fire(rule, indent="    ")
             self.depth -= 2
         self.depth -= 1
 
@@ -701,12 +705,8 @@ class _Kernel(_Writer):
                 _when, rule, action = b.proxy_rule
                 self.globals["_PARTNER"] = b.partner_of
                 self.emit(f"if {j} == {calls + len(b.announcement_rules)}:")
-                self.emit("    A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
-                self.emit(f"    A_fired_rule[A_nfired[k], k] = {rule}")
-                self.emit("    A_nfired[k] += 1")
-                self.emit("    A_log_seat[A_nlog[k], k] = A_turn[k]")
-                self.emit(f"    A_log_action[A_nlog[k], k] = {action}")
-                self.emit("    A_nlog[k] += 1")
+                self.fire(rule, indent="    ")
+                self.log("A_turn[k]", action, indent="    ")
                 self.emit("    A_proxy[k] = A_turn[k]")
                 self.emit("    A_turn[k] = _PARTNER[A_turn[k]]")
             self.depth -= 1
@@ -763,12 +763,8 @@ class _Kernel(_Writer):
                 self.emit(f"{t}{m} = {value}")
             for m, (index, _value) in enumerate(values):
                 self.emit(f"A_tracked[k, {index}] = {t}{m}")
-            self.emit("A_fired_at[A_nfired[k], k] = A_log0[k] + A_nlog[k]")
-            self.emit(f"A_fired_rule[A_nfired[k], k] = {rule}")
-            self.emit("A_nfired[k] += 1")
-            self.emit("A_log_seat[A_nlog[k], k] = A_turn[k]")
-            self.emit(f"A_log_action[A_nlog[k], k] = {action}")
-            self.emit("A_nlog[k] += 1")
+            self.fire(rule)
+            self.log("A_turn[k]", action)
             self.judge(S.Judgement.STATUS)
             self.depth -= 1
 
